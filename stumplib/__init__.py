@@ -1,0 +1,21 @@
+"""stumplib: a one-head softmax-attention model of decision-stump thresholds.
+
+The executable library behind the companion book to Le, Lok, Nitanda & Tan,
+*Learning Decision-Stump Thresholds in Context: Dynamics of Softmax Attention*
+(arXiv:2610.07074). One module per concept:
+
+``validation``  input checks shared by every module
+``tasks``       threshold priors, feature laws, context sampling, the mirror map
+``moments``     two-class softmax mixtures and truncated-exponential moments
+``head``        the finite-context head: scores, weights, estimate, gradient
+``population``  the infinite-context head, population loss and gradient
+``corpus``      a fixed pretraining corpus with a fast loss and gradient
+``training``    gradient descent and gradient flow, recorded on a log grid
+``baselines``   nearest-positive, nearest-negative and gap-midpoint rules
+``symbolic``    SymPy derivations used by the chapters
+``experiments`` experiment scales and progress bars
+``claims``      one-line claim checks recorded for the ledger
+``plotting``    the book's figure style
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,64 @@
+"""Classical threshold rules and Monte Carlo risk helpers.
+
+For a context ``(x, y)`` let ``L`` be the largest negative example (0 if none) and
+``R`` the smallest positive example (1 if none). Under uniform features and a
+uniform prior on [0, 1], the posterior of ``s`` given the context is uniform on
+``[L, R]``: the Bayes rule for squared error is the gap midpoint ``(L + R) / 2``.
+"""
+
+import numpy as np
+
+from . import tasks, validation
+
+
+def gap(x, y):
+    """The gap ``(L, R)`` around the threshold: largest negative, smallest positive."""
+    x, y = validation.context(x, y)
+    left = np.where(y == 0, x, 0.0).max(axis=-1)
+    right = np.where(y == 1, x, 1.0).min(axis=-1)
+    return left, right
+
+
+def nearest_positive(x, y):
+    """The smallest positive example ``R`` (1 when the context has no positive)."""
+    return gap(x, y)[1]
+
+
+def nearest_negative(x, y):
+    """The largest negative example ``L`` (0 when the context has no negative)."""
+    return gap(x, y)[0]
+
+
+def midpoint(x, y):
+    """The gap midpoint ``(L + R) / 2``: Bayes under uniform prior and features."""
+    left, right = gap(x, y)
+    return 0.5 * (left + right)
+
+
+def monte_carlo_risk(rule, n, prior=tasks.Uniform(), tasks_per_batch=20000, batches=1,
+                     rng=None):
+    """Monte Carlo squared-error risk of ``rule(x, y)`` with uniform features.
+
+    Parameters
+    ----------
+    rule : callable
+        Maps ``(x, y)`` of shape ``(tasks, n)`` to estimates of shape ``(tasks,)``.
+    n : int
+        Context size.
+    prior : tasks.Uniform, tasks.Beta or tasks.Fixed
+        Threshold prior (``tasks.Fixed(s)`` for a fixed threshold).
+    tasks_per_batch, batches : int
+        The number of simulated tasks is their product.
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    risk, standard_error : float
+    """
+    rng = np.random.default_rng(rng)
+    errors = []
+    for _ in range(validation.count(batches, "batches")):
+        x, y, s = tasks.sample_contexts(tasks_per_batch, n, prior, rng=rng)
+        errors.append((rule(x, y) - s) ** 2)
+    errors = np.concatenate(errors)
+    return float(errors.mean()), float(errors.std(ddof=1) / np.sqrt(errors.size))

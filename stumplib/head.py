@@ -1,0 +1,154 @@
+"""The one-head softmax model on a finite context.
+
+Scores ``z_i = a*y_i - b*x_i``, weights ``w = softmax(z)`` and estimate
+``s_hat = sum_i w_i x_i``. Functions are batched over leading axes: ``x`` and ``y``
+have shape ``(..., N)`` and ``a``, ``b`` broadcast against ``(...)``.
+
+The weights of each class (negatives, positives) are exponentials in ``x`` taken
+relative to the class's heaviest example, so nothing overflows for ``|a|, |b|`` up
+to 1e6 and beyond; the estimate and gradient then follow from the two class
+summaries (:func:`stumplib.moments.combine`).
+"""
+
+import numpy as np
+from scipy import special
+
+from . import moments, validation
+
+
+class Contexts:
+    """A batch of contexts laid out for fast repeated evaluation of the head.
+
+    Each context is reordered (negatives first; the order does not matter to the
+    head) and flattened, so per-class sums are segment sums (``np.add.reduceat``).
+
+    Parameters
+    ----------
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+    """
+
+    def __init__(self, x, y):
+        x, y = validation.context(x, y)
+        self.batch_shape, n = x.shape[:-1], x.shape[-1]
+        x, y = x.reshape(-1, n), y.reshape(-1, n)
+        order = np.argsort(y.astype(np.int8), axis=-1, kind="stable")
+        self.x = np.take_along_axis(x, order, axis=-1)
+        self.n_neg = n - y.sum(axis=-1).astype(int)
+        rows = np.arange(self.x.shape[0]) * n
+        self._starts = np.append(np.column_stack([rows, rows + self.n_neg]).ravel(), x.size)
+        self._empty = np.column_stack([self.n_neg == 0, self.n_neg == n])
+        self._deviations = {}
+
+    def _refs(self, sign):
+        """Per-class reference points: the lightest class member is weight 1."""
+        reduce = np.minimum if sign >= 0 else np.maximum
+        refs = reduce.reduceat(np.append(self.x.ravel(), 0.0), self._starts)[:-1]
+        return np.where(self._empty.ravel(), 0.0, refs).reshape(-1, 2)
+
+    def _deviation(self, sign):
+        """Flattened ``x - ref(class)`` with a trailing zero slot, cached per sign of b."""
+        if sign not in self._deviations:
+            refs = self._refs(sign)
+            cls = np.arange(self.x.shape[1]) >= self.n_neg[:, None]
+            dev = self.x - np.where(cls, refs[:, 1:], refs[:, :1])
+            self._deviations[sign] = (refs, np.append(dev.ravel(), 0.0))
+        return self._deviations[sign]
+
+    def _buffers(self, size):
+        """Two work arrays reused across calls (large fresh arrays cost page faults)."""
+        if getattr(self, "_work", None) is None:
+            self._work = np.empty((2, size))
+        return self._work
+
+    def summaries(self, a, b):
+        """Estimate, ``d/da`` and ``d/db`` for every context, each of the batch shape."""
+        a, b = validation.parameters(a, b)
+        a = np.broadcast_to(a, self.batch_shape).ravel()
+        b = np.broadcast_to(b, self.batch_shape).ravel()
+        sign = 1 if np.all(b >= 0) else -1 if np.all(b < 0) else 0
+        if sign == 0:  # mixed signs across the batch: evaluate each group apart
+            return self._mixed(a, b)
+        refs, dev = self._deviation(sign)
+        weight, weighted = self._buffers(dev.size)
+        rate = b[0] if np.all(b == b[0]) else np.append(np.repeat(b, self.x.shape[1]), 0.0)
+        np.exp(np.multiply(dev, -rate, out=weight), out=weight)
+        sums = [np.add.reduceat(weight, self._starts)[:-1]]
+        np.multiply(weight, dev, out=weighted)
+        sums.append(np.add.reduceat(weighted, self._starts)[:-1])
+        weighted *= dev
+        sums.append(np.add.reduceat(weighted, self._starts)[:-1])
+        mass, first, second = (v.reshape(-1, 2) for v in sums)
+        safe = np.where(self._empty, 1.0, mass)
+        mean = first / safe
+        var = np.maximum(second / safe - mean**2, 0.0)
+        with np.errstate(divide="ignore"):
+            log_mass = np.where(self._empty, -np.inf, np.log(safe) - b[:, None] * refs)
+        log_mass[:, 1] += a
+        classes = [(log_mass[:, k], refs[:, k] + mean[:, k], var[:, k]) for k in (0, 1)]
+        return tuple(v.reshape(self.batch_shape) for v in moments.combine(*classes))
+
+    def _mixed(self, a, b):
+        out = np.empty((3, a.size))
+        for group in (b >= 0, b < 0):
+            sub = Contexts(self.x[group], (np.arange(self.x.shape[1]) >= self.n_neg[group, None]))
+            out[:, group] = np.array(sub.summaries(a[group], b[group]))
+        return tuple(v.reshape(self.batch_shape) for v in out)
+
+
+def _contexts(x, y):
+    return x if isinstance(x, Contexts) else Contexts(x, y)
+
+
+def scores(a, b, x, y):
+    """Attention scores ``a*y - b*x``, shape ``(..., N)``."""
+    a, b = validation.parameters(a, b)
+    x, y = validation.context(x, y)
+    return np.asarray(a)[..., None] * y - np.asarray(b)[..., None] * x
+
+
+def weights(a, b, x, y):
+    """Softmax attention weights over the context axis, shape ``(..., N)``."""
+    return special.softmax(scores(a, b, x, y), axis=-1)
+
+
+def estimate_and_gradient(a, b, x, y=None):
+    """The estimate and its gradient ``(s_hat, d/da, d/db)`` in one pass.
+
+    ``x`` may be a prepared :class:`Contexts` (then ``y`` is omitted).
+    """
+    return _contexts(x, y).summaries(a, b)
+
+
+def estimate(a, b, x, y=None):
+    """The head's threshold estimate ``sum_i w_i x_i``.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Label score and feature score (attention scale); broadcast over the batch.
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1} (or a prepared :class:`Contexts`).
+
+    Returns
+    -------
+    ndarray, shape (...)
+    """
+    return estimate_and_gradient(a, b, x, y)[0]
+
+
+def gradient(a, b, x, y=None):
+    """Gradient of the estimate: ``(Cov_w(x, y), -Var_w(x))``, each of shape ``(...)``."""
+    _, d_a, d_b = estimate_and_gradient(a, b, x, y)
+    return d_a, d_b
+
+
+def hard_limit(x, y):
+    """Limit of the estimate as ``b -> inf`` with ``a - b -> inf``.
+
+    The smallest positive example; with no positive, the smallest example (the
+    head collapses toward the bottom of the context).
+    """
+    x, y = validation.context(x, y)
+    nearest = np.where(y == 1, x, np.inf).min(axis=-1)
+    return np.where(np.isfinite(nearest), nearest, x.min(axis=-1))

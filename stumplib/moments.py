@@ -1,0 +1,93 @@
+"""Two-class softmax mixtures and the moments of truncated exponential laws.
+
+With scores ``z = a*y - b*x`` the softmax weights split into a negative class
+(``y = 0``) and a positive class (``y = 1``). Each class is summarized by its log
+mass, its mean (as an offset from a common origin) and its variance; the head's
+estimate and gradient follow from these six numbers alone:
+
+- estimate  ``= origin + pi_neg * d_neg + pi_pos * d_pos``
+- ``d/da``  ``= Cov_w(x, y) = pi_neg * pi_pos * (d_pos - d_neg)``
+- ``d/db``  ``= -Var_w(x) = -(pi_neg v_neg + pi_pos v_pos + pi_neg pi_pos (d_pos - d_neg)^2)``
+
+where ``pi_pos = expit(log_mass_pos - log_mass_neg)``. The same combination serves
+the finite-context head, the corpus and the infinite-context (population) head.
+"""
+
+import numpy as np
+from scipy import special
+
+# Below these |t| the closed forms cancel; Taylor series are used instead.
+_SMALL_MEAN, _SMALL_VAR = 1e-2, 1e-1
+
+
+def combine(neg, pos):
+    """Estimate offset and its gradient from the two class summaries.
+
+    Parameters
+    ----------
+    neg, pos : tuple of ndarray
+        ``(log_mass, offset, variance)`` of each class; an empty class has
+        ``log_mass = -inf`` (its offset and variance are then ignored).
+
+    Returns
+    -------
+    offset, d_a, d_b : ndarray
+        Estimate minus the common origin, ``Cov_w(x, y)`` and ``-Var_w(x)``.
+    """
+    (lm_neg, d_neg, v_neg), (lm_pos, d_pos, v_pos) = neg, pos
+    with np.errstate(invalid="ignore"):
+        logit = lm_pos - lm_neg
+    p_pos, p_neg = special.expit(logit), special.expit(-logit)
+    d_neg, v_neg = np.where(p_neg > 0, d_neg, 0.0), np.where(p_neg > 0, v_neg, 0.0)
+    d_pos, v_pos = np.where(p_pos > 0, d_pos, 0.0), np.where(p_pos > 0, v_pos, 0.0)
+    gap = d_pos - d_neg
+    mixed = p_neg * p_pos
+    offset = p_neg * d_neg + p_pos * d_pos
+    return offset, mixed * gap, -(p_neg * v_neg + p_pos * v_pos + mixed * gap**2)
+
+
+def log_phi(t):
+    """``log((1 - exp(-t)) / t)``: log mass of ``exp(-t u)`` on ``u`` in [0, 1]."""
+    t = np.asarray(t, dtype=float)
+    at = np.abs(t)
+    safe = np.where(at > 0, at, 1.0)
+    with np.errstate(divide="ignore"):
+        value = np.maximum(-t, 0.0) + np.log(-np.expm1(-safe)) - np.log(safe)
+    return np.where(at > 0, value, 0.0)
+
+
+def mean_fraction(t):
+    """``1/t - 1/expm1(t)``: mean of ``exp(-t u)`` on ``u`` in [0, 1]."""
+    t = np.asarray(t, dtype=float)
+    small = np.abs(t) < _SMALL_MEAN
+    safe = np.where(small, 1.0, t)
+    with np.errstate(over="ignore"):
+        direct = 1.0 / safe - 1.0 / np.expm1(safe)
+    series = 0.5 - t / 12 + t**3 / 720 - t**5 / 30240
+    return np.where(small, series, direct)
+
+
+def variance_fraction(t):
+    """``1/t^2 - e^{|t|}/expm1(|t|)^2``: variance of ``exp(-t u)`` on ``u`` in [0, 1]."""
+    t = np.asarray(t, dtype=float)
+    at = np.abs(t)
+    small = at < _SMALL_VAR
+    safe = np.where(small, 1.0, at)
+    direct = 1.0 / safe**2 - np.exp(-safe) / np.expm1(-safe) ** 2
+    series = 1 / 12 - t**2 / 240 + t**4 / 6048 - t**6 / 172800 + t**8 / 5322240
+    return np.where(small, series, direct)
+
+
+def truncated_exponential(rate, length, shift=0.0):
+    """Class summary of the weight ``exp(shift - rate*u)`` on ``u`` in [0, length].
+
+    Returns
+    -------
+    log_mass, mean, variance : ndarray
+        With the mean measured from ``u = 0``.
+    """
+    rate, length = np.asarray(rate, dtype=float), np.asarray(length, dtype=float)
+    t = rate * length
+    with np.errstate(divide="ignore"):
+        log_mass = shift + np.log(length) + log_phi(t)
+    return log_mass, length * mean_fraction(t), length**2 * variance_fraction(t)
