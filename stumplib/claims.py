@@ -1,0 +1,96 @@
+"""Claim checks: one stable line per check, recorded for the claims ledger.
+
+Every claim of the book is checked by :func:`check`, which compares a measured
+value with its expectation under an explicit tolerance, prints exactly one line
+
+    claim <id>: holds | measured <value> | expected <value> ± <tol>
+
+(``FAILS`` in place of ``holds``, and then raises), and appends a JSON record to
+the ledger directory (``$STUMPLIB_LEDGER``, default ``_build/claims`` at the
+repository root) from which the claims-ledger page is built.
+"""
+
+import json
+import math
+import os
+from pathlib import Path
+
+IDS = ("rule", "hard-limit", "gradients", "population-form", "calibration",
+       "coordinated-divergence", "quarter-law", "gradient-control", "frozen-rate",
+       "separation", "boundary", "symmetrization")
+
+
+class ClaimFailed(AssertionError):
+    """A measured value fell outside the tolerance of its claim."""
+
+
+def ledger_dir():
+    """Directory where claim records are written."""
+    default = Path(__file__).resolve().parents[1] / "_build" / "claims"
+    return Path(os.environ.get("STUMPLIB_LEDGER", default))
+
+
+def _fmt(value, digits):
+    return f"{value:.{digits}g}"
+
+
+def check(claim_id, measured, expected, tol, statement, digits=4, source=None):
+    """Check ``|measured - expected| <= tol``, print the claim line, record it.
+
+    Parameters
+    ----------
+    claim_id : str
+        One of :data:`IDS`.
+    measured, expected, tol : float
+        Measured value, theoretical expectation and absolute tolerance.
+    statement : str
+        What this check establishes, in words (shown in the ledger).
+    digits : int
+        Significant digits printed and recorded (keeps stored outputs stable).
+    source : str, optional
+        Where the check lives (defaults to the executing notebook's name if known).
+
+    Returns
+    -------
+    float
+        ``measured`` rounded to ``digits`` significant digits.
+
+    Raises
+    ------
+    ClaimFailed
+        If the measured value is outside the tolerance (or not finite).
+    """
+    if claim_id not in IDS:
+        raise ValueError(f"claim_id must be one of {IDS} (got {claim_id!r})")
+    measured, expected, tol = float(measured), float(expected), float(tol)
+    if not (math.isfinite(expected) and math.isfinite(tol) and tol >= 0):
+        raise ValueError("expected and tol must be finite, with tol >= 0")
+    holds = math.isfinite(measured) and abs(measured - expected) <= tol
+    shown = [_fmt(v, digits) for v in (measured, expected, tol)]
+    status = "holds" if holds else "FAILS"
+    print(f"claim {claim_id}: {status} | measured {shown[0]} | expected {shown[1]} ± {shown[2]}")
+    _record(claim_id, statement, shown, holds, source)
+    if not holds:
+        raise ClaimFailed(f"claim {claim_id} fails: {statement}")
+    return float(shown[0])
+
+
+def _record(claim_id, statement, shown, holds, source):
+    folder = ledger_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    record = {"id": claim_id, "statement": statement, "measured": shown[0],
+              "expected": shown[1], "tol": shown[2], "holds": holds,
+              "source": source or os.environ.get("STUMPLIB_NOTEBOOK", "")}
+    with open(folder / f"{claim_id}.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(record) + "\n")
+
+
+def read_ledger(folder=None):
+    """All recorded checks, as a list of dicts in recording order per claim id."""
+    folder = Path(folder) if folder else ledger_dir()
+    records = []
+    for claim_id in IDS:
+        path = folder / f"{claim_id}.jsonl"
+        if path.exists():
+            records += [json.loads(line) for line in path.read_text().splitlines() if line]
+    return records
