@@ -14,8 +14,10 @@ unexport MPLBACKEND
 export PYTHONHASHSEED := 0
 export JUPYTER_PLATFORM_DIRS := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
+# Quiet progress bars, so stored notebook outputs stay stable.
+export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv test book clean distclean
+.PHONY: venv test book notebooks clean distclean
 
 venv: $(STAMP)
 
@@ -28,7 +30,11 @@ $(STAMP): pyproject.toml constraints.txt
 
 # Unit/property tests under tests/ plus nbval (strict) over book/*.ipynb.
 test: venv
-	$(PY) -m pytest
+	$(PY) -m pytest --cov=stumplib --cov-report=term
+
+# Re-execute every chapter notebook in place, storing the outputs nbval compares.
+notebooks: venv
+	$(VENV)/bin/jupyter execute --inplace --timeout=600 book/[0-9]*.ipynb
 
 book: venv
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going

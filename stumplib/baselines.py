@@ -35,16 +35,16 @@ def midpoint(x, y):
     return 0.5 * (left + right)
 
 
-def monte_carlo_risk(rule, n, prior=tasks.Uniform(), tasks_per_batch=20000, batches=1,
-                     rng=None):
-    """Monte Carlo squared-error risk of ``rule(x, y)`` with uniform features.
+def monte_carlo_risks(rules, n, prior=tasks.Uniform(), tasks_per_batch=20000, batches=1,
+                      rng=None):
+    """Monte Carlo squared-error risks of several rules on the same contexts.
 
     Parameters
     ----------
-    rule : callable
-        Maps ``(x, y)`` of shape ``(tasks, n)`` to estimates of shape ``(tasks,)``.
+    rules : dict of str to callable
+        Each rule maps ``(x, y)`` of shape ``(tasks, n)`` to estimates ``(tasks,)``.
     n : int
-        Context size.
+        Context size (features are uniform on [0, 1]).
     prior : tasks.Uniform, tasks.Beta or tasks.Fixed
         Threshold prior (``tasks.Fixed(s)`` for a fixed threshold).
     tasks_per_batch, batches : int
@@ -53,12 +53,17 @@ def monte_carlo_risk(rule, n, prior=tasks.Uniform(), tasks_per_batch=20000, batc
 
     Returns
     -------
-    risk, standard_error : float
+    dict of str to (float, float)
+        Risk and its standard error for each rule.
     """
     rng = np.random.default_rng(rng)
-    errors = []
+    errors = {name: [] for name in rules}
     for _ in range(validation.count(batches, "batches")):
         x, y, s = tasks.sample_contexts(tasks_per_batch, n, prior, rng=rng)
-        errors.append((rule(x, y) - s) ** 2)
-    errors = np.concatenate(errors)
-    return float(errors.mean()), float(errors.std(ddof=1) / np.sqrt(errors.size))
+        for name, rule in rules.items():
+            errors[name].append((rule(x, y) - s) ** 2)
+    return {name: _mean_and_error(np.concatenate(e)) for name, e in errors.items()}
+
+
+def _mean_and_error(values):
+    return float(values.mean()), float(values.std(ddof=1) / np.sqrt(values.size))

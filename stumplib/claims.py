@@ -5,7 +5,7 @@ value with its expectation under an explicit tolerance, prints exactly one line
 
     claim <id>: holds | measured <value> | expected <value> ± <tol>
 
-(``FAILS`` in place of ``holds``, and then raises), and appends a JSON record to
+(``FAILS`` in place of ``holds``, and then raises), and writes a JSON record (keyed by claim id and statement) to
 the ledger directory (``$STUMPLIB_LEDGER``, default ``_build/claims`` at the
 repository root) from which the claims-ledger page is built.
 """
@@ -76,21 +76,23 @@ def check(claim_id, measured, expected, tol, statement, digits=4, source=None):
 
 
 def _record(claim_id, statement, shown, holds, source):
+    """Store the check under its claim id, replacing an earlier run of the same check."""
     folder = ledger_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    record = {"id": claim_id, "statement": statement, "measured": shown[0],
-              "expected": shown[1], "tol": shown[2], "holds": holds,
-              "source": source or os.environ.get("STUMPLIB_NOTEBOOK", "")}
-    with open(folder / f"{claim_id}.jsonl", "a", encoding="utf-8") as fh:
-        fh.write(json.dumps(record) + "\n")
+    path = folder / f"{claim_id}.json"
+    records = json.loads(path.read_text()) if path.exists() else {}
+    records[statement] = {"id": claim_id, "statement": statement, "measured": shown[0],
+                          "expected": shown[1], "tol": shown[2], "holds": holds,
+                          "source": source or os.environ.get("STUMPLIB_NOTEBOOK", "")}
+    path.write_text(json.dumps(records, indent=1))
 
 
 def read_ledger(folder=None):
-    """All recorded checks, as a list of dicts in recording order per claim id."""
+    """All recorded checks, as a list of dicts ordered by claim id."""
     folder = Path(folder) if folder else ledger_dir()
     records = []
     for claim_id in IDS:
-        path = folder / f"{claim_id}.jsonl"
+        path = folder / f"{claim_id}.json"
         if path.exists():
-            records += [json.loads(line) for line in path.read_text().splitlines() if line]
+            records += list(json.loads(path.read_text()).values())
     return records

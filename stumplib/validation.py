@@ -61,6 +61,10 @@ def positive(value, name):
 
 def count(value, name, minimum=1):
     """Return ``value`` as an int, checking it is an integer ``>= minimum``."""
-    if isinstance(value, bool) or int(value) != value or value < minimum:
+    try:  # int() raises OverflowError on inf, ValueError on NaN, TypeError on None
+        ok = not isinstance(value, bool) and int(value) == value and value >= minimum
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
         raise ValueError(f"{name} must be an integer >= {minimum} (got {value!r})")
     return int(value)

@@ -1,0 +1,1 @@
+"""SymPy derivations behind the chapters, one module per chapter topic."""

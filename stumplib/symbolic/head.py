@@ -1,0 +1,144 @@
+"""SymPy derivation of the head's gradient as weighted moments (claim ``gradients``).
+
+The head's estimate on a context of ``n`` examples is
+
+    s_hat = sum_i x_i exp(a y_i - b x_i) / sum_i exp(a y_i - b x_i),
+
+and differentiating the quotient gives ``d s_hat/da = Cov_w(x, y)`` and
+``d s_hat/db = -Var_w(x)`` with ``w`` the softmax weights. This module builds the
+estimate either for a *symbolic* context size (``IndexedBase`` features and labels
+inside unevaluated ``Sum`` objects, so the identity is proved for every ``n`` at
+once) or for a concrete ``n`` (explicit symbols ``x_1, ..., x_n``), differentiates
+it, and checks both identities by simplifying the differences to zero.
+"""
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+a, b = sp.symbols("a b", real=True)
+n = sp.Symbol("n", integer=True, positive=True)
+i = sp.Symbol("i", integer=True, positive=True)
+x, y = sp.IndexedBase("x"), sp.IndexedBase("y")
+
+
+@dataclass(frozen=True)
+class Derivation:
+    """The steps of the gradient derivation for one context size.
+
+    Attributes
+    ----------
+    estimate : sympy.Expr
+        ``s_hat`` as a quotient of sums.
+    d_a, d_b : sympy.Expr
+        ``d s_hat / da`` and ``d s_hat / db`` as SymPy computes them.
+    cov, neg_var : sympy.Expr
+        ``Cov_w(x, y)`` and ``-Var_w(x)`` written with the softmax weights.
+    residual_a, residual_b : sympy.Expr
+        The simplified differences ``d_a - cov`` and ``d_b - neg_var`` (zero when
+        the identities hold).
+    """
+
+    estimate: sp.Expr
+    d_a: sp.Expr
+    d_b: sp.Expr
+    cov: sp.Expr
+    neg_var: sp.Expr
+    residual_a: sp.Expr
+    residual_b: sp.Expr
+
+    @property
+    def holds(self):
+        """``True`` if both residuals simplify to exactly zero."""
+        return self.residual_a == 0 and self.residual_b == 0
+
+
+def context_symbols(size):
+    """Explicit feature and label symbols ``(x_1..x_size), (y_1..y_size)``.
+
+    Parameters
+    ----------
+    size : int
+        Context size, at least 1.
+    """
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise ValueError(f"size must be an integer >= 1 (got {size!r})")
+    xs = sp.symbols(f"x_1:{size + 1}", real=True)
+    ys = sp.symbols(f"y_1:{size + 1}", real=True)
+    return xs, ys
+
+
+def _summer(size):
+    """A map ``f(x_i, y_i) -> sum_i f`` for a symbolic (None) or concrete size."""
+    if size is None:
+        return lambda f: sp.Sum(f(x[i], y[i]), (i, 1, n))
+    xs, ys = context_symbols(size)
+    return lambda f: sp.Add(*(f(xk, yk) for xk, yk in zip(xs, ys)))
+
+
+def score_weight(xi, yi):
+    """The unnormalized attention weight ``exp(a y_i - b x_i)``."""
+    return sp.exp(a * yi - b * xi)
+
+
+def estimate(size=None):
+    """The estimate ``s_hat`` as a SymPy quotient of sums.
+
+    Parameters
+    ----------
+    size : int or None
+        Context size; ``None`` for a symbolic size ``n`` (unevaluated ``Sum``).
+    """
+    total = _summer(size)
+    return total(lambda xi, yi: xi * score_weight(xi, yi)) / total(score_weight)
+
+
+def weighted_moments(size=None):
+    """``Cov_w(x, y)`` and ``-Var_w(x)`` under the softmax weights, as SymPy expressions."""
+    total = _summer(size)
+    mass = total(score_weight)
+
+    def mean(f):
+        return total(lambda xi, yi: f(xi, yi) * score_weight(xi, yi)) / mass
+
+    mean_x, mean_y = mean(lambda xi, yi: xi), mean(lambda xi, yi: yi)
+    cov = mean(lambda xi, yi: xi * yi) - mean_x * mean_y
+    neg_var = -(mean(lambda xi, yi: xi**2) - mean_x**2)
+    return cov, neg_var
+
+
+def derive(size=None):
+    """Differentiate ``s_hat`` in ``a`` and ``b`` and compare with the weighted moments.
+
+    Parameters
+    ----------
+    size : int or None
+        Context size; ``None`` proves the identities for a symbolic size ``n``.
+
+    Returns
+    -------
+    Derivation
+    """
+    s_hat = estimate(size)
+    d_a, d_b = sp.diff(s_hat, a).doit(), sp.diff(s_hat, b).doit()
+    cov, neg_var = weighted_moments(size)
+    return Derivation(s_hat, d_a, d_b, cov, neg_var,
+                      sp.simplify(d_a - cov), sp.simplify(d_b - neg_var))
+
+
+def gradient_function(size):
+    """A NumPy function ``(a, b, x, y) -> (d/da, d/db)`` lambdified from the derivative.
+
+    Used to test :func:`stumplib.head.gradient` against the symbolic derivative
+    (at moderate scales; the lambdified quotient is not overflow-safe).
+
+    Parameters
+    ----------
+    size : int
+        Context size.
+    """
+    xs, ys = context_symbols(size)
+    s_hat = estimate(size)
+    derivs = [sp.diff(s_hat, a), sp.diff(s_hat, b)]
+    f = sp.lambdify((a, b, xs, ys), derivs, modules="numpy")
+    return lambda a_, b_, x_, y_: tuple(f(a_, b_, list(x_), list(y_)))

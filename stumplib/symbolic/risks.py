@@ -1,0 +1,98 @@
+"""Exact finite-N risks of threshold rules under uniform features (SymPy).
+
+With ``N`` uniform features and a threshold ``s``, write ``G_- = s - L`` and
+``G_+ = R - s`` for the distances from ``s`` to the largest negative ``L`` (0 if none)
+and to the smallest positive ``R`` (1 if none). The only event that matters is
+"no feature in a window around ``s``", so their joint survival function is
+
+``P(G_- > u, G_+ > v) = (1 - u - v)^N``  for ``0 <= u < s``, ``0 <= v < 1 - s``,
+
+and every moment follows from ``E[X Y] = ∫∫ P(X > u, Y > v) du dv`` and
+``E[X^2] = ∫ 2u P(X > u) du``.
+"""
+
+import sympy as sp
+
+s, u, v = sp.symbols("s u v", positive=True)
+N = sp.symbols("N", positive=True, integer=True)
+
+
+def survival():
+    """Joint survival function ``P(G_- > u, G_+ > v)`` of the two gaps."""
+    return (1 - u - v) ** N
+
+
+def gap_moments():
+    """``E[G_+^2]``, ``E[G_-^2]`` and ``E[G_+ G_-]`` at a fixed threshold ``s``."""
+    upper = sp.factor(sp.integrate(2 * v * survival().subs(u, 0), (v, 0, 1 - s)))
+    lower = sp.factor(sp.integrate(2 * u * survival().subs(v, 0), (u, 0, s)))
+    cross = sp.factor(sp.integrate(sp.integrate(survival(), (v, 0, 1 - s)), (u, 0, s)))
+    return upper, lower, cross
+
+
+def risks():
+    """Exact risks at a fixed ``s``: nearest positive ``R``, gap midpoint, Bayes factor.
+
+    Returns
+    -------
+    dict
+        ``"nearest_positive"``: ``E (R - s)^2 = E G_+^2``;
+        ``"midpoint"``: ``E ((L + R)/2 - s)^2 = E (G_+ - G_-)^2 / 4``;
+        ``"gap_square"``: ``E (R - L)^2 = E (G_+ + G_-)^2``.
+    """
+    upper, lower, cross = gap_moments()
+    return {
+        "nearest_positive": upper,
+        "midpoint": sp.factor(sp.expand((upper + lower - 2 * cross) / 4)),
+        "gap_square": sp.factor(sp.expand(upper + lower + 2 * cross)),
+    }
+
+
+def integrated(expr):
+    """Average of ``expr`` over ``s ~ U[0, 1]``."""
+    return sp.factor(sp.simplify(sp.integrate(sp.expand(expr), (s, 0, 1))))
+
+
+def interior(expr):
+    """``expr`` with the edge terms ``s^(N+k)``, ``(1-s)^(N+k)`` dropped.
+
+    For a fixed interior threshold these decay geometrically in ``N``; what is left
+    is the interior risk, a rational function of ``N``.
+    """
+    dropped = sp.expand(expr).replace(
+        lambda e: e.is_Pow and e.exp.has(N) and e.base.has(s), lambda e: sp.Integer(0))
+    return sp.factor(sp.simplify(dropped))
+
+
+def leading_constant(expr, power=2):
+    """``lim_{N -> inf} N^power * expr`` (for an expression free of ``s``)."""
+    return sp.limit(N**power * expr, N, sp.oo)
+
+
+def numeric(expr):
+    """A NumPy function ``f(s, N)`` of a risk expression."""
+    return sp.lambdify((s, N), expr, "numpy")
+
+
+s_bar = sp.Symbol(r"\bar{s}", positive=True)
+
+
+def readable(expr):
+    """``expr`` regrouped for display, with ``s_bar = 1 - s``.
+
+    A rational prefactor times the interior constant plus one factored term per
+    edge probability ``s^N`` (no positive nearby) and ``s_bar^N`` (no negative).
+    """
+    hi, lo = sp.symbols("edge_hi edge_lo")
+    num, den = sp.fraction(sp.factor(expr))
+    num = sp.expand(num).subs({s**N: hi, (1 - s) ** N: lo})
+    grouped = sp.collect(num, [hi, lo], evaluate=False)
+    terms = []
+    for key, coef in grouped.items():
+        if key == hi:
+            terms.append(sp.powsimp(sp.factor(coef) * s**N))
+        elif key == lo:
+            terms.append(sp.powsimp(sp.factor(coef.subs(s, 1 - s_bar)) * s_bar**N))
+        else:
+            terms.append(coef * key)
+    return sp.Add(*terms) / den

@@ -1,0 +1,104 @@
+"""Unit tests for stumplib.validation: every check raises ValueError naming the argument."""
+
+import numpy as np
+import pytest
+
+from stumplib import validation
+
+
+class TestFinite:
+    def test_returns_float_array(self):
+        out = validation.finite([1, 2, 3], "v")
+        assert out.dtype == float
+        np.testing.assert_array_equal(out, [1.0, 2.0, 3.0])
+
+    @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, [0.0, np.nan], [[1.0], [np.inf]]])
+    def test_rejects_nonfinite(self, bad):
+        with pytest.raises(ValueError, match="^velocity must be finite"):
+            validation.finite(bad, "velocity")
+
+
+class TestUnitInterval:
+    def test_accepts_closed_interval(self):
+        np.testing.assert_array_equal(validation.unit_interval([0.0, 0.5, 1.0], "s"), [0, 0.5, 1])
+
+    @pytest.mark.parametrize("bad", [-1e-300, 1.0 + 1e-15, [0.2, 2.0], -0.0 - 1e-12])
+    def test_rejects_outside(self, bad):
+        with pytest.raises(ValueError, match=r"^s must lie in \[0, 1\]"):
+            validation.unit_interval(bad, "s")
+
+    def test_nan_reported_as_nonfinite(self):
+        with pytest.raises(ValueError, match="^s must be finite"):
+            validation.unit_interval([0.5, np.nan], "s")
+
+
+class TestLabels:
+    def test_accepts_binary_and_bool(self):
+        np.testing.assert_array_equal(validation.labels([True, False, 1, 0.0]), [1, 0, 1, 0])
+
+    @pytest.mark.parametrize("bad", [[0, 2], [0.5], [-1, 1], [1 + 1e-12]])
+    def test_rejects_nonbinary(self, bad):
+        with pytest.raises(ValueError, match=r"^y must hold labels in \{0, 1\}"):
+            validation.labels(bad)
+
+    def test_custom_name(self):
+        with pytest.raises(ValueError, match="^flags must hold labels"):
+            validation.labels([3], "flags")
+
+
+class TestContext:
+    def test_shapes_preserved(self):
+        x, y = validation.context(np.full((2, 3, 4), 0.5), np.ones((2, 3, 4)))
+        assert x.shape == y.shape == (2, 3, 4)
+
+    def test_shape_mismatch(self):
+        with pytest.raises(ValueError, match=r"x and y must have the same shape \(got \(3,\) and \(4,\)\)"):
+            validation.context([0.1, 0.2, 0.3], [0, 1, 1, 0])
+
+    def test_no_context_axis(self):
+        with pytest.raises(ValueError, match="x must have at least one axis"):
+            validation.context(0.5, 1)
+
+    @pytest.mark.parametrize("shape", [(0,), (3, 0)])
+    def test_empty_context(self, shape):
+        with pytest.raises(ValueError, match="context is empty"):
+            validation.context(np.zeros(shape), np.zeros(shape))
+
+    def test_feature_out_of_range_names_x(self):
+        with pytest.raises(ValueError, match=r"^x must lie in \[0, 1\]"):
+            validation.context([0.1, 1.5], [0, 1])
+
+    def test_bad_label_names_y(self):
+        with pytest.raises(ValueError, match="^y must hold labels"):
+            validation.context([0.1, 0.5], [0, 2])
+
+
+class TestParametersPositiveCount:
+    @pytest.mark.parametrize("a, b, name", [(np.nan, 1.0, "a"), (1.0, np.inf, "b"), ([1.0, -np.inf], 2.0, "a")])
+    def test_parameters_nonfinite(self, a, b, name):
+        with pytest.raises(ValueError, match=f"^{name} must be finite"):
+            validation.parameters(a, b)
+
+    def test_parameters_pass_through(self):
+        a, b = validation.parameters(2, [1, 3])
+        assert float(a) == 2.0 and b.tolist() == [1.0, 3.0]
+
+    @pytest.mark.parametrize("bad", [0.0, -1.0, [1.0, 0.0]])
+    def test_positive(self, bad):
+        with pytest.raises(ValueError, match="^alpha must be positive"):
+            validation.positive(bad, "alpha")
+
+    @pytest.mark.parametrize("good, expected", [(1, 1), (7, 7), (3.0, 3), (np.int64(5), 5)])
+    def test_count_accepts_integers(self, good, expected):
+        out = validation.count(good, "m")
+        assert out == expected and type(out) is int
+
+    @pytest.mark.parametrize("bad", [0, -2, 2.5, True, "3", np.inf, np.nan, None])
+    def test_count_rejects(self, bad):
+        with pytest.raises(ValueError, match="^m must be an integer >= 1"):
+            validation.count(bad, "m")
+
+    def test_count_minimum(self):
+        assert validation.count(0, "k", minimum=0) == 0
+        with pytest.raises(ValueError, match="^k must be an integer >= 2"):
+            validation.count(1, "k", minimum=2)
