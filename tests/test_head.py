@@ -134,7 +134,7 @@ HAND_Y = np.array([0.0, 0.0, 0.0, 1.0, 1.0, 1.0])
 def leakage_bound(a, b, x, y, winner):
     """|s_hat - x_p| <= sum_{i != p} e^{z_i - z_p} |x_i - x_p|, since w_i <= e^{z_i - z_p}."""
     z = a * y - b * x
-    return np.sum(np.exp(z - z[winner]) * np.abs(x - x[winner])) - 0.0
+    return np.sum(np.exp(z - z[winner]) * np.abs(x - x[winner]))
 
 
 def test_hard_limit_values():
@@ -175,8 +175,9 @@ def test_no_positive_collapses_to_smallest_x(a, b):
 
 @pytest.mark.parametrize("b", [1e3, 1e4, 1e6])
 def test_small_offset_does_not_reach_nearest_positive(b):
-    # a = 0.5 b: the positive at 0.58 scores 0.5b - 0.58b = -0.08 b < -0.15 b?  No: -0.08b > -0.15b,
-    # so it still wins. With a = 0.3 b it scores -0.28 b < -0.15 b: the smallest negative wins.
+    # The limit needs a - b x_pos_min > -b x_neg_min. a = 0.5 b: the positive at 0.58 scores
+    # -0.08 b > -0.15 b (smallest negative), so it still wins. a = 0.3 b: it scores
+    # -0.28 b < -0.15 b and the estimate collapses onto the smallest negative instead.
     assert head.estimate(0.5 * b, b, HAND_X, HAND_Y) == pytest.approx(0.58, abs=1e-12)
     assert head.estimate(0.3 * b, b, HAND_X, HAND_Y) == pytest.approx(0.15, abs=1e-12)
 
