@@ -50,10 +50,11 @@ def log_phi(t):
     """``log((1 - exp(-t)) / t)``: log mass of ``exp(-t u)`` on ``u`` in [0, 1]."""
     t = np.asarray(t, dtype=float)
     at = np.abs(t)
-    safe = np.where(at > 0, at, 1.0)
-    with np.errstate(divide="ignore"):
-        value = np.maximum(-t, 0.0) + np.log(-np.expm1(-safe)) - np.log(safe)
-    return np.where(at > 0, value, 0.0)
+    small = at < _SMALL_MEAN
+    safe = np.where(small, 1.0, at)
+    direct = np.maximum(-t, 0.0) + np.log(-np.expm1(-safe)) - np.log(safe)
+    series = -t / 2 + t**2 / 24 - t**4 / 2880
+    return np.where(small, series, direct)
 
 
 def mean_fraction(t):

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import moments, quadrature, tasks, validation
 
-_FEATURE_GRID = None
+_FEATURE_GRID = None  # built on first use
 
 
 def _is_uniform(features):
@@ -63,7 +63,7 @@ def _density_class(density, rate, length, shift):
 
 def _density_summaries(a, b, s, q, features):
     """Class summaries (offsets from ``s``) for a feature law with a density."""
-    pdf = getattr(features, "density")
+    pdf = features.density
     lm_neg, d_neg, v_neg = _density_class(
         lambda u: pdf(s[..., None] - u), -b, s, -b * s)
     pos = _density_class(lambda u: pdf(s[..., None] + u), b, q, _shift(a, b, s, q))

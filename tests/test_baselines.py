@@ -81,48 +81,46 @@ def test_exact_risk_formulas_by_quadrature():
     assert c == pytest.approx(c_num, rel=1e-10)
 
 
-@pytest.mark.parametrize("s, n", [(0.3, 5), (0.5, 20), (0.85, 10)])
-def test_monte_carlo_risk_nearest_positive(s, n):
-    risk, se = baselines.monte_carlo_risk(baselines.nearest_positive, n, tasks.Fixed(s),
-                                          tasks_per_batch=20_000, batches=2, rng=0)
-    exact = risk_nearest_positive(s, n)
-    # seeded, so deterministic; 4 standard errors (se/risk ~ 1/sqrt(4e4) * 1.6 ~ 1%)
-    assert abs(risk - exact) < 4 * se
-    assert se < 0.02 * exact
+RULES = {"positive": baselines.nearest_positive, "negative": baselines.nearest_negative,
+         "midpoint": baselines.midpoint}
 
 
 @pytest.mark.parametrize("s, n", [(0.3, 5), (0.5, 20), (0.85, 10)])
-def test_monte_carlo_risk_midpoint(s, n):
-    risk, se = baselines.monte_carlo_risk(baselines.midpoint, n, tasks.Fixed(s), tasks_per_batch=40_000,
-                                          rng=1)
-    assert abs(risk - risk_midpoint(s, n)) < 4 * se
-    # interior s, large N: midpoint ~ 1/(2 N^2), nearest positive ~ 2/N^2 (factor ~4)
-    assert risk < 0.4 * risk_nearest_positive(s, n)
+def test_monte_carlo_risks_match_exact_fixed_threshold(s, n):
+    out = baselines.monte_carlo_risks(RULES, n, tasks.Fixed(s), tasks_per_batch=20_000, batches=2, rng=0)
+    assert set(out) == set(RULES)
+    exact = {"positive": risk_nearest_positive(s, n), "negative": risk_nearest_positive(1 - s, n),
+             "midpoint": risk_midpoint(s, n)}
+    for name, (risk, se) in out.items():
+        # seeded, hence deterministic; 4 standard errors, and the SE itself is ~1% of the risk
+        assert abs(risk - exact[name]) < 4 * se, name
+        assert se < 0.03 * exact[name], name
+    # interior s, large N: midpoint ~ 1/(2 N^2), nearest positive ~ 2/N^2 (a factor ~4)
+    assert out["midpoint"][0] < 0.4 * out["positive"][0]
 
 
 def test_monte_carlo_bayes_risk_under_uniform_prior():
     n = 8
-    risk, se = baselines.monte_carlo_risk(baselines.midpoint, n, tasks.Uniform(), tasks_per_batch=50_000,
-                                          rng=2)
+    out = baselines.monte_carlo_risks(RULES, n, tasks.Uniform(), tasks_per_batch=50_000, rng=2)
+    risk, se = out["midpoint"]
     assert abs(risk - 1 / (2 * (n + 2) * (n + 3))) < 4 * se
-    # and it beats the nearest-positive rule, whose integrated risk is ∫ A(s) ds
-    other, _ = baselines.monte_carlo_risk(baselines.nearest_positive, n, tasks.Uniform(),
-                                          tasks_per_batch=50_000, rng=2)
-    assert risk < other
+    # the posterior mean beats both one-sided rules on the same contexts
+    assert risk < out["positive"][0] and risk < out["negative"][0]
 
 
-def test_monte_carlo_risk_is_deterministic_and_batches_add_up():
-    r1 = baselines.monte_carlo_risk(baselines.midpoint, 6, tasks_per_batch=1000, batches=3, rng=5)
-    r2 = baselines.monte_carlo_risk(baselines.midpoint, 6, tasks_per_batch=1000, batches=3, rng=5)
-    assert r1 == r2
+def test_monte_carlo_risks_share_contexts_and_are_deterministic():
+    rules = {"m1": baselines.midpoint, "m2": baselines.midpoint}
+    r1 = baselines.monte_carlo_risks(rules, 6, tasks_per_batch=1000, batches=3, rng=5)
+    assert r1["m1"] == r1["m2"]  # the same contexts for every rule
+    assert baselines.monte_carlo_risks(rules, 6, tasks_per_batch=1000, batches=3, rng=5) == r1
     errs = []
     rng = np.random.default_rng(5)
     for _ in range(3):
         x, y, s = tasks.sample_contexts(1000, 6, rng=rng)
         errs.append((baselines.midpoint(x, y) - s) ** 2)
     errs = np.concatenate(errs)
-    assert r1[0] == pytest.approx(errs.mean(), rel=1e-14)
-    assert r1[1] == pytest.approx(errs.std(ddof=1) / np.sqrt(errs.size), rel=1e-12)
+    assert r1["m1"][0] == pytest.approx(errs.mean(), rel=1e-14)
+    assert r1["m1"][1] == pytest.approx(errs.std(ddof=1) / np.sqrt(errs.size), rel=1e-12)
 
 
 def test_bad_inputs():
@@ -138,8 +136,8 @@ def test_bad_inputs():
         with pytest.raises(ValueError, match="context is empty"):
             fn(np.zeros((3, 0)), np.zeros((3, 0)))
     with pytest.raises(ValueError, match="^n must be an integer"):
-        baselines.monte_carlo_risk(baselines.midpoint, 0)
+        baselines.monte_carlo_risks(RULES, 0)
     with pytest.raises(ValueError, match="^batches must be an integer"):
-        baselines.monte_carlo_risk(baselines.midpoint, 5, batches=1.5)
+        baselines.monte_carlo_risks(RULES, 5, batches=1.5)
     with pytest.raises(ValueError, match="^m must be an integer"):
-        baselines.monte_carlo_risk(baselines.midpoint, 5, tasks_per_batch=0)
+        baselines.monte_carlo_risks(RULES, 5, tasks_per_batch=0)
