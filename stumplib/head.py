@@ -152,3 +152,42 @@ def hard_limit(x, y):
     x, y = validation.context(x, y)
     nearest = np.where(y == 1, x, np.inf).min(axis=-1)
     return np.where(np.isfinite(nearest), nearest, x.min(axis=-1))
+
+
+def hard_limit_expansion(a, b, x, y):
+    """Leading term of ``s_hat - hard_limit`` and a bound on the rest, for one context.
+
+    Let ``x1 < x2`` be the two smallest positives (all examples when there is no
+    positive), ``gap = x2 - x1`` and ``t_i = exp(z_i - z_1)`` the weights relative to
+    ``x1``. Exactly, ``s_hat - x1 = w_1 (r + rho)`` with ``r = gap * exp(-b gap)``
+    and ``rho = sum_{i != 1, 2} (x_i - x1) t_i``, hence
+    ``|(s_hat - x1) / r - 1| <= |rho| / r + sum_{i != 1} t_i =: B``.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (k,)
+        Parameter values along a path (e.g. growing scales).
+    x, y : array_like, shape (N,)
+        One context with at least two examples in the role of positives.
+
+    Returns
+    -------
+    leading, bound : ndarray, shape (k,)
+        ``r`` and ``B`` at each parameter value.
+    gap : float
+        The gap ``x2 - x1``.
+    """
+    a, b = (np.atleast_1d(v)[:, None] for v in validation.parameters(a, b))
+    x, y = validation.context(x, y)
+    role = y if y.any() else np.ones_like(y)
+    order = np.argsort(np.where(role == 1, x, np.inf))
+    if role.sum() < 2:
+        raise ValueError("x, y need at least two examples in the role of positives")
+    first, second = order[0], order[1]
+    gap = x[second] - x[first]
+    relative = a * (y - y[first]) - b * (x - x[first])
+    others = np.ones(x.size, dtype=bool)
+    others[[first, second]] = False
+    rest = np.sum((x[others] - x[first]) / gap * np.exp(relative[:, others] + b * gap), axis=1)
+    mass = np.sum(np.exp(np.delete(relative, first, axis=1)), axis=1)
+    return gap * np.exp(-b[:, 0] * gap), np.abs(rest) + mass, float(gap)

@@ -362,3 +362,47 @@ def test_hard_limit_bad_inputs():
         head.hard_limit([0.1, 0.2], [1])
     with pytest.raises(ValueError, match="context is empty"):
         head.hard_limit(np.zeros((3, 0)), np.zeros((3, 0)))
+
+
+class TestHardLimitExpansion:
+    """The leading term and remainder bound of s_hat - hard_limit (chapter 2)."""
+
+    @staticmethod
+    def _context(seed, n=12, s=0.4):
+        x = np.random.default_rng(seed).random(n)
+        return x, (x > s).astype(float)
+
+    @given(seed=st.integers(0, 10_000), log_b=st.floats(0.5, 3.0))
+    def test_bound_holds(self, seed, log_b):
+        x, y = self._context(seed)
+        if y.sum() < 2:
+            return
+        b = np.array([10.0**log_b])
+        a = b + 2 * np.log(b)
+        leading, bound, gap = head.hard_limit_expansion(a, b, x, y)
+        error = head.estimate(a, b, np.broadcast_to(x, (1, x.size)),
+                              np.broadcast_to(y, (1, y.size))) - head.hard_limit(x, y)
+        rounding = 10 * np.finfo(float).eps * (1 + a[0] + b[0]) / leading[0]
+        if rounding < 1e-3:  # the error is resolved in floating point
+            assert abs(error[0] / leading[0] - 1) <= bound[0] * (1 + 1e-9) + rounding
+
+    def test_gap_is_between_two_smallest_positives(self):
+        x = np.array([0.1, 0.5, 0.45, 0.9, 0.2])
+        y = (x > 0.3).astype(float)
+        _, _, gap = head.hard_limit_expansion([10.0], [5.0], x, y)
+        assert gap == pytest.approx(0.05)
+
+    def test_no_positive_uses_all_examples(self):
+        x = np.array([0.3, 0.1, 0.6])
+        _, _, gap = head.hard_limit_expansion([0.0], [5.0], x, np.zeros(3))
+        assert gap == pytest.approx(0.2)
+
+    def test_bound_shrinks_as_scale_grows(self):
+        x, y = self._context(5, n=30)
+        b = np.geomspace(10, 300, 20)
+        _, bound, _ = head.hard_limit_expansion(b + 2 * np.log(b), b, x, y)
+        assert bound[-1] < 1e-3 * bound[0]
+
+    def test_needs_two_positives(self):
+        with pytest.raises(ValueError, match="two examples"):
+            head.hard_limit_expansion([1.0], [1.0], [0.2, 0.7], [0.0, 1.0])
