@@ -8,11 +8,12 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``tasks``       threshold priors, feature laws, context sampling, the mirror map
 ``moments``     two-class softmax mixtures and truncated-exponential moments
 ``head``        the finite-context head: scores, weights, estimate, gradient
+``quadrature``  graded Gauss-Legendre rules for layered integrands
 ``population``  the infinite-context head, population loss and gradient
 ``corpus``      a fixed pretraining corpus with a fast loss and gradient
 ``training``    gradient descent and gradient flow, recorded on a log grid
 ``baselines``   nearest-positive, nearest-negative and gap-midpoint rules
-``symbolic``    SymPy derivations used by the chapters
+``symbolic``    SymPy derivations used by the chapters (one module per topic)
 ``experiments`` experiment scales and progress bars
 ``claims``      one-line claim checks recorded for the ledger
 ``plotting``    the book's figure style

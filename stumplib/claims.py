@@ -5,9 +5,9 @@ value with its expectation under an explicit tolerance, prints exactly one line
 
     claim <id>: holds | measured <value> | expected <value> ± <tol>
 
-(``FAILS`` in place of ``holds``, and then raises), and writes a JSON record (keyed by claim id and statement) to
-the ledger directory (``$STUMPLIB_LEDGER``, default ``_build/claims`` at the
-repository root) from which the claims-ledger page is built.
+(``FAILS`` in place of ``holds``, and then raises), and writes a JSON record, keyed
+by claim id and statement, to the ledger directory (``$STUMPLIB_LEDGER``, default
+``_build/claims`` at the repository root) from which a claims-ledger page can be built.
 """
 
 import json
@@ -34,7 +34,7 @@ def _fmt(value, digits):
     return f"{value:.{digits}g}"
 
 
-def check(claim_id, measured, expected, tol, statement, digits=4, source=None):
+def check(claim_id, measured, expected, tol, statement, digits=4):
     """Check ``|measured - expected| <= tol``, print the claim line, record it.
 
     Parameters
@@ -47,8 +47,6 @@ def check(claim_id, measured, expected, tol, statement, digits=4, source=None):
         What this check establishes, in words (shown in the ledger).
     digits : int
         Significant digits printed and recorded (keeps stored outputs stable).
-    source : str, optional
-        Where the check lives (defaults to the executing notebook's name if known).
 
     Returns
     -------
@@ -69,21 +67,20 @@ def check(claim_id, measured, expected, tol, statement, digits=4, source=None):
     shown = [_fmt(v, digits) for v in (measured, expected, tol)]
     status = "holds" if holds else "FAILS"
     print(f"claim {claim_id}: {status} | measured {shown[0]} | expected {shown[1]} ± {shown[2]}")
-    _record(claim_id, statement, shown, holds, source)
+    _record(claim_id, statement, shown, holds)
     if not holds:
         raise ClaimFailed(f"claim {claim_id} fails: {statement}")
     return float(shown[0])
 
 
-def _record(claim_id, statement, shown, holds, source):
+def _record(claim_id, statement, shown, holds):
     """Store the check under its claim id, replacing an earlier run of the same check."""
     folder = ledger_dir()
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{claim_id}.json"
     records = json.loads(path.read_text()) if path.exists() else {}
     records[statement] = {"id": claim_id, "statement": statement, "measured": shown[0],
-                          "expected": shown[1], "tol": shown[2], "holds": holds,
-                          "source": source or os.environ.get("STUMPLIB_NOTEBOOK", "")}
+                          "expected": shown[1], "tol": shown[2], "holds": holds}
     path.write_text(json.dumps(records, indent=1))
 
 

@@ -20,7 +20,7 @@ def test_holding_claim_prints_one_line_and_records(capsys, ledger):
     assert value == 2.051
     record = json.loads((ledger / "rule.json").read_text())["constant"]
     assert record == {"id": "rule", "statement": "constant", "measured": "2.051",
-                      "expected": "2", "tol": "0.1", "holds": True, "source": ""}
+                      "expected": "2", "tol": "0.1", "holds": True}
 
 
 def test_failing_claim_prints_fails_records_and_raises(capsys, ledger):
