@@ -12,6 +12,7 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``population``  the infinite-context head, population loss and gradient
 ``corpus``      a fixed pretraining corpus with a fast loss and gradient
 ``training``    gradient descent and gradient flow, recorded on a log grid
+``fitting``     power-law fits with standard errors
 ``baselines``   nearest-positive, nearest-negative and gap-midpoint rules
 ``symbolic``    SymPy derivations used by the chapters (one module per topic)
 ``experiments`` experiment scales and progress bars

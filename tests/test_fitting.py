@@ -1,0 +1,68 @@
+"""Tests for stumplib.fitting: power-law fits and their standard errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stumplib import fitting
+
+
+def test_exact_power_law_is_recovered_with_zero_error():
+    x = np.geomspace(1.0, 1e4, 9)
+    fit = fitting.power_law(x, 3.0 * x ** -0.25)
+    assert fit.slope == pytest.approx(-0.25, abs=1e-12)
+    assert fit.prefactor == pytest.approx(3.0, rel=1e-12)
+    assert fit.slope_se == pytest.approx(0.0, abs=1e-12)
+    assert fit(16.0) == pytest.approx(1.5)
+
+
+def test_reference_values_of_an_unweighted_fit():
+    # log y = [0, 1, 1, 2] at log x = [0, 1, 2, 3]: OLS slope 0.6, intercept 0.1,
+    # residual variance 0.2/2 = 0.1, var(slope) = 0.1 / 5, var(intercept) = 0.1 * 14 / 20.
+    x = np.exp([0.0, 1.0, 2.0, 3.0])
+    fit = fitting.power_law(x, np.exp([0.0, 1.0, 1.0, 2.0]))
+    assert fit.slope == pytest.approx(0.6)
+    assert fit.log_prefactor == pytest.approx(0.1)
+    assert fit.slope_se == pytest.approx(np.sqrt(0.02))
+    assert fit.log_prefactor_se == pytest.approx(np.sqrt(0.07))
+
+
+def test_weighted_standard_errors_match_monte_carlo_scatter():
+    rng = np.random.default_rng(0)
+    x = np.geomspace(10, 1e4, 12)
+    rel = 0.05 * np.ones_like(x)
+    slopes, ses = [], []
+    for _ in range(2000):
+        y = 2.0 / x * np.exp(rel * rng.standard_normal(x.size))
+        fit = fitting.power_law(x, y, y_se=rel * y)
+        slopes.append(fit.slope)
+        ses.append(fit.slope_se)
+    assert np.mean(slopes) == pytest.approx(-1.0, abs=3 * np.std(slopes) / np.sqrt(2000))
+    assert np.std(slopes) == pytest.approx(np.mean(ses), rel=0.05)
+
+
+@settings(max_examples=50, deadline=None)
+@given(slope=st.floats(-3, 3), log_c=st.floats(-5, 5), shift=st.floats(0.1, 10))
+def test_fit_is_equivariant_under_rescaling_x(slope, log_c, shift):
+    rng = np.random.default_rng(1)
+    x = np.geomspace(1, 100, 7)
+    y = np.exp(log_c + slope * np.log(x) + 0.1 * rng.standard_normal(7))
+    base, scaled = fitting.power_law(x, y), fitting.power_law(shift * x, y)
+    assert scaled.slope == pytest.approx(base.slope, abs=1e-9)
+    assert scaled.slope_se == pytest.approx(base.slope_se, rel=1e-6, abs=1e-12)
+    assert scaled.log_prefactor == pytest.approx(base.log_prefactor - base.slope * np.log(shift), abs=1e-8)
+
+
+@pytest.mark.parametrize("x, y, y_se, message", [
+    ([1, 2, 3], [1, 2], None, "same length"),
+    ([1, 2], [1, 2], None, "at least 3 points"),
+    ([1, 2, -3], [1, 2, 3], None, "x must be positive"),
+    ([1, 2, 3], [1, 0, 3], None, "y must be positive"),
+    ([2, 2, 2], [1, 2, 3], None, "two distinct"),
+    ([1, 2, 3], [1, 2, 3], [1, 1], "y_se must have the shape"),
+    ([1, 2, 3], [1, 2, 3], [1, np.nan, 1], "y_se must be finite"),
+])
+def test_bad_input_is_rejected(x, y, y_se, message):
+    with pytest.raises(ValueError, match=message):
+        fitting.power_law(x, y, y_se)
