@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv test book notebooks clean distclean
+.PHONY: venv test book check-book chromium notebooks clean distclean
 
 venv: $(STAMP)
 
@@ -36,12 +36,37 @@ test: venv
 notebooks: venv
 	$(VENV)/bin/jupyter execute --inplace --timeout=600 book/[0-9]*.ipynb
 
+# Executed notebooks are cached (jupyter-cache, keyed by each notebook's code), so an
+# unchanged tree rebuilds without executing anything and an edited notebook alone
+# re-executes. Every notebook imports stumplib: when stumplib (or the book's Sphinx
+# extensions) change, the cache and the parsed pages are dropped, so all re-execute.
+LIB_HASH = $(shell cat $$(find stumplib book/_ext -name '*.py' | LC_ALL=C sort) | sha256sum | cut -c1-16)
+
 book: venv
+	@if [ "$$(cat _build/.lib-hash 2>/dev/null)" != "$(LIB_HASH)" ]; then \
+	  echo "stumplib changed: re-executing every notebook"; \
+	  rm -rf _build/.jupyter_cache _build/.doctrees; fi
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+	@echo $(LIB_HASH) > _build/.lib-hash
 	@echo "Book: $(abspath _build/html/index.html)"
 
+# Open every built page in headless Chromium (tests/browser); screenshots go to
+# _build/screenshots. Installs Chromium (Debian package) and a local MathJax if missing.
+MATHJAX := .cache/mathjax/node_modules/mathjax/es5/tex-mml-chtml.js
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+check-book: book chromium $(MATHJAX)
+	$(PY) -m pytest -o addopts="-p no:cacheprovider" tests/browser -v
+
+chromium:
+	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && \
+	  $(SUDO) apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+
+$(MATHJAX):
+	npm install --silent --no-save --no-audit --no-fund --prefix .cache/mathjax mathjax@3.2.2
+
 clean:
-	rm -rf _build .pytest_cache .hypothesis .jupyter_cache .coverage *.egg-info
+	rm -rf _build .pytest_cache .hypothesis .jupyter_cache .coverage *.egg-info .cache
 	find . -path ./$(VENV) -prune -o \( -name __pycache__ -o -name .ipynb_checkpoints \) -type d -print0 | xargs -0 rm -rf
 
 distclean: clean

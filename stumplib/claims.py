@@ -13,11 +13,17 @@ by claim id and statement, to the ledger directory (``$STUMPLIB_LEDGER``, defaul
 import json
 import math
 import os
+import re
 from pathlib import Path
 
+#: The claim ids of the book, in the order of the claims ledger.
 IDS = ("rule", "hard-limit", "gradients", "population-form", "calibration",
        "coordinated-divergence", "quarter-law", "gradient-control", "frozen-rate",
        "separation", "boundary", "symmetrization")
+
+
+LINE = re.compile(r"^claim (?P<id>[a-z-]+): (?P<status>holds|FAILS) \| measured (?P<measured>\S+)"
+                  r" \| expected (?P<expected>\S+) ± (?P<tol>\S+)$")
 
 
 class ClaimFailed(AssertionError):
@@ -93,3 +99,19 @@ def read_ledger(folder=None):
         if path.exists():
             records += list(json.loads(path.read_text()).values())
     return records
+
+
+def parse_lines(text):
+    """The claim checks printed in ``text``, one dict per ``claim ...`` line.
+
+    Each dict has the keys ``id``, ``holds`` (bool), ``measured``, ``expected`` and
+    ``tol`` (the printed strings); lines of any other form are skipped.
+    """
+    found = []
+    for line in text.splitlines():
+        match = LINE.match(line.strip())
+        if match:
+            found.append({"id": match["id"], "holds": match["status"] == "holds",
+                          "measured": match["measured"], "expected": match["expected"],
+                          "tol": match["tol"]})
+    return found

@@ -1,8 +1,12 @@
 """Tests for stumplib.claims: the printed line, the ledger record, failures."""
 
+import contextlib
+import io
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from stumplib import claims
 
@@ -53,3 +57,29 @@ def test_unknown_id_and_bad_tolerance_are_rejected():
 
 def test_ids_match_the_design_ledger():
     assert len(claims.IDS) == 12 and len(set(claims.IDS)) == 12
+
+
+def test_printed_lines_parse_back(capsys):
+    claims.check("rule", 2.0512345, 2.0, 0.1, "constant")
+    with pytest.raises(claims.ClaimFailed):
+        claims.check("boundary", 1e-7, -3.5e3, 0.25, "edge")
+    text = "noise\n" + capsys.readouterr().out + "claim rule holds\n"
+    assert claims.parse_lines(text) == [
+        {"id": "rule", "holds": True, "measured": "2.051", "expected": "2", "tol": "0.1"},
+        {"id": "boundary", "holds": False, "measured": "1e-07", "expected": "-3500",
+         "tol": "0.25"},
+    ]
+
+
+# The ledger fixture (one temporary folder) is shared by all examples, which is fine.
+@settings(max_examples=50, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(claim_id=st.sampled_from(claims.IDS),
+       measured=st.floats(allow_nan=False, allow_infinity=False),
+       tol=st.floats(0, 1e6))
+def test_every_printed_line_parses(claim_id, measured, tol):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.suppress(claims.ClaimFailed):
+        claims.check(claim_id, measured, 0.0, tol, "any")
+    (parsed,) = claims.parse_lines(out.getvalue())
+    assert parsed["id"] == claim_id and parsed["holds"] == (abs(measured) <= tol)

@@ -1,0 +1,169 @@
+"""The rendered book, opened page by page in headless Chromium.
+
+Run after ``make book`` (``make check-book`` does both the set-up and the run). For
+every page: MathJax typeset every formula without error and no raw TeX is left in the
+prose, every image loaded and has alt text, no cell shows an error or stderr output,
+every internal link points to an existing page and anchor, and the claims ledger shows
+every claim of ``stumplib.claims.IDS`` holding. A full-page screenshot of each page is
+saved to ``_build/screenshots``.
+
+MathJax is loaded by the pages from a CDN; the test serves the same file from a local
+copy (``$MATHJAX_DIR``, default ``.cache/mathjax/node_modules/mathjax/es5``), so it
+needs no network.
+"""
+
+import os
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from stumplib import claims
+
+ROOT = Path(__file__).resolve().parents[2]
+HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
+SHOTS = Path(os.environ.get("BOOK_SCREENSHOTS", ROOT / "_build" / "screenshots"))
+MATHJAX = Path(os.environ.get("MATHJAX_DIR", ROOT / ".cache/mathjax/node_modules/mathjax/es5"))
+CDN = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+RAW_TEX = re.compile(r"\\[a-zA-Z]+|\\[()\[\]]|\$")
+PAGES = sorted(p.relative_to(HTML).as_posix() for p in (HTML / "book").glob("*.html"))
+
+# Everything the page shows as prose: the body without code, outputs, typeset math and scripts.
+PROSE_JS = """() => {
+  const body = document.querySelector('article') || document.body;
+  const copy = body.cloneNode(true);
+  copy.querySelectorAll('pre, code, mjx-container, script, style, .cell_output, .highlight')
+      .forEach(e => e.remove());
+  return copy.innerText;
+}"""
+IMAGES_JS = """() => Array.from(document.images).map(i => (
+  {src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0, alt: i.getAttribute('alt')}))"""
+LEDGER_JS = """() => Array.from(document.querySelectorAll('table.claims-ledger tbody tr')).map(
+  r => Array.from(r.cells).map(c => c.innerText.trim()))"""  # id + chapter, statement, values, status
+
+
+def test_book_is_built():
+    assert PAGES, f"no pages under {HTML / 'book'}: run `make book` first"
+    assert (MATHJAX / "tex-mml-chtml.js").exists(), (
+        f"no local MathJax at {MATHJAX}: run `make check-book`, which installs it")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def serve_offline(route):
+    """Serve MathJax from the local copy; refuse every other network request."""
+    url = route.request.url
+    if url.startswith(CDN):
+        return route.fulfill(path=str(MATHJAX / url[len(CDN):].split("?")[0]))
+    if url.startswith("file://"):
+        return route.continue_()
+    return route.abort()
+
+
+def open_page(browser, page_name):
+    page = browser.new_page(viewport={"width": 1200, "height": 900}, device_scale_factor=1)
+    problems = []
+    page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
+    page.route("**/*", serve_offline)
+    page.goto((HTML / page_name).as_uri(), wait_until="load")
+    if page.query_selector("mjx-container, .math") is not None:
+        page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+        page.evaluate("() => MathJax.startup.promise")
+    return page, problems
+
+
+def math_problems(page):
+    problems = []
+    if page.query_selector_all(".math") and not page.query_selector_all("mjx-container"):
+        problems.append("MathJax typeset nothing")
+    errors = page.query_selector_all("mjx-merror, [data-mjx-error]")
+    problems += [f"MathJax error: {e.get_attribute('data-mjx-error') or e.inner_text()}"
+                 for e in errors]
+    raw = sorted(set(RAW_TEX.findall(page.evaluate(PROSE_JS))))
+    if raw:
+        problems.append(f"raw TeX left in the prose: {raw[:10]}")
+    return problems
+
+
+def image_problems(page):
+    problems = []
+    for image in page.evaluate(IMAGES_JS):
+        if not image["ok"]:
+            problems.append(f"image did not load: {image['src']}")
+        alt = (image["alt"] or "").strip()
+        if not alt or alt.endswith((".png", ".svg", ".jpg")):
+            problems.append(f"image without alt text (alt={alt!r}): {image['src']}")
+    return problems
+
+
+def output_problems(page):
+    bad = page.query_selector_all(".cell_output .error, .cell_output .traceback, "
+                                  ".cell_output .stderr, .cell_output .output.error")
+    return [f"error output in a cell: {b.inner_text()[:200]!r}" for b in bad]
+
+
+class _Anchors(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids = set()
+
+    def handle_starttag(self, tag, attrs):
+        self.ids.update(v for k, v in attrs if k in ("id", "name") and v)
+
+
+def _anchors(path, cache={}):
+    if path not in cache:
+        parser = _Anchors()
+        parser.feed(path.read_text(encoding="utf-8"))
+        cache[path] = parser.ids
+    return cache[path]
+
+
+def link_problems(page, page_name):
+    problems = []
+    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
+    for href in set(hrefs):
+        parts = urlsplit(href)
+        if parts.scheme or href.startswith(("mailto:", "javascript:")):
+            continue
+        target = (HTML / page_name).parent / unquote(parts.path) if parts.path else HTML / page_name
+        target = target.resolve()
+        if not target.exists():
+            problems.append(f"broken link: {href}")
+        elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in _anchors(target):
+            problems.append(f"link to a missing anchor: {href}")
+    return problems
+
+
+def ledger_problems(page):
+    rows = page.evaluate(LEDGER_JS)
+    problems = [f"claim check does not hold: {r}" for r in rows if r[3] != "holds"]
+    missing = set(claims.IDS) - {r[0].split()[0] for r in rows}
+    if missing:
+        problems.append(f"claims missing from the ledger: {sorted(missing)}")
+    return problems
+
+
+@pytest.mark.parametrize("page_name", PAGES)
+def test_page(browser, page_name):
+    page, problems = open_page(browser, page_name)
+    problems += math_problems(page) + image_problems(page) + output_problems(page)
+    problems += link_problems(page, page_name)
+    if page_name.endswith("claims-ledger.html"):
+        problems += ledger_problems(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / (Path(page_name).stem + ".png")), full_page=True)
+    page.close()
+    assert not problems, f"{page_name}:\n" + "\n".join(problems)
