@@ -1,0 +1,154 @@
+"""The calibrated valley of the population loss: ``a*(b)``, ``min_a L`` and ``L(a -> inf, b)``.
+
+Under an interior prior ``U[lo, hi]`` (``hi < 1``) the population loss ``L(a, b)`` has,
+at each resolution ``b``, a finite minimizer ``a*(b)`` in the label score: raising ``a``
+suppresses the leakage of negatives into the estimate but, past ``a ≈ hi·b + log b``,
+no threshold of the prior gains from it any more. Asymptotically (chapter 3)
+``a*(b) = hi·b + log b + log(hi/2) + O(1/b)``. Under a prior that reaches ``s = 1``
+(e.g. ``U[0, 1]``) the loss decreases in ``a`` at every ``b``: there is no finite
+minimizer, and the infimum is the limit ``L(∞, b)``, in which the head averages the
+positive examples only.
+
+``a*(b)`` is found as the root of the population gradient ``∂L/∂a`` (computed in
+closed form by :mod:`stumplib.population`, with relative accuracy even where it is
+exponentially small), bracketed by steps doubling away from the asymptotic guess.
+"""
+
+import numpy as np
+from scipy import optimize
+
+from . import population, quadrature, tasks, validation
+
+_SEARCH = 64.0  # how far (in a) beyond the asymptotic guess a sign change is sought
+_TAIL = 700.0  # beyond t = b(1 - s) = 700 the positives' bias is 1/b to double precision
+
+
+def _interior_uniform(prior, name="prior"):
+    if not isinstance(prior, tasks.Uniform):
+        raise ValueError(f"{name} must be a tasks.Uniform prior (got {type(prior).__name__})")
+    return prior.lo, prior.hi
+
+
+def guess(b, prior):
+    """Asymptotic valley ``hi·b + log b + log(hi/2)`` (``log b`` replaced by 0 for ``b < 1``).
+
+    Parameters
+    ----------
+    b : float or array_like
+        Resolution(s), positive.
+    prior : tasks.Uniform
+        Threshold prior.
+    """
+    _, hi = _interior_uniform(prior)
+    b = validation.positive(b, "b")
+    return hi * b + np.log(np.maximum(b, 1.0)) + np.log(hi / 2.0)
+
+
+def _dl_da(a, b, prior):
+    return population.gradient(a, b, prior)[0]
+
+
+def _bracket(b, prior):
+    """An interval ``(a_lo, a_hi)`` with ``∂L/∂a`` negative at ``a_lo``, positive at ``a_hi``."""
+    a0 = float(guess(b, prior))
+    g0 = _dl_da(a0, b, prior)
+    if g0 == 0.0:
+        return a0, a0
+    direction = 1.0 if g0 < 0 else -1.0
+    prev, step = a0, 1.0
+    while step <= _SEARCH:
+        a1 = a0 + direction * step
+        if (_dl_da(a1, b, prior) > 0) == (direction > 0):
+            return (prev, a1) if direction > 0 else (a1, prev)
+        prev, step = a1, 2 * step
+    if direction > 0:
+        raise ValueError(
+            f"no finite minimizer in a at b={b:g} for {prior}: dL/da < 0 up to "
+            f"a = {prev:.6g} (guess + {_SEARCH:g}); the loss decreases in a, as it does "
+            "for priors reaching s = 1 such as U[0, 1] (use loss_at_infinity)")
+    raise ValueError(
+        f"no finite minimizer in a at b={b:g} for {prior}: dL/da > 0 down to "
+        f"a = {prev:.6g} (guess - {_SEARCH:g}); at this low resolution the loss "
+        "increases in a (the head does better on negatives alone)")
+
+
+def _a_star_scalar(b, prior):
+    lo_a, hi_a = _bracket(b, prior)
+    if lo_a == hi_a:
+        return lo_a
+    return optimize.brentq(_dl_da, lo_a, hi_a, args=(b, prior), xtol=1e-12, rtol=1e-15)
+
+
+def a_star(b, prior):
+    """The finite minimizer ``a*(b) = argmin_a L(a, b)`` under an interior uniform prior.
+
+    Parameters
+    ----------
+    b : float or array_like
+        Resolution(s), positive (robust from about 1 to 1e6).
+    prior : tasks.Uniform
+        Threshold prior ``U[lo, hi]`` with ``hi < 1``.
+
+    Returns
+    -------
+    float or ndarray
+        ``a*(b)``, with the shape of ``b``.
+
+    Raises
+    ------
+    ValueError
+        If ``b`` is not positive, the prior is not uniform, or the loss has no finite
+        minimizer in ``a`` (e.g. ``U[0, 1]``, where it decreases in ``a``).
+    """
+    _interior_uniform(prior)
+    b = validation.positive(b, "b")
+    out = np.array([_a_star_scalar(float(bi), prior) for bi in b.ravel()]).reshape(b.shape)
+    return float(out) if out.ndim == 0 else out
+
+
+def min_loss(b, prior):
+    """``min_a L(a, b) = L(a*(b), b)`` under an interior uniform prior (shape of ``b``)."""
+    a = np.asarray(a_star(b, prior))
+    b = np.asarray(b, dtype=float)
+    out = np.array([population.loss(ai, bi, prior) for ai, bi in zip(a.ravel(), b.ravel())])
+    return float(out.reshape(b.shape)) if b.ndim == 0 else out.reshape(b.shape)
+
+
+def _bias_deficit(t0, t1):
+    """``∫_{t0}^{t1} [1 - (1 - t/(e^t - 1))^2] dt`` (the integrand decays like ``2 t e^{-t}``)."""
+    top = min(t1, _TAIL)
+    if top <= t0:
+        return 0.0
+    breaks = quadrature.clipped(np.concatenate([[0.0], 2.0 ** np.arange(-4, 10)]), t0, top)
+    t, w = quadrature.gauss_legendre(breaks)
+    phi = np.where(t > 0, t / np.expm1(np.where(t > 0, t, 1.0)), 1.0)
+    return float(w @ (2 * phi - phi**2))
+
+
+def scaled_loss_at_infinity(b, prior):
+    """``b²·L(∞, b)``: the loss when only positive examples carry weight.
+
+    As ``a → ∞`` at fixed ``b`` the estimate is the mean of the positives,
+    ``ŝ - s = 1/b - q/(e^{bq} - 1)`` with ``q = 1 - s``, so with ``t = b q``
+    ``b²·L(∞, b) = 1 - ∫ [1 - (1 - t/(e^t - 1))²] dt / (b (hi - lo))`` over
+    ``t ∈ [b(1 - hi), b(1 - lo)]`` (evaluated by Gauss-Legendre panels; the
+    integrand is below 1e-300 past ``t = 700``).
+
+    Parameters
+    ----------
+    b : float or array_like
+        Resolution(s), positive.
+    prior : tasks.Uniform
+        Threshold prior (any ``U[lo, hi]``).
+    """
+    lo, hi = _interior_uniform(prior)
+    b = validation.positive(b, "b")
+    out = np.array([1.0 - _bias_deficit(bi * (1 - hi), bi * (1 - lo)) / (bi * (hi - lo))
+                    for bi in b.ravel()]).reshape(b.shape)
+    return float(out) if out.ndim == 0 else out
+
+
+def loss_at_infinity(b, prior):
+    """``L(∞, b) = lim_{a→∞} L(a, b)`` (see :func:`scaled_loss_at_infinity`)."""
+    out = np.asarray(scaled_loss_at_infinity(b, prior)) / np.asarray(b, dtype=float) ** 2
+    return float(out) if out.ndim == 0 else out

@@ -1,0 +1,134 @@
+"""Tests for stumplib.calibration: the valley a*(b), min_a L and the limit L(a -> inf, b).
+
+References: a bounded scalar minimization of population.loss (independent of the
+gradient root search), population.loss at a label score so large that no negative
+leaks, and scipy.integrate.quad of the positives-only bias ``1/b - q/(e^{bq} - 1)``.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from scipy import integrate, optimize, special
+
+from stumplib import calibration, population, tasks
+
+INTERIOR, FULL = tasks.Uniform(0.1, 0.9), tasks.Uniform(0.0, 1.0)
+
+
+@pytest.mark.parametrize("b", [1.0, 5.0, 50.0, 400.0])
+def test_a_star_matches_bounded_minimization(b):
+    a = calibration.a_star(b, INTERIOR)
+    guess = calibration.guess(b, INTERIOR)
+    ref = optimize.minimize_scalar(lambda x: population.loss(x, b, INTERIOR),
+                                   bounds=(guess - 5, guess + 5), method="bounded",
+                                   options=dict(xatol=1e-9))
+    # the loss is flat to second order at the minimum: its argmin is known to ~sqrt(eps)
+    assert abs(a - ref.x) < 1e-5 * max(1.0, abs(a))
+    assert population.loss(a, b, INTERIOR) <= ref.fun * (1 + 1e-14)
+
+
+@pytest.mark.parametrize("b", [1.0, 30.0, 1e3, 1e6])
+def test_a_star_is_a_root_and_a_minimum(b):
+    a = calibration.a_star(b, INTERIOR)
+    assert isinstance(a, float)
+    loss = population.loss(a, b, INTERIOR)
+    _, g_lo, _ = population.loss_and_gradient(a - 0.01, b, INTERIOR)
+    _, g_hi, _ = population.loss_and_gradient(a + 0.01, b, INTERIOR)
+    assert g_lo < 0 < g_hi
+    assert loss <= population.loss(a - 0.01, b, INTERIOR)
+    assert loss <= population.loss(a + 0.01, b, INTERIOR)
+
+
+def test_a_star_vectorized_keeps_shape():
+    b = np.array([[2.0, 20.0], [200.0, 2000.0]])
+    a = calibration.a_star(b, INTERIOR)
+    assert a.shape == b.shape
+    assert a[1, 1] == calibration.a_star(2000.0, INTERIOR)
+
+
+def test_a_star_asymptotics_reference_values():
+    # a* = hi b + log b + log(hi/2) - 2/(hi b) + O(1/b^2)  (derived in chapter 3)
+    for b in (1e3, 1e4, 1e5):
+        off = calibration.a_star(b, INTERIOR) - calibration.guess(b, INTERIOR)
+        assert off * b == pytest.approx(-2 / 0.9, abs=20 / b)
+
+
+def test_min_loss_scaled_tends_to_one_with_derived_correction():
+    b = np.array([1e3, 1e4])
+    scaled = b**2 * calibration.min_loss(b, INTERIOR)
+    assert scaled.shape == b.shape
+    np.testing.assert_allclose((scaled - 1) * b * 0.8, -2.0, atol=20 / b[0])
+
+
+def test_min_loss_scalar_is_loss_at_a_star():
+    a = calibration.a_star(40.0, INTERIOR)
+    assert calibration.min_loss(40.0, INTERIOR) == population.loss(a, 40.0, INTERIOR)
+
+
+@pytest.mark.parametrize("prior", [FULL, INTERIOR, tasks.Uniform(0.5, 1.0), tasks.Uniform(0.0, 0.3)])
+@pytest.mark.parametrize("b", [0.5, 3.0, 100.0, 1e4])
+def test_loss_at_infinity_matches_population_at_huge_a(prior, b):
+    # at a = b + 300 the leaked weight is below e^-300: population.loss equals L(inf, b)
+    ref = population.loss(b + 300.0, b, prior)
+    assert calibration.loss_at_infinity(b, prior) == pytest.approx(ref, rel=1e-11)
+
+
+def test_loss_at_infinity_matches_quad_of_positive_bias():
+    b = 7.0
+    bias = lambda q: 1 / b - q / np.expm1(b * q) if q > 0 else 1 / b - 1 / b  # noqa: E731
+    ref = integrate.quad(lambda q: bias(q) ** 2, 0.0, 1.0, epsabs=0, epsrel=1e-13)[0]
+    assert calibration.loss_at_infinity(b, FULL) == pytest.approx(ref, rel=1e-12)
+
+
+def test_scaled_loss_at_infinity_full_prior_has_zeta3_correction():
+    # b^2 L(inf, b) = 1 - 2 zeta(3)/b + O(b e^-b): exact up to exponentially small terms
+    for b in (60.0, 1e3, 1e6):
+        expected = 1 - 2 * special.zeta(3) / b
+        assert calibration.scaled_loss_at_infinity(b, FULL) == pytest.approx(expected, abs=1e-14)
+
+
+@given(st.floats(0.0, 0.8), st.floats(0.05, 0.95), st.floats(1.0, 1e4))
+@settings(max_examples=15)
+def test_property_gradient_changes_sign_at_a_star(lo, width, b):
+    hi = min(lo + width, 0.99)
+    assume(hi * b >= 10)  # at low resolution the minimizer may run off to a = -inf
+    prior = tasks.Uniform(lo, hi)
+    a = calibration.a_star(b, prior)
+    step = 1e-3
+    assert population.gradient(a - step, b, prior)[0] < 0 < population.gradient(a + step, b, prior)[0]
+
+
+@given(st.floats(0.5, 1e5))
+@settings(max_examples=20)
+def test_property_loss_at_infinity_between_zero_and_bias_squared(b):
+    # the positives' bias lies in [0, 1/b], so 0 <= b^2 L(inf, b) <= 1
+    assert 0.0 <= calibration.scaled_loss_at_infinity(b, FULL) <= 1.0
+
+
+@pytest.mark.parametrize("b", [1.0, 10.0, 1e3])
+def test_full_prior_has_no_finite_minimizer(b):
+    with pytest.raises(ValueError, match="no finite minimizer"):
+        calibration.a_star(b, FULL)
+    with pytest.raises(ValueError, match="no finite minimizer"):
+        calibration.min_loss(b, tasks.Uniform(0.3, 1.0))
+
+
+def test_low_resolution_minimizer_at_minus_infinity_is_reported():
+    # U[0, 0.5] at b = 1: the loss increases in a (negatives alone do better)
+    prior = tasks.Uniform(0.0, 0.5)
+    assert population.loss(-60.0, 1.0, prior) < population.loss(0.0, 1.0, prior)
+    with pytest.raises(ValueError, match="no finite minimizer.*increases in a"):
+        calibration.a_star(1.0, prior)
+
+
+@pytest.mark.parametrize("func", [calibration.a_star, calibration.min_loss,
+                                  calibration.loss_at_infinity, calibration.guess,
+                                  calibration.scaled_loss_at_infinity])
+def test_bad_inputs(func):
+    with pytest.raises(ValueError, match="b must be positive"):
+        func(0.0, INTERIOR)
+    with pytest.raises(ValueError, match="b must be finite"):
+        func(np.nan, INTERIOR)
+    with pytest.raises(ValueError, match="tasks.Uniform prior"):
+        func(10.0, tasks.Beta(2, 2))
