@@ -1,0 +1,284 @@
+"""Population training dynamics: slow curve, phase timing, rates and step-size stability.
+
+Chapter 4. Under population gradient flow from a large-resolution initialization the
+relative score first settles onto a slow curve ``a = h(b)`` (phase 1, calibration),
+then ``a`` and ``b`` grow together with ``b⁴ ≈ κ t`` (phase 2). This module measures
+that: the distance to the slow curve and the phase times of a
+:class:`stumplib.training.Trajectory`, the instantaneous rate ``d(b⁴)/dt`` from the
+population gradient, expansions in ``1/b`` fitted with standard errors, a
+finite-difference Hessian of the population loss, and the largest constant step for
+which gradient descent decreases the loss monotonically.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy import optimize
+
+from . import population, validation
+
+
+def slow_curve(b, p, m, xi0, xi1=0.0):
+    """The slow curve ``h(b) = p b + m log b - log(ξ0 + ξ1/b)`` (see symbolic.dynamics).
+
+    Parameters
+    ----------
+    b : float or array_like
+        Scales, positive.
+    p, m : float
+        Valley slope and power of ``b`` in the valley coordinate.
+    xi0, xi1 : float
+        Slow-curve coordinate ``ξ(b) = ξ0 + ξ1/b`` (``ξ0 > 0``).
+    """
+    b = validation.positive(b, "b")
+    xi0 = float(validation.positive(xi0, "xi0"))
+    xi = xi0 + float(validation.finite(xi1, "xi1")) / b
+    if np.any(xi <= 0):
+        raise ValueError("xi0 + xi1/b must be positive on the given scales")
+    return p * b + m * np.log(b) - np.log(xi)
+
+
+class Phases(NamedTuple):
+    """Phase times of a trajectory (``nan`` when a phase is not reached)."""
+
+    t_calibrated: float
+    b_calibrated: float
+    t_grown: float
+
+
+def phase_times(trajectory, curve, tol=0.1, growth=2.0):
+    """When the relative score has settled, and when ``b`` has grown by ``growth``.
+
+    Parameters
+    ----------
+    trajectory : training.Trajectory
+        A recorded run.
+    curve : callable
+        ``b -> h(b)``, the slow curve (or the valley) in ``a``.
+    tol : float
+        Phase 1 ends at the first record after which ``|a - h(b)| <= tol`` for good.
+    growth : float
+        Phase 2 is timed by the first record with ``b >= growth * b(0)``.
+
+    Returns
+    -------
+    Phases
+        ``t_calibrated``, ``b`` at that time, and ``t_grown``.
+    """
+    tol = float(validation.positive(tol, "tol"))
+    growth = float(validation.positive(growth, "growth"))
+    if growth <= 1:
+        raise ValueError(f"growth must exceed 1 (got {growth})")
+    t, a, b = (np.asarray(v, dtype=float) for v in (trajectory.t, trajectory.a, trajectory.b))
+    if len(t) < 2:
+        raise ValueError("the trajectory needs at least two records")
+    off = np.abs(a - curve(b)) > tol
+    if off[-1]:
+        settled = np.nan, np.nan
+    else:
+        i = np.flatnonzero(off)[-1] + 1 if off.any() else 0
+        settled = float(t[i]), float(b[i])
+    grown = np.flatnonzero(b >= growth * b[0])
+    return Phases(*settled, float(t[grown[0]]) if grown.size else np.nan)
+
+
+def rate(a, b, prior, features=None):
+    """The instantaneous ``d(b⁴)/dt = -4 b³ ∂L/∂b`` of the population flow at ``(a, b)``.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Points (e.g. the records of a trajectory), same shape.
+    prior, features
+        As in :func:`stumplib.population.gradient`.
+    """
+    a, b = validation.parameters(a, b)
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same shape (got {a.shape} and {b.shape})")
+    out = [-4 * bi**3 * population.gradient(ai, bi, prior, features)[1]
+           for ai, bi in zip(a.ravel(), b.ravel())]
+    return np.array(out).reshape(a.shape)
+
+
+class Expansion(NamedTuple):
+    """Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors."""
+
+    coef: np.ndarray
+    se: np.ndarray
+
+    def __call__(self, b):
+        """The fitted expansion at ``b``."""
+        inv = 1.0 / np.asarray(b, dtype=float)
+        return sum(c * inv**j for j, c in enumerate(self.coef))
+
+
+def inverse_expansion(b, y, degree=1):
+    """Least-squares fit of ``y`` by a polynomial in ``1/b``, with standard errors.
+
+    The standard errors come from the residual scatter (the data's own deviation from
+    the truncated expansion), as in :func:`stumplib.fitting.power_law`.
+
+    Parameters
+    ----------
+    b, y : array_like
+        One-dimensional, same length, ``b`` positive; at least ``degree + 2`` points.
+    degree : int
+        Highest power of ``1/b``.
+
+    Returns
+    -------
+    Expansion
+    """
+    degree = validation.count(degree, "degree", minimum=0)
+    b = validation.positive(b, "b")
+    y = validation.finite(y, "y")
+    if b.ndim != 1 or b.shape != y.shape:
+        raise ValueError(f"b and y must be 1-D of the same length (got {b.shape} and {y.shape})")
+    if len(b) < degree + 2:
+        raise ValueError(f"a degree-{degree} fit needs at least {degree + 2} points (got {len(b)})")
+    design = (1.0 / b[:, None]) ** np.arange(degree + 1)
+    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
+    residual = y - design @ coef
+    cov = np.linalg.inv(design.T @ design) * (residual @ residual) / (len(b) - degree - 1)
+    return Expansion(coef, np.sqrt(np.diag(cov)))
+
+
+def hessian(gradient, a, b, h=1e-4):
+    """Hessian of a loss from central differences of its gradient, symmetrized.
+
+    Parameters
+    ----------
+    gradient : callable
+        ``(a, b) -> (dL/da, dL/db)``.
+    a, b : float
+        Point.
+    h : float
+        Step, relative to ``max(1, |a|, |b|)``.
+
+    Returns
+    -------
+    ndarray, shape (2, 2)
+    """
+    a, b = (float(v) for v in validation.parameters(a, b))
+    step = float(validation.positive(h, "h")) * max(1.0, abs(a), abs(b))
+    cols = []
+    for da, db in ((step, 0.0), (0.0, step)):
+        up, down = np.array(gradient(a + da, b + db)), np.array(gradient(a - da, b - db))
+        cols.append((up - down) / (2 * step))
+    H = np.column_stack(cols)
+    return (H + H.T) / 2
+
+
+def descends(loss_and_gradient, theta0, eta, steps):
+    """``True`` if ``steps`` steps of size ``eta`` never increase the loss."""
+    a, b = (float(v) for v in theta0)
+    value, g_a, g_b = loss_and_gradient(a, b)
+    for _ in range(steps):
+        a, b = a - eta * g_a, b - eta * g_b
+        new, g_a, g_b = loss_and_gradient(a, b)
+        if not np.isfinite(new) or new > value:
+            return False
+        value = new
+    return True
+
+
+def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=12):
+    """Largest constant step for which gradient descent decreases the loss monotonically.
+
+    For a quadratic with largest curvature ``λ`` the loss decreases at every step iff
+    ``η < 2/λ``; for the population loss the threshold is measured by bisection in
+    ``log η`` between ``guess/64`` and ``64·guess``.
+
+    Parameters
+    ----------
+    loss_and_gradient : callable
+        ``(a, b) -> (L, dL/da, dL/db)``.
+    theta0 : tuple of float
+        Initial ``(a, b)``.
+    guess : float
+        Order of magnitude of the answer (e.g. ``2/λ_max`` of the Hessian at ``theta0``).
+    steps : int
+        Number of steps that must each decrease the loss.
+    iterations : int
+        Bisection steps (relative resolution ``64**2 ** (1/2**iterations)``).
+
+    Returns
+    -------
+    float
+        The largest step found to descend (the lower end of the final bracket).
+    """
+    validation.parameters(*theta0)
+    guess = float(validation.positive(guess, "guess"))
+    steps = validation.count(steps, "steps")
+    iterations = validation.count(iterations, "iterations")
+    lo, hi = np.log(guess / 64), np.log(guess * 64)
+    if not descends(loss_and_gradient, theta0, np.exp(lo), steps):
+        raise ValueError(f"gradient descent does not descend even at eta={np.exp(lo):.3g}")
+    if descends(loss_and_gradient, theta0, np.exp(hi), steps):
+        raise ValueError(f"gradient descent still descends at eta={np.exp(hi):.3g}; raise guess")
+    for _ in range(iterations):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if descends(loss_and_gradient, theta0, np.exp(mid), steps) else (lo, mid)
+    return float(np.exp(lo))
+
+
+def valley(b, prior, features=None, width=20.0):
+    """``argmin_a L(a, b)`` for any feature law, by bounded scalar minimization.
+
+    Parameters
+    ----------
+    b : float
+        Scale, positive.
+    prior, features
+        As in :func:`stumplib.population.loss` (for uniform features use
+        :func:`stumplib.calibration.a_star`, which is exact to rounding).
+    width : float
+        The minimizer is sought in ``hi·b ± width``.
+
+    Returns
+    -------
+    float
+    """
+    b = float(validation.positive(b, "b"))
+    hi = prior.support[1]
+    res = optimize.minimize_scalar(lambda a: population.loss(a, b, prior, features),
+                                   bounds=(hi * b - width, hi * b + width), method="bounded",
+                                   options={"xatol": 1e-6})
+    if min(abs(res.x - hi * b - width), abs(res.x - hi * b + width)) < 1e-3:
+        raise ValueError(f"no interior minimizer within hi*b ± {width} at b={b:g}")
+    return float(res.x)
+
+
+class Limit(NamedTuple):
+    """Extrapolation ``y → limit + slope/b``, with tolerances from the fit itself."""
+
+    limit: float
+    limit_tol: float
+    slope: float
+    slope_tol: float
+
+
+def extrapolate(b, y, degree=2):
+    """Extrapolate ``y(b)`` to ``b → ∞`` by a polynomial in ``1/b``.
+
+    The tolerance of each coefficient is three standard errors of the degree-``degree``
+    fit plus its change when one more power of ``1/b`` is fitted (the truncation
+    uncertainty of the expansion, measured on the data).
+
+    Parameters
+    ----------
+    b, y : array_like
+        Scales and values (see :func:`inverse_expansion`).
+    degree : int
+        Degree of the fit (at least 1).
+
+    Returns
+    -------
+    Limit
+        Limit ``c0`` and ``1/b`` coefficient ``c1``, each with its tolerance.
+    """
+    degree = validation.count(degree, "degree", minimum=1)
+    fit = inverse_expansion(b, y, degree)
+    more = inverse_expansion(b, y, degree + 1)
+    tol = 3 * fit.se[:2] + np.abs(fit.coef[:2] - more.coef[:2])
+    return Limit(float(fit.coef[0]), float(tol[0]), float(fit.coef[1]), float(tol[1]))

@@ -1,0 +1,150 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from stumplib import calibration, dynamics, population, tasks, training
+
+INTERIOR = tasks.Uniform(0.1, 0.9)
+
+
+def quadratic(h11, h12, h22):
+    H = np.array([[h11, h12], [h12, h22]])
+
+    def lg(a, b):
+        g = H @ np.array([a, b])
+        return 0.5 * np.array([a, b]) @ g, g[0], g[1]
+    return H, lg
+
+
+def test_slow_curve_reference():
+    assert dynamics.slow_curve(100.0, 0.9, 1.0, 2.0) == pytest.approx(90 + np.log(100) - np.log(2))
+    assert dynamics.slow_curve(10.0, 1.0, 2.0, 1.0, 5.0) == pytest.approx(10 + 2 * np.log(10) - np.log(1.5))
+
+
+def test_slow_curve_errors():
+    with pytest.raises(ValueError, match="b must be positive"):
+        dynamics.slow_curve(-1.0, 1, 1, 1)
+    with pytest.raises(ValueError, match="xi0 must be positive"):
+        dynamics.slow_curve(1.0, 1, 1, 0.0)
+    with pytest.raises(ValueError, match="xi0 \\+ xi1/b"):
+        dynamics.slow_curve(1.0, 1, 1, 1.0, -2.0)
+
+
+def test_phase_times_synthetic():
+    t = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    b = np.array([10.0, 10.0, 10.5, 15.0, 21.0, 30.0])
+    a = np.array([0.0, 5.0, 10.45, 15.0, 21.0, 30.0])
+    phases = dynamics.phase_times(training.Trajectory(t, a, b, t), lambda x: x, tol=0.1)
+    assert phases == (2.0, 10.5, 4.0)
+
+
+def test_phase_times_unreached_and_errors():
+    t = np.array([0.0, 1.0])
+    traj = training.Trajectory(t, np.array([0.0, 0.0]), np.array([1.0, 1.0]), t)
+    phases = dynamics.phase_times(traj, lambda x: x + 5, tol=0.1)
+    assert np.isnan(phases.t_calibrated) and np.isnan(phases.t_grown)
+    with pytest.raises(ValueError, match="growth must exceed 1"):
+        dynamics.phase_times(traj, lambda x: x, growth=1.0)
+    with pytest.raises(ValueError, match="tol must be positive"):
+        dynamics.phase_times(traj, lambda x: x, tol=0.0)
+
+
+def test_rate_matches_gradient_and_shapes():
+    a, b = np.array([90.0, 180.0]), np.array([100.0, 200.0])
+    expected = [-4 * bi**3 * population.gradient(ai, bi, INTERIOR)[1] for ai, bi in zip(a, b)]
+    np.testing.assert_allclose(dynamics.rate(a, b, INTERIOR), expected)
+    with pytest.raises(ValueError, match="same shape"):
+        dynamics.rate(a, b[:1], INTERIOR)
+
+
+def test_rate_finite_difference_of_flow():
+    # d(b^4)/dt along a short flow segment equals the rate at its midpoint.
+    a0 = calibration.a_star(100.0, INTERIOR)
+    traj = training.gradient_flow(INTERIOR, (a0, 100.0), 1e6, points=400)
+    dt = traj.t[-1] - traj.t[-2]
+    fd = (traj.b[-1] ** 4 - traj.b[-2] ** 4) / dt
+    mid = dynamics.rate((traj.a[-1] + traj.a[-2]) / 2, (traj.b[-1] + traj.b[-2]) / 2, INTERIOR)
+    assert fd == pytest.approx(float(mid), rel=1e-3)
+
+
+def test_inverse_expansion_exact_polynomial():
+    b = np.geomspace(10, 1000, 20)
+    fit = dynamics.inverse_expansion(b, 4.0 - 3.0 / b + 2.0 / b**2, degree=2)
+    np.testing.assert_allclose(fit.coef, [4.0, -3.0, 2.0], atol=1e-9)
+    assert np.all(fit.se < 1e-8)
+    assert fit(50.0) == pytest.approx(4 - 3 / 50 + 2 / 2500)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(-5, 5), st.floats(-50, 50), st.integers(0, 2))
+def test_inverse_expansion_recovers_linear(c0, c1, seed):
+    rng = np.random.default_rng(seed)
+    b = np.geomspace(5, 500, 30)
+    noise = 1e-6 * rng.standard_normal(30)
+    fit = dynamics.inverse_expansion(b, c0 + c1 / b + noise, degree=1)
+    assert abs(fit.coef[0] - c0) <= 6 * fit.se[0] + 1e-12
+    assert abs(fit.coef[1] - c1) <= 6 * fit.se[1] + 1e-10
+
+
+def test_inverse_expansion_errors():
+    with pytest.raises(ValueError, match="at least 4 points"):
+        dynamics.inverse_expansion([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], degree=2)
+    with pytest.raises(ValueError, match="same length"):
+        dynamics.inverse_expansion([1.0, 2.0, 3.0], [1.0, 2.0], degree=0)
+    with pytest.raises(ValueError, match="b must be positive"):
+        dynamics.inverse_expansion([0.0, 2.0, 3.0], [1.0, 2.0, 3.0], degree=0)
+
+
+def test_extrapolate_tolerance_covers_truncation():
+    b = np.geomspace(50, 500, 30)
+    y = 2.0 + 1.0 / b + 30.0 / b**3          # a cubic term the degree-1 fit omits
+    lim = dynamics.extrapolate(b, y, degree=1)
+    assert abs(lim.limit - 2.0) <= lim.limit_tol
+    assert abs(lim.slope - 1.0) <= lim.slope_tol
+    with pytest.raises(ValueError, match="degree must be an integer >= 1"):
+        dynamics.extrapolate(b, y, degree=0)
+
+
+def test_hessian_quadratic_and_population_fd():
+    H, lg = quadratic(3.0, -1.0, 2.0)
+    np.testing.assert_allclose(dynamics.hessian(lambda a, b: lg(a, b)[1:], 0.3, -0.7), H, atol=1e-8)
+    # population: symmetric, and its a-column matches a difference of the loss gradient
+    Hp = dynamics.hessian(lambda a, b: population.gradient(a, b, INTERIOR), 20.0, 20.0)
+    assert Hp[0, 1] == Hp[1, 0]
+    g = lambda a: population.gradient(a, 20.0, INTERIOR)[0]
+    assert Hp[0, 0] == pytest.approx((g(20.01) - g(19.99)) / 0.02, rel=1e-4)
+    with pytest.raises(ValueError, match="h must be positive"):
+        dynamics.hessian(lambda a, b: (a, b), 0.0, 0.0, h=0.0)
+
+
+def test_saddle_at_origin():
+    # theta = 0 is a critical point of a symmetric prior with an indefinite Hessian.
+    H = dynamics.hessian(lambda a, b: population.gradient(a, b, INTERIOR), 0.0, 0.0)
+    assert np.abs(population.gradient(0.0, 0.0, INTERIOR)).max() < 1e-15
+    low, high = np.linalg.eigvalsh(H)
+    assert low < 0 < high
+
+
+@pytest.mark.parametrize("curv", [(3.0, -1.0, 2.0), (10.0, 0.0, 1.0), (1.0, 0.5, 1.0)])
+def test_largest_stable_step_quadratic_is_two_over_lambda(curv):
+    H, lg = quadratic(*curv)
+    lam = np.linalg.eigvalsh(H)[-1]
+    eta = dynamics.largest_stable_step(lg, (1.0, 1.0), 1.0 / lam, steps=40, iterations=20)
+    assert eta == pytest.approx(2 / lam, rel=2e-3)
+    assert dynamics.descends(lg, (1.0, 1.0), 0.99 * eta, 40)
+
+
+def test_largest_stable_step_errors():
+    _, lg = quadratic(1.0, 0.0, 1.0)
+    with pytest.raises(ValueError, match="raise guess"):
+        dynamics.largest_stable_step(lg, (1.0, 1.0), 1e-4)
+    with pytest.raises(ValueError, match="does not descend"):
+        dynamics.largest_stable_step(lg, (1.0, 1.0), 1e4)
+    with pytest.raises(ValueError, match="guess must be positive"):
+        dynamics.largest_stable_step(lg, (1.0, 1.0), -1.0)
+
+
+def test_valley_matches_a_star_for_uniform_features():
+    assert dynamics.valley(50.0, INTERIOR) == pytest.approx(calibration.a_star(50.0, INTERIOR), abs=1e-4)
+    with pytest.raises(ValueError, match="no interior minimizer"):
+        dynamics.valley(50.0, tasks.Uniform(0.0, 1.0))
