@@ -1,0 +1,226 @@
+"""Gradient control on a finite corpus: errors relative to the direction of progress.
+
+At a point ``theta = (a, b)`` (typically on the population valley ``a = a*(b)``) the
+population gradient ``g = grad L(theta)`` is the direction of progress; it shrinks like
+``b^{-3}``. A corpus of ``m`` tasks with ``n`` examples replaces it by the average of
+per-task gradients ``G_j = 2 (s_hat(C_j) - s_j) grad s_hat(C_j)``. The *relative
+gradient error* is
+
+    rho = |grad L_{m,n}(theta) - g| / |g|.
+
+It splits exactly into a task-sampling part and a finite-context part, by pairing each
+task with the infinite-context head on the same threshold,
+``G_j^inf = 2 (s_hat_inf(s_j) - s_j) grad s_hat_inf(s_j)`` (whose mean over the prior is
+``g``):
+
+    grad L_{m,n} - g = [mean_j G_j^inf - g] + [mean_j (G_j - G_j^inf)].
+
+The first bracket has mean zero and root-mean-square ``sigma_inf(b) |g| / sqrt(m)``
+with ``sigma_inf`` computed here by quadrature; the second has mean
+``beta_n(b) |g|`` (the finite-context bias), estimated by Monte Carlo with the pairing
+as a control variate. Training is *certified* at the scales where ``rho`` stays below a
+stated level.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import corpus as corpus_module
+from . import population, validation
+
+
+def task_gradients(corpus, a, b):
+    """Per-task gradients ``G_j = 2 (s_hat_j - s_j) (d/da, d/db) s_hat_j``, shape ``(m, 2)``.
+
+    Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``.
+    """
+    est, d_a, d_b = corpus.contexts.summaries(a, b)
+    r = 2.0 * (est - corpus.s)
+    return np.stack([r * d_a, r * d_b], axis=-1)
+
+
+def population_task_gradients(a, b, s, features=None):
+    """Infinite-context per-task gradients ``G^inf(s)``, shape ``(len(s), 2)``."""
+    r, r_a, r_b = population.residual(a, b, np.atleast_1d(s), features=features)
+    return np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
+
+
+def _population_gradient(a, b, prior):
+    g = np.array(population.gradient(a, b, prior))
+    norm = float(np.linalg.norm(g))
+    if not norm > 0:
+        raise ValueError(f"the population gradient vanishes at (a, b) = ({a}, {b})")
+    return g, norm
+
+
+def relative_error(corpus, a, b, prior):
+    """``|grad L_{m,n}(a, b) - grad L(a, b)| / |grad L(a, b)|`` for one corpus.
+
+    Parameters
+    ----------
+    corpus : stumplib.corpus.Corpus
+        The corpus (its thresholds must be drawn from ``prior``).
+    a, b : float
+        The point (typically on the population valley).
+    prior : tasks.Uniform or tasks.Beta
+        The threshold prior defining the population loss.
+    """
+    a, b = (float(v) for v in validation.parameters(a, b))
+    g, norm = _population_gradient(a, b, prior)
+    return float(np.linalg.norm(np.array(corpus.gradient(a, b)) - g) / norm)
+
+
+def relative_errors(m, n, a, b, prior, repetitions, rng=None):
+    """Relative gradient errors of independent corpora at several points.
+
+    Parameters
+    ----------
+    m, n : int
+        Corpus size.
+    a, b : array_like, shape (k,)
+        Points (typically along the valley).
+    prior : tasks.Uniform or tasks.Beta
+    repetitions : int
+        Number of independent corpora.
+    rng : numpy.random.Generator or int, optional
+
+    Returns
+    -------
+    ndarray, shape (repetitions, k)
+    """
+    a, b = (np.atleast_1d(np.asarray(v, dtype=float)) for v in validation.parameters(a, b))
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+    repetitions = validation.count(repetitions, "repetitions")
+    rng = np.random.default_rng(rng)
+    reference = [_population_gradient(ai, bi, prior) for ai, bi in zip(a, b)]
+    out = np.empty((repetitions, a.size))
+    for r in range(repetitions):
+        sample = corpus_module.Corpus.sample(m, n, prior, rng=rng)
+        for k, (ai, bi) in enumerate(zip(a, b)):
+            g, norm = reference[k]
+            out[r, k] = np.linalg.norm(np.array(sample.gradient(ai, bi)) - g) / norm
+    return out
+
+
+def sampling_coefficient(a, b, prior, features=None):
+    """``sigma_inf``: RMS relative task-sampling error times ``sqrt(m)``.
+
+    ``sigma_inf^2 = tr Cov_{s ~ prior}(G^inf(s)) / |g|^2``, by the population
+    quadrature over thresholds. An infinite-context corpus of ``m`` tasks has
+    ``E |mean_j G^inf(s_j) - g|^2 = sigma_inf^2 |g|^2 / m`` exactly.
+    """
+    a, b = (float(v) for v in validation.parameters(a, b))
+    s, q, w = population.threshold_nodes(a, b, prior)
+    r, r_a, r_b = population.residual(a, b, s, q, features=features)
+    G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
+    g = w @ G
+    second = float(w @ np.sum(G**2, axis=-1))
+    return float(np.sqrt(max(second - g @ g, 0.0)) / np.linalg.norm(g))
+
+
+def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
+    """Relative errors ``|mean_j G^inf(s_j) - g| / |g|`` of infinite-context corpora.
+
+    The task-sampling part of the corpus gradient error alone: ``m`` thresholds drawn
+    from ``prior``, each with the infinite-context head. Returns an array of shape
+    ``(repetitions,)``; its mean square is ``sigma_inf^2 / m``
+    (see :func:`sampling_coefficient`).
+    """
+    a, b = (float(v) for v in validation.parameters(a, b))
+    m = validation.count(m, "m")
+    repetitions = validation.count(repetitions, "repetitions")
+    g, norm = _population_gradient(a, b, prior)
+    s = prior.sample(m * repetitions, np.random.default_rng(rng))
+    G = population_task_gradients(a, b, s).reshape(repetitions, m, 2).mean(axis=1)
+    return np.linalg.norm(G - g, axis=-1) / norm
+
+
+def unseen_share(a, b, prior, s_max):
+    """``|g - g_{s <= s_max}| / |g|``: the part of the population gradient from ``s > s_max``.
+
+    ``g_{s <= s_max}`` integrates the per-task gradients over thresholds up to
+    ``s_max`` only; the ratio is the relative error of a gradient that never sees a
+    threshold above ``s_max`` (as a corpus of ``m`` tasks typically does not for
+    ``s_max = 1 - 1/m`` under a prior reaching 1).
+    """
+    a, b = (float(v) for v in validation.parameters(a, b))
+    s_max = float(validation.unit_interval(s_max, "s_max"))
+    s, q, w = population.threshold_nodes(a, b, prior)
+    r, r_a, r_b = population.residual(a, b, s, q)
+    G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
+    g = w @ G
+    seen = (w * (s <= s_max)) @ G
+    return float(np.linalg.norm(g - seen) / np.linalg.norm(g))
+
+
+class ContextBias(NamedTuple):
+    """Finite-context part of the gradient error, relative to ``|g|``.
+
+    ``ratio`` is ``beta_n = |E(G - G^inf)| / |g|`` estimated from the sample, ``se`` its
+    standard error (delta method), ``spread`` the per-task spread
+    ``sigma_n = sqrt(tr Cov G) / |g|`` at this context size, and ``vector`` the
+    estimated mean of ``(G - G^inf) / |g|``. A corpus of ``m`` tasks then has
+    ``E rho^2 = beta_n^2 + sigma_n^2 / m`` (up to the error of the estimates).
+    """
+
+    ratio: float
+    se: float
+    spread: float
+    vector: np.ndarray
+
+
+def context_bias(corpus, a, b, prior):
+    """Estimate the finite-context bias ``beta_n(b)`` from one (large) corpus.
+
+    Each task's gradient is paired with the infinite-context gradient at its own
+    threshold; the difference has mean ``E_n G - g`` and a much smaller variance than
+    ``G`` itself (a control variate with known mean).
+    """
+    a, b = (float(v) for v in validation.parameters(a, b))
+    g, norm = _population_gradient(a, b, prior)
+    total = task_gradients(corpus, a, b) / norm
+    diff = total - population_task_gradients(a, b, corpus.s) / norm
+    m = diff.shape[0]
+    if m < 2:
+        raise ValueError("context_bias needs a corpus of at least 2 tasks")
+    mean = diff.mean(axis=0)
+    cov = np.cov(diff.T) / m
+    ratio = float(np.linalg.norm(mean))
+    direction = mean / ratio if ratio > 0 else np.array([1.0, 0.0])
+    se = float(np.sqrt(max(direction @ cov @ direction, 0.0)))
+    spread = float(np.sqrt(np.trace(np.cov(total.T))))
+    return ContextBias(ratio, se, spread, mean)
+
+
+def certified_end(b, ratio, level):
+    """End of the certified interval on a grid of scales.
+
+    Parameters
+    ----------
+    b : array_like, shape (k,)
+        Increasing scales.
+    ratio : array_like, shape (k,)
+        Relative gradient error at each scale (e.g. a root-mean-square over corpora).
+    level : float
+        Certification level.
+
+    Returns
+    -------
+    float
+        The largest ``b[i]`` such that ``ratio[:i+1] <= level`` (the interval is the
+        initial run of the grid below the level); ``nan`` if ``ratio[0] > level``.
+    """
+    b = validation.finite(b, "b")
+    ratio = np.asarray(ratio, dtype=float)
+    level = float(validation.positive(level, "level"))
+    if b.ndim != 1 or b.shape != ratio.shape:
+        raise ValueError(f"b and ratio must be 1-D of equal length (got {b.shape} and {ratio.shape})")
+    if b.size == 0:
+        raise ValueError("b must not be empty")
+    if np.any(np.diff(b) <= 0):
+        raise ValueError("b must be increasing")
+    above = np.flatnonzero(~(ratio <= level))
+    stop = above[0] if above.size else b.size
+    return float(b[stop - 1]) if stop > 0 else float("nan")

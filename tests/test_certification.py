@@ -1,0 +1,153 @@
+"""Tests for stumplib.certification: relative gradient errors and the certified interval."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from stumplib import calibration, certification, population, tasks
+from stumplib.corpus import Corpus
+
+PRIOR = tasks.Uniform(0.1, 0.9)
+
+
+@pytest.fixture(scope="module")
+def point():
+    b = 30.0
+    return float(calibration.a_star(b, PRIOR)), b
+
+
+def test_task_gradients_average_to_corpus_gradient(point):
+    corpus = Corpus.sample(300, 50, PRIOR, rng=1)
+    G = certification.task_gradients(corpus, *point)
+    assert G.shape == (300, 2)
+    np.testing.assert_allclose(G.mean(axis=0), corpus.gradient(*point), rtol=1e-12)
+
+
+def test_task_gradients_match_finite_differences(point):
+    corpus = Corpus.sample(40, 20, PRIOR, rng=2)
+    a, b = point
+    h = 1e-5
+    G = certification.task_gradients(corpus, a, b)
+    for k, (da, db) in enumerate(((h, 0.0), (0.0, h))):
+        plus = (corpus.estimates(a + da, b + db) - corpus.s) ** 2
+        minus = (corpus.estimates(a - da, b - db) - corpus.s) ** 2
+        np.testing.assert_allclose(G[:, k], (plus - minus) / (2 * h), rtol=1e-5,
+                                   atol=1e-7 * np.abs(G).max())
+
+
+def test_population_task_gradients_integrate_to_population_gradient(point):
+    a, b = point
+    s, q, w = population.threshold_nodes(a, b, PRIOR)
+    G = certification.population_task_gradients(a, b, s)
+    g = np.array(population.gradient(a, b, PRIOR))  # on the valley d/da is ~0: compare to |g|
+    np.testing.assert_allclose(w @ G, g, rtol=0, atol=1e-10 * np.linalg.norm(g))
+
+
+def test_relative_error_of_a_huge_context_corpus_is_task_sampling_only(point):
+    # with n large the corpus gradient is the infinite-context one at the same thresholds
+    a, b = point
+    corpus = Corpus.sample(50, 20000, PRIOR, rng=3)
+    g = np.array(population.gradient(a, b, PRIOR))
+    inf = certification.population_task_gradients(a, b, corpus.s).mean(axis=0)
+    expected = np.linalg.norm(inf - g) / np.linalg.norm(g)
+    assert certification.relative_error(corpus, a, b, PRIOR) == pytest.approx(expected, rel=0.1)
+
+
+def test_relative_errors_shape_and_determinism(point):
+    a, b = point
+    r1 = certification.relative_errors(20, 10, [a, a + 1], [b, b], PRIOR, 3, rng=5)
+    r2 = certification.relative_errors(20, 10, [a, a + 1], [b, b], PRIOR, 3, rng=5)
+    assert r1.shape == (3, 2)
+    np.testing.assert_array_equal(r1, r2)
+    assert np.all(r1 >= 0)
+
+
+def test_sampling_coefficient_matches_monte_carlo(point):
+    a, b = point
+    sigma = certification.sampling_coefficient(a, b, PRIOR)
+    err = certification.task_sampling_errors(a, b, PRIOR, 200, 2000, rng=4)
+    assert np.sqrt(np.mean(err**2)) * np.sqrt(200) == pytest.approx(sigma, rel=0.1)
+
+
+def test_sampling_coefficient_grows_like_sqrt_b():
+    b = np.array([1000.0, 4000.0])
+    a = calibration.a_star(b, PRIOR)
+    sigma = [certification.sampling_coefficient(ai, bi, PRIOR) for ai, bi in zip(a, b)]
+    assert np.log(sigma[1] / sigma[0]) / np.log(4) == pytest.approx(0.5, abs=0.01)
+
+
+def test_context_bias_vanishes_for_long_contexts_and_grows_with_b_over_n():
+    corpus = Corpus.sample(2000, 400, PRIOR, rng=6)
+    small, large = (certification.context_bias(corpus, float(calibration.a_star(b, PRIOR)), b, PRIOR)
+                    for b in (8.0, 160.0))
+    assert small.ratio < 0.1
+    assert large.ratio > 1.0
+    assert small.se > 0 and small.spread > 0
+    assert small.vector.shape == (2,)
+    np.testing.assert_allclose(np.linalg.norm(small.vector), small.ratio)
+
+
+def test_context_bias_is_unbiased_against_the_corpus_gradient(point):
+    # mean of G - G_inf plus the exact mean of G_inf is the corpus gradient
+    a, b = point
+    corpus = Corpus.sample(500, 30, PRIOR, rng=7)
+    bias = certification.context_bias(corpus, a, b, PRIOR)
+    g = np.array(population.gradient(a, b, PRIOR))
+    inf = certification.population_task_gradients(a, b, corpus.s).mean(axis=0)
+    np.testing.assert_allclose(bias.vector * np.linalg.norm(g) + inf,
+                               corpus.gradient(a, b), rtol=1e-9, atol=1e-15)
+
+
+def test_unseen_share_limits(point):
+    a, b = point
+    assert certification.unseen_share(a, b, PRIOR, 1.0) == pytest.approx(0.0, abs=1e-12)
+    assert certification.unseen_share(a, b, PRIOR, 0.0) == pytest.approx(1.0, rel=1e-10)
+    full = tasks.Uniform(0.0, 1.0)
+    b = 100.0
+    assert certification.unseen_share(b + 2 * np.log(b), b, full, 1 - 10 / b**3) > 0.5
+
+
+@given(st.lists(st.floats(0, 2), min_size=1, max_size=12), st.floats(0.1, 1.5))
+def test_certified_end_is_last_point_of_initial_run_below_level(ratios, level):
+    b = np.arange(1.0, len(ratios) + 1)
+    end = certification.certified_end(b, ratios, level)
+    below = np.asarray(ratios) <= level
+    if not below[0]:
+        assert np.isnan(end)
+    else:
+        k = int(end) - 1
+        assert below[: k + 1].all()
+        assert k == len(ratios) - 1 or not below[k + 1]
+
+
+def test_certified_end_reference():
+    assert certification.certified_end([1, 2, 3, 4], [0.1, 0.4, 0.6, 0.2], 0.5) == 2.0
+    assert certification.certified_end([1, 2], [0.1, 0.2], 0.5) == 2.0
+    assert np.isnan(certification.certified_end([1, 2], [0.9, 0.2], 0.5))
+    # NaN ratios count as above the level
+    assert certification.certified_end([1, 2, 3], [0.1, np.nan, 0.1], 0.5) == 1.0
+
+
+def test_errors():
+    corpus = Corpus.sample(5, 4, PRIOR, rng=0)
+    with pytest.raises(ValueError, match="increasing"):
+        certification.certified_end([2, 1], [0.1, 0.1], 0.5)
+    with pytest.raises(ValueError, match="equal length"):
+        certification.certified_end([1, 2], [0.1], 0.5)
+    with pytest.raises(ValueError, match="level must be positive"):
+        certification.certified_end([1, 2], [0.1, 0.1], 0.0)
+    with pytest.raises(ValueError, match="empty"):
+        certification.certified_end([], [], 0.5)
+    with pytest.raises(ValueError, match="a must be finite"):
+        certification.relative_error(corpus, np.nan, 1.0, PRIOR)
+    with pytest.raises(ValueError, match="equal length"):
+        certification.relative_errors(5, 4, [1.0, 2.0], [1.0], PRIOR, 2)
+    with pytest.raises(ValueError, match="repetitions"):
+        certification.relative_errors(5, 4, [1.0], [1.0], PRIOR, 0)
+    with pytest.raises(ValueError, match="m must be"):
+        certification.task_sampling_errors(1.0, 1.0, PRIOR, 0, 2)
+    with pytest.raises(ValueError, match="s_max"):
+        certification.unseen_share(1.0, 1.0, PRIOR, 1.5)
+    with pytest.raises(ValueError, match="at least 2 tasks"):
+        certification.context_bias(Corpus.sample(1, 4, PRIOR, rng=0), 1.0, 1.0, PRIOR)
