@@ -142,22 +142,13 @@ def threshold_nodes(a, b, prior):
     calibrated thresholds ``a/b`` (head) and ``1 - a/b`` (mirror) as well as toward
     both edges, in ``s`` below 1/2 and in ``q = 1 - s`` above.
     """
-    lo, hi = prior.support
     scale = 1.0 / max(abs(b), 1.0)
     edge = max(1e-3 * scale * np.exp(-max(a - b, -a, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
     breaks = np.concatenate([quadrature.graded(0.0, edge, 0.5)[1:],
                              quadrature.graded(center, 1e-2 * scale),
                              quadrature.graded(1.0 - center, 1e-2 * scale)])
-    parts = []
-    if lo < 0.5:
-        s, w = quadrature.gauss_legendre(quadrature.clipped(breaks, lo, min(hi, 0.5)))
-        parts.append((s, 1.0 - s, w))
-    if hi > 0.5:
-        q, w = quadrature.gauss_legendre(quadrature.clipped(breaks, 1.0 - hi, 1.0 - max(lo, 0.5)))
-        parts.append((1.0 - q, q, w))
-    s, q, w = (np.concatenate(p) for p in zip(*parts))
-    return s, q, w * prior.density(s, q)
+    return population.prior_nodes(prior, breaks, breaks)
 
 
 def average_population_loss_and_gradient(a, b, prior):
