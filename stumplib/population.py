@@ -119,7 +119,6 @@ def threshold_nodes(a, b, prior):
     Panels are graded toward the calibrated threshold ``a/b`` (scale ``1/b``) and
     toward the edges 0 and 1 down to the inner layers there.
     """
-    lo, hi = prior.support
     scale = 1.0 / max(abs(b), 1.0)
     s_edge = max(1e-3 * scale * np.exp(-max(-a, 0.0)), 1e-300)
     q_edge = max(1e-3 * scale * np.exp(-max(a - b, 0.0)), 1e-300)
@@ -128,6 +127,25 @@ def threshold_nodes(a, b, prior):
                            quadrature.graded(center, 1e-2 * scale)])
     far = np.concatenate([quadrature.graded(0.0, q_edge, 0.5)[1:],
                           quadrature.graded(1.0 - center, 1e-2 * scale)])
+    return prior_nodes(prior, near, far)
+
+
+def prior_nodes(prior, near, far):
+    """Composite Gauss-Legendre rule over the prior's support, as exact pairs ``(s, q)``.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    near, far : array_like
+        Panel breaks in ``s`` (used below 1/2) and in ``q = 1 - s`` (used above 1/2).
+
+    Returns
+    -------
+    s, q, weight : ndarray
+        Nodes, their exact complements and the weights ``density * dw``.
+    """
+    lo, hi = prior.support
     parts = []
     if lo < 0.5:
         s, w = quadrature.gauss_legendre(quadrature.clipped(near, lo, min(hi, 0.5)))

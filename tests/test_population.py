@@ -354,3 +354,14 @@ def test_bad_inputs():
             population.loss(1.0, 1.0, tasks.Uniform(lo, hi))
     with pytest.raises(ValueError, match="^alpha must be positive"):
         population.loss(1.0, 1.0, tasks.Beta(0, 1))
+
+
+def test_prior_nodes_integrate_the_prior():
+    prior = tasks.Uniform(0.2, 0.9)
+    breaks = np.array([0.0, 0.1, 0.3, 0.45])
+    s, q, w = population.prior_nodes(prior, breaks, breaks)
+    assert np.sum(w) == pytest.approx(1.0, rel=1e-12)
+    assert np.sum(w * s) == pytest.approx(0.55, rel=1e-12)
+    assert np.sum(w * s**3) == pytest.approx((0.9**4 - 0.2**4) / (4 * 0.7), rel=1e-12)
+    np.testing.assert_allclose(q, 1.0 - s, atol=1e-15)  # q exact, s = 1 - q rounded
+    assert np.all((s >= 0.2) & (s <= 0.9))

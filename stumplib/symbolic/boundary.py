@@ -1,0 +1,147 @@
+"""Exact risks with an empty side: the edge failure and reflected symmetrization (SymPy).
+
+:mod:`stumplib.symbolic.risks` derives the risks of the nearest-positive and midpoint
+rules under the conventions ``R = 1`` (no positive) and ``L = 0`` (no negative). The
+softmax head and its symmetrizations behave differently exactly on those events, so
+their risks are the chapter-1 risks with the two *edge terms* replaced.
+
+**No positive.** With ``N`` uniform features and threshold ``s``, every feature lies in
+``[0, s]`` with probability ``s^N``. On that event write ``C = s - max_i x_i`` and
+``D = min_i x_i``. The event ``{C > u, D > v, no positive}`` says that every feature
+lies in ``(v, s - u]``, so
+
+``P(C > u, D > v, no positive) = (s - u - v)^N``  for ``u, v >= 0``, ``u + v < s``,
+
+the chapter-1 gap law with the unit interval replaced by ``[0, s]``; all moments
+restricted to the event follow as in :mod:`~stumplib.symbolic.risks`.
+
+**No negative.** The mirror ``x -> 1 - x``, ``s -> 1 - s`` maps it onto the first
+event: there ``C' = min_i x_i - s`` (the gap to the nearest positive) and
+``D' = 1 - max_i x_i``, and its moments are those above with ``s -> 1 - s``.
+
+A rule's error on each event is a polynomial in ``C``, ``D`` (or ``C'``, ``D'``) and
+``s``; its risk is the chapter-1 risk of the convention rule, minus the convention's
+edge terms, plus the rule's own.
+"""
+
+from functools import lru_cache
+
+import sympy as sp
+
+from . import risks
+
+s, u, v, N = risks.s, risks.u, risks.v, risks.N
+C, D = sp.symbols("C D", nonnegative=True)
+
+
+def empty_side_survival():
+    """``P(C > u, D > v, no positive) = (s - u - v)^N``."""
+    return (s - u - v) ** N
+
+
+@lru_cache(maxsize=None)
+def empty_side_moments():
+    """Moments of ``C`` and ``D`` restricted to the event "no positive example".
+
+    Returns
+    -------
+    dict
+        Keys ``1, C, D, C**2, D**2, C*D``; values are ``E[key; no positive]`` as
+        functions of ``s`` and ``N``, each obtained by integrating the survival
+        function (``E[X] = ∫ P(X > u) du``, ``E[X^2] = ∫ 2u P(X > u) du``,
+        ``E[XY] = ∫∫ P(X > u, Y > v) du dv``).
+    """
+    surv = empty_side_survival()
+    moments = {
+        sp.Integer(1): surv.subs({u: 0, v: 0}),
+        C: sp.integrate(surv.subs(v, 0), (u, 0, s)),
+        D: sp.integrate(surv.subs(u, 0), (v, 0, s)),
+        C**2: sp.integrate(2 * u * surv.subs(v, 0), (u, 0, s)),
+        D**2: sp.integrate(2 * v * surv.subs(u, 0), (v, 0, s)),
+        C * D: sp.integrate(sp.integrate(surv, (v, 0, s - u)), (u, 0, s)),
+    }
+    return {key: sp.factor(sp.simplify(value)) for key, value in moments.items()}
+
+
+def edge_term(error):
+    """``E[error^2; no positive]`` for an error polynomial in ``C``, ``D`` and ``s``.
+
+    Parameters
+    ----------
+    error : sympy.Expr
+        The rule's estimate minus ``s`` on the event, of degree at most 1 in ``C``, ``D``.
+    """
+    error = sp.sympify(error)
+    if not error.free_symbols <= {C, D, s}:
+        raise ValueError(f"error may depend on C, D and s only (got {error.free_symbols})")
+    square = sp.Poly(sp.expand(error**2), C, D)
+    if square.total_degree() > 2:
+        raise ValueError("error must be of degree at most 1 in C and D")
+    moments = empty_side_moments()  # cached: returned dict must not be mutated
+    total = sum(coef * moments[C**i * D**j] for (i, j), coef in square.terms())
+    return sp.factor(sp.simplify(sp.expand(total)))
+
+
+def mirrored(expr):
+    """``expr`` with ``s -> 1 - s`` (the same quantity on the mirrored event)."""
+    return sp.sympify(expr).subs(s, 1 - s)
+
+
+# Each rule's error on the event "no positive" (in C, D) and, in the mirrored
+# coordinates C', D', s' = 1 - s, on the event "no negative" (written again with C, D, s).
+# The convention rules of chapter 1 are listed with their names there.
+EDGE_ERRORS = {
+    # nearest positive with R = 1 when there is none; R = s + C' on "no negative"
+    "nearest_positive": (1 - s, C),
+    # midpoint with L = 0, R = 1 conventions: (L + R)/2 - s; equivariant under the mirror
+    "midpoint": ((1 - s - C) / 2, (1 - s - C) / 2),
+    # the head's hard limit: min x = D when there is no positive
+    "head": (D - s, C),
+    # the mirrored head: L = s - C, and max x = 1 - D' when there is no negative
+    "mirror": (-C, D - s),
+    # the average of head and mirror: (min + max)/2 on an empty side
+    "average": ((D - C - s) / 2, (D - C - s) / 2),
+    # the evidence-aware combination: the side that has evidence
+    "evidence": (-C, C),
+}
+CONVENTION = {"head": "nearest_positive", "mirror": "nearest_positive", "average": "midpoint",
+              "evidence": "midpoint", "midpoint": "midpoint",
+              "nearest_positive": "nearest_positive"}
+
+
+@lru_cache(maxsize=None)
+def risk(rule):
+    """Exact risk ``E (rule - s)^2`` at a fixed threshold ``s`` for ``N`` uniform features.
+
+    Parameters
+    ----------
+    rule : str
+        ``"head"`` (hard limit of the head), ``"mirror"`` (hard limit of the mirrored
+        head), ``"average"`` (their average), ``"evidence"`` (the evidence-aware
+        combination's hard limit) or the chapter-1 rules ``"nearest_positive"`` and
+        ``"midpoint"`` (Bayes under a uniform prior).
+
+    Returns
+    -------
+    sympy.Expr
+    """
+    if rule not in EDGE_ERRORS:
+        raise ValueError(f"rule must be one of {tuple(EDGE_ERRORS)} (got {rule!r})")
+    if rule == "mirror":
+        return sp.factor(mirrored(risk("head")))
+    base = CONVENTION[rule]
+    conv_hi, conv_lo = EDGE_ERRORS[base]
+    rule_hi, rule_lo = EDGE_ERRORS[rule]
+    change = (edge_term(rule_hi) - edge_term(conv_hi)
+              + mirrored(edge_term(rule_lo) - edge_term(conv_lo)))
+    return sp.factor(sp.simplify(sp.expand(risks.risks()[base] + change)))
+
+
+def integrated_leading(expr):
+    """``(p, c)`` with ``∫_0^1 expr ds ~ c / N^p`` as ``N -> inf`` (``p`` in 1, 2, 3)."""
+    avg = risks.integrated(expr)
+    for power in (1, 2, 3):
+        c = risks.leading_constant(avg, power)
+        if c != 0:
+            return power, c
+    raise ValueError("the integrated risk decays faster than 1/N^3")
