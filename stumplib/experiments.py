@@ -3,12 +3,14 @@
 Each experiment has a ``book`` size, run by every build, and a ``full`` size for
 deeper confirmation on a larger machine, selected by ``STUMPLIB_SCALE=full``.
 Progress bars are shown in interactive runs and hidden when ``STUMPLIB_PROGRESS=0``
-(set by ``make test`` and ``make book`` so stored outputs stay stable).
+(set by ``make test`` and ``make book`` so stored outputs stay stable). The bars are
+plain-text tqdm bars, also inside Jupyter: ``tqdm.auto`` would need ipywidgets, and
+without it prints a warning (with local paths) into every notebook that imports it.
 """
 
 import os
 
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 SCALES = ("book", "full")
 
