@@ -33,20 +33,22 @@ def test_slow_curve_errors():
 def test_phase_times_synthetic():
     t = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
     b = np.array([10.0, 10.0, 10.5, 15.0, 21.0, 30.0])
-    a = np.array([0.0, 5.0, 10.45, 15.0, 21.0, 30.0])
-    phases = dynamics.phase_times(training.Trajectory(t, a, b, t), lambda x: x, tol=0.1)
+    a = np.array([0.0, 5.0, 9.5, 15.0, 21.0, 30.0])   # offsets -10, -5, -1, 0, 0, 0
+    phases = dynamics.phase_times(training.Trajectory(t, a, b, t), lambda x: x, fraction=0.1)
     assert phases == (2.0, 10.5, 4.0)
 
 
 def test_phase_times_unreached_and_errors():
     t = np.array([0.0, 1.0])
     traj = training.Trajectory(t, np.array([0.0, 0.0]), np.array([1.0, 1.0]), t)
-    phases = dynamics.phase_times(traj, lambda x: x + 5, tol=0.1)
+    phases = dynamics.phase_times(traj, lambda x: x + 5)
     assert np.isnan(phases.t_calibrated) and np.isnan(phases.t_grown)
     with pytest.raises(ValueError, match="growth must exceed 1"):
         dynamics.phase_times(traj, lambda x: x, growth=1.0)
-    with pytest.raises(ValueError, match="tol must be positive"):
-        dynamics.phase_times(traj, lambda x: x, tol=0.0)
+    with pytest.raises(ValueError, match="fraction must be below 1"):
+        dynamics.phase_times(traj, lambda x: x, fraction=1.0)
+    with pytest.raises(ValueError, match="fraction must be positive"):
+        dynamics.phase_times(traj, lambda x: x, fraction=0.0)
 
 
 def test_rate_matches_gradient_and_shapes():
@@ -103,6 +105,17 @@ def test_extrapolate_tolerance_covers_truncation():
     assert abs(lim.slope - 1.0) <= lim.slope_tol
     with pytest.raises(ValueError, match="degree must be an integer >= 1"):
         dynamics.extrapolate(b, y, degree=0)
+
+
+def test_extrapolate_log_terms():
+    b = np.geomspace(50, 500, 30)
+    y = 2.0 + 1.0 / b + 40.0 * np.log(b) / b**2
+    plain = dynamics.extrapolate(b, y, degree=2)
+    with_log = dynamics.extrapolate(b, y, degree=2, log=True)
+    assert abs(with_log.limit - 2.0) < 1e-9 and abs(with_log.slope - 1.0) < 1e-6
+    assert abs(plain.limit - 2.0) > 1e-6           # a pure power series misses the logarithm
+    fit = dynamics.inverse_expansion(b, y, degree=2, log=True)
+    np.testing.assert_allclose(fit.coef, [2.0, 1.0, 0.0, 40.0], atol=1e-6)
 
 
 def test_hessian_quadratic_and_population_fd():
