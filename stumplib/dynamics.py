@@ -46,8 +46,8 @@ class Phases(NamedTuple):
     t_grown: float
 
 
-def phase_times(trajectory, curve, tol=0.1, growth=2.0):
-    """When the relative score has settled, and when ``b`` has grown by ``growth``.
+def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
+    """When the relative score has calibrated, and when ``b`` has grown by ``growth``.
 
     Parameters
     ----------
@@ -55,31 +55,31 @@ def phase_times(trajectory, curve, tol=0.1, growth=2.0):
         A recorded run.
     curve : callable
         ``b -> h(b)``, the slow curve (or the valley) in ``a``.
-    tol : float
-        Phase 1 ends at the first record after which ``|a - h(b)| <= tol`` for good.
+    fraction : float
+        Phase 1 ends at the first record where ``|a - h(b)|`` is at most ``fraction``
+        times its initial value (``fraction = 0.1``: 90% of the offset removed).
     growth : float
         Phase 2 is timed by the first record with ``b >= growth * b(0)``.
 
     Returns
     -------
     Phases
-        ``t_calibrated``, ``b`` at that time, and ``t_grown``.
+        ``t_calibrated``, ``b`` at that time, and ``t_grown`` (``nan`` if not reached).
     """
-    tol = float(validation.positive(tol, "tol"))
+    fraction = float(validation.positive(fraction, "fraction"))
     growth = float(validation.positive(growth, "growth"))
+    if fraction >= 1:
+        raise ValueError(f"fraction must be below 1 (got {fraction})")
     if growth <= 1:
         raise ValueError(f"growth must exceed 1 (got {growth})")
     t, a, b = (np.asarray(v, dtype=float) for v in (trajectory.t, trajectory.a, trajectory.b))
     if len(t) < 2:
         raise ValueError("the trajectory needs at least two records")
-    off = np.abs(a - curve(b)) > tol
-    if off[-1]:
-        settled = np.nan, np.nan
-    else:
-        i = np.flatnonzero(off)[-1] + 1 if off.any() else 0
-        settled = float(t[i]), float(b[i])
+    distance = np.abs(a - curve(b))
+    settled = np.flatnonzero(distance <= fraction * distance[0])
     grown = np.flatnonzero(b >= growth * b[0])
-    return Phases(*settled, float(t[grown[0]]) if grown.size else np.nan)
+    t_cal, b_cal = (float(t[settled[0]]), float(b[settled[0]])) if settled.size else (np.nan, np.nan)
+    return Phases(t_cal, b_cal, float(t[grown[0]]) if grown.size else np.nan)
 
 
 def rate(a, b, prior, features=None):
@@ -112,7 +112,14 @@ class Expansion(NamedTuple):
         return sum(c * inv**j for j, c in enumerate(self.coef))
 
 
-def inverse_expansion(b, y, degree=1):
+def _design(b, degree, log):
+    columns = [b**-j for j in range(degree + 1)]
+    if log:
+        columns += [np.log(b) * b**-j for j in range(2, degree + 1)]
+    return np.column_stack(columns)
+
+
+def inverse_expansion(b, y, degree=1, log=False):
     """Least-squares fit of ``y`` by a polynomial in ``1/b``, with standard errors.
 
     The standard errors come from the residual scatter (the data's own deviation from
@@ -124,6 +131,9 @@ def inverse_expansion(b, y, degree=1):
         One-dimensional, same length, ``b`` positive; at least ``degree + 2`` points.
     degree : int
         Highest power of ``1/b``.
+    log : bool
+        Also fit ``log(b)/b^j`` for ``2 <= j <= degree`` (expansions whose next terms
+        carry a logarithm). Their coefficients follow the powers in ``coef``.
 
     Returns
     -------
@@ -134,12 +144,12 @@ def inverse_expansion(b, y, degree=1):
     y = validation.finite(y, "y")
     if b.ndim != 1 or b.shape != y.shape:
         raise ValueError(f"b and y must be 1-D of the same length (got {b.shape} and {y.shape})")
-    if len(b) < degree + 2:
-        raise ValueError(f"a degree-{degree} fit needs at least {degree + 2} points (got {len(b)})")
-    design = (1.0 / b[:, None]) ** np.arange(degree + 1)
+    design = _design(b, degree, log)
+    if len(b) < design.shape[1] + 1:
+        raise ValueError(f"this fit needs at least {design.shape[1] + 1} points (got {len(b)})")
     coef, *_ = np.linalg.lstsq(design, y, rcond=None)
     residual = y - design @ coef
-    cov = np.linalg.inv(design.T @ design) * (residual @ residual) / (len(b) - degree - 1)
+    cov = np.linalg.inv(design.T @ design) * (residual @ residual) / (len(b) - design.shape[1])
     return Expansion(coef, np.sqrt(np.diag(cov)))
 
 
@@ -258,7 +268,7 @@ class Limit(NamedTuple):
     slope_tol: float
 
 
-def extrapolate(b, y, degree=2):
+def extrapolate(b, y, degree=2, log=False):
     """Extrapolate ``y(b)`` to ``b → ∞`` by a polynomial in ``1/b``.
 
     The tolerance of each coefficient is three standard errors of the degree-``degree``
@@ -271,6 +281,8 @@ def extrapolate(b, y, degree=2):
         Scales and values (see :func:`inverse_expansion`).
     degree : int
         Degree of the fit (at least 1).
+    log : bool
+        Include ``log(b)/b^j`` terms (see :func:`inverse_expansion`).
 
     Returns
     -------
@@ -278,7 +290,7 @@ def extrapolate(b, y, degree=2):
         Limit ``c0`` and ``1/b`` coefficient ``c1``, each with its tolerance.
     """
     degree = validation.count(degree, "degree", minimum=1)
-    fit = inverse_expansion(b, y, degree)
-    more = inverse_expansion(b, y, degree + 1)
+    fit = inverse_expansion(b, y, degree, log)
+    more = inverse_expansion(b, y, degree + 1, log)
     tol = 3 * fit.se[:2] + np.abs(fit.coef[:2] - more.coef[:2])
     return Limit(float(fit.coef[0]), float(tol[0]), float(fit.coef[1]), float(tol[1]))

@@ -33,20 +33,22 @@ def test_slow_curve_errors():
 def test_phase_times_synthetic():
     t = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
     b = np.array([10.0, 10.0, 10.5, 15.0, 21.0, 30.0])
-    a = np.array([0.0, 5.0, 10.45, 15.0, 21.0, 30.0])
-    phases = dynamics.phase_times(training.Trajectory(t, a, b, t), lambda x: x, tol=0.1)
+    a = np.array([0.0, 5.0, 9.5, 15.0, 21.0, 30.0])   # offsets -10, -5, -1, 0, 0, 0
+    phases = dynamics.phase_times(training.Trajectory(t, a, b, t), lambda x: x, fraction=0.1)
     assert phases == (2.0, 10.5, 4.0)
 
 
 def test_phase_times_unreached_and_errors():
     t = np.array([0.0, 1.0])
     traj = training.Trajectory(t, np.array([0.0, 0.0]), np.array([1.0, 1.0]), t)
-    phases = dynamics.phase_times(traj, lambda x: x + 5, tol=0.1)
+    phases = dynamics.phase_times(traj, lambda x: x + 5)
     assert np.isnan(phases.t_calibrated) and np.isnan(phases.t_grown)
     with pytest.raises(ValueError, match="growth must exceed 1"):
         dynamics.phase_times(traj, lambda x: x, growth=1.0)
-    with pytest.raises(ValueError, match="tol must be positive"):
-        dynamics.phase_times(traj, lambda x: x, tol=0.0)
+    with pytest.raises(ValueError, match="fraction must be below 1"):
+        dynamics.phase_times(traj, lambda x: x, fraction=1.0)
+    with pytest.raises(ValueError, match="fraction must be positive"):
+        dynamics.phase_times(traj, lambda x: x, fraction=0.0)
 
 
 def test_rate_matches_gradient_and_shapes():
@@ -105,6 +107,17 @@ def test_extrapolate_tolerance_covers_truncation():
         dynamics.extrapolate(b, y, degree=0)
 
 
+def test_extrapolate_log_terms():
+    b = np.geomspace(50, 500, 30)
+    y = 2.0 + 1.0 / b + 40.0 * np.log(b) / b**2
+    plain = dynamics.extrapolate(b, y, degree=2)
+    with_log = dynamics.extrapolate(b, y, degree=2, log=True)
+    assert abs(with_log.limit - 2.0) < 1e-9 and abs(with_log.slope - 1.0) < 1e-6
+    assert abs(plain.limit - 2.0) > 1e-6           # a pure power series misses the logarithm
+    fit = dynamics.inverse_expansion(b, y, degree=2, log=True)
+    np.testing.assert_allclose(fit.coef, [2.0, 1.0, 0.0, 40.0], atol=1e-6)
+
+
 def test_hessian_quadratic_and_population_fd():
     H, lg = quadratic(3.0, -1.0, 2.0)
     np.testing.assert_allclose(dynamics.hessian(lambda a, b: lg(a, b)[1:], 0.3, -0.7), H, atol=1e-8)
@@ -148,3 +161,10 @@ def test_valley_matches_a_star_for_uniform_features():
     assert dynamics.valley(50.0, INTERIOR) == pytest.approx(calibration.a_star(50.0, INTERIOR), abs=1e-4)
     with pytest.raises(ValueError, match="no interior minimizer"):
         dynamics.valley(50.0, tasks.Uniform(0.0, 1.0))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.floats(0.1, 10), st.floats(-3, 3), st.floats(0.1, 10), st.floats(-5, 5), st.floats(-5, 5))
+def test_hessian_recovers_random_quadratics(h11, h12, h22, a, b):
+    H, lg = quadratic(h11, h12, h22)
+    np.testing.assert_allclose(dynamics.hessian(lambda x, y: lg(x, y)[1:], a, b), H, atol=1e-7 * (1 + abs(h12)))

@@ -24,9 +24,8 @@ def test_interior_expansion_reference(interior):
 
 
 def test_full_expansion_special_constants(full):
-    assert full.steps["bias deficit"] == -2 * sp.zeta(3)
-    assert sp.simplify(full.steps["cross term"] - (sp.pi**2 / 6 - 1)) == 0
-    assert full.steps["cross identity residual"] == 0
+    assert full.steps["bias integral"] == -2 * sp.zeta(3)
+    assert sp.simplify(full.steps["J"] - (sp.pi**2 / 6 - 1)) == 0
     assert sp.simplify(full.phi - (sd.xi - 2 * sp.zeta(3))) == 0
     assert sp.simplify(full.psi + sp.pi**2 * sd.xi / 3) == 0
 
@@ -73,3 +72,18 @@ def test_interior_expansion_errors():
         sd.interior_expansion(0, sp.Rational(9, 10))
     with pytest.raises(ValueError, match="0 < lo < hi < 1"):
         sd.interior_expansion(sp.Rational(1, 2), sp.Rational(1, 4))
+
+
+@pytest.mark.parametrize("lo,hi", [(sp.Rational(1, 5), sp.Rational(3, 5)), (sp.Rational(1, 4), sp.Rational(1, 2))])
+def test_kappa_is_universal_in_the_valley_slope(lo, hi):
+    # kappa = 8/(1 + hi^2) whatever the prior's width; e and the lag depend on it
+    red = sd.reduce_flow(sd.interior_expansion(lo, hi))
+    assert sp.simplify(red.kappa - 8 / (1 + hi**2)) == 0
+    assert red.xi_valley == 2 / hi
+    assert float(red.lag) < 0          # the flow runs below the valley
+
+
+def test_reduce_flow_needs_one_positive_root():
+    bad = sd.LossExpansion("no root", sp.Integer(1), sp.Integer(1), -sd.xi, sp.Integer(0), {})
+    with pytest.raises(ValueError, match="one positive slow-curve root"):
+        sd.reduce_flow(bad)

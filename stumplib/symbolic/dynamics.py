@@ -9,8 +9,9 @@ where the *valley coordinate* ``ξ`` measures the leakage of negatives: under an
 interior prior ``U[lo, hi]`` the valley has slope ``p = hi`` and ``m = 1``
 (``ξ = b e^{-(a - hi b)}``); under the full prior ``U[0, 1]`` it has ``p = 1`` and
 ``m = 2`` (``ξ = b² e^{-(a - b)}``, the weight of the inner layer at ``s = 1``).
-:func:`interior_expansion` and :func:`full_expansion` derive ``Φ`` and ``Ψ`` from
-the exact infinite-context estimate by series and integration.
+:func:`interior_expansion` and :func:`full_expansion` read ``Φ`` and ``Ψ`` off the
+chapter-3 derivations in :mod:`stumplib.symbolic.population` (a change of variables to
+``ξ``; the series and integrals are derived there).
 
 :func:`reduce_flow` then finds the invariant slow curve ``a = h(b)`` of the flow
 ``(ȧ, ḃ) = -∇L``, i.e. ``∂L/∂a = h'(b) ∂L/∂b`` order by order in ``1/b``, and the
@@ -25,16 +26,11 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
+from . import population
+
 b = sp.Symbol("b", positive=True)
 eps = sp.Symbol("epsilon", positive=True)  # 1/b
 xi = sp.Symbol("xi", positive=True)
-r = sp.Symbol("r", positive=True)  # e^{-(a - p b)} (interior) or the layer weight (full)
-w = sp.Symbol("w", nonnegative=True)
-Q = sp.Symbol("Q", positive=True)
-u = sp.Symbol("u", positive=True)
-c = sp.Symbol("c", positive=True)
-k = sp.Symbol("k", integer=True, positive=True)
-lo_, hi_ = sp.symbols("lo hi", positive=True)
 
 
 @dataclass(frozen=True)
@@ -83,13 +79,14 @@ def _check_interior(lo, hi):
 
 
 def interior_expansion(lo=sp.Rational(1, 10), hi=sp.Rational(9, 10)):
-    """Derive ``Φ`` and ``Ψ`` for the interior prior ``U[lo, hi]`` (uniform features).
+    """``Φ`` and ``Ψ`` for the interior prior ``U[lo, hi]`` (uniform features).
 
-    For ``s`` in ``[lo, hi]`` the estimate is ``ŝ - s = 1/b - s σ(-(a - b s))`` up to
-    terms exponentially small in ``b`` (chapter 3). With ``w = b (hi - s)`` and
-    ``r = e^{-(a - hi b)}`` the leakage is ``σ = r e^{-w}/(1 + r e^{-w})``, expanded to
-    third order in ``r``; the ``w``-integrals run to ``b (hi - lo) → ∞`` (exponentially
-    small error); finally ``r = ξ/b`` and the result is expanded in ``1/b``.
+    Chapter 3 (:func:`stumplib.symbolic.population.interior_valley`) derives, with
+    ``a = hi·b + log b - log g`` and exactly up to terms exponentially small in ``b``,
+    ``(hi - lo)·b²·L = (hi - lo) + F(g, 1/b)/b``, where ``F`` integrates the leakage
+    over the layer ``s = hi - v/b`` below the top of the prior. Its valley coordinate
+    ``g`` is this module's ``ξ`` (``m = 1``), so ``Φ`` and ``Ψ`` are the first two
+    coefficients of ``F`` in ``1/b``, divided by ``hi - lo``.
 
     Parameters
     ----------
@@ -101,67 +98,34 @@ def interior_expansion(lo=sp.Rational(1, 10), hi=sp.Rational(9, 10)):
     LossExpansion
     """
     lo, hi = _check_interior(lo, hi)
-    s_of_w = hi - w / b
-    leak = sum((-1) ** (j + 1) * r**j * sp.exp(-j * w) for j in range(1, 4))
-    integrand = (-2 * s_of_w * leak / b + s_of_w**2 * leak**2) / b
-    integrand = sp.expand(sp.series(integrand, r, 0, 4).removeO())
-    integral = sp.integrate(integrand, (w, 0, sp.oo))
-    excess = sp.expand(integral.subs(r, xi * eps).subs(b, 1 / eps) / (hi - lo))
-    excess = sp.series(excess, eps, 0, 5).removeO()
-    phi = sp.factor(excess.coeff(eps, 3))
-    psi = sp.factor(excess.coeff(eps, 4))
-    steps = {"leakage series": leak, "integrand": integrand,
-             "integral over w": sp.collect(sp.expand(integral), r)}
+    valley = population.interior_valley(order=1)
+    F = sp.expand(valley.F.subs({population.hi: hi, population.g: xi}))
+    phi = sp.factor(F.coeff(population.h, 0) / (hi - lo))
+    psi = sp.factor(F.coeff(population.h, 1) / (hi - lo))
+    steps = {"layer integrand": valley.layer_integrand, "F": valley.F}
     return LossExpansion(f"U[{lo}, {hi}]", hi, sp.Integer(1), phi, psi, steps)
 
 
 def full_expansion():
-    """Derive ``Φ`` and ``Ψ`` for the full prior ``U[0, 1]`` (uniform features).
+    """``Φ`` and ``Ψ`` for the full prior ``U[0, 1]`` (uniform features).
 
-    Near ``s = 1`` write ``Q = b (1 - s)``. The positives' kernel bias is
-    ``g(Q)/b`` with ``g = 1 - Q/(e^Q - 1)``, and the share of the negatives is
-    ``1 - π = 1/(1 + (e^Q - 1)/r)`` with ``r = e^{-(a - b)}``. Then
-
-        ŝ - s = g/b - (1 - π)(s - 1/b + g/b),
-
-    and the loss is assembled from three integrals over ``Q``: the bias deficit
-    ``∫ (g² - 1) = -2 ζ(3)``, the cross term ``∫ g/(e^Q - 1) = π²/6 - 1`` and the
-    inner layer ``∫ (1 - π)² = r + O(r² log r)``. With ``r = ξ/b²`` this gives
-    ``L = 1/b² + (ξ - 2ζ(3))/b³ - (π²/3) ξ/b⁴ + O(log b / b⁵)``.
+    Chapter 3 (:func:`stumplib.symbolic.population.full_prior`) derives
+    ``b²·L(∞, b) = 1 - 2ζ(3)/b`` (up to ``e^{-b}``) and, to first order in
+    ``r = e^{-(a - b)}``, the excess ``L(a, b) - L(∞, b) = (r/b)·G(b)`` with
+    ``G = 1 - (π²/3)/b + ...`` from the inner layer at ``s = 1``. With ``r = ξ/b²``
+    (``m = 2``) the terms of order ``r²`` are ``O(log b / b⁵)``, so
+    ``Φ = ξ - 2ζ(3)`` and ``Ψ = -(π²/3) ξ``.
 
     Returns
     -------
     LossExpansion
     """
-    # (A) bias deficit: Q/(e^Q-1) = sum_k Q e^{-kQ}, (Q/(e^Q-1))^2 = sum_{k>=2} (k-1) Q^2 e^{-kQ}
-    term1 = -2 * sp.Sum(sp.integrate(Q * sp.exp(-k * Q), (Q, 0, sp.oo)), (k, 1, sp.oo))
-    term2 = sp.Sum((k - 1) * sp.integrate(Q**2 * sp.exp(-k * Q), (Q, 0, sp.oo)), (k, 2, sp.oo))
-    deficit = sp.simplify(term1.doit() + term2.doit())
-    # (B) cross term: g/(e^Q-1) = d/dQ[Q/(e^Q-1)] + Q/(e^Q-1)
-    g = 1 - Q / (sp.exp(Q) - 1)
-    antider = Q / (sp.exp(Q) - 1)
-    identity = sp.simplify(g / (sp.exp(Q) - 1) - sp.diff(antider, Q) - antider)
-    boundary = sp.limit(antider, Q, sp.oo) - sp.limit(antider, Q, 0)
-    bose = sp.Sum(sp.integrate(Q * sp.exp(-k * Q), (Q, 0, sp.oo)), (k, 1, sp.oo)).doit()
-    cross = boundary + bose
-    # (C) inner layer: with u = e^Q, ∫ dQ/(1 + (e^Q-1)/r)^2 = r^2 ∫_1^∞ du/(u (u - c)^2), c = 1 - r
-    parts = sp.apart(1 / (u * (u - c) ** 2), u)
-    anti = sp.integrate(parts, u)
-    layer = sp.simplify(r**2 * (sp.limit(anti, u, sp.oo) - anti.subs(u, 1)).subs(c, 1 - r))
-    layer_series = sp.series(layer, r, 0, 2).removeO()
-    # Assemble: (1/b)∫dQ [g²/b² - 2 g (1-π)/b² · (1 + O(1/b)) + (1-π)² (1 - 2(Q + Q/(e^Q-1))/b)]
-    # where Q + Q/(e^Q-1) -> 1 in the layer (Q ~ r), and 1 - π ≈ r/(e^Q - 1) outside it.
-    lead = sp.Symbol("r")
-    loss = (eps**2 * (1 / eps + deficit) * eps           # (1/b^3) ∫ g^2 over Q in [0, b]
-            - 2 * eps**2 * cross * lead                   # cross term
-            + eps * layer_series.subs(r, lead)            # layer
-            - 2 * eps**2 * lead)                          # layer times -2/b
-    loss = sp.expand(loss.subs(lead, xi * eps**2))
-    loss = sp.series(loss, eps, 0, 5).removeO()
-    phi = sp.simplify(loss.coeff(eps, 3))
-    psi = sp.simplify(loss.coeff(eps, 4))
-    steps = {"bias deficit": deficit, "cross identity residual": identity,
-             "cross term": sp.simplify(cross), "layer": layer, "layer series": layer_series}
+    full = population.full_prior()
+    excess = sp.expand(full.excess.subs(population.b, 1 / eps))
+    phi = xi + full.bias_integral
+    psi = sp.simplify(xi * excess.coeff(eps, 1))
+    steps = {"bias integral": full.bias_integral, "J": full.J, "K": full.K,
+             "excess G(b)": full.excess}
     return LossExpansion("U[0, 1]", sp.Integer(1), sp.Integer(2), phi, psi, steps)
 
 
