@@ -109,22 +109,22 @@ def test_bad_order(order):
 
 
 def test_inner_layer_orders_and_contribution(inner):
-    b, w, eta = sym.b, sym.w, sym.eta
+    b, w, nu = sym.b, sym.w, sym.nu
     assert sp.simplify(inner.orders[0] + (1 - 1 / b) / (1 + w)) == 0
-    assert sp.simplify(inner.contribution - eta * (1 - 1 / b) ** 2 / b) == 0
-    expected = eta / (1 - eta) - eta**2 * sp.log(1 / eta) / (1 - eta) ** 2
+    assert sp.simplify(inner.contribution - nu * (1 - 1 / b) ** 2 / b) == 0
+    expected = nu / (1 - nu) - nu**2 * sp.log(1 / nu) / (1 - nu) ** 2
     assert sp.simplify(sp.expand_log(inner.squared_exact - expected, force=True)) == 0
 
 
 def test_inner_layer_matches_library(inner):
     f = [sp.lambdify((sym.w, sym.b), o) for o in inner.orders]
     b_, delta = 200.0, 12.0
-    eta_ = np.exp(-delta)
+    nu_ = np.exp(-delta)
     w_ = np.geomspace(0.1, 10, 7)
-    q_ = eta_ * w_ / b_
+    q_ = nu_ * w_ / b_
     r = population.residual(b_ + delta, b_, 1 - q_, q_)[0]
-    predicted = f[0](w_, b_) + eta_ * f[1](w_, b_)
-    np.testing.assert_allclose(r, predicted, rtol=3 * eta_**2 * 1e4)
+    predicted = f[0](w_, b_) + nu_ * f[1](w_, b_)
+    np.testing.assert_allclose(r, predicted, rtol=3 * nu_**2 * 1e4)
 
 
 def test_valley_constants(valley):

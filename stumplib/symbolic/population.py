@@ -27,7 +27,7 @@ import mpmath
 import sympy as sp
 
 a, b, s, q, x, t, u, w = sp.symbols("a b s q x t u w", positive=True)
-v, g, h, eta, delta = sp.symbols("v g h eta delta", positive=True)
+v, g, h, nu, delta = sp.symbols("v g h nu delta", positive=True)
 lo, hi = sp.symbols("lo hi", positive=True)
 lam, eps_q, eps_s, tau = sp.symbols("lambda epsilon_q epsilon_s tau", positive=True)
 n = sp.Symbol("n", integer=True, positive=True)
@@ -233,16 +233,16 @@ class InnerLayer:
 
 def inner_layer():
     """Derive the inner layer near ``s = 1`` (see :class:`InnerLayer`)."""
-    bq = eta * w
+    bq = nu * w
     d_pos = 1 / b - (bq / b) / (sp.exp(bq) - 1)
     d_neg = 1 / b - (1 - bq / b)
-    rho = eta * sp.exp(-bq) / (1 - sp.exp(-bq))
+    rho = nu * sp.exp(-bq) / (1 - sp.exp(-bq))
     r = (d_pos + rho * d_neg) / (1 + rho)
-    ser = sp.series(r, eta, 0, 3).removeO()
-    orders = [sp.factor(ser.coeff(eta, k)) for k in range(3)]
-    contribution = sp.factor(sp.integrate(orders[0] ** 2, (w, 0, sp.oo)) * eta / b)
+    ser = sp.series(r, nu, 0, 3).removeO()
+    orders = [sp.factor(ser.coeff(nu, k)) for k in range(3)]
+    contribution = sp.factor(sp.integrate(orders[0] ** 2, (w, 0, sp.oo)) * nu / b)
     # ∫ [η/(e^t - 1 + η)]² dt with u = e^t - 1, dt = du/(1 + u)
-    squared = sp.integrate(sp.apart(eta**2 / ((u + eta) ** 2 * (1 + u)), u), (u, 0, sp.oo))
+    squared = sp.integrate(sp.apart(nu**2 / ((u + nu) ** 2 * (1 + u)), u), (u, 0, sp.oo))
     return InnerLayer(r, orders, contribution, sp.simplify(squared))
 
 
