@@ -10,10 +10,15 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``head``        the finite-context head: scores, weights, estimate, gradient
 ``quadrature``  graded Gauss-Legendre rules for layered integrands
 ``population``  the infinite-context head, population loss and gradient
+``calibration`` the calibrated valley ``a*(b)`` of the population loss
+``dynamics``    population training dynamics: slow curve, phases, rates, stable steps
 ``corpus``      a fixed pretraining corpus with a fast loss and gradient
 ``training``    gradient descent and gradient flow, recorded on a log grid
 ``fitting``     power-law fits with standard errors
+``certification`` corpus gradient errors relative to the direction of progress
+``frozen``      the frozen estimator on fresh contexts
 ``baselines``   nearest-positive, nearest-negative and gap-midpoint rules
+``symmetrization`` the mirrored head and its reflected symmetrizations
 ``symbolic``    SymPy derivations used by the chapters (one module per topic)
 ``experiments`` experiment scales and progress bars
 ``claims``      one-line claim checks recorded for the ledger
