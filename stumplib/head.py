@@ -84,19 +84,21 @@ class Contexts:
         """
         plan = self._blocks()
         weight, weighted = self._work
-        sums = np.empty((3, 2 * self.x.shape[0]))
-        scalar = np.ndim(rate) == 0
+        # one spare column: each block's reduceat also writes the sum from the next
+        # block's first start, which that block then overwrites
+        sums = np.empty((3, 2 * self.x.shape[0] + 1))
+        scale = -rate if np.ndim(rate) == 0 else None
         for lo, hi, first, last, starts in plan:
             d = dev[lo:hi + 1]
             w, v = weight[:d.size], weighted[:d.size]
-            np.multiply(d, -rate if scalar else -rate[lo:hi + 1], out=w)
+            np.multiply(d, scale if scale is not None else -rate[lo:hi + 1], out=w)
             np.exp(w, out=w)
-            sums[0, first:last] = np.add.reduceat(w, starts)[:-1]
+            np.add.reduceat(w, starts, out=sums[0, first:last + 1])
             np.multiply(w, d, out=v)
-            sums[1, first:last] = np.add.reduceat(v, starts)[:-1]
+            np.add.reduceat(v, starts, out=sums[1, first:last + 1])
             v *= d
-            sums[2, first:last] = np.add.reduceat(v, starts)[:-1]
-        return sums
+            np.add.reduceat(v, starts, out=sums[2, first:last + 1])
+        return sums[:, :-1]
 
     def summaries(self, a, b):
         """Estimate, ``d/da`` and ``d/db`` for every context, each of the batch shape."""
