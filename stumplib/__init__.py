@@ -12,6 +12,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``population``  the infinite-context head, population loss and gradient
 ``corpus``      a fixed pretraining corpus with a fast loss and gradient
 ``training``    gradient descent and gradient flow, recorded on a log grid
+``certification`` corpus gradient errors relative to the direction of progress
+``frozen``      frozen heads and reference rules on shared fresh contexts
 ``fitting``     power-law fits with standard errors
 ``baselines``   nearest-positive, nearest-negative and gap-midpoint rules
 ``symbolic``    SymPy derivations used by the chapters (one module per topic)
