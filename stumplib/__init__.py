@@ -4,25 +4,44 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 *Learning Decision-Stump Thresholds in Context: Dynamics of Softmax Attention*
 (arXiv:2610.07074). One module per concept:
 
-``validation``  input checks shared by every module
-``tasks``       threshold priors, feature laws, context sampling, the mirror map
-``moments``     two-class softmax mixtures and truncated-exponential moments
-``head``        the finite-context head: scores, weights, estimate, gradient
-``quadrature``  graded Gauss-Legendre rules for layered integrands
-``population``  the infinite-context head, population loss and gradient
-``calibration`` the calibrated valley ``a*(b)`` of the population loss
-``dynamics``    population training dynamics: slow curve, phases, rates, stable steps
-``corpus``      a fixed pretraining corpus with a fast loss and gradient
-``training``    gradient descent and gradient flow, recorded on a log grid
-``fitting``     power-law fits with standard errors
-``certification`` corpus gradient errors relative to the direction of progress
-``frozen``      the frozen estimator on fresh contexts
-``baselines``   nearest-positive, nearest-negative and gap-midpoint rules
-``symmetrization`` the mirrored head and its reflected symmetrizations
-``symbolic``    SymPy derivations used by the chapters (one module per topic)
-``experiments`` experiment scales and progress bars
-``claims``      one-line claim checks recorded for the ledger
-``plotting``    the book's figure style
+``validation``
+    input checks shared by every module
+``tasks``
+    threshold priors, feature laws, context sampling, the mirror map
+``moments``
+    two-class softmax mixtures and truncated-exponential moments
+``head``
+    the finite-context head: scores, weights, estimate, gradient
+``quadrature``
+    graded Gauss-Legendre rules for layered integrands
+``population``
+    the infinite-context head, population loss and gradient
+``calibration``
+    the calibrated valley ``a*(b)`` of the population loss
+``dynamics``
+    population training dynamics: slow curve, phases, rates, stable steps
+``corpus``
+    a fixed pretraining corpus with a fast loss and gradient
+``training``
+    gradient descent and gradient flow, recorded on a log grid
+``fitting``
+    power-law fits with standard errors
+``certification``
+    corpus gradient errors relative to the direction of progress
+``frozen``
+    frozen heads and reference rules on shared fresh contexts
+``baselines``
+    nearest-positive, nearest-negative and gap-midpoint rules
+``symmetrization``
+    the mirrored head and its reflected symmetrizations
+``symbolic``
+    SymPy derivations used by the chapters (one module per topic)
+``experiments``
+    experiment scales and progress bars
+``claims``
+    one-line claim checks recorded for the ledger
+``plotting``
+    the book's figure style
 """
 
 __version__ = "0.1.0"

@@ -224,3 +224,43 @@ def certified_end(b, ratio, level):
     above = np.flatnonzero(~(ratio <= level))
     stop = above[0] if above.size else b.size
     return float(b[stop - 1]) if stop > 0 else float("nan")
+
+
+def crossing(b, values, level):
+    """First scale at which ``values`` reaches ``level``, interpolated log-linearly.
+
+    Parameters
+    ----------
+    b : array_like, shape (k,)
+        Increasing positive scales.
+    values : array_like, shape (k,)
+        Positive values (e.g. a bias or an RMS error) on the scales.
+    level : float
+        The level to reach.
+
+    Returns
+    -------
+    crossing : float
+        The scale where ``log values`` crosses ``log level`` between the last grid
+        point below the level and the first one at or above it.
+    index : int
+        Index of that first grid point at or above the level.
+
+    Raises
+    ------
+    ValueError
+        If ``values[0] >= level`` or ``values`` never reaches ``level``.
+    """
+    b = validation.positive(b, "b")
+    values = validation.positive(values, "values")
+    level = float(validation.positive(level, "level"))
+    if b.ndim != 1 or b.shape != values.shape:
+        raise ValueError(f"b and values must be 1-D of equal length (got {b.shape} and {values.shape})")
+    if np.any(np.diff(b) <= 0):
+        raise ValueError("b must be increasing")
+    reached = np.flatnonzero(values >= level)
+    if reached.size == 0 or reached[0] == 0:
+        raise ValueError("values must start below level and reach it on the grid")
+    i = int(reached[0])
+    t = np.log(level / values[i - 1]) / np.log(values[i] / values[i - 1])
+    return float(np.exp(np.log(b[i - 1]) + t * np.log(b[i] / b[i - 1]))), i

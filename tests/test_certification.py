@@ -151,3 +151,31 @@ def test_errors():
         certification.unseen_share(1.0, 1.0, PRIOR, 1.5)
     with pytest.raises(ValueError, match="at least 2 tasks"):
         certification.context_bias(Corpus.sample(1, 4, PRIOR, rng=0), 1.0, 1.0, PRIOR)
+
+
+def test_crossing_reference_and_power_law():
+    b = np.array([1.0, 2.0, 4.0, 8.0])
+    value, i = certification.crossing(b, b**2 / 16, 1.0)   # reaches 1 exactly at b = 4
+    assert i == 2 and value == pytest.approx(4.0)
+    value, i = certification.crossing(b, b / 8, 0.35)       # a power law is interpolated exactly
+    assert i == 2 and value == pytest.approx(2.8)
+
+
+@given(st.floats(0.5, 3.0), st.floats(0.01, 0.99))
+def test_crossing_inverts_power_laws(slope, frac):
+    b = np.geomspace(1.0, 100.0, 9)
+    values = (b / 100.0) ** slope
+    level = float(np.exp(frac * np.log(values[0]) * 0.999))
+    value, _ = certification.crossing(b, values, level)
+    assert (value / 100.0) ** slope == pytest.approx(level, rel=1e-9)
+
+
+def test_crossing_errors():
+    with pytest.raises(ValueError, match="start below"):
+        certification.crossing([1, 2], [2.0, 3.0], 1.0)
+    with pytest.raises(ValueError, match="start below"):
+        certification.crossing([1, 2], [0.1, 0.2], 1.0)
+    with pytest.raises(ValueError, match="increasing"):
+        certification.crossing([2, 1], [0.1, 2.0], 1.0)
+    with pytest.raises(ValueError, match="values must be positive"):
+        certification.crossing([1, 2], [0.0, 2.0], 1.0)

@@ -406,3 +406,22 @@ class TestHardLimitExpansion:
     def test_needs_two_positives(self):
         with pytest.raises(ValueError, match="two examples"):
             head.hard_limit_expansion([1.0], [1.0], [0.2, 0.7], [0.0, 1.0])
+
+
+def test_contexts_blocks_cover_every_row_and_empty_class():
+    # Small blocks force many block boundaries, with empty classes at block ends.
+    rng = np.random.default_rng(12)
+    x = rng.random((37, 9))
+    s = rng.random(37)
+    s[[0, 8, 9, 17, 36]] = 1.0   # no positive example
+    s[[1, 7, 18, 35]] = 0.0      # no negative example
+    y = tasks.labels(x, s)
+    reference = head.Contexts(x, y).summaries(3.0, 7.0)
+    for block in (1, 9, 10, 27, 1000):
+        prepared = head.Contexts(x, y)
+        prepared.BLOCK = block
+        got = prepared.summaries(3.0, 7.0)
+        for g, r in zip(got, reference):
+            np.testing.assert_array_equal(g, r)
+    w = special.softmax(3.0 * y - 7.0 * x, axis=-1)
+    np.testing.assert_allclose(reference[0], (w * x).sum(-1), rtol=1e-12)
