@@ -4,14 +4,14 @@ At a point ``theta = (a, b)`` (typically on the population valley ``a = a*(b)``)
 population gradient ``g = grad L(theta)`` is the direction of progress; it shrinks like
 ``b^{-3}``. A corpus of ``m`` tasks with ``n`` examples replaces it by the average of
 per-task gradients ``G_j = 2 (s_hat(C_j) - s_j) grad s_hat(C_j)``. The *relative
-gradient error* is
+gradient error* is ::
 
     rho = |grad L_{m,n}(theta) - g| / |g|.
 
 It splits exactly into a task-sampling part and a finite-context part, by pairing each
 task with the infinite-context head on the same threshold,
 ``G_j^inf = 2 (s_hat_inf(s_j) - s_j) grad s_hat_inf(s_j)`` (whose mean over the prior is
-``g``):
+``g``)::
 
     grad L_{m,n} - g = [mean_j G_j^inf - g] + [mean_j (G_j - G_j^inf)].
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from . import baselines, experiments, head, tasks, validation
 
+#: The reference rules evaluated beside the frozen heads.
 RULES = {"nearest positive": baselines.nearest_positive, "midpoint": baselines.midpoint}
 
 

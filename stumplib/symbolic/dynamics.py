@@ -44,7 +44,7 @@ class LossExpansion:
     p, m : sympy.Expr
         Valley slope and power of ``b`` in the valley coordinate.
     phi, psi : sympy.Expr
-        ``Φ(ξ)`` and ``Ψ(ξ)`` (functions of :data:`xi`).
+        ``Φ(ξ)`` and ``Ψ(ξ)`` (functions of ``xi``).
     steps : dict
         Intermediate results of the derivation (for display), name -> expression.
     """
@@ -57,7 +57,7 @@ class LossExpansion:
     steps: dict
 
     def loss(self):
-        """The expansion as a SymPy expression in :data:`xi` and :data:`b`."""
+        """The expansion as a SymPy expression in ``xi`` and ``b``."""
         return 1 / b**2 + self.phi / b**3 + self.psi / b**4
 
     def coordinate(self, a, b_):
