@@ -44,21 +44,21 @@ def guess(b, prior):
     return hi * b + np.log(np.maximum(b, 1.0)) + np.log(hi / 2.0)
 
 
-def _dl_da(a, b, prior):
-    return population.gradient(a, b, prior)[0]
+def _dl_da(a, b, prior, features):
+    return population.gradient(a, b, prior, features)[0]
 
 
-def _bracket(b, prior):
+def _bracket(b, prior, features):
     """An interval ``(a_lo, a_hi)`` with ``∂L/∂a`` negative at ``a_lo``, positive at ``a_hi``."""
     a0 = float(guess(b, prior))
-    g0 = _dl_da(a0, b, prior)
+    g0 = _dl_da(a0, b, prior, features)
     if g0 == 0.0:
         return a0, a0
     direction = 1.0 if g0 < 0 else -1.0
     prev, step = a0, 1.0
     while step <= _SEARCH:
         a1 = a0 + direction * step
-        if (_dl_da(a1, b, prior) > 0) == (direction > 0):
+        if (_dl_da(a1, b, prior, features) > 0) == (direction > 0):
             return (prev, a1) if direction > 0 else (a1, prev)
         prev, step = a1, 2 * step
     if direction > 0:
@@ -72,14 +72,14 @@ def _bracket(b, prior):
         "increases in a (the head does better on negatives alone)")
 
 
-def _a_star_scalar(b, prior):
-    lo_a, hi_a = _bracket(b, prior)
+def _a_star_scalar(b, prior, features):
+    lo_a, hi_a = _bracket(b, prior, features)
     if lo_a == hi_a:
         return lo_a
-    return optimize.brentq(_dl_da, lo_a, hi_a, args=(b, prior), xtol=1e-12, rtol=1e-15)
+    return optimize.brentq(_dl_da, lo_a, hi_a, args=(b, prior, features), xtol=1e-12, rtol=1e-15)
 
 
-def a_star(b, prior):
+def a_star(b, prior, features=None):
     """The finite minimizer ``a*(b) = argmin_a L(a, b)`` under an interior uniform prior.
 
     Parameters
@@ -88,6 +88,10 @@ def a_star(b, prior):
         Resolution(s), positive (robust from about 1 to 1e6).
     prior : tasks.Uniform
         Threshold prior ``U[lo, hi]`` with ``hi < 1``.
+    features : optional
+        Feature law, as in :func:`stumplib.population.loss` (default uniform; a Beta
+        law costs a quadrature per gradient, and its valley has another ``log b``
+        coefficient, found by the same bracketing around the uniform guess).
 
     Returns
     -------
@@ -102,7 +106,8 @@ def a_star(b, prior):
     """
     _interior_uniform(prior)
     b = validation.positive(b, "b")
-    out = np.array([_a_star_scalar(float(bi), prior) for bi in b.ravel()]).reshape(b.shape)
+    out = np.array([_a_star_scalar(float(bi), prior, features) for bi in b.ravel()])
+    out = out.reshape(b.shape)
     return float(out) if out.ndim == 0 else out
 
 

@@ -13,7 +13,6 @@ which gradient descent decreases the loss monotonically.
 from typing import NamedTuple
 
 import numpy as np
-from scipy import optimize
 
 from . import population, validation
 
@@ -230,33 +229,6 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if descends(loss_and_gradient, theta0, np.exp(mid), steps) else (lo, mid)
     return float(np.exp(lo))
-
-
-def valley(b, prior, features=None, width=20.0):
-    """``argmin_a L(a, b)`` for any feature law, by bounded scalar minimization.
-
-    Parameters
-    ----------
-    b : float
-        Scale, positive.
-    prior, features
-        As in :func:`stumplib.population.loss` (for uniform features use
-        :func:`stumplib.calibration.a_star`, which is exact to rounding).
-    width : float
-        The minimizer is sought in ``hi·b ± width``.
-
-    Returns
-    -------
-    float
-    """
-    b = float(validation.positive(b, "b"))
-    hi = prior.support[1]
-    res = optimize.minimize_scalar(lambda a: population.loss(a, b, prior, features),
-                                   bounds=(hi * b - width, hi * b + width), method="bounded",
-                                   options={"xatol": 1e-6})
-    if min(abs(res.x - hi * b - width), abs(res.x - hi * b + width)) < 1e-3:
-        raise ValueError(f"no interior minimizer within hi*b ± {width} at b={b:g}")
-    return float(res.x)
 
 
 class Limit(NamedTuple):

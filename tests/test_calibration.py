@@ -132,3 +132,12 @@ def test_bad_inputs(func):
         func(np.nan, INTERIOR)
     with pytest.raises(ValueError, match="tasks.Uniform prior"):
         func(10.0, tasks.Beta(2, 2))
+
+
+def test_a_star_with_beta_features_minimizes_the_loss():
+    b, features = 50.0, tasks.Beta(2.0, 2.0)
+    a = calibration.a_star(b, INTERIOR, features)
+    res = optimize.minimize_scalar(lambda x: population.loss(x, b, INTERIOR, features),
+                                   bounds=(a - 2, a + 2), method="bounded", options={"xatol": 1e-7})
+    assert a == pytest.approx(res.x, abs=1e-4)
+    assert abs(population.gradient(a, b, INTERIOR, features)[0]) < 1e-12

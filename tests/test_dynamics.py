@@ -157,12 +157,6 @@ def test_largest_stable_step_errors():
         dynamics.largest_stable_step(lg, (1.0, 1.0), -1.0)
 
 
-def test_valley_matches_a_star_for_uniform_features():
-    assert dynamics.valley(50.0, INTERIOR) == pytest.approx(calibration.a_star(50.0, INTERIOR), abs=1e-4)
-    with pytest.raises(ValueError, match="no interior minimizer"):
-        dynamics.valley(50.0, tasks.Uniform(0.0, 1.0))
-
-
 @settings(max_examples=30, deadline=None)
 @given(st.floats(0.1, 10), st.floats(-3, 3), st.floats(0.1, 10), st.floats(-5, 5), st.floats(-5, 5))
 def test_hessian_recovers_random_quadratics(h11, h12, h22, a, b):
