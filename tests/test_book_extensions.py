@@ -66,7 +66,7 @@ def build(tmp_path, monkeypatch, tol=1.0, record=True):
 def test_ledger_lists_each_check_with_statement_values_and_link(tmp_path, monkeypatch):
     ledger, chapter, warnings = build(tmp_path, monkeypatch)
     assert "the rule constant" in ledger and "fd check" in ledger
-    assert "2.05" in ledger and "2 ± 0.1" in ledger and "0 ± 1" in ledger
+    assert "measured 2.05" in ledger and "expected 2 ± 0.1" in ledger and "0 ± 1" in ledger
     assert 'href="chapter.html#claim-check-0"' in ledger and "Chapter 1" in ledger
     assert 'id="claim-check-0"' in chapter
     assert "ran 2 checks covering 2 of the 12 claims; 2 of them hold" in ledger

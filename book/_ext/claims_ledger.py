@@ -15,8 +15,8 @@ from sphinx.util import logging
 from stumplib import claims
 
 logger = logging.getLogger(__name__)
-HEADER = ("Claim", "Statement", "Measured / expected", "Status")
-WIDTHS = (18, 52, 20, 10)
+HEADER = ("Claim", "Statement", "Result")
+WIDTHS = (22, 53, 25)
 
 
 class ledger_placeholder(nodes.General, nodes.Element):
@@ -121,16 +121,16 @@ def _summary(checks):
 
 
 def _row(app, docname, check, statement):
-    """Four cells: id and link, statement, measured and expected values, status."""
+    """Three cells: id and link; statement; status, measured and expected values."""
     uri = app.builder.get_relative_uri(docname, check["docname"]) + "#" + check["anchor"]
     link = nodes.reference("", _short_title(app.env, check["docname"]), internal=True,
                            refuri=uri, reftitle=app.env.titles[check["docname"]].astext())
     return [
         [nodes.paragraph("", "", nodes.literal(text=check["id"])), nodes.paragraph("", "", link)],
         [nodes.paragraph(text=statement)],
-        [nodes.paragraph(text=check["measured"]),
-         nodes.paragraph(text=f"{check['expected']} ± {check['tol']}")],
-        [nodes.paragraph("", "", nodes.strong(text="holds" if check["holds"] else "FAILS"))],
+        [nodes.paragraph("", "", nodes.strong(text="holds" if check["holds"] else "FAILS")),
+         nodes.paragraph(text=f"measured {check['measured']}"),
+         nodes.paragraph(text=f"expected {check['expected']} ± {check['tol']}")],
     ]
 
 
