@@ -60,7 +60,7 @@ check-book: book chromium $(MATHJAX)
 
 chromium:
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && \
-	  $(SUDO) apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
 $(MATHJAX):
 	npm install --silent --no-save --no-audit --no-fund --prefix .cache/mathjax mathjax@3.2.2
