@@ -36,18 +36,17 @@ test: venv
 notebooks: venv
 	$(VENV)/bin/jupyter execute --inplace --timeout=600 book/[0-9]*.ipynb
 
-# Executed notebooks are cached (jupyter-cache, keyed by each notebook's code), so an
-# unchanged tree rebuilds without executing anything and an edited notebook alone
-# re-executes. Every notebook imports stumplib: when stumplib (or the book's Sphinx
-# extensions) change, the cache and the parsed pages are dropped, so all re-execute.
-LIB_HASH = $(shell cat $$(find stumplib book/_ext -name '*.py' | LC_ALL=C sort) | sha256sum | cut -c1-16)
+# Executed notebooks are cached (jupyter-cache, keyed by each notebook's code): an
+# unchanged tree rebuilds without executing anything, and an edited notebook alone
+# re-executes. book/_ext/library_dependencies.py re-executes a notebook when the
+# stumplib modules it imports change. A change to the book's own Sphinx extensions
+# drops the parsed pages (not the executions), so every page is rendered again.
+EXT_HASH = $(shell cat $$(find book/_ext -name '*.py' | LC_ALL=C sort) | sha256sum | cut -c1-16)
 
 book: venv
-	@if [ "$$(cat _build/.lib-hash 2>/dev/null)" != "$(LIB_HASH)" ]; then \
-	  echo "stumplib changed: re-executing every notebook"; \
-	  rm -rf _build/.jupyter_cache _build/.doctrees; fi
+	@if [ "$$(cat _build/.ext-hash 2>/dev/null)" != "$(EXT_HASH)" ]; then rm -rf _build/.doctrees; fi
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
-	@echo $(LIB_HASH) > _build/.lib-hash
+	@echo $(EXT_HASH) > _build/.ext-hash
 	@echo "Book: $(abspath _build/html/index.html)"
 
 # Open every built page in headless Chromium (tests/browser); screenshots go to

@@ -88,3 +88,68 @@ def test_each_script_is_included_once(tmp_path, monkeypatch):
     _, chapter, _ = build(tmp_path, monkeypatch)
     scripts = [line for line in chapter.splitlines() if "<script" in line]
     assert len(scripts) == len(set(scripts))
+
+
+NOTEBOOK_CODE = "from fakelib import a\nprint('value', a.VALUE)\n"
+
+
+def build_cached(src, tmp_path):
+    """Build a one-notebook myst-nb project in cache mode; return (HTML, status log)."""
+    status = StringIO()
+    app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"),
+                 "html", status=status, warning=StringIO())
+    app.build()
+    sys.modules.pop("library_dependencies", None)
+    return (tmp_path / "out" / "nb.html").read_text(), status.getvalue()
+
+
+def test_notebook_reexecutes_only_when_its_library_code_changes(tmp_path, monkeypatch):
+    import nbformat
+    src = tmp_path / "src"
+    lib = src / "fakelib"
+    lib.mkdir(parents=True)
+    (lib / "__init__.py").write_text("")
+    (lib / "a.py").write_text("from . import b\nVALUE = 1\n")
+    (lib / "b.py").write_text("B = 1\n")
+    (lib / "unused.py").write_text("U = 1\n")
+    (src / "conf.py").write_text(
+        "extensions = ['myst_nb', 'library_dependencies']\n"
+        "nb_execution_mode = 'cache'\nlibrary_dependencies_package = 'fakelib'\n"
+        "exclude_patterns = ['fakelib']\n")
+    (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   nb\n")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# NB"),
+                                               nbformat.v4.new_code_cell(NOTEBOOK_CODE)])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}
+    nbformat.write(notebook, src / "nb.ipynb")
+    monkeypatch.syspath_prepend(str(EXT))
+    monkeypatch.syspath_prepend(str(src))
+
+    html, log = build_cached(src, tmp_path)
+    assert "value 1" in html and "Executed" in log
+    (lib / "unused.py").write_text("U = 2\n")              # not imported by the notebook
+    _, log = build_cached(src, tmp_path)
+    assert "Executed" not in log and "library code changed" not in log
+    (lib / "b.py").write_text("B = 2\n")                    # imported by a, which it imports
+    _, log = build_cached(src, tmp_path)
+    assert "library code changed for 1 notebook(s): nb" in log and "Executed" in log
+    (lib / "a.py").write_text("from . import b\nVALUE = 2\n")
+    html, _ = build_cached(src, tmp_path)
+    assert "value 2" in html
+
+
+def test_dependencies_follow_relative_and_package_imports():
+    import ast
+    sys.path.insert(0, str(EXT))
+    try:
+        import library_dependencies as deps
+    finally:
+        sys.path.remove(str(EXT))
+    root = Path(claims.__file__).parent
+    tree = ast.parse("import numpy as np\nfrom stumplib import symmetrization\n"
+                     "from stumplib.symbolic import boundary\n")
+    names = {p.relative_to(root).as_posix() for p in deps.dependencies([tree], root, "stumplib")}
+    assert {"__init__.py", "symmetrization.py", "population.py", "tasks.py", "head.py",
+            "validation.py", "symbolic/__init__.py", "symbolic/boundary.py",
+            "symbolic/risks.py"} <= names
+    assert "certification.py" not in names and "frozen.py" not in names
