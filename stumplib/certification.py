@@ -226,6 +226,43 @@ def certified_end(b, ratio, level):
     return float(b[stop - 1]) if stop > 0 else float("nan")
 
 
+def predicted_end(b, biases, m, level, width=2.0):
+    """Certified-interval end predicted by ``E rho^2 = beta_n^2 + sigma_n^2 / m``.
+
+    Parameters
+    ----------
+    b : array_like, shape (k,)
+        Increasing scales at which the finite-context bias was measured.
+    biases : sequence of ContextBias
+        The measurements at those scales (one context size ``n``).
+    m : int
+        Number of tasks of the corpus.
+    level : float
+        Certification level.
+    width : float
+        How many standard errors of ``beta_n`` the prediction range spans.
+
+    Returns
+    -------
+    end, low, high : float
+        The end predicted from the estimates, and the ends when ``beta_n`` is moved up
+        (``low``: a larger bias ends the interval earlier) or down (``high``) by
+        ``width`` standard errors, clipped at zero.
+    """
+    m = validation.count(m, "m")
+    width = float(validation.finite(width, "width"))
+    if width < 0:
+        raise ValueError(f"width must be >= 0 (got {width})")
+    beta = np.array([r.ratio for r in biases])
+    se = np.array([r.se for r in biases])
+    spread = np.array([r.spread for r in biases])
+
+    def end(bias):
+        return certified_end(b, np.sqrt(bias**2 + spread**2 / m), level)
+
+    return end(beta), end(beta + width * se), end(np.maximum(beta - width * se, 0.0))
+
+
 def crossing(b, values, level):
     """First scale at which ``values`` reaches ``level``, interpolated log-linearly.
 

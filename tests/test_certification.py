@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stumplib import calibration, certification, population, tasks
@@ -179,3 +179,40 @@ def test_crossing_errors():
         certification.crossing([2, 1], [0.1, 2.0], 1.0)
     with pytest.raises(ValueError, match="values must be positive"):
         certification.crossing([1, 2], [0.0, 2.0], 1.0)
+
+
+def _biases(ratio, se, spread):
+    return [certification.ContextBias(r, e, p, np.zeros(2)) for r, e, p in zip(ratio, se, spread)]
+
+
+def test_predicted_end_reference_and_range():
+    b = np.array([1.0, 2.0, 4.0, 8.0])
+    biases = _biases([0.1, 0.3, 0.45, 0.9], [0.01, 0.05, 0.05, 0.1], [1.0, 1.0, 1.0, 1.0])
+    # m = 100: rho = sqrt(beta^2 + 0.01) = 0.14, 0.32, 0.46, 0.91 -> end at b = 4
+    assert certification.predicted_end(b, biases, 100, 0.5) == (4.0, 2.0, 4.0)
+    # width 0: no range; few tasks: the sampling part alone ends the interval at once
+    assert certification.predicted_end(b, biases, 100, 0.5, width=0) == (4.0, 4.0, 4.0)
+    assert np.isnan(certification.predicted_end(b, biases, 1, 0.5)[0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(0, 2), min_size=3, max_size=8), st.floats(0, 0.3),
+       st.integers(1, 10_000), st.floats(0, 3))
+def test_predicted_range_brackets_the_prediction(ratios, rel_se, m, width):
+    ratios = np.sort(ratios)
+    b = np.arange(1.0, len(ratios) + 1)
+    end, low, high = certification.predicted_end(
+        b, _biases(ratios, rel_se * ratios, np.ones_like(ratios)), m, 0.5, width)
+    finite = [v for v in (low, end, high) if not np.isnan(v)]
+    assert finite == sorted(finite)
+    assert np.isnan(low) or not np.isnan(end)
+
+
+def test_predicted_end_errors():
+    biases = _biases([0.1], [0.01], [1.0])
+    with pytest.raises(ValueError, match="width must be >= 0"):
+        certification.predicted_end([1.0], biases, 10, 0.5, width=-1)
+    with pytest.raises(ValueError, match="m must be an integer"):
+        certification.predicted_end([1.0], biases, 0, 0.5)
+    with pytest.raises(ValueError, match="same length|equal length"):
+        certification.predicted_end([1.0, 2.0], biases, 10, 0.5)
