@@ -175,8 +175,12 @@ def loss_and_gradient(a, b, prior, features=None):
     """
     a, b = (float(v) for v in validation.parameters(a, b))
     s, q, w = threshold_nodes(a, b, prior)
-    r, r_a, r_b = _summaries(a, b, s, q, features)
-    return float(w @ r**2), float(2 * w @ (r * r_a)), float(2 * w @ (r * r_b))
+    return squared_error(w, *_summaries(a, b, s, q, features))
+
+
+def squared_error(weights, r, r_a, r_b):
+    """Quadrature of the squared residual: ``(sum w r^2, d/da, d/db)`` from ``r, dr/da, dr/db``."""
+    return float(weights @ r**2), float(2 * weights @ (r * r_a)), float(2 * weights @ (r * r_b))
 
 
 def loss(a, b, prior, features=None):

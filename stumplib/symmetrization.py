@@ -167,8 +167,7 @@ def average_population_loss_and_gradient(a, b, prior):
     """
     a, b = (float(v) for v in validation.parameters(a, b))
     s, q, w = threshold_nodes(a, b, prior)
-    r, r_a, r_b = average_population_residual(a, b, s, q)
-    return float(w @ r**2), float(2 * w @ (r * r_a)), float(2 * w @ (r * r_b))
+    return population.squared_error(w, *average_population_residual(a, b, s, q))
 
 
 def _tail(b, length):

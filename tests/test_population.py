@@ -365,3 +365,9 @@ def test_prior_nodes_integrate_the_prior():
     assert np.sum(w * s**3) == pytest.approx((0.9**4 - 0.2**4) / (4 * 0.7), rel=1e-12)
     np.testing.assert_allclose(q, 1.0 - s, atol=1e-15)  # q exact, s = 1 - q rounded
     assert np.all((s >= 0.2) & (s <= 0.9))
+
+
+def test_squared_error_reference():
+    w = np.array([0.5, 0.25])
+    r, r_a, r_b = np.array([1.0, -2.0]), np.array([3.0, 1.0]), np.array([0.0, 4.0])
+    assert population.squared_error(w, r, r_a, r_b) == (1.5, 2.0, -4.0)
