@@ -19,7 +19,7 @@ from pathlib import Path
 #: The claim ids of the book, in the order of the claims ledger.
 IDS = ("rule", "hard-limit", "gradients", "population-form", "calibration",
        "coordinated-divergence", "quarter-law", "gradient-control", "frozen-rate",
-       "separation", "boundary", "symmetrization")
+       "separation", "boundary", "symmetrization", "symmetrized-dynamics")
 
 
 LINE = re.compile(r"^claim (?P<id>[a-z-]+): (?P<status>holds|FAILS) \| measured (?P<measured>\S+)"
