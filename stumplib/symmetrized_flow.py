@@ -267,3 +267,38 @@ def rates(loss_and_gradient, trajectory):
     if np.any(loss <= 0):
         raise ValueError("the loss must be positive along the trajectory")
     return Rates(-t * g_b, -t * (g_a**2 + g_b**2) / loss)
+
+
+def log_limit(b, y):
+    """Extrapolate ``y = c0 + (c1 log b + c2)/b + (c3 log b + c4)/b^2`` to ``b -> inf``.
+
+    For the offsets under ``U[0, 1]``, whose corrections carry ``log b``. The limit is
+    ``c0`` of the five-term fit; its tolerance is three standard errors of that fit
+    plus the change of ``c0`` when the ``1/b^2`` terms are dropped (the truncation
+    uncertainty, measured on the data).
+
+    Parameters
+    ----------
+    b, y : array_like
+        One-dimensional, same length (at least 7), ``b > 1``.
+
+    Returns
+    -------
+    limit, tol : float
+    """
+    b = validation.positive(b, "b")
+    y = validation.finite(y, "y")
+    if b.ndim != 1 or b.shape != y.shape or len(b) < 7:
+        raise ValueError(f"b and y must be 1-D of the same length >= 7 (got {b.shape} and {y.shape})")
+    if np.any(b <= 1):
+        raise ValueError("b must exceed 1")
+    columns = [np.ones_like(b), np.log(b) / b, 1 / b, np.log(b) / b**2, b**-2.0]
+    fits = []
+    for k in (3, 5):
+        design = np.column_stack(columns[:k])
+        coef, *_ = np.linalg.lstsq(design, y, rcond=None)
+        residual = y - design @ coef
+        cov = np.linalg.inv(design.T @ design) * (residual @ residual) / (len(b) - k)
+        fits.append((coef[0], np.sqrt(cov[0, 0])))
+    (c0_less, _), (c0, se) = fits
+    return float(c0), float(3 * se + abs(c0 - c0_less))
