@@ -67,3 +67,10 @@ def test_full_laws():
         assert float(law["loss_prefactor"]) == pytest.approx(float(Z * (15 * Z / 2) ** -0.6))
     with pytest.raises(KeyError):
         S.full_laws("joint")
+
+
+def test_law_evaluates_on_arrays():
+    law = S.Law(1 / (2 * S.lo), -1 / (4 * S.lo**2))
+    assert law.at(0.1) == pytest.approx(5.0)
+    values = law.at(0.1, [25.0, 100.0])
+    assert values == pytest.approx([4.0, 4.75])

@@ -29,6 +29,7 @@ gives :func:`full_laws`.
 from dataclasses import dataclass
 
 import mpmath
+import numpy as np
 import sympy as sp
 
 b = sp.Symbol("b", positive=True)
@@ -68,9 +69,11 @@ class Law:
     correction: sp.Expr
 
     def at(self, l, b_=None):
-        """Numeric value of the limit (``b_`` omitted) or of the two terms at ``b_``."""
-        value = self.limit + (0 if b_ is None else self.correction / b_)
-        return float(sp.N(value.subs(lo, l)))
+        """Numeric value of the limit (``b_`` omitted) or of the two terms at ``b_`` (array)."""
+        limit = float(sp.N(sp.sympify(self.limit).subs(lo, l)))
+        if b_ is None:
+            return limit
+        return limit + float(sp.N(sp.sympify(self.correction).subs(lo, l))) / np.asarray(b_, dtype=float)
 
 
 def _series(expr, order=2):
