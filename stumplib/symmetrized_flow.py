@@ -1,7 +1,7 @@
 """Population losses and gradient flow of the symmetrized heads, at any loss scale.
 
 Chapter 7. For uniform features the head's population residual has the exact
-decomposition ``s_hat^inf(s) - s = 1/b - eps(s)`` with the edge terms
+decomposition ``s_hat^inf(s) - s = 1/b - eps(s)`` with the edge terms::
 
     eps(s) = pi_- (s + T(s)) + pi_+ T(1 - s),      T(l) = l / (e^{b l} - 1),
 

@@ -8,7 +8,7 @@ the prior, only two layers of width ``1/b`` survive. At ``s = hi - sigma`` the h
 leaks onto its negatives, ``(hi - sigma) e^{-(a - b s)} = u (1 - sigma/hi) e^{-b sigma}``
 with ``u = hi e^{-(a - b hi)}``, and its positive kernel is truncated at 1,
 ``(l + sigma) e^{-b(1 - s)} = v (1 + sigma/l) e^{-b sigma}`` with ``v = l e^{-b l}``; the
-bottom layer is the mirror image. Up to terms exponentially smaller,
+bottom layer is the mirror image. Up to terms exponentially smaller::
 
     L = v^2 F(rho, b),   F = [A^2 + A B/b + B^2/(2 b^2)] / (4 (hi - lo) b),
 
