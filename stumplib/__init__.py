@@ -34,6 +34,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     nearest-positive, nearest-negative and gap-midpoint rules
 ``symmetrization``
     the mirrored head and its reflected symmetrizations
+``symmetrized_flow``
+    population losses and log-time gradient flow of the symmetrized heads
 ``symbolic``
     SymPy derivations used by the chapters (one module per topic)
 ``experiments``

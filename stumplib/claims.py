@@ -18,7 +18,7 @@ import re
 #: The claim ids of the book, in the order of the claims ledger.
 IDS = ("rule", "hard-limit", "gradients", "population-form", "calibration",
        "coordinated-divergence", "quarter-law", "gradient-control", "frozen-rate",
-       "separation", "boundary", "symmetrization")
+       "separation", "boundary", "symmetrization", "symmetrized-dynamics")
 
 #: Kinds of evidence, from the strongest: an identity or exact formula checked to
 #: rounding; a derived limit or expansion checked numerically; a fitted or sampled value.

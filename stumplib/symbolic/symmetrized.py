@@ -1,0 +1,189 @@
+"""SymPy derivation of the population dynamics of the symmetrized heads.
+
+Chapter 7. Both heads share ``(a, b)``; uniform features; ``c = e^{a - b}``.
+
+**Interior prior** ``U[l, 1 - l]`` (symmetric, so the offset ``a - (hi + lo) b`` is
+``a - b``). The mirror average's residual is ``(eps(1 - s) - eps(s))/2`` and, inside
+the prior, only two layers of width ``1/b`` survive. At ``s = hi - sigma`` the head
+leaks onto its negatives, ``(hi - sigma) e^{-(a - b s)} = u (1 - sigma/hi) e^{-b sigma}``
+with ``u = hi e^{-(a - b hi)}``, and its positive kernel is truncated at 1,
+``(l + sigma) e^{-b(1 - s)} = v (1 + sigma/l) e^{-b sigma}`` with ``v = l e^{-b l}``; the
+bottom layer is the mirror image. Up to terms exponentially smaller::
+
+    L = v^2 F(rho, b),   F = [A^2 + A B/b + B^2/(2 b^2)] / (4 (hi - lo) b),
+
+with ``rho = u/v = (hi/l) e^{-(a - b)}``, ``A = 1 + rho``, ``B = 1/l - rho/hi``: the
+``B`` terms are the relative corrections of order ``1/(b l)``.
+:func:`interior_laws` reduces the flow on its slow manifold (offset constant to this
+order) and expands the laws to first order in ``1/b``.
+
+**Full prior** ``U[0, 1]``. The edges never leave the prior. Near ``s = 1`` with
+``x = b (1 - s)`` the average's residual is ``-eps/2`` with
+``eps = (1 + (c - 1) x/b) / (1 + c (e^x - 1))`` (both edges alike); as ``c -> inf``
+it is the truncation ``x / (b (e^x - 1))``, so ``b^3 L -> Z = ∫ x^2/(e^x - 1)^2 dx / 2``
+:func:`zeta_constant`. At finite ``c`` an inner layer ``x ~ 1/c`` adds
+``lambda/(b c)`` to the loss (:func:`leakage_coefficient`), and the balance of the two
+gives :func:`full_laws`.
+"""
+
+from dataclasses import dataclass
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+b = sp.Symbol("b", positive=True)
+rho = sp.Symbol("rho", positive=True)
+lo = sp.Symbol("l", positive=True)
+eps = sp.Symbol("epsilon", positive=True)  # 1/b
+x, y = sp.symbols("x y", positive=True)
+n = sp.Symbol("n", integer=True, positive=True)
+
+
+def interior_loss(l=lo):
+    """``F(rho, b)`` with ``L = v^2 F`` for the prior ``U[l, 1 - l]`` (see module)."""
+    hi = 1 - l
+    A, B = 1 + rho, 1 / l - rho / hi
+    return (A**2 + A * B / b + B**2 / (2 * b**2)) / (4 * (hi - l) * b)
+
+
+def layer_loss(l=lo):
+    """The two-layer loss derived from the layer profile, before simplification.
+
+    ``(1/(2 (hi - lo))) ∫_0^∞ e^{-2 b sigma} (A + B sigma)^2 d sigma`` with ``A``, ``B``
+    from the leakage ``u (1 - sigma/hi)`` and truncation ``v (1 + sigma/l)`` (in units
+    of ``v``); equal to :func:`interior_loss`.
+    """
+    hi = 1 - l
+    sigma = sp.Symbol("sigma", positive=True)
+    profile = rho * (1 - sigma / hi) + (1 + sigma / l)
+    integral = sp.integrate(sp.exp(-2 * b * sigma) * profile**2, (sigma, 0, sp.oo), conds="none")
+    return integral / (2 * (hi - l))
+
+
+@dataclass(frozen=True)
+class Law:
+    """A quantity along the flow: ``limit + correction/b + O(b^-2)``."""
+
+    limit: sp.Expr
+    correction: sp.Expr
+
+    def at(self, l, b_=None):
+        """Numeric value of the limit (``b_`` omitted) or of the two terms at ``b_`` (array)."""
+        limit = float(sp.N(sp.sympify(self.limit).subs(lo, l)))
+        if b_ is None:
+            return limit
+        return limit + float(sp.N(sp.sympify(self.correction).subs(lo, l))) / np.asarray(b_, dtype=float)
+
+
+def _series(expr, order=2):
+    """Coefficients ``(c0, c1)`` of ``expr`` in ``epsilon = 1/b``."""
+    e = sp.cancel(sp.together(expr.subs(b, 1 / eps)))
+    return [sp.factor(sp.cancel(sp.diff(e, eps, k).subs(eps, 0) / sp.factorial(k)))
+            for k in range(order)]
+
+
+def interior_laws(l=lo):
+    """Laws of the averaged head's flow under ``U[l, 1 - l]``, to first order in ``1/b``.
+
+    On the slow manifold ``a' = b'`` (the offset is constant to this order), i.e.
+    ``2 rho F_rho - 2 l F + F_b = 0``, solved as ``rho = rho0 + rho1/b``. There
+    ``b' = v^2 H`` with ``H = rho F_rho``, and ``t = ∫ db/(v^2 H)`` expanded by parts
+    (``v^2 = l^2 e^{-2 l b}``) gives ``db/dlog t = 1/(2l) + H'/(4 l^2 H)``,
+    ``L t = F/(2 l H) + F H'/(4 l^2 H^2)`` and the loss exponent
+    ``dlog L/dlog t = -(db/dlog t) 2H/F``.
+
+    Returns
+    -------
+    dict
+        ``rho``, ``offset`` (``a - b``), ``db_dlog_t``, ``loss_times_t``,
+        ``loss_exponent``: each a :class:`Law` in ``l``.
+    """
+    F = interior_loss(l)
+    balance = sp.cancel((2 * rho * sp.diff(F, rho) - 2 * l * F + sp.diff(F, b)) * b)
+    r0, r1 = sp.symbols("r0 r1")
+    c0, c1 = _series(balance.subs(rho, r0 + r1 / b))
+    root0 = sp.solve(c0, r0)
+    root0 = [r for r in root0 if r.subs(l, sp.Rational(1, 10)).is_positive][0]
+    root1 = sp.factor(sp.solve(c1.subs(r0, root0), r1)[0])
+    star = root0 + root1 / b
+    H = sp.cancel((rho * sp.diff(F, rho)).subs(rho, star))
+    Fs = sp.cancel(F.subs(rho, star))
+    dH = sp.diff(H, b)
+    rate = 1 / (2 * l) + dH / (4 * l**2 * H)
+    lt = Fs / (2 * l * H) + Fs * dH / (4 * l**2 * H**2)
+    exponent = -rate * 2 * H / Fs
+    hi = 1 - l
+    offset = sp.log(hi / (l * root0)) - sp.log(1 + root1 / (root0 * b))
+    out = {"rho": Law(root0, root1)}
+    for name, expr in (("offset", offset), ("db_dlog_t", rate), ("loss_times_t", lt),
+                       ("loss_exponent", exponent)):
+        out[name] = Law(*_series(expr))
+    return out
+
+
+def zeta_constant():
+    """``Z = (1/2) ∫_0^∞ x^2/(e^x - 1)^2 dx`` summed exactly, and an mpmath quadrature.
+
+    ``1/(e^x - 1)^2 = Σ_{n≥2} (n - 1) e^{-n x}`` and ``∫ x^2 e^{-n x} dx = 2/n^3``, so
+    ``Z = Σ_{n≥2} (n - 1)/n^3 = ζ(2) - ζ(3)``.
+
+    Returns
+    -------
+    exact : sympy.Expr
+        ``ζ(2) - ζ(3)`` as SymPy sums it.
+    quadrature : sympy.Float
+        The integral evaluated by mpmath (30 digits), for comparison.
+    """
+    exact = sp.simplify(sp.summation((n - 1) / n**3, (n, 2, sp.oo)))
+    with mpmath.workdps(30):
+        quad = mpmath.quad(lambda t: t**2 / mpmath.expm1(t) ** 2, [0, 1, mpmath.inf]) / 2
+        quad = sp.Float(mpmath.nstr(quad, 30), 30)
+    return exact, quad
+
+
+def inner_profiles():
+    """Residual profiles in the inner layer ``y = c x`` at each edge, as ``c -> inf``.
+
+    Average: ``-1/(2 (1 + y))`` (the head's positive mass is ``p = y/(1 + y)`` and it
+    errs by ``1 - p`` toward its negatives; the mirror is exact there). Evidence:
+    ``-p (1 - p)/(1 + p) = -y/((1 + y)(1 + 2y))`` (the head's weight ``p/(p + 1)``).
+    """
+    p = y / (1 + y)
+    return {"average": -(1 - p) / 2, "evidence": sp.simplify(-p * (1 - p) / (1 + p))}
+
+
+def leakage_coefficient(rule):
+    """``lambda`` in ``L = Z/b^3 + lambda/(b c) + ...``: ``2 ∫_0^∞ profile(y)^2 dy``.
+
+    The two edges each contribute ``∫ r^2 d(1 - s) = ∫ r^2 dy / (b c)``.
+    """
+    profile = inner_profiles()[rule]
+    return sp.simplify(2 * sp.integrate(sp.expand(profile**2), (y, 0, sp.oo)))
+
+
+def full_laws(rule="average"):
+    """Leading-order laws of the flow under ``U[0, 1]`` for a symmetrized head.
+
+    With ``L = Z/b^3 + lambda/(b c)``, ``c = e^{a - b}``: ``a' = lambda/(b c)``,
+    ``b' = 3Z/b^4 - lambda/(b c)``. The offset settles when ``a' = b'`` at this order,
+    ``c = 2 lambda b^3/(3 Z)``; then ``b' = 3Z/(2 b^4)``, so ``b^5/t -> 15Z/2``,
+    ``b^3 L -> Z`` and ``L ∝ t^{-3/5}``.
+
+    Returns
+    -------
+    dict
+        ``Z``, ``lambda``, ``offset_constant`` (limit of ``a - b - 3 log b``),
+        ``growth`` (limit of ``b^5/t``), ``loss_exponent``, ``loss_prefactor``
+        (limit of ``L t^{3/5}``), as SymPy numbers.
+    """
+    Z = zeta_constant()[0]
+    lam = leakage_coefficient(rule)
+    c = sp.Symbol("c", positive=True)
+    a_dot, b_dot = lam / (b * c), 3 * Z / b**4 - lam / (b * c)
+    c_star = sp.solve(sp.Eq(a_dot, b_dot), c)[0]
+    rate = sp.simplify(b_dot.subs(c, c_star) * b**4)  # b' = rate / b^4
+    growth = 5 * rate
+    return {"Z": Z, "lambda": lam, "offset_constant": sp.simplify(sp.log(c_star / b**3)),
+            "growth": growth, "loss_exponent": sp.Rational(-3, 5),
+            "loss_prefactor": sp.simplify(Z * growth ** sp.Rational(-3, 5))}
