@@ -35,7 +35,7 @@ def task_gradients(corpus, a, b):
 
     Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``.
     """
-    est, d_a, d_b = corpus.contexts.summaries(a, b)
+    est, d_a, d_b = corpus.summaries(a, b)
     r = 2.0 * (est - corpus.s)
     return np.stack([r * d_a, r * d_b], axis=-1)
 
