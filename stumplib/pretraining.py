@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import calibration, experiments, validation
+from . import calibration, certification, experiments, validation
 from .corpus import Corpus
 
 #: ``b_0 = b_T / START_RATIO``.
@@ -78,6 +78,39 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
         if not np.isfinite([a, b]).all():
             raise FloatingPointError(f"descent diverged at step {k} (eta={eta} too large?)")
     raise RuntimeError(f"b_target={b_target} not reached in max_steps={max_steps} steps (b = {b:.4g})")
+
+
+def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
+    """Constant-step gradient descent until the corpus's own gradient noise reaches ``level``.
+
+    A freezing rule computed from the corpus alone: at every iterate the per-task gradients
+    give both the step and :func:`stumplib.certification.noise_ratio`, the standard error of
+    the corpus gradient relative to its norm; the run freezes at the first iterate where it
+    reaches ``level``.
+
+    Returns
+    -------
+    Frozen
+
+    Raises
+    ------
+    FloatingPointError, RuntimeError
+        As :func:`train_to_scale` (``RuntimeError`` if the level is not reached).
+    """
+    eta = float(validation.positive(eta, "eta"))
+    level = float(validation.positive(level, "level"))
+    max_steps = validation.count(max_steps, "max_steps", minimum=0)
+    a, b = (float(v) for v in validation.parameters(*theta0))
+    for k in range(max_steps + 1):
+        gradients = certification.task_gradients(corpus, a, b)
+        if certification.noise_ratio(gradients) >= level:
+            return Frozen(a, b, eta * k, k)
+        g_a, g_b = gradients.mean(axis=0)
+        with np.errstate(over="ignore"):
+            a, b = a - eta * g_a, b - eta * g_b
+        if not np.isfinite([a, b]).all():
+            raise FloatingPointError(f"descent diverged at step {k} (eta={eta} too large?)")
+    raise RuntimeError(f"level={level} not reached in max_steps={max_steps} steps (b = {b:.4g})")
 
 
 def pretrain(sizes, targets, prior, corpora, seed, ratio=START_RATIO):

@@ -83,3 +83,22 @@ def test_bad_inputs():
         pretraining.pretrain([(5, 5)], [1.0, 2.0], PRIOR, 1, 0)
     with pytest.raises(ValueError, match="^corpora must be an integer"):
         pretraining.pretrain([(5, 5)], [1.0], PRIOR, 0, 0)
+
+
+def test_train_until_noisy_freezes_where_the_noise_reaches_the_level():
+    from stumplib import certification
+    corpus = Corpus.sample(100, 100, PRIOR, rng=3)
+    (a, b), eta = pretraining.start(8.0, PRIOR, ratio=1.0)
+    frozen = pretraining.train_until_noisy(corpus, (a, b), eta, level=0.5)
+    assert frozen.steps > 0
+    noise = certification.noise_ratio(certification.task_gradients(corpus, frozen.a, frozen.b))
+    assert noise >= 0.5
+    # one step earlier the noise was below the level: replay the run
+    for _ in range(frozen.steps - 1):
+        _, g_a, g_b = corpus.loss_and_gradient(a, b)
+        a, b = a - eta * g_a, b - eta * g_b
+    assert certification.noise_ratio(certification.task_gradients(corpus, a, b)) < 0.5
+    with pytest.raises(RuntimeError, match=r"level=1000000.0 not reached in max_steps=2"):
+        pretraining.train_until_noisy(corpus, (a, b), eta, level=1e6, max_steps=2)
+    with pytest.raises(ValueError, match="^level must be positive"):
+        pretraining.train_until_noisy(corpus, (a, b), eta, level=0.0)
