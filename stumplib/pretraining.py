@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import calibration, certification, experiments, validation
+from . import calibration, certification, sweep, validation
 from .corpus import Corpus
 
 #: ``b_0 = b_T / START_RATIO``.
@@ -113,7 +113,14 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
     raise RuntimeError(f"level={level} not reached in max_steps={max_steps} steps (b = {b:.4g})")
 
 
-def pretrain(sizes, targets, prior, corpora, seed, ratio=START_RATIO):
+def _pretrain_one(item):
+    """One corpus of a sweep: ``(m, n, target, prior, ratio, rng)`` -> :class:`Frozen`."""
+    m, n, target, prior, ratio, rng = item
+    theta0, eta = start(target, prior, ratio)
+    return train_to_scale(Corpus.sample(m, n, prior, rng=rng), theta0, eta, target)
+
+
+def pretrain(sizes, targets, prior, corpora, seed, ratio=START_RATIO, n_workers=None, backend=None):
     """Train independent corpora of each size from large-resolution starts to their targets.
 
     Parameters
@@ -130,6 +137,8 @@ def pretrain(sizes, targets, prior, corpora, seed, ratio=START_RATIO):
         Corpus ``r`` of size ``i`` is drawn with ``rng = (seed, i, r)``.
     ratio : float
         Start at ``b_0 = target / ratio`` (see :func:`start`).
+    n_workers, backend
+        Parallel execution (see :func:`stumplib.sweep.run`); the results do not depend on it.
 
     Returns
     -------
@@ -139,9 +148,7 @@ def pretrain(sizes, targets, prior, corpora, seed, ratio=START_RATIO):
     if len(sizes) != len(targets):
         raise ValueError(f"sizes and targets must have equal lengths (got {len(sizes)} and {len(targets)})")
     corpora = validation.count(corpora, "corpora")
-    out = []
-    for i, ((m, n), target) in enumerate(experiments.progress(list(zip(sizes, targets)), desc="pretraining")):
-        theta0, eta = start(target, prior, ratio)
-        out.append([train_to_scale(Corpus.sample(m, n, prior, rng=(seed, i, r)), theta0, eta, target)
-                    for r in range(corpora)])
-    return out
+    items = [(m, n, float(target), prior, ratio, (seed, i, r))
+             for i, ((m, n), target) in enumerate(zip(sizes, targets)) for r in range(corpora)]
+    done = sweep.run(_pretrain_one, items, n_workers, backend, desc="pretraining")
+    return [done[i * corpora:(i + 1) * corpora] for i in range(len(sizes))]
