@@ -25,6 +25,10 @@ from .corpus import Corpus
 START_RATIO = 1.5
 #: ``eta = STEP * b_0^3``.
 STEP = 0.1
+#: Start of a run frozen by the corpus rule: ``b_0 = SIZE_START * (m ∧ n)``, at least ``MIN_START``
+#: (chapter 5 measured certified ends near ``0.06 (m ∧ n)``: the start lies well inside).
+SIZE_START = 1 / 40
+MIN_START = 2.5
 
 
 class Frozen(NamedTuple):
@@ -118,6 +122,35 @@ def _pretrain_one(item):
     m, n, target, prior, ratio, rng = item
     theta0, eta = start(target, prior, ratio)
     return train_to_scale(Corpus.sample(m, n, prior, rng=rng), theta0, eta, target)
+
+
+def size_start(m, n, prior):
+    """Large-resolution start tied to the corpus size alone: ``((a_0, b_0), eta)``.
+
+    ``b_0 = max(SIZE_START * min(m, n), MIN_START)``, ``a_0 = a*(b_0)``, ``eta = STEP * b_0^3``.
+    """
+    m, n = validation.count(m, "m"), validation.count(n, "n")
+    b0 = max(SIZE_START * min(m, n), MIN_START)
+    return (float(calibration.a_star(b0, prior)), b0), STEP * b0**3
+
+
+def _noisy_one(item):
+    """One corpus of a sweep frozen by the corpus rule: ``(m, n, prior, level, rng)``."""
+    m, n, prior, level, rng = item
+    theta0, eta = size_start(m, n, prior)
+    return train_until_noisy(Corpus.sample(m, n, prior, rng=rng), theta0, eta, level)
+
+
+def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None):
+    """Like :func:`pretrain`, from :func:`size_start`, frozen by :func:`train_until_noisy`.
+
+    Corpus ``r`` of size ``i`` is drawn with ``rng = (seed, i, r)`` (the same corpora as
+    :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of :class:`Frozen`.
+    """
+    corpora = validation.count(corpora, "corpora")
+    items = [(m, n, prior, level, (seed, i, r)) for i, (m, n) in enumerate(sizes) for r in range(corpora)]
+    done = sweep.run(_noisy_one, items, n_workers, backend, desc="pretraining (corpus rule)")
+    return [done[i * corpora:(i + 1) * corpora] for i in range(len(sizes))]
 
 
 def pretrain(sizes, targets, prior, corpora, seed, ratio=START_RATIO, n_workers=None, backend=None):

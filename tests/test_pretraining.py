@@ -102,3 +102,15 @@ def test_train_until_noisy_freezes_where_the_noise_reaches_the_level():
         pretraining.train_until_noisy(corpus, (a, b), eta, level=1e6, max_steps=2)
     with pytest.raises(ValueError, match="^level must be positive"):
         pretraining.train_until_noisy(corpus, (a, b), eta, level=0.0)
+
+
+def test_size_start_and_pretrain_noisy_use_the_same_corpora():
+    (a0, b0), eta = pretraining.size_start(400, 200, PRIOR)
+    assert b0 == 200 * pretraining.SIZE_START and eta == pretraining.STEP * b0**3
+    assert pretraining.size_start(20, 20, PRIOR)[0][1] == pretraining.MIN_START
+    out = pretraining.pretrain_noisy([(100, 100)], PRIOR, corpora=2, seed=5, n_workers=1)
+    direct = pretraining.train_until_noisy(Corpus.sample(100, 100, PRIOR, rng=(5, 0, 1)),
+                                           *pretraining.size_start(100, 100, PRIOR), 0.5)
+    assert out[0][1] == direct
+    with pytest.raises(ValueError, match="^m must be an integer"):
+        pretraining.size_start(0, 3, PRIOR)
