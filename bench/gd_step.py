@@ -1,20 +1,17 @@
-"""Benchmark: one corpus gradient step against one ``np.exp`` pass of the same size.
+"""Benchmark: one corpus gradient step against one ``np.exp`` pass over as many elements.
 
-Both run side by side in one process, each repeated back to back and timed by its best
-run (interleaving them would flatter the ratio: ``exp`` would then start from a cold
-cache); the printed ratio is what DESIGN's budget (at most 3x) refers to.
-Usage: ``python bench/gd_step.py [m] [n]``.
+For each scale ``b`` (on the population valley, ``a = 0.9 b + log b``) the step and the
+``exp`` pass run side by side in one process, each repeated back to back and timed by
+its best run (interleaving them would flatter the ratio: ``exp`` would then start from
+a cold cache). Usage: ``python bench/gd_step.py [m] [n]``; prints one line per scale
+``b=<b>: step <ms> ms, np.exp pass <ms> ms, ratio <r>``.
 
-What the step costs: per example, one multiply (``-b * d``), one ``exp``, two products
-(``w d``, ``w d^2``) and three segment sums (``np.add.reduceat`` over the two classes of
-each task), all in float64; then O(m) work on the class summaries. ``exp`` is
-compute-bound (about 0.55 ns per element on the reference box, in or out of cache) and
-is the floor; the other six passes are cheap only if their operands stay in cache, so
-:class:`stumplib.head.Contexts` runs them on row blocks of ``2**15`` elements
-(three work arrays fit in L2). Measured on the 2-core box at 1000x1000: about 1.55 ms
-against 0.55 ms, a ratio of 2.7-3.0 depending on load (it was 3.6 with whole-array
-passes, which each went to main memory). For many short contexts (e.g. 10000x100) the
-per-task summary work dominates and the ratio is higher (about 4).
+What a step costs: at ``b = 20`` every example carries weight and the step is a dense
+pass (one multiply, one ``exp``, two products and three segment sums per example, on row
+blocks that stay in cache); as ``b`` grows only the examples within
+:attr:`stumplib.corpus.Corpus.cutoff` score units of their task's leader are summed, a
+share of order ``cutoff / b`` of each context, so the step becomes cheaper than one
+``exp`` pass over the corpus.
 """
 
 import sys
@@ -24,18 +21,23 @@ import numpy as np
 
 from stumplib.corpus import Corpus
 
+SCALES = (20.0, 100.0, 400.0)
 
-def main(m=1000, n=1000, repeat=30):
+
+def main(m=1000, n=1000, repeat=30, scales=SCALES):
     corpus = Corpus.sample(m, n, rng=0)
     arr = np.random.default_rng(1).random(m * n)
     out = np.empty_like(arr)
-    a, b = 0.9 * 20 + np.log(20), 20.0
-    corpus.loss_and_gradient(a, b)  # warm the cached layout
-    step = min(timeit.repeat(lambda: corpus.loss_and_gradient(a, b), number=1, repeat=repeat))
-    exp = min(timeit.repeat(lambda: np.exp(arr, out=out), number=1, repeat=repeat))
-    print(f"corpus {m}x{n}: gd step {step * 1e3:.3f} ms, np.exp pass {exp * 1e3:.3f} ms, "
-          f"ratio {step / exp:.2f}")
-    return step / exp
+    ratios = {}
+    for b in scales:
+        a = 0.9 * b + np.log(b)
+        corpus.loss_and_gradient(a, b)  # warm the work buffers
+        step = min(timeit.repeat(lambda: corpus.loss_and_gradient(a, b), number=1, repeat=repeat))
+        exp = min(timeit.repeat(lambda: np.exp(arr, out=out), number=1, repeat=repeat))
+        ratios[b] = step / exp
+        print(f"b={b:g}: step {step * 1e3:.3f} ms, np.exp pass {exp * 1e3:.3f} ms, "
+              f"ratio {step / exp:.2f}")
+    return ratios
 
 
 if __name__ == "__main__":

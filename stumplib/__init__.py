@@ -28,6 +28,10 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     power-law fits with standard errors
 ``certification``
     corpus gradient errors relative to the direction of progress
+``pretraining``
+    large-resolution starts, runs to a freezing scale or by the corpus's own noise
+``sweep``
+    sweeps in parallel over cores (joblib) or a Dask cluster, identical to serial
 ``frozen``
     frozen heads and reference rules on shared fresh contexts
 ``baselines``

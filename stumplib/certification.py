@@ -35,9 +35,27 @@ def task_gradients(corpus, a, b):
 
     Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``.
     """
-    est, d_a, d_b = corpus.contexts.summaries(a, b)
+    est, d_a, d_b = corpus.summaries(a, b)
     r = 2.0 * (est - corpus.s)
     return np.stack([r * d_a, r * d_b], axis=-1)
+
+
+def noise_ratio(gradients):
+    """The corpus's own estimate of its relative task-sampling error.
+
+    ``sqrt(tr Cov_j(G_j) / m) / |mean_j G_j|`` for per-task gradients ``G_j`` (rows of
+    ``gradients``, shape ``(m, 2)``, ``m >= 2``; see :func:`task_gradients`): the standard
+    error of the corpus gradient relative to its norm. It needs no population quantity;
+    its expectation is about ``sigma_n / sqrt(m)`` relative to ``|g|``, the sampling part of
+    the relative gradient error, and it does not see the finite-context bias ``beta_n``.
+    """
+    gradients = validation.finite(gradients, "gradients")
+    if gradients.ndim != 2 or gradients.shape[1] != 2 or gradients.shape[0] < 2:
+        raise ValueError(f"gradients must have shape (m, 2) with m >= 2 (got {gradients.shape})")
+    mean = gradients.mean(axis=0)
+    spread = np.trace(np.atleast_2d(np.cov(gradients.T))) / gradients.shape[0]
+    norm = float(np.linalg.norm(mean))
+    return float(np.sqrt(spread) / norm) if norm > 0 else float("inf")
 
 
 def population_task_gradients(a, b, s, features=None):

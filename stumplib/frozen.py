@@ -67,3 +67,25 @@ def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=
     result = {"head": (heads[0], heads[1])}
     result.update({name: (v[0], v[1]) for name, v in out.items()})
     return result
+
+
+def pooled_slope(fits):
+    """Inverse-variance weighted mean of the slopes of independent power-law fits.
+
+    Parameters
+    ----------
+    fits : iterable of stumplib.fitting.PowerLaw
+        Fits with positive slope standard errors.
+
+    Returns
+    -------
+    slope, se : float
+    """
+    fits = list(fits)
+    if not fits:
+        raise ValueError("fits must not be empty")
+    se = np.array([f.slope_se for f in fits], dtype=float)
+    if not np.all(se > 0):
+        raise ValueError("fits must have positive slope standard errors")
+    weights = se**-2.0
+    return float(weights @ np.array([f.slope for f in fits]) / weights.sum()), float(weights.sum() ** -0.5)

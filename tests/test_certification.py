@@ -216,3 +216,32 @@ def test_predicted_end_errors():
         certification.predicted_end([1.0], biases, 0, 0.5)
     with pytest.raises(ValueError, match="same length|equal length"):
         certification.predicted_end([1.0, 2.0], biases, 10, 0.5)
+
+
+def test_noise_ratio_reference_and_scaling():
+    G = np.array([[1.0, 2.0], [3.0, 2.0], [2.0, 5.0]])
+    expected = np.sqrt((np.var(G[:, 0], ddof=1) + np.var(G[:, 1], ddof=1)) / 3) / np.linalg.norm(G.mean(0))
+    assert certification.noise_ratio(G) == pytest.approx(expected, rel=1e-14)
+    # invariant under scaling of the gradients; falls like 1/sqrt(m) for repeated rows
+    assert certification.noise_ratio(7.0 * G) == pytest.approx(expected, rel=1e-14)
+    assert certification.noise_ratio(np.zeros((4, 2))) == float("inf")
+
+
+def test_noise_ratio_estimates_the_sampling_part():
+    """On a corpus with long contexts the noise ratio matches the RMS error over corpora."""
+    a, b = float(calibration.a_star(10.0, PRIOR)), 10.0
+    rho = certification.relative_errors(400, 400, [a], [b], PRIOR, 24, rng=12)[:, 0]
+    noise = [certification.noise_ratio(certification.task_gradients(Corpus.sample(400, 400, PRIOR, rng=(12, r)), a, b))
+             for r in range(6)]
+    rms = np.sqrt(np.mean(rho**2))
+    # 24 corpora: the RMS is known to about 1/sqrt(2*24) = 15 %; the noise estimates scatter less
+    assert 0.6 * rms < np.mean(noise) < 1.4 * rms
+
+
+def test_noise_ratio_bad_inputs():
+    with pytest.raises(ValueError, match=r"gradients must have shape \(m, 2\) with m >= 2"):
+        certification.noise_ratio(np.ones((1, 2)))
+    with pytest.raises(ValueError, match=r"gradients must have shape"):
+        certification.noise_ratio(np.ones((3, 3)))
+    with pytest.raises(ValueError, match="^gradients must be finite"):
+        certification.noise_ratio(np.full((3, 2), np.nan))

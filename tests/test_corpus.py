@@ -40,7 +40,7 @@ def test_sample_matches_sample_contexts():
     x, y, s = tasks.sample_contexts(25, 7, tasks.Uniform(0.2, 0.6), tasks.Beta(2, 3), rng=9)
     c = Corpus.sample(25, 7, prior=tasks.Uniform(0.2, 0.6), features=tasks.Beta(2, 3), rng=9)
     np.testing.assert_array_equal(c.s, s)
-    np.testing.assert_allclose(c.estimates(2.0, 5.0), head.estimate(2.0, 5.0, x, y), rtol=0, atol=1e-16)
+    np.testing.assert_allclose(c.estimates(2.0, 5.0), head.estimate(2.0, 5.0, x, y), rtol=0, atol=1e-15)
 
 
 @pytest.mark.parametrize("a, b", [(0.0, 0.0), (3.0, 2.0), (20.0, 20.0), (-5.0, 10.0), (2.0, -15.0),
@@ -125,3 +125,150 @@ def test_bad_inputs():
         c.gradient(1.0, np.inf)
     with pytest.raises(ValueError, match="^m must be an integer"):
         Corpus.sample(2.5, 3)
+
+
+# --- the windowed engine against the dense evaluation -------------------------------------
+
+def dense(corpus, x, y, a, b):
+    """Loss, gradient and per-task summaries from the dense head evaluation."""
+    est, d_a, d_b = head.Contexts(x, y).summaries(a, b)
+    r = est - corpus.s
+    return (np.mean(r**2), 2 * np.mean(r * d_a), 2 * np.mean(r * d_b)), np.array([est, d_a, d_b])
+
+
+def assert_matches_dense(corpus, x, y, a, b, rtol=1e-12):
+    """Loss and gradient to ``rtol`` relative (the gradient relative to its norm), per-task
+    summaries to the engine's absolute guarantee. ``rtol=None``: per-task check only (a
+    one-task corpus whose gradient comes from examples at the cutoff has a gradient of the
+    order of the weight left out, so only the absolute guarantee is meaningful there)."""
+    (L, g_a, g_b), per_task = dense(corpus, x, y, a, b)
+    got = corpus.loss_and_gradient(a, b)
+    if rtol is not None:
+        norm = np.hypot(g_a, g_b)
+        assert abs(got[0] - L) <= rtol * L
+        assert abs(got[1] - g_a) <= rtol * norm and abs(got[2] - g_b) <= rtol * norm
+    # per task: the weight left out is below e^-40 of the leader's (absolute, features in [0, 1]);
+    # beyond that, rounding (another summation order) at a few ulp of O(1) values
+    np.testing.assert_allclose(np.array(corpus.summaries(a, b)), per_task, rtol=1e-13, atol=1e-15)
+
+
+@pytest.fixture(scope="module")
+def large():
+    x, y, s = tasks.sample_contexts(300, 400, tasks.Uniform(0.1, 0.9), rng=21)
+    return Corpus(x, y, s), x, y
+
+
+@pytest.mark.parametrize("b", [0.0, 1.0, 20.0, 100.0, 400.0, 2000.0, 1e4, 1e6])
+@pytest.mark.parametrize("offset", [-5.0, 0.0, "log", 10.0])
+def test_engine_matches_dense_on_and_off_the_valley(large, b, offset):
+    corpus, x, y = large
+    a = 0.9 * b + (np.log(max(b, 1.0)) if offset == "log" else offset)
+    assert_matches_dense(corpus, x, y, a, b)
+
+
+@pytest.mark.parametrize("b", [-1e4, -400.0, -20.0, -1.0])
+def test_engine_matches_dense_for_negative_b(large, b):
+    corpus, x, y = large
+    assert_matches_dense(corpus, x, y, 0.3 * b, b)
+
+
+def test_windows_shrink_with_the_scale_and_skip_classes(large):
+    corpus, _, _ = large
+    n = corpus.shape[1]
+    counts = [corpus.windows(0.9 * b + np.log(b), b).sum() for b in (20.0, 100.0, 400.0, 2000.0)]
+    assert counts[0] == corpus.shape[0] * n and counts == sorted(counts, reverse=True)
+    w = corpus.windows(0.9 * 400 + np.log(400), 400.0)
+    assert np.all(w[:, 1] >= 1)  # the positive leader of each task with positives is kept
+    # negatives matter only for thresholds near the top of the range (positive leader low)
+    assert 0 < np.count_nonzero(w[:, 0]) < corpus.shape[0]
+    assert np.all(corpus.s[w[:, 0] > 0] > 0.6)
+
+
+def test_tasks_whose_negatives_matter():
+    """a far below the valley: the negatives lead; both classes inside the cutoff."""
+    x, y, s = tasks.sample_contexts(50, 200, tasks.Uniform(0.1, 0.9), rng=4)
+    c = Corpus(x, y, s)
+    for a, b in [(0.2 * 300, 300.0), (0.5 * 300, 300.0), (0.9 * 300 - 30, 300.0)]:
+        w = c.windows(a, b)
+        assert np.count_nonzero(w[:, 0]) > 10
+        assert_matches_dense(c, x, y, a, b)
+
+
+def test_window_boundary_is_inclusive_and_exact():
+    """Examples at score distance just inside / outside the cutoff of the leader."""
+    b = 100.0
+    n = 5
+    c0 = Corpus(np.zeros((1, n)) + 0.5, np.ones((1, n)), [0.2])
+    cut = c0.cutoff
+    x = np.array([[0.3, 0.3 + cut / b * (1 - 1e-9), 0.3 + cut / b * (1 + 1e-9), 0.9, 0.95]])
+    y = np.ones_like(x)
+    c = Corpus(x, y, [0.25])
+    assert c.windows(5.0, b).tolist() == [[0, 2]]
+    assert_matches_dense(c, x, y, 5.0, b, rtol=None)
+    # the negative class: leader at 0.05, positives far above in score
+    x = np.array([[0.05, 0.05 + cut / b * (1 - 1e-9), 0.05 + cut / b * (1 + 1e-9), 0.9, 0.95]])
+    y = np.array([[0, 0, 0, 1, 1]])
+    c = Corpus(x, y, [0.8])
+    a = b * 0.9 - 10  # positive leader score -10, below the negative leader's -5
+    assert c.windows(a, b).tolist() == [[2, 2]]
+    assert_matches_dense(c, x, y, a, b, rtol=None)
+
+
+def test_class_boundaries_and_empty_classes():
+    """Windows wider than a class must not reach into the other class; empty classes."""
+    rng = np.random.default_rng(8)
+    x = rng.random((6, 50))
+    y = np.zeros_like(x)
+    y[1] = 1  # no negatives
+    y[2, :] = (x[2] > 0.97)  # few positives
+    y[3, :] = (x[3] > 0.02)  # few negatives
+    y[4, :] = rng.random(50) < 0.5  # labels unrelated to x
+    y[5, 0] = 1  # one positive
+    s = np.full(6, 0.5)
+    c = Corpus(x, y, s)
+    for a, b in [(10.0, 20.0), (50.0, 400.0), (400.0, 400.0), (-50.0, 400.0), (90.0, 100.0)]:
+        assert_matches_dense(c, x, y, a, b)
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 1 << 15])
+def test_chunk_and_block_boundaries(large, block, monkeypatch):
+    """Chunks of one row, odd sizes and the default agree with the dense evaluation."""
+    corpus, x, y = large
+    monkeypatch.setattr(Corpus, "BLOCK", block)
+    for b in (20.0, 150.0, 400.0):
+        assert_matches_dense(corpus, x, y, 0.9 * b + np.log(b), b)
+
+
+def test_layout_blocks_and_sampling_blocks(monkeypatch):
+    """Laying out / sampling in row blocks gives the same corpus as one block."""
+    whole = Corpus.sample(37, 11, features=tasks.Beta(2, 3), rng=5)
+    x, y, s = tasks.sample_contexts(37, 11, tasks.Uniform(0.1, 0.9), tasks.Beta(2, 3), rng=5)
+    monkeypatch.setattr(Corpus, "LAYOUT_BLOCK", 30)
+    blocked = Corpus.sample(37, 11, features=tasks.Beta(2, 3), rng=5)
+    built = Corpus(x, y, s)
+    for c in (blocked, built):
+        np.testing.assert_array_equal(c.s, whole.s)
+        assert c.loss_and_gradient(3.0, 4.0) == whole.loss_and_gradient(3.0, 4.0)
+        assert c.loss_and_gradient(300.0, 350.0) == whole.loss_and_gradient(300.0, 350.0)
+
+
+@given(st.integers(1, 6), st.integers(1, 12), st.floats(-300, 300), st.floats(0.5, 3000),
+       st.integers(0, 2**16))
+def test_engine_matches_dense_property(m, n, offset, b, seed):
+    x, y, s = tasks.sample_contexts(m, n, tasks.Uniform(), rng=seed)
+    c = Corpus(x, y, s)
+    a = 0.9 * b + offset
+    (L, g_a, g_b), per_task = dense(c, x, y, a, b)
+    got = c.loss_and_gradient(a, b)
+    assert got[0] == pytest.approx(L, rel=1e-12, abs=1e-300)
+    np.testing.assert_allclose(np.array(c.summaries(a, b)), per_task, rtol=1e-13, atol=1e-15)
+
+
+def test_engine_bad_inputs():
+    c = Corpus.sample(3, 4, rng=0)
+    with pytest.raises(ValueError, match=r"^b must be positive"):
+        c.windows(1.0, 0.0)
+    with pytest.raises(ValueError, match="^a must be finite"):
+        c.windows(np.nan, 1.0)
+    with pytest.raises(ValueError, match=r"x and y must have shape \(m, n\)"):
+        Corpus(np.zeros(3), np.zeros(3), 0.5)

@@ -55,3 +55,16 @@ def test_errors():
         frozen.fresh_errors([1.0], [1.0], [5], contexts=1)
     with pytest.raises(ValueError, match="b must be finite"):
         frozen.fresh_errors([1.0], [np.inf], [5])
+
+
+def test_pooled_slope():
+    from stumplib.fitting import PowerLaw
+    fits = [PowerLaw(-1.0, 0.1, 0.0, 0.1), PowerLaw(-0.5, 0.2, 0.0, 0.1)]
+    slope, se = frozen.pooled_slope(fits)
+    assert slope == pytest.approx((-1.0 / 0.01 - 0.5 / 0.04) / (1 / 0.01 + 1 / 0.04), rel=1e-14)
+    assert se == pytest.approx((1 / 0.01 + 1 / 0.04) ** -0.5, rel=1e-14)
+    assert frozen.pooled_slope(iter(fits[:1])) == (-1.0, 0.1)
+    with pytest.raises(ValueError, match="fits must not be empty"):
+        frozen.pooled_slope([])
+    with pytest.raises(ValueError, match="positive slope standard errors"):
+        frozen.pooled_slope([PowerLaw(-1.0, 0.0, 0.0, 0.1)])

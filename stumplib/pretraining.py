@@ -1,0 +1,187 @@
+"""Pretraining corpora from a large-resolution start up to a freezing scale.
+
+**The start.** Constant-step descent is stable only for steps up to about the inverse
+curvature across the valley, which grows roughly like ``b^3`` (chapter 4 measured the
+largest stable step at ``0.31 b_0^3`` for ``b_0 = 20`` and ``0.20 b_0^3`` for
+``b_0 = 80`` on ``U[0.1, 0.9]``). A run that must reach scale ``b_T`` therefore starts at
+a scale tied to it, ``b_0 = b_T / START_RATIO``, on the population valley
+``a_0 = a*(b_0)``, with the constant step ``eta = STEP * b_0^3`` (half the largest stable
+step measured at ``b_0 = 80``). Since ``b^4`` grows like ``kappa t``, the number of
+steps is then about ``(START_RATIO^4 - 1) b_0 / (STEP kappa)``: linear in ``b_T`` instead of
+``b_T^4 / eta`` from a fixed start.
+
+Every corpus is drawn from its own structured stream ``rng = (seed, i, r)`` (size ``i``,
+replicate ``r``).
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import calibration, certification, sweep, validation
+from .corpus import Corpus
+
+#: ``b_0 = b_T / START_RATIO``.
+START_RATIO = 1.5
+#: ``eta = STEP * b_0^3``.
+STEP = 0.1
+#: Start of a run frozen by the corpus rule: ``b_0 = SIZE_START * (m ∧ n)``, at least ``MIN_START``
+#: (chapter 5 measured certified ends near ``0.06 (m ∧ n)``: the start lies well inside).
+SIZE_START = 1 / 40
+MIN_START = 2.5
+
+
+class Frozen(NamedTuple):
+    """Parameters at the first step whose scale reaches the target, and the run's cost."""
+
+    a: float
+    b: float
+    t: float
+    steps: int
+
+
+def start(b_target, prior, ratio=START_RATIO):
+    """Large-resolution start for a run to ``b_target``: ``((a_0, b_0), eta)``.
+
+    ``b_0 = b_target / ratio``, ``a_0 = a*(b_0)`` and ``eta = STEP * b_0^3``.
+    """
+    b_target = float(validation.positive(b_target, "b_target"))
+    ratio = float(validation.finite(ratio, "ratio"))
+    if not ratio >= 1:
+        raise ValueError(f"ratio must be >= 1 (got {ratio})")
+    b0 = b_target / ratio
+    return (float(calibration.a_star(b0, prior)), b0), STEP * b0**3
+
+
+def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
+    """Constant-step gradient descent on ``corpus`` until the scale reaches ``b_target``.
+
+    Returns
+    -------
+    Frozen
+        ``(a, b)`` at the first iterate with ``b >= b_target``, its time ``t = eta k`` and
+        the number of steps ``k``.
+
+    Raises
+    ------
+    FloatingPointError
+        If the parameters stop being finite.
+    RuntimeError
+        If ``b_target`` is not reached within ``max_steps`` steps.
+    """
+    eta = float(validation.positive(eta, "eta"))
+    b_target = float(validation.positive(b_target, "b_target"))
+    max_steps = validation.count(max_steps, "max_steps", minimum=0)
+    a, b = (float(v) for v in validation.parameters(*theta0))
+    for k in range(max_steps + 1):
+        if b >= b_target:
+            return Frozen(a, b, eta * k, k)
+        _, g_a, g_b = corpus.loss_and_gradient(a, b)
+        with np.errstate(over="ignore"):
+            a, b = a - eta * g_a, b - eta * g_b
+        if not np.isfinite([a, b]).all():
+            raise FloatingPointError(f"descent diverged at step {k} (eta={eta} too large?)")
+    raise RuntimeError(f"b_target={b_target} not reached in max_steps={max_steps} steps (b = {b:.4g})")
+
+
+def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
+    """Constant-step gradient descent until the corpus's own gradient noise reaches ``level``.
+
+    A freezing rule computed from the corpus alone: at every iterate the per-task gradients
+    give both the step and :func:`stumplib.certification.noise_ratio`, the standard error of
+    the corpus gradient relative to its norm; the run freezes at the first iterate where it
+    reaches ``level``.
+
+    Returns
+    -------
+    Frozen
+
+    Raises
+    ------
+    FloatingPointError, RuntimeError
+        As :func:`train_to_scale` (``RuntimeError`` if the level is not reached).
+    """
+    eta = float(validation.positive(eta, "eta"))
+    level = float(validation.positive(level, "level"))
+    max_steps = validation.count(max_steps, "max_steps", minimum=0)
+    a, b = (float(v) for v in validation.parameters(*theta0))
+    for k in range(max_steps + 1):
+        gradients = certification.task_gradients(corpus, a, b)
+        if certification.noise_ratio(gradients) >= level:
+            return Frozen(a, b, eta * k, k)
+        g_a, g_b = gradients.mean(axis=0)
+        with np.errstate(over="ignore"):
+            a, b = a - eta * g_a, b - eta * g_b
+        if not np.isfinite([a, b]).all():
+            raise FloatingPointError(f"descent diverged at step {k} (eta={eta} too large?)")
+    raise RuntimeError(f"level={level} not reached in max_steps={max_steps} steps (b = {b:.4g})")
+
+
+def _pretrain_one(item):
+    """One corpus of a sweep: ``(m, n, target, prior, ratio, rng)`` -> :class:`Frozen`."""
+    m, n, target, prior, ratio, rng = item
+    theta0, eta = start(target, prior, ratio)
+    return train_to_scale(Corpus.sample(m, n, prior, rng=rng), theta0, eta, target)
+
+
+def size_start(m, n, prior):
+    """Large-resolution start tied to the corpus size alone: ``((a_0, b_0), eta)``.
+
+    ``b_0 = max(SIZE_START * min(m, n), MIN_START)``, ``a_0 = a*(b_0)``, ``eta = STEP * b_0^3``.
+    """
+    m, n = validation.count(m, "m"), validation.count(n, "n")
+    b0 = max(SIZE_START * min(m, n), MIN_START)
+    return (float(calibration.a_star(b0, prior)), b0), STEP * b0**3
+
+
+def _noisy_one(item):
+    """One corpus of a sweep frozen by the corpus rule: ``(m, n, prior, level, rng)``."""
+    m, n, prior, level, rng = item
+    theta0, eta = size_start(m, n, prior)
+    return train_until_noisy(Corpus.sample(m, n, prior, rng=rng), theta0, eta, level)
+
+
+def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None):
+    """Like :func:`pretrain`, from :func:`size_start`, frozen by :func:`train_until_noisy`.
+
+    Corpus ``r`` of size ``i`` is drawn with ``rng = (seed, i, r)`` (the same corpora as
+    :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of :class:`Frozen`.
+    """
+    corpora = validation.count(corpora, "corpora")
+    items = [(m, n, prior, level, (seed, i, r)) for i, (m, n) in enumerate(sizes) for r in range(corpora)]
+    done = sweep.run(_noisy_one, items, n_workers, backend, desc="pretraining (corpus rule)")
+    return [done[i * corpora:(i + 1) * corpora] for i in range(len(sizes))]
+
+
+def pretrain(sizes, targets, prior, corpora, seed, ratio=START_RATIO, n_workers=None, backend=None):
+    """Train independent corpora of each size from large-resolution starts to their targets.
+
+    Parameters
+    ----------
+    sizes : sequence of (int, int)
+        Corpus sizes ``(m, n)``.
+    targets : sequence of float
+        Freezing scale for each size.
+    prior : tasks.Uniform
+        Threshold prior of the corpora (and of the valley of the start).
+    corpora : int
+        Independent corpora per size.
+    seed : int
+        Corpus ``r`` of size ``i`` is drawn with ``rng = (seed, i, r)``.
+    ratio : float
+        Start at ``b_0 = target / ratio`` (see :func:`start`).
+    n_workers, backend
+        Parallel execution (see :func:`stumplib.sweep.run`); the results do not depend on it.
+
+    Returns
+    -------
+    list of list of Frozen
+        ``[i][r]`` for size ``i``, corpus ``r``.
+    """
+    if len(sizes) != len(targets):
+        raise ValueError(f"sizes and targets must have equal lengths (got {len(sizes)} and {len(targets)})")
+    corpora = validation.count(corpora, "corpora")
+    items = [(m, n, float(target), prior, ratio, (seed, i, r))
+             for i, ((m, n), target) in enumerate(zip(sizes, targets)) for r in range(corpora)]
+    done = sweep.run(_pretrain_one, items, n_workers, backend, desc="pretraining")
+    return [done[i * corpora:(i + 1) * corpora] for i in range(len(sizes))]

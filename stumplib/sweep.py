@@ -1,0 +1,66 @@
+"""Sweeps in parallel: independent items over cores (joblib) or over a cluster (Dask).
+
+Every item of a sweep carries everything it needs, its random stream included (the
+structured seeds ``(seed, i, r)`` of each chapter), so the results do not depend on which
+process computes which item, nor in what order: a parallel sweep returns exactly what the
+serial loop returns. The number of local workers is ``STUMPLIB_WORKERS`` (default: all
+cores). On a cluster, connect a ``dask.distributed.Client`` and pass ``backend="dask"``:
+joblib then ships the items to the Dask workers.
+"""
+
+import os
+
+import joblib
+
+from . import experiments
+
+
+def workers():
+    """Local workers for sweeps: ``STUMPLIB_WORKERS``, or the number of cores."""
+    value = os.environ.get("STUMPLIB_WORKERS")
+    if value is None:
+        return os.cpu_count() or 1
+    try:
+        count = int(value)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise ValueError(f"STUMPLIB_WORKERS must be an integer >= 1 (got {value!r})")
+    return count
+
+
+def run(function, items, n_workers=None, backend=None, desc="sweep"):
+    """``[function(item) for item in items]``, computed in parallel.
+
+    Parameters
+    ----------
+    function : callable
+        A module-level function (it is pickled to the workers).
+    items : iterable
+        Its arguments, one per call.
+    n_workers : int, optional
+        Local processes (default :func:`workers`); 1 runs the plain loop in this process.
+    backend : {None, "dask"}
+        ``"dask"`` sends the calls to the workers of the active ``dask.distributed.Client``.
+    desc : str
+        Progress-bar label.
+
+    Returns
+    -------
+    list
+        The results, in the order of ``items``.
+    """
+    items = list(items)
+    if backend not in (None, "dask"):
+        raise ValueError(f"backend must be None or 'dask' (got {backend!r})")
+    if backend == "dask":
+        with joblib.parallel_config(backend="dask"):
+            return joblib.Parallel()(joblib.delayed(function)(item) for item in items)
+    n_workers = workers() if n_workers is None else n_workers
+    if not (isinstance(n_workers, int) and n_workers >= 1):
+        raise ValueError(f"n_workers must be an integer >= 1 (got {n_workers!r})")
+    if n_workers == 1 or len(items) <= 1:
+        return [function(item) for item in experiments.progress(items, desc=desc)]
+    calls = (joblib.delayed(function)(item) for item in items)
+    return list(experiments.progress(joblib.Parallel(n_jobs=n_workers, return_as="generator")(calls),
+                                     total=len(items), desc=desc))

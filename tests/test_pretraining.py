@@ -1,0 +1,116 @@
+"""Tests for stumplib.pretraining: large-resolution starts and runs to a target scale."""
+
+import numpy as np
+import pytest
+
+from stumplib import calibration, pretraining, tasks
+from stumplib.corpus import Corpus
+
+PRIOR = tasks.Uniform(0.1, 0.9)
+
+
+def test_start_rule():
+    (a0, b0), eta = pretraining.start(30.0, PRIOR)
+    assert b0 == 30.0 / pretraining.START_RATIO
+    assert a0 == pytest.approx(float(calibration.a_star(b0, PRIOR)), rel=1e-15)
+    assert eta == pretraining.STEP * b0**3
+    (_, b1), _ = pretraining.start(30.0, PRIOR, ratio=1.0)
+    assert b1 == 30.0
+
+
+def test_train_to_scale_is_plain_gradient_descent_stopped_at_the_target():
+    corpus = Corpus.sample(60, 40, PRIOR, rng=1)
+    (a, b), eta = pretraining.start(12.0, PRIOR)
+    frozen = pretraining.train_to_scale(corpus, (a, b), eta, 12.0)
+    path = [(a, b)]
+    while b < 12.0:
+        _, g_a, g_b = corpus.loss_and_gradient(a, b)
+        a, b = a - eta * g_a, b - eta * g_b
+        path.append((a, b))
+    assert (frozen.a, frozen.b) == path[-1]
+    assert frozen.steps == len(path) - 1 and frozen.t == eta * frozen.steps
+    assert path[-2][1] < 12.0 <= frozen.b
+
+
+def test_train_to_scale_already_there_and_not_reached():
+    corpus = Corpus.sample(10, 10, PRIOR, rng=2)
+    assert pretraining.train_to_scale(corpus, (10.0, 20.0), 1.0, 15.0) == (10.0, 20.0, 0.0, 0)
+    with pytest.raises(RuntimeError, match=r"b_target=1000.0 not reached in max_steps=3"):
+        pretraining.train_to_scale(corpus, (10.0, 10.0), 1.0, 1000.0, max_steps=3)
+
+
+class Exploding:
+    """A loss whose gradient overflows any step (stands in for a diverging run)."""
+
+    def loss_and_gradient(self, a, b):
+        return 1.0, 1e300, -1e300
+
+
+def test_train_to_scale_divergence_is_reported():
+    with pytest.raises(FloatingPointError, match="diverged at step 0"):
+        pretraining.train_to_scale(Exploding(), (10.0, 10.0), 1e10, 1e6)
+
+
+def test_pretrain_structured_streams_and_calibration():
+    out = pretraining.pretrain([(50, 50), (80, 60)], [10.0, 12.0], PRIOR, corpora=2, seed=7)
+    assert [len(v) for v in out] == [2, 2]
+    again = pretraining.pretrain([(80, 60)], [12.0], PRIOR, corpora=2, seed=7)
+    # size i = 0 here, so other streams: a different corpus
+    assert again[0][0] != out[1][0]
+    alone = pretraining.train_to_scale(Corpus.sample(80, 60, PRIOR, rng=(7, 1, 1)),
+                                       *pretraining.start(12.0, PRIOR), 12.0)
+    assert alone == out[1][1]
+    for runs, target in zip(out, (10.0, 12.0)):
+        for f in runs:
+            assert target <= f.b < 1.01 * target
+            # the corpus calibrates near the population valley
+            assert abs(f.a - calibration.a_star(f.b, PRIOR)) < 1.0
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="^b_target must be positive"):
+        pretraining.start(0.0, PRIOR)
+    with pytest.raises(ValueError, match=r"^ratio must be >= 1"):
+        pretraining.start(10.0, PRIOR, ratio=0.5)
+    corpus = Corpus.sample(5, 5, PRIOR, rng=0)
+    with pytest.raises(ValueError, match="^eta must be positive"):
+        pretraining.train_to_scale(corpus, (1.0, 1.0), 0.0, 2.0)
+    with pytest.raises(ValueError, match="^max_steps must be an integer"):
+        pretraining.train_to_scale(corpus, (1.0, 1.0), 1.0, 2.0, max_steps=-1)
+    with pytest.raises(ValueError, match="^a must be finite"):
+        pretraining.train_to_scale(corpus, (np.nan, 1.0), 1.0, 2.0)
+    with pytest.raises(ValueError, match="sizes and targets must have equal lengths"):
+        pretraining.pretrain([(5, 5)], [1.0, 2.0], PRIOR, 1, 0)
+    with pytest.raises(ValueError, match="^corpora must be an integer"):
+        pretraining.pretrain([(5, 5)], [1.0], PRIOR, 0, 0)
+
+
+def test_train_until_noisy_freezes_where_the_noise_reaches_the_level():
+    from stumplib import certification
+    corpus = Corpus.sample(100, 100, PRIOR, rng=3)
+    (a, b), eta = pretraining.start(8.0, PRIOR, ratio=1.0)
+    frozen = pretraining.train_until_noisy(corpus, (a, b), eta, level=0.5)
+    assert frozen.steps > 0
+    noise = certification.noise_ratio(certification.task_gradients(corpus, frozen.a, frozen.b))
+    assert noise >= 0.5
+    # one step earlier the noise was below the level: replay the run
+    for _ in range(frozen.steps - 1):
+        _, g_a, g_b = corpus.loss_and_gradient(a, b)
+        a, b = a - eta * g_a, b - eta * g_b
+    assert certification.noise_ratio(certification.task_gradients(corpus, a, b)) < 0.5
+    with pytest.raises(RuntimeError, match=r"level=1000000.0 not reached in max_steps=2"):
+        pretraining.train_until_noisy(corpus, (a, b), eta, level=1e6, max_steps=2)
+    with pytest.raises(ValueError, match="^level must be positive"):
+        pretraining.train_until_noisy(corpus, (a, b), eta, level=0.0)
+
+
+def test_size_start_and_pretrain_noisy_use_the_same_corpora():
+    (a0, b0), eta = pretraining.size_start(400, 200, PRIOR)
+    assert b0 == 200 * pretraining.SIZE_START and eta == pretraining.STEP * b0**3
+    assert pretraining.size_start(20, 20, PRIOR)[0][1] == pretraining.MIN_START
+    out = pretraining.pretrain_noisy([(100, 100)], PRIOR, corpora=2, seed=5, n_workers=1)
+    direct = pretraining.train_until_noisy(Corpus.sample(100, 100, PRIOR, rng=(5, 0, 1)),
+                                           *pretraining.size_start(100, 100, PRIOR), 0.5)
+    assert out[0][1] == direct
+    with pytest.raises(ValueError, match="^m must be an integer"):
+        pretraining.size_start(0, 3, PRIOR)

@@ -1,0 +1,52 @@
+"""Tests for stumplib.sweep: parallel sweeps give exactly the serial results."""
+
+import pytest
+
+from stumplib import pretraining, sweep, tasks
+
+PRIOR = tasks.Uniform(0.1, 0.9)
+SIZES, TARGETS = [(40, 30), (60, 40)], [9.0, 11.0]
+
+
+def square(v):
+    return v * v
+
+
+def test_workers_from_the_environment(monkeypatch):
+    monkeypatch.delenv("STUMPLIB_WORKERS", raising=False)
+    assert sweep.workers() >= 1
+    monkeypatch.setenv("STUMPLIB_WORKERS", "3")
+    assert sweep.workers() == 3
+    for bad in ("0", "two", "-1", "1.5"):
+        monkeypatch.setenv("STUMPLIB_WORKERS", bad)
+        with pytest.raises(ValueError, match=r"STUMPLIB_WORKERS must be an integer >= 1"):
+            sweep.workers()
+
+
+def test_run_keeps_the_order():
+    assert sweep.run(square, range(7), n_workers=1) == [v * v for v in range(7)]
+    assert sweep.run(square, range(7), n_workers=2) == [v * v for v in range(7)]
+    assert sweep.run(square, [], n_workers=2) == []
+
+
+def test_run_bad_arguments():
+    with pytest.raises(ValueError, match=r"backend must be None or 'dask'"):
+        sweep.run(square, [1], backend="ray")
+    with pytest.raises(ValueError, match=r"n_workers must be an integer >= 1"):
+        sweep.run(square, [1, 2], n_workers=0)
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return pretraining.pretrain(SIZES, TARGETS, PRIOR, 2, seed=3, n_workers=1)
+
+
+def test_parallel_pretraining_is_identical_to_serial(serial):
+    assert pretraining.pretrain(SIZES, TARGETS, PRIOR, 2, seed=3, n_workers=2) == serial
+
+
+def test_dask_local_cluster_is_identical_to_serial(serial):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+        assert pretraining.pretrain(SIZES, TARGETS, PRIOR, 2, seed=3, backend="dask") == serial
