@@ -17,14 +17,20 @@ class Corpus:
     x, y : array_like, shape (m, n)
         Features and labels of each task.
     s : array_like, shape (m,)
-        True thresholds.
+        True thresholds; the labels must be ``y = 1{x > s}``.
     """
 
     def __init__(self, x, y, s):
-        self.contexts = head.Contexts(x, y)
+        x, y = validation.context(x, y)
+        if x.ndim != 2:
+            raise ValueError(f"x must have shape (m, n) (got {x.shape})")
         self.s = validation.unit_interval(s, "s")
-        if self.s.shape != self.contexts.batch_shape:
-            raise ValueError(f"s must have shape {self.contexts.batch_shape} (got {self.s.shape})")
+        if self.s.shape != x.shape[:1]:
+            raise ValueError(f"s must have shape {x.shape[:1]} (got {self.s.shape})")
+        wrong = np.flatnonzero(np.any(y != (x > self.s[:, None]), axis=-1))
+        if wrong.size:
+            raise ValueError(f"y must be 1{{x > s}} in every task (task {wrong[0]} differs)")
+        self.contexts = head.Contexts(x, y)
 
     @classmethod
     def sample(cls, m, n, prior=tasks.Uniform(0.1, 0.9), features=tasks.Uniform(), rng=None):
@@ -41,8 +47,8 @@ class Corpus:
         return self.contexts.summaries(a, b)[0]
 
     def loss_and_gradient(self, a, b):
-        """Empirical loss and its gradient ``(L, dL/da, dL/db)``."""
-        est, d_a, d_b = self.contexts.summaries(a, b)
+        """Empirical loss and its gradient ``(L, dL/da, dL/db)`` at one point ``(a, b)``."""
+        est, d_a, d_b = self.contexts.summaries(*validation.scalar_parameters(a, b))
         r = est - self.s
         return float(np.mean(r**2)), float(2 * np.mean(r * d_a)), float(2 * np.mean(r * d_b))
 

@@ -7,7 +7,8 @@ have shape ``(..., N)`` and ``a``, ``b`` broadcast against ``(...)``.
 The weights of each class (negatives, positives) are exponentials in ``x`` taken
 relative to the class's heaviest example, so nothing overflows for ``|a|, |b|`` up
 to 1e6 and beyond; the estimate and gradient then follow from the two class
-summaries (:func:`stumplib.moments.combine`).
+summaries (:func:`stumplib.moments.combine`). An empty batch (``x`` of shape
+``(0, N)``) gives empty results.
 """
 
 import numpy as np
@@ -103,8 +104,10 @@ class Contexts:
     def summaries(self, a, b):
         """Estimate, ``d/da`` and ``d/db`` for every context, each of the batch shape."""
         a, b = validation.parameters(a, b)
-        a = np.broadcast_to(a, self.batch_shape).ravel()
-        b = np.broadcast_to(b, self.batch_shape).ravel()
+        a = validation.batch(a, "a", self.batch_shape).ravel()
+        b = validation.batch(b, "b", self.batch_shape).ravel()
+        if a.size == 0:
+            return tuple(np.zeros(self.batch_shape) for _ in range(3))
         sign = 1 if np.all(b >= 0) else -1 if np.all(b < 0) else 0
         if sign == 0:  # mixed signs across the batch: evaluate each group apart
             return self._mixed(a, b)
@@ -130,14 +133,19 @@ class Contexts:
 
 
 def _contexts(x, y):
-    return x if isinstance(x, Contexts) else Contexts(x, y)
+    if isinstance(x, Contexts):
+        if y is not None:
+            raise ValueError("y must be omitted when x is a prepared Contexts (it holds the labels)")
+        return x
+    return Contexts(x, y)
 
 
 def scores(a, b, x, y):
     """Attention scores ``a*y - b*x``, shape ``(..., N)``."""
     a, b = validation.parameters(a, b)
     x, y = validation.context(x, y)
-    return np.asarray(a)[..., None] * y - np.asarray(b)[..., None] * x
+    validation.broadcastable((a, b, x[..., 0]), ("a", "b", "the batch of x"))
+    return a[..., None] * y - b[..., None] * x
 
 
 def weights(a, b, x, y):
@@ -210,8 +218,13 @@ def hard_limit_expansion(a, b, x, y):
     gap : float
         The gap ``x2 - x1``.
     """
-    a, b = (np.atleast_1d(v)[:, None] for v in validation.parameters(a, b))
+    a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
+    if a.ndim != 1 or a.shape != b.shape:
+        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+    a, b = a[:, None], b[:, None]
     x, y = validation.context(x, y)
+    if x.ndim != 1:
+        raise ValueError(f"x and y must be one context of shape (N,) (got {x.shape})")
     role = y if y.any() else np.ones_like(y)
     order = np.argsort(np.where(role == 1, x, np.inf))
     if role.sum() < 2:

@@ -11,6 +11,23 @@ from scipy import special, stats
 
 from . import validation
 
+#: Narrowest uniform law accepted: its density ``1/(hi - lo)`` stays a normal float.
+MIN_WIDTH = 1e-300
+
+
+def _size(size):
+    """A sample size: a count (``>= 0``) or a tuple of counts."""
+    if isinstance(size, tuple):
+        return tuple(validation.count(v, "size", minimum=0) for v in size)
+    return validation.count(size, "size", minimum=0)
+
+
+def _scalar(value, name):
+    arr = validation.finite(value, name)
+    if arr.ndim:
+        raise ValueError(f"{name} must be a scalar (got shape {arr.shape})")
+    return float(arr)
+
 
 @dataclass(frozen=True)
 class Uniform:
@@ -26,9 +43,11 @@ class Uniform:
     hi: float = 1.0
 
     def __post_init__(self):
-        lo, hi = float(validation.finite(self.lo, "lo")), float(validation.finite(self.hi, "hi"))
+        lo, hi = (_scalar(getattr(self, name), name) for name in ("lo", "hi"))
         if not 0 <= lo < hi <= 1:
-            raise ValueError(f"prior bounds need 0 <= lo < hi <= 1 (got lo={lo}, hi={hi})")
+            raise ValueError(f"lo and hi need 0 <= lo < hi <= 1 (got lo={lo}, hi={hi})")
+        if hi - lo < MIN_WIDTH:
+            raise ValueError(f"hi - lo must be at least {MIN_WIDTH:g} (got {hi - lo:g})")
         object.__setattr__(self, "lo", lo)
         object.__setattr__(self, "hi", hi)
 
@@ -37,18 +56,23 @@ class Uniform:
         """The interval ``(lo, hi)`` outside which the density vanishes."""
         return self.lo, self.hi
 
+    @property
+    def bulk(self):
+        """Centre and width of the law's mass: ``((lo + hi)/2, hi - lo)``."""
+        return 0.5 * (self.lo + self.hi), self.hi - self.lo
+
     def sample(self, size, rng):
         """Draw ``size`` values with the generator (or seed) ``rng``."""
-        return np.random.default_rng(rng).uniform(self.lo, self.hi, size)
+        return np.random.default_rng(rng).uniform(self.lo, self.hi, _size(size))
 
     def density(self, s, q=None):
         """Density at ``s`` (``q = 1 - s`` may be given exactly; unused here)."""
-        s = np.asarray(s, dtype=float)
+        s = validation.real(s, "s")
         return np.where((s >= self.lo) & (s <= self.hi), 1.0 / (self.hi - self.lo), 0.0)
 
     def cdf(self, x):
         """Distribution function at ``x``."""
-        return np.clip((np.asarray(x, dtype=float) - self.lo) / (self.hi - self.lo), 0.0, 1.0)
+        return np.clip((validation.real(x, "x") - self.lo) / (self.hi - self.lo), 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -60,21 +84,31 @@ class Beta:
 
     def __post_init__(self):
         for name in ("alpha", "beta"):
-            object.__setattr__(self, name, float(validation.positive(getattr(self, name), name)))
+            value = _scalar(getattr(self, name), name)
+            if value <= 0:
+                raise ValueError(f"{name} must be positive (got {value})")
+            object.__setattr__(self, name, value)
 
     @property
     def support(self):
         """The interval ``(0, 1)``."""
         return 0.0, 1.0
 
+    @property
+    def bulk(self):
+        """Centre and width of the law's mass: its mean and standard deviation."""
+        total = self.alpha + self.beta
+        mean = self.alpha / total
+        return mean, float(np.sqrt(mean * (self.beta / total) / (total + 1.0)))
+
     def sample(self, size, rng):
         """Draw ``size`` values with the generator (or seed) ``rng``."""
-        return np.random.default_rng(rng).beta(self.alpha, self.beta, size)
+        return np.random.default_rng(rng).beta(self.alpha, self.beta, _size(size))
 
     def density(self, s, q=None):
         """Density at ``s``; pass ``q = 1 - s`` exactly to resolve ``s`` near 1."""
-        s = np.asarray(s, dtype=float)
-        q = 1.0 - s if q is None else np.asarray(q, dtype=float)
+        s = validation.real(s, "s")
+        q = 1.0 - s if q is None else validation.real(q, "q")
         with np.errstate(divide="ignore", invalid="ignore"):
             log_pdf = (special.xlogy(self.alpha - 1, s) + special.xlogy(self.beta - 1, q)
                        - special.betaln(self.alpha, self.beta))
@@ -82,7 +116,7 @@ class Beta:
 
     def cdf(self, x):
         """Distribution function at ``x``."""
-        return stats.beta.cdf(np.asarray(x, dtype=float), self.alpha, self.beta)
+        return stats.beta.cdf(validation.real(x, "x"), self.alpha, self.beta)
 
 
 @dataclass(frozen=True)
@@ -92,7 +126,10 @@ class Fixed:
     s: float
 
     def __post_init__(self):
-        object.__setattr__(self, "s", float(validation.unit_interval(self.s, "s")))
+        s = validation.unit_interval(self.s, "s")
+        if s.ndim:
+            raise ValueError(f"s must be a scalar (got shape {s.shape})")
+        object.__setattr__(self, "s", float(s))
 
     @property
     def support(self):
@@ -101,13 +138,16 @@ class Fixed:
 
     def sample(self, size, rng=None):
         """Return ``s`` repeated ``size`` times."""
-        return np.full(size, self.s)
+        return np.full(_size(size), self.s)
 
 
 def labels(x, s):
     """Labels ``y = 1{x > s}`` for features ``x`` of shape ``(..., N)`` and thresholds ``s`` of shape ``(...)``."""
     x = validation.unit_interval(x, "x")
     s = validation.unit_interval(s, "s")
+    if x.ndim == 0:
+        raise ValueError("x must have at least one axis (the context axis)")
+    s = validation.batch(s, "s", x.shape[:-1])
     return (x > s[..., None]).astype(float)
 
 
@@ -131,6 +171,8 @@ def sample_contexts(m, n, prior=Uniform(), features=Uniform(), rng=None):
         Thresholds.
     """
     m, n = validation.count(m, "m"), validation.count(n, "n")
+    validation.sampler(prior, "prior")
+    validation.sampler(features, "features")
     rng = np.random.default_rng(rng)
     s = prior.sample(m, rng)
     x = features.sample((m, n), rng)
@@ -146,4 +188,5 @@ def mirror(x, y, s=None):
     x, y = validation.context(x, y)
     if s is None:
         return 1.0 - x, 1.0 - y
-    return 1.0 - x, 1.0 - y, 1.0 - validation.unit_interval(s, "s")
+    s = validation.batch(validation.unit_interval(s, "s"), "s", x.shape[:-1])
+    return 1.0 - x, 1.0 - y, 1.0 - s

@@ -93,9 +93,14 @@ class TestParametersPositiveCount:
         out = validation.count(good, "m")
         assert out == expected and type(out) is int
 
-    @pytest.mark.parametrize("bad", [0, -2, 2.5, True, "3", np.inf, np.nan, None])
+    @pytest.mark.parametrize("bad", [0, -2, 2.5, True, np.inf, np.nan])
     def test_count_rejects(self, bad):
         with pytest.raises(ValueError, match="^m must be an integer >= 1"):
+            validation.count(bad, "m")
+
+    @pytest.mark.parametrize("bad", ["3", None, 2j, [3]])
+    def test_count_rejects_non_numbers(self, bad):
+        with pytest.raises(TypeError, match="^m must be an integer"):
             validation.count(bad, "m")
 
     def test_count_minimum(self):
