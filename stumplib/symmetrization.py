@@ -42,13 +42,26 @@ def average_estimate(a, b, x, y):
     return average_estimate_and_gradient(a, b, x, y)[0]
 
 
+def log_positive_mass(a, b, x, y):
+    """Log of the attention mass ``sum_i w_i y_i`` the head puts on positive examples.
+
+    Computed as ``logsumexp`` of the positives' scores minus that of all scores, so it
+    stays finite (and exact in ratios) when the mass itself underflows; ``-inf`` when
+    the context has no positive example.
+    """
+    z = head.scores(a, b, x, y)
+    y = validation.context(x, y)[1]
+    with np.errstate(divide="ignore"):
+        return special.logsumexp(np.where(y == 1, z, -np.inf), axis=-1) - special.logsumexp(z, axis=-1)
+
+
 def positive_mass(a, b, x, y):
     """Attention mass ``sum_i w_i y_i`` that the head puts on positive examples.
 
     Exactly zero when the context has no positive example; close to one when the
     head attends to a positive (``a - b*x_+`` well above the negatives' scores).
     """
-    return np.sum(head.weights(a, b, x, y) * validation.context(x, y)[1], axis=-1)
+    return np.exp(log_positive_mass(a, b, x, y))
 
 
 def evidence_estimate(a, b, x, y):
@@ -56,15 +69,16 @@ def evidence_estimate(a, b, x, y):
 
     ``(p s_hat + p' s_hat') / (p + p')`` with ``p`` the head's attention mass on
     positives and ``p'`` the mirrored head's mass on its positives (the original
-    negatives). A head whose side is empty gets weight exactly zero, so the
-    combination falls back on the other side; with both sides present it tends to
-    the gap midpoint.
+    negatives). The weight ``p / (p + p')`` is computed from the log masses, so it is
+    exact when both masses underflow. A head whose side is empty gets weight exactly
+    zero, so the combination falls back on the other side; with both sides present it
+    tends to the gap midpoint.
     """
     x, y = validation.context(x, y)
     xm, ym = tasks.mirror(x, y)
-    p, p_m = positive_mass(a, b, x, y), positive_mass(a, b, xm, ym)
+    weight = special.expit(log_positive_mass(a, b, x, y) - log_positive_mass(a, b, xm, ym))
     est, est_m = head.estimate(a, b, x, y), 1.0 - head.estimate(a, b, xm, ym)
-    return (p * est + p_m * est_m) / (p + p_m)
+    return weight * est + (1.0 - weight) * est_m
 
 
 def joint_estimate(a, b, x, y):
@@ -72,12 +86,12 @@ def joint_estimate(a, b, x, y):
 
     The ``2N`` scores ``a*y_i - b*x_i`` and ``a*(1 - y_i) - b*(1 - x_i)`` share one
     softmax and both carry the value ``x_i``; equivalently, head and mirror are
-    averaged with weights proportional to their softmax normalizers.
+    averaged with weights proportional to their softmax normalizers. The softmax is
+    taken relative to the largest score (no overflow or underflow of the total).
     """
-    a, b = validation.parameters(a, b)
-    x, y = validation.context(x, y)
-    a, b = np.asarray(a)[..., None], np.asarray(b)[..., None]
-    scores = np.concatenate([a * y - b * x, a * (1 - y) - b * (1 - x)], axis=-1)
+    xm, ym = tasks.mirror(x, y)
+    scores = np.concatenate([head.scores(a, b, x, y), head.scores(a, b, xm, ym)], axis=-1)
+    x = validation.context(x, y)[0]
     return np.sum(special.softmax(scores, axis=-1) * np.concatenate([x, x], axis=-1), axis=-1)
 
 
@@ -101,18 +115,27 @@ def evidence_hard_limit(x, y):
 
 
 def joint_hard_limit(x, y):
-    """Hard limit of :func:`joint_estimate`: the nearest positive if ``R < 1 - L``, else ``L``.
+    """Hard limit of :func:`joint_estimate`: the side whose top score is higher.
 
-    The softmax picks the highest score: ``a - b R`` for the head (``-b min x`` with no
-    positive) against ``a - b (1 - L)`` for the mirror (``-b (1 - max x)`` with no
-    negative). With both sides present it keeps the side whose nearest example is
-    closer to its own edge (``R`` when the gap midpoint is below 1/2).
+    The softmax keeps the highest scores: ``a - b R`` for the head's nearest positives
+    (``-b min x`` with no positive) and ``a - b (1 - L)`` for the mirror's (``-b (1 - max
+    x)`` with no negative). With both sides present it keeps ``R`` if ``R < 1 - L`` and
+    ``L`` if ``R > 1 - L``; at a tie it averages the tied examples, ``(n_R R + n_L L) /
+    (n_R + n_L)`` with ``n_R`` positives at ``R`` and ``n_L`` negatives at ``L``.
     """
     x, y = validation.context(x, y)
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
-    right, left = head.hard_limit(x, y), mirrored_hard_limit(x, y)
-    take_right = has_pos & (~has_neg | (right < 1.0 - left))
-    return np.where(take_right, right, left)
+    xm, ym = tasks.mirror(x, y)
+    right, right_m = head.hard_limit(x, y), head.hard_limit(xm, ym)  # compared as scored
+    left = 1.0 - right_m
+    n_right = np.sum((y == 1) & (x == right[..., None]), axis=-1)
+    at_left = (ym == 1) & (xm == right_m[..., None])
+    n_left = np.sum(at_left, axis=-1)
+    value_left = np.where(at_left, x, 0.0).max(axis=-1)
+    tie = has_pos & has_neg & (right == right_m)
+    mixed = (n_right * right + n_left * value_left) / np.maximum(n_right + n_left, 1)
+    take_right = has_pos & (~has_neg | (right < right_m))
+    return np.where(tie, mixed, np.where(take_right, right, left))
 
 
 def mirrored_population_estimate(a, b, s):
