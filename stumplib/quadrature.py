@@ -31,3 +31,27 @@ def clipped(points, lo, hi):
     """The points strictly inside ``(lo, hi)``, with ``lo`` and ``hi`` added."""
     points = np.asarray(points, dtype=float)
     return np.concatenate([[lo, hi], points[(points > lo) & (points < hi)]])
+
+
+def gauss_legendre_rows(g, h):
+    """Composite rules on ``[0, 1]``, one per row, from sorted break pairs ``(g, 1 - g)``.
+
+    ``h = 1 - g`` is given exactly, so panels near 1 keep their relative precision.
+
+    Parameters
+    ----------
+    g, h : ndarray, shape (rows, k)
+        Breaks sorted along the last axis and their exact complements.
+
+    Returns
+    -------
+    g, h, weights : ndarray, shape (rows, (k - 1) * NODES_PER_PANEL)
+        Nodes, their exact complements and weights (zero on empty panels).
+    """
+    left, right = g[..., :-1], g[..., 1:]
+    width = np.where(left < 0.5, right - left, h[..., :-1] - h[..., 1:])
+    half = 0.5 * width[..., None]
+    nodes = left[..., None] + half * (_GL_X + 1.0)
+    complements = h[..., 1:, None] + half * (1.0 - _GL_X)
+    shape = g.shape[:-1] + (-1,)
+    return nodes.reshape(shape), complements.reshape(shape), (half * _GL_W).reshape(shape)

@@ -15,6 +15,25 @@ from . import validation
 MIN_WIDTH = 1e-300
 
 
+#: Beta exponents up to this use the direct form of the log density.
+_MODERATE = 100.0
+
+
+def _power(k, d, m, log_x):
+    """``k log(x / m)`` for ``x = m + d`` (``log1p`` near ``m``); ``0`` when ``k = 0``."""
+    if k == 0:
+        return 0.0
+    return np.where(np.abs(d) < 0.5 * m, k * np.log1p(d / m), k * (log_x - np.log(m)))
+
+
+def _stirling_remainder(x):
+    """``log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)``, accurate for every ``x > 0``."""
+    if x < 100:
+        return special.gammaln(x) - ((x - 0.5) * np.log(x) - x + 0.5 * np.log(2 * np.pi))
+    inv2 = 1.0 / x**2
+    return (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 / 1680))) / x
+
+
 def _size(size):
     """A sample size: a count (``>= 0``) or a tuple of counts."""
     if isinstance(size, tuple):
@@ -67,8 +86,12 @@ class Uniform:
 
     def density(self, s, q=None):
         """Density at ``s`` (``q = 1 - s`` may be given exactly; unused here)."""
+        return np.exp(self.log_density(s, q))
+
+    def log_density(self, s, q=None):
+        """Log density at ``s`` (``-inf`` outside ``[lo, hi]``)."""
         s = validation.real(s, "s")
-        return np.where((s >= self.lo) & (s <= self.hi), 1.0 / (self.hi - self.lo), 0.0)
+        return np.where((s >= self.lo) & (s <= self.hi), -np.log(self.hi - self.lo), -np.inf)
 
     def cdf(self, x):
         """Distribution function at ``x``."""
@@ -107,12 +130,57 @@ class Beta:
 
     def density(self, s, q=None):
         """Density at ``s``; pass ``q = 1 - s`` exactly to resolve ``s`` near 1."""
+        return np.exp(self.log_density(s, q))
+
+    def log_density(self, s, q=None):
+        """Log density at ``s``; ``-inf`` outside [0, 1].
+
+        ``q = 1 - s`` may be given: of the pair, the one not above 1/2 is taken as exact
+        (so thresholds within float spacing of 1 are resolved). Each factor is computed
+        relative to the mean, ``(alpha-1) log(s/m) + (beta-1) log(q/(1-m))``, accurate
+        for ``alpha, beta`` up to 1e12.
+        """
         s = validation.real(s, "s")
         q = 1.0 - s if q is None else validation.real(q, "q")
+        if max(self.alpha, self.beta) <= _MODERATE:  # direct form, relative error < 1e-13
+            with np.errstate(divide="ignore", invalid="ignore"):
+                log_pdf = (special.xlogy(self.alpha - 1, s) + special.xlogy(self.beta - 1, q)
+                           - special.betaln(self.alpha, self.beta))
+            return np.where((s >= 0) & (q >= 0), log_pdf, -np.inf)
+        mean, mean_q = self._means
+        low = s <= 0.5
         with np.errstate(divide="ignore", invalid="ignore"):
-            log_pdf = (special.xlogy(self.alpha - 1, s) + special.xlogy(self.beta - 1, q)
-                       - special.betaln(self.alpha, self.beta))
-        return np.where((s >= 0) & (q >= 0), np.exp(log_pdf), 0.0)
+            d = np.where(low, s - mean, mean_q - q)  # s - mean, from the exact one
+            log_s, log_q = np.where(low, np.log(s), np.log1p(-q)), np.where(low, np.log1p(-s), np.log(q))
+            log_pdf = (_power(self.alpha - 1, d, mean, log_s) + _power(self.beta - 1, -d, mean_q, log_q)
+                       + self._log_norm)
+        return np.where((s >= 0) & (q >= 0), log_pdf, -np.inf)
+
+    @property
+    def _means(self):
+        """The mean ``m`` and ``1 - m``, shifted by at most one ulp so they add up to 1."""
+        total = self.alpha + self.beta
+        small = min(self.alpha, self.beta) / total
+        large = 1.0 - small
+        return (1.0 - large, large) if self.alpha <= self.beta else (large, 1.0 - large)
+
+    @property
+    def _log_norm(self):
+        """``(alpha-1) log m + (beta-1) log(1-m) - log B(alpha, beta)`` at the mean ``m``.
+
+        At the exact mean ``alpha/n`` (``n = alpha + beta``) it equals ``1.5 log n -
+        (log alpha + log beta + log 2 pi)/2 - (c(alpha) + c(beta) - c(n))`` with ``c`` the
+        remainder of Stirling's series (no cancellation of large terms); the shift of
+        :attr:`_means` from ``alpha/n`` is corrected to first order.
+        """
+        alpha, beta = self.alpha, self.beta
+        total = alpha + beta
+        small = min(alpha, beta) / total  # the shift of the smaller mean, exact in relative terms
+        shift = (min(self._means) - small) * (1.0 if alpha <= beta else -1.0)
+        return (1.5 * np.log(total) - 0.5 * (np.log(alpha) + np.log(beta) + np.log(2 * np.pi))
+                - (_stirling_remainder(alpha) + _stirling_remainder(beta)
+                   - _stirling_remainder(total))
+                + shift * total * (1.0 / beta - 1.0 / alpha))
 
     def cdf(self, x):
         """Distribution function at ``x``."""
