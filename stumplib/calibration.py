@@ -17,7 +17,7 @@ exponentially small), bracketed by steps doubling away from the asymptotic guess
 import numpy as np
 from scipy import optimize
 
-from . import population, quadrature, tasks, validation
+from . import moments, population, quadrature, tasks, validation
 
 _SEARCH = 64.0  # how far (in a) beyond the asymptotic guess a sign change is sought
 _TAIL = 700.0  # beyond t = b(1 - s) = 700 the positives' bias is 1/b to double precision
@@ -130,6 +130,14 @@ def _bias_deficit(t0, t1):
     return float(w @ (2 * phi - phi**2))
 
 
+def _loss_at_infinity(b, lo, hi):
+    """``L(∞, b)`` for one ``b``: by ``t = b q`` for ``b > 1``, directly in ``q`` below."""
+    if b > 1:
+        return (1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))) / b**2
+    q, w = quadrature.gauss_legendre(np.linspace(1 - hi, 1 - lo, 9))
+    return float(w @ (q * moments.mean_fraction(b * q)) ** 2) / (hi - lo)
+
+
 def scaled_loss_at_infinity(b, prior):
     """``b²·L(∞, b)``: the loss when only positive examples carry weight.
 
@@ -137,7 +145,8 @@ def scaled_loss_at_infinity(b, prior):
     ``ŝ - s = 1/b - q/(e^{bq} - 1)`` with ``q = 1 - s``, so with ``t = b q``
     ``b²·L(∞, b) = 1 - ∫ [1 - (1 - t/(e^t - 1))²] dt / (b (hi - lo))`` over
     ``t ∈ [b(1 - hi), b(1 - lo)]`` (evaluated by Gauss-Legendre panels; the
-    integrand is below 1e-300 past ``t = 700``).
+    integrand is below 1e-300 past ``t = 700``). For ``b <= 1``, where that
+    difference cancels, ``L(∞, b)`` is integrated directly in ``q``.
 
     Parameters
     ----------
@@ -146,14 +155,14 @@ def scaled_loss_at_infinity(b, prior):
     prior : tasks.Uniform
         Threshold prior (any ``U[lo, hi]``).
     """
-    lo, hi = _interior_uniform(prior)
     b = validation.positive(b, "b")
-    out = np.array([1.0 - _bias_deficit(bi * (1 - hi), bi * (1 - lo)) / (bi * (hi - lo))
-                    for bi in b.ravel()]).reshape(b.shape)
+    out = np.asarray(loss_at_infinity(b, prior)) * b**2
     return float(out) if out.ndim == 0 else out
 
 
 def loss_at_infinity(b, prior):
     """``L(∞, b) = lim_{a→∞} L(a, b)`` (see :func:`scaled_loss_at_infinity`)."""
-    out = np.asarray(scaled_loss_at_infinity(b, prior)) / np.asarray(b, dtype=float) ** 2
+    lo, hi = _interior_uniform(prior)
+    b = validation.positive(b, "b")
+    out = np.array([_loss_at_infinity(float(bi), lo, hi) for bi in b.ravel()]).reshape(b.shape)
     return float(out) if out.ndim == 0 else out

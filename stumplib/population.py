@@ -166,9 +166,9 @@ def residual(a, b, s, q=None, features=None):
     offset, d_a, d_b : ndarray
     """
     a, b = validation.parameters(a, b)
-    s = validation.unit_interval(s, "s")
-    q = 1.0 - s if q is None else validation.unit_interval(q, "q")
-    return _summaries(a, b, s, q, features)
+    s, q = validation.complements(s, q)
+    validation.broadcastable((a, b, s), ("a", "b", "s"))
+    return _summaries(a, b, s, q, validation.features(features))
 
 
 def estimate(a, b, s, features=None):
@@ -189,6 +189,8 @@ def threshold_nodes(a, b, prior):
     Panels are graded toward the calibrated threshold ``a/b`` (scale ``1/b``) and
     toward the edges 0 and 1 down to the inner layers there.
     """
+    a, b = validation.scalar_parameters(a, b)
+    validation.density_law(prior, "prior")
     scale = 1.0 / max(abs(b), 1.0)
     s_edge = max(1e-3 * scale * np.exp(-max(-a, 0.0)), 1e-300)
     q_edge = max(1e-3 * scale * np.exp(-max(a - b, 0.0)), 1e-300)
@@ -260,6 +262,8 @@ def prior_nodes(prior, near, far):
     s, q, weight : ndarray
         Nodes, their exact complements and the weights ``density * dw``.
     """
+    validation.density_law(prior, "prior")
+    near, far = validation.finite(near, "near").ravel(), validation.finite(far, "far").ravel()
     lo, hi = (float(v) for v in prior.support)
     center, width = prior.bulk
     bulk = width * _bulk_offsets(width)
@@ -289,9 +293,9 @@ def loss_and_gradient(a, b, prior, features=None):
     -------
     loss, d_a, d_b : float
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
+    a, b = validation.scalar_parameters(a, b)
     s, q, w = threshold_nodes(a, b, prior)
-    return squared_error(w, *_summaries(a, b, s, q, features))
+    return squared_error(w, *_summaries(a, b, s, q, validation.features(features)))
 
 
 def squared_error(weights, r, r_a, r_b):

@@ -151,8 +151,7 @@ def average_population_residual(a, b, s, q=None):
     ``-r(1 - s)`` and the average's is ``(r(s) - r(1 - s)) / 2``. ``q = 1 - s`` may be
     given exactly (resolves thresholds within float spacing of 1).
     """
-    s = validation.unit_interval(s, "s")
-    q = 1.0 - s if q is None else validation.unit_interval(q, "q")
+    s, q = validation.complements(s, q)
     r, r_a, r_b = population.residual(a, b, s, q)
     m, m_a, m_b = population.residual(a, b, q, s)
     return 0.5 * (r - m), 0.5 * (r_a - m_a), 0.5 * (r_b - m_b)
@@ -165,6 +164,8 @@ def threshold_nodes(a, b, prior):
     calibrated thresholds ``a/b`` (head) and ``1 - a/b`` (mirror) as well as toward
     both edges, in ``s`` below 1/2 and in ``q = 1 - s`` above.
     """
+    a, b = validation.scalar_parameters(a, b)
+    validation.density_law(prior, "prior")
     scale = 1.0 / max(abs(b), 1.0)
     edge = max(1e-3 * scale * np.exp(-max(a - b, -a, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
@@ -188,7 +189,6 @@ def average_population_loss_and_gradient(a, b, prior):
     -------
     loss, d_a, d_b : float
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
     s, q, w = threshold_nodes(a, b, prior)
     return population.squared_error(w, *average_population_residual(a, b, s, q))
 
@@ -223,8 +223,8 @@ def population_edge_terms(a, b, s):
     eps, pi_pos : ndarray
         The edge terms and the positive-class probability.
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
-    b = float(validation.positive(b, "b"))
+    a, b = validation.scalar_parameters(a, b)
+    b = validation.positive_scalar(b, "b")
     s = validation.unit_interval(s, "s")
     q = 1.0 - s
     with np.errstate(divide="ignore"):

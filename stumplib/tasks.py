@@ -41,13 +41,6 @@ def _size(size):
     return validation.count(size, "size", minimum=0)
 
 
-def _scalar(value, name):
-    arr = validation.finite(value, name)
-    if arr.ndim:
-        raise ValueError(f"{name} must be a scalar (got shape {arr.shape})")
-    return float(arr)
-
-
 @dataclass(frozen=True)
 class Uniform:
     """Uniform law on ``[lo, hi]`` within [0, 1] (a threshold prior or a feature law).
@@ -62,7 +55,7 @@ class Uniform:
     hi: float = 1.0
 
     def __post_init__(self):
-        lo, hi = (_scalar(getattr(self, name), name) for name in ("lo", "hi"))
+        lo, hi = (validation.scalar(getattr(self, name), name) for name in ("lo", "hi"))
         if not 0 <= lo < hi <= 1:
             raise ValueError(f"lo and hi need 0 <= lo < hi <= 1 (got lo={lo}, hi={hi})")
         if hi - lo < MIN_WIDTH:
@@ -107,7 +100,7 @@ class Beta:
 
     def __post_init__(self):
         for name in ("alpha", "beta"):
-            value = _scalar(getattr(self, name), name)
+            value = validation.scalar(getattr(self, name), name)
             if value <= 0:
                 raise ValueError(f"{name} must be positive (got {value})")
             object.__setattr__(self, name, value)

@@ -77,6 +77,21 @@ def context(x, y):
     return x, y
 
 
+def complements(s, q=None):
+    """Thresholds ``s`` and their complements ``q = 1 - s`` (computed if not given).
+
+    A given ``q`` must have the shape of ``s`` and agree with ``1 - s`` to rounding.
+    """
+    s = unit_interval(s, "s")
+    if q is None:
+        return s, 1.0 - s
+    q = unit_interval(q, "q")
+    same_shape(s, q, ("s", "q"))
+    if np.any(np.abs(s + q - 1.0) > 4 * np.finfo(float).eps):
+        raise ValueError("q must be 1 - s (to rounding)")
+    return s, q
+
+
 def batch(value, name, shape):
     """Return ``value`` broadcast to the batch ``shape``, naming it if it does not fit."""
     try:
@@ -102,10 +117,22 @@ def parameters(a, b):
 
 def scalar_parameters(a, b):
     """Return the head parameters ``a, b`` as finite floats (one point)."""
-    a, b = parameters(a, b)
-    if a.ndim or b.ndim:
-        raise ValueError(f"a and b must be scalars here (got shapes {a.shape} and {b.shape})")
-    return float(a), float(b)
+    return scalar(a, "a"), scalar(b, "b")
+
+
+def scalar(value, name):
+    """Return ``value`` as a finite float, raising if it is not one real number."""
+    arr = finite(value, name)
+    if arr.ndim:
+        raise ValueError(f"{name} must be a scalar (got shape {arr.shape})")
+    return float(arr)
+
+
+def point(theta, name="theta0"):
+    """A parameter point ``(a, b)`` as two finite floats."""
+    if isinstance(theta, (str, bytes)) or np.ndim(theta) != 1 or len(theta) != 2:
+        raise ValueError(f"{name} must be a pair (a, b) (got {theta!r})")
+    return scalar_parameters(*theta)
 
 
 def same_shape(first, second, names):
@@ -125,10 +152,10 @@ def positive(value, name):
 
 def positive_scalar(value, name):
     """Return ``value`` as a finite positive float."""
-    arr = positive(value, name)
-    if arr.ndim:
-        raise ValueError(f"{name} must be a scalar (got shape {arr.shape})")
-    return float(arr)
+    value = scalar(value, name)
+    if value <= 0:
+        raise ValueError(f"{name} must be positive (got {value:g})")
+    return value
 
 
 def count(value, name, minimum=1):
