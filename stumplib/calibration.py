@@ -25,7 +25,7 @@ _TAIL = 700.0  # beyond t = b(1 - s) = 700 the positives' bias is 1/b to double 
 
 def _interior_uniform(prior, name="prior"):
     if not isinstance(prior, tasks.Uniform):
-        raise ValueError(f"{name} must be a tasks.Uniform prior (got {type(prior).__name__})")
+        raise TypeError(f"{name} must be a tasks.Uniform prior (got {type(prior).__name__})")
     return prior.lo, prior.hi
 
 
@@ -105,6 +105,7 @@ def a_star(b, prior, features=None):
         minimizer in ``a`` (e.g. ``U[0, 1]``, where it decreases in ``a``).
     """
     _interior_uniform(prior)
+    validation.features(features)
     b = validation.positive(b, "b")
     out = np.array([_a_star_scalar(float(bi), prior, features) for bi in b.ravel()])
     out = out.reshape(b.shape)
@@ -114,7 +115,7 @@ def a_star(b, prior, features=None):
 def min_loss(b, prior):
     """``min_a L(a, b) = L(a*(b), b)`` under an interior uniform prior (shape of ``b``)."""
     a = np.asarray(a_star(b, prior))
-    b = np.asarray(b, dtype=float)
+    b = validation.positive(b, "b")
     out = np.array([population.loss(ai, bi, prior) for ai, bi in zip(a.ravel(), b.ravel())])
     return float(out.reshape(b.shape)) if b.ndim == 0 else out.reshape(b.shape)
 

@@ -8,13 +8,15 @@ panel, whatever the scale.
 
 import numpy as np
 
+from . import validation
+
 NODES_PER_PANEL = 20
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(NODES_PER_PANEL)
 
 
 def gauss_legendre(breaks):
     """Nodes and weights of the composite rule on the panels between sorted ``breaks``."""
-    breaks = np.unique(np.asarray(breaks, dtype=float))
+    breaks = np.unique(validation.finite(breaks, "breaks"))
     left, width = breaks[:-1, None], np.diff(breaks)[:, None]
     nodes = left + 0.5 * width * (_GL_X + 1.0)
     return nodes.ravel(), (0.5 * width * _GL_W).ravel()
@@ -22,6 +24,12 @@ def gauss_legendre(breaks):
 
 def graded(center, smallest, largest=1.0, ratio=2.0):
     """Points ``center ± smallest * ratio**k`` up to distance ``largest``, and ``center``."""
+    center = validation.scalar(center, "center")
+    smallest, largest = (validation.positive_scalar(v, n) for v, n in ((smallest, "smallest"),
+                                                                         (largest, "largest")))
+    ratio = validation.positive_scalar(ratio, "ratio")
+    if ratio <= 1:
+        raise ValueError(f"ratio must exceed 1 (got {ratio:g})")
     steps = np.ceil(np.log(largest / smallest) / np.log(ratio)) + 1 if largest > smallest else 1
     offsets = smallest * ratio ** np.arange(int(steps))
     return np.concatenate([[center], center - offsets, center + offsets])
@@ -29,7 +37,8 @@ def graded(center, smallest, largest=1.0, ratio=2.0):
 
 def clipped(points, lo, hi):
     """The points strictly inside ``(lo, hi)``, with ``lo`` and ``hi`` added."""
-    points = np.asarray(points, dtype=float)
+    points = validation.finite(points, "points")
+    lo, hi = validation.scalar(lo, "lo"), validation.scalar(hi, "hi")
     return np.concatenate([[lo, hi], points[(points > lo) & (points < hi)]])
 
 

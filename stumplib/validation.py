@@ -219,3 +219,12 @@ def function(value, name):
     if not callable(value):
         raise TypeError(f"{name} must be callable (got {type(value).__name__})")
     return value
+
+
+def rules(value, name="rules"):
+    """Check a dict of named rules ``(x, y) -> estimate``."""
+    if not isinstance(value, dict):
+        raise TypeError(f"{name} must be a dict of name -> callable (got {type(value).__name__})")
+    for key, rule in value.items():
+        function(rule, f"{name}[{key!r}]")
+    return value
