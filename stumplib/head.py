@@ -103,11 +103,26 @@ class Contexts:
 
     def summaries(self, a, b):
         """Estimate, ``d/da`` and ``d/db`` for every context, each of the batch shape."""
+        return tuple(v.reshape(self.batch_shape) for v in moments.combine(*self._classes(a, b)))
+
+    def log_positive_share(self, a, b):
+        """Log of the attention mass on positives, ``log sum_i w_i y_i``, of the batch shape.
+
+        From the class log masses, so it is exact in ratios when the mass underflows;
+        ``-inf`` for a context with no positive example.
+        """
+        (lm_neg, _, _), (lm_pos, _, _) = self._classes(a, b)
+        with np.errstate(invalid="ignore"):
+            share = -np.logaddexp(0.0, lm_neg - lm_pos)
+        return np.where(np.isneginf(lm_pos), -np.inf, share).reshape(self.batch_shape)
+
+    def _classes(self, a, b):
+        """Class summaries ``(log_mass, mean, variance)`` of negatives and positives, flat."""
         a, b = validation.parameters(a, b)
         a = validation.batch(a, "a", self.batch_shape).ravel()
         b = validation.batch(b, "b", self.batch_shape).ravel()
         if a.size == 0:
-            return tuple(np.zeros(self.batch_shape) for _ in range(3))
+            return tuple((np.zeros(0), np.zeros(0), np.zeros(0)) for _ in range(2))
         sign = 1 if np.all(b >= 0) else -1 if np.all(b < 0) else 0
         if sign == 0:  # mixed signs across the batch: evaluate each group apart
             return self._mixed(a, b)
@@ -121,15 +136,14 @@ class Contexts:
         with np.errstate(divide="ignore"):
             log_mass = np.where(self._empty, -np.inf, np.log(safe) - b[:, None] * refs)
         log_mass[:, 1] += a
-        classes = [(log_mass[:, k], refs[:, k] + mean[:, k], var[:, k]) for k in (0, 1)]
-        return tuple(v.reshape(self.batch_shape) for v in moments.combine(*classes))
+        return tuple((log_mass[:, k], refs[:, k] + mean[:, k], var[:, k]) for k in (0, 1))
 
     def _mixed(self, a, b):
-        out = np.empty((3, a.size))
+        out = np.empty((2, 3, a.size))
         for group in (b >= 0, b < 0):
             sub = Contexts(self.x[group], (np.arange(self.x.shape[1]) >= self.n_neg[group, None]))
-            out[:, group] = np.array(sub.summaries(a[group], b[group]))
-        return tuple(v.reshape(self.batch_shape) for v in out)
+            out[:, :, group] = np.array(sub._classes(a[group], b[group]))
+        return tuple(tuple(cls) for cls in out)
 
 
 def _contexts(x, y):

@@ -45,14 +45,11 @@ def average_estimate(a, b, x, y):
 def log_positive_mass(a, b, x, y):
     """Log of the attention mass ``sum_i w_i y_i`` the head puts on positive examples.
 
-    Computed as ``logsumexp`` of the positives' scores minus that of all scores, so it
-    stays finite (and exact in ratios) when the mass itself underflows; ``-inf`` when
-    the context has no positive example.
+    Exact in ratios when the mass itself underflows (see
+    :meth:`stumplib.head.Contexts.log_positive_share`); ``-inf`` when the context has
+    no positive example.
     """
-    z = head.scores(a, b, x, y)
-    y = validation.context(x, y)[1]
-    with np.errstate(divide="ignore"):
-        return special.logsumexp(np.where(y == 1, z, -np.inf), axis=-1) - special.logsumexp(z, axis=-1)
+    return head.Contexts(x, y).log_positive_share(a, b)
 
 
 def positive_mass(a, b, x, y):
@@ -74,11 +71,11 @@ def evidence_estimate(a, b, x, y):
     zero, so the combination falls back on the other side; with both sides present it
     tends to the gap midpoint.
     """
-    x, y = validation.context(x, y)
-    xm, ym = tasks.mirror(x, y)
-    weight = special.expit(log_positive_mass(a, b, x, y) - log_positive_mass(a, b, xm, ym))
-    est, est_m = head.estimate(a, b, x, y), 1.0 - head.estimate(a, b, xm, ym)
-    return weight * est + (1.0 - weight) * est_m
+    sides = head.Contexts(x, y), head.Contexts(*tasks.mirror(x, y))
+    (est, log_p), (est_m, log_p_m) = ((c.summaries(a, b)[0], c.log_positive_share(a, b))
+                                      for c in sides)
+    weight = special.expit(log_p - log_p_m)
+    return weight * est + (1.0 - weight) * (1.0 - est_m)
 
 
 def joint_estimate(a, b, x, y):
@@ -89,9 +86,11 @@ def joint_estimate(a, b, x, y):
     averaged with weights proportional to their softmax normalizers. The softmax is
     taken relative to the largest score (no overflow or underflow of the total).
     """
-    xm, ym = tasks.mirror(x, y)
-    scores = np.concatenate([head.scores(a, b, x, y), head.scores(a, b, xm, ym)], axis=-1)
-    x = validation.context(x, y)[0]
+    a, b = validation.parameters(a, b)
+    x, y = validation.context(x, y)
+    validation.broadcastable((a, b, x[..., 0]), ("a", "b", "the batch of x"))
+    a, b = a[..., None], b[..., None]
+    scores = np.concatenate([a * y - b * x, a * (1 - y) - b * (1 - x)], axis=-1)
     return np.sum(special.softmax(scores, axis=-1) * np.concatenate([x, x], axis=-1), axis=-1)
 
 
