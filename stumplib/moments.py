@@ -50,7 +50,7 @@ def combine(neg, pos):
 
 def log_phi(t):
     """``log((1 - exp(-t)) / t)``: log mass of ``exp(-t u)`` on ``u`` in [0, 1]."""
-    t = validation.real(t, "t")
+    t = validation.finite(t, "t")
     at = np.abs(t)
     small = at < _SMALL_MEAN
     safe = np.where(small, 1.0, at)
@@ -61,7 +61,7 @@ def log_phi(t):
 
 def mean_fraction(t):
     """``1/t - 1/expm1(t)``: mean of ``exp(-t u)`` on ``u`` in [0, 1]."""
-    t = validation.real(t, "t")
+    t = validation.finite(t, "t")
     small = np.abs(t) < _SMALL_MEAN
     safe = np.where(small, 1.0, t)
     with np.errstate(over="ignore"):
@@ -72,7 +72,7 @@ def mean_fraction(t):
 
 def variance_fraction(t):
     """``1/t^2 - e^{|t|}/expm1(|t|)^2``: variance of ``exp(-t u)`` on ``u`` in [0, 1]."""
-    t = validation.real(t, "t")
+    t = validation.finite(t, "t")
     at = np.abs(t)
     small = at < _SMALL_VAR
     safe = np.where(small, 1.0, at)
@@ -89,7 +89,7 @@ def truncated_exponential(rate, length, shift=0.0):
     log_mass, mean, variance : ndarray
         With the mean measured from ``u = 0``.
     """
-    rate, length = validation.real(rate, "rate"), validation.real(length, "length")
+    rate, length = validation.finite(rate, "rate"), validation.finite(length, "length")
     t = rate * length
     with np.errstate(divide="ignore"):
         log_mass = shift + np.log(length) + log_phi(t)
