@@ -205,7 +205,7 @@ def threshold_nodes(a, b, prior):
 #: Closest approach to an edge where the prior's density is a non-integer power law
 #: (singular or not smooth): below it the prior's mass is the power law's, in closed form.
 EDGE_FLOOR = 1e-24
-_DEEP = 8.0 ** -np.arange(1, 27)  # panels graded by 8 toward such an edge, to EDGE_FLOOR
+_DEEP = 4.0 ** -np.arange(1, 41)  # panels graded by 4 toward such an edge, to EDGE_FLOOR
 
 
 def _edge_power(prior, pair, floor):
@@ -214,10 +214,11 @@ def _edge_power(prior, pair, floor):
     ``None`` when the density is analytic there (``e`` an integer, e.g. uniform or
     Beta with integer exponents) or vanishes to rounding.
     """
-    log_p = prior.log_density(*pair(np.array([floor, floor / 2])))
-    if not np.isfinite(log_p[0]):
+    octaves = min(100.0, np.floor(np.log2(floor / 1e-307)))  # a wide ratio: well conditioned
+    log_p = prior.log_density(*pair(np.array([floor, floor * 2.0 ** -octaves])))
+    if not np.isfinite(log_p[0]) or octaves < 1:
         return None
-    power = (log_p[0] - log_p[1]) / np.log(2.0)
+    power = (log_p[0] - log_p[1]) / (octaves * np.log(2.0))
     if abs(power - np.round(power)) < 1e-6:
         return None
     if power <= -1:
