@@ -149,7 +149,8 @@ class Contexts:
 def _contexts(x, y):
     if isinstance(x, Contexts):
         if y is not None:
-            raise ValueError("y must be omitted when x is a prepared Contexts (it holds the labels)")
+            raise ValueError("y must be omitted when x is a prepared Contexts "
+                             "(it holds the labels)")
         return x
     return Contexts(x, y)
 

@@ -10,6 +10,13 @@ panels that resolve the layers at the calibrated threshold and near ``s = 1``.
 
 Thresholds near 1 are carried as the pair ``(s, q)`` with ``q = 1 - s`` exact, so
 layers thinner than the float spacing near 1 are still resolved.
+
+Feature laws with a density (``features=``) are integrated class by class over the
+class interval clipped to the law's support, on panels graded toward both ends (where
+the kernel peaks and where the density may be singular; no node is ever at an end)
+and around the law's bulk when it is narrow; measured against ``scipy.integrate.quad``
+the estimate agrees to 1e-8 relative for uniform laws and Beta laws with exponents
+>= 0.5 (singular ones included), and to about 1e-6 at exponent 0.3.
 """
 
 import numpy as np

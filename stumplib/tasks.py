@@ -144,9 +144,10 @@ class Beta:
         low = s <= 0.5
         with np.errstate(divide="ignore", invalid="ignore"):
             d = np.where(low, s - mean, mean_q - q)  # s - mean, from the exact one
-            log_s, log_q = np.where(low, np.log(s), np.log1p(-q)), np.where(low, np.log1p(-s), np.log(q))
-            log_pdf = (_power(self.alpha - 1, d, mean, log_s) + _power(self.beta - 1, -d, mean_q, log_q)
-                       + self._log_norm)
+            log_s = np.where(low, np.log(s), np.log1p(-q))
+            log_q = np.where(low, np.log1p(-s), np.log(q))
+            log_pdf = (_power(self.alpha - 1, d, mean, log_s)
+                       + _power(self.beta - 1, -d, mean_q, log_q) + self._log_norm)
         return np.where((s >= 0) & (q >= 0), log_pdf, -np.inf)
 
     @property

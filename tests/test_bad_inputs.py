@@ -288,7 +288,8 @@ class TestTraining:
         def broken(a, b):
             return (1.0, np.nan, 0.0) if a < 0.5 else (a**2, 2 * a, 0.0)
 
-        with pytest.raises(FloatingPointError, match=r"non-finite loss or gradient at step 4 \(a=0\.4"):
+        match = r"non-finite loss or gradient at step 4 \(a=0\.4"
+        with pytest.raises(FloatingPointError, match=match):
             training.gradient_descent(broken, (1.0, 0.0), eta=0.1, steps=10)
 
     def test_population_descent_reports_divergence(self):
