@@ -45,7 +45,7 @@ def _unit_breaks():
 
 _UNIT_G, _UNIT_H = _unit_breaks()
 _UNIT_RULE = quadrature.gauss_legendre_rows(_UNIT_G, _UNIT_H)
-#: Feature laws whose bulk (standard deviation) is narrower get panels around it.
+#: Laws whose bulk (standard deviation) is narrower get panels around it.
 NARROW = 0.05
 
 
@@ -242,7 +242,7 @@ def _side(prior, breaks, lo, hi, pair):
         breaks = quadrature.clipped(np.concatenate([breaks, _DEEP]), floor, hi)
     t, w = quadrature.gauss_legendre(breaks)
     s, q = pair(t)
-    weight = w * np.exp(prior.log_density(s, q))
+    weight = w * prior.density(s, q)
     if power is None:
         return s, q, weight
     s0, q0 = pair(np.array([floor / 2]))
@@ -253,15 +253,16 @@ def _side(prior, breaks, lo, hi, pair):
 def prior_nodes(prior, near, far):
     """Composite Gauss-Legendre rule over the prior's support, as exact pairs ``(s, q)``.
 
-    Besides ``near`` and ``far``, panels are graded around the prior's bulk (so a
-    concentrated prior is resolved whatever its width) and, at an edge where the
+    Besides ``near`` and ``far``, panels are graded around the prior's bulk when it
+    is narrower than :data:`NARROW` (so a concentrated prior is resolved whatever its
+    width) and, at an edge where the
     density is a non-integer power law ``t^e``, toward that edge down to
     :data:`EDGE_FLOOR`, below which the power law is integrated in closed form.
 
     Parameters
     ----------
     prior : tasks.Uniform or tasks.Beta
-        Threshold prior (any law with ``support``, ``log_density`` and ``bulk``).
+        Threshold prior (any law with ``support``, ``density``, ``log_density``, ``bulk``).
     near, far : array_like
         Panel breaks in ``s`` (used below 1/2) and in ``q = 1 - s`` (used above 1/2).
 
@@ -274,7 +275,7 @@ def prior_nodes(prior, near, far):
     near, far = validation.finite(near, "near").ravel(), validation.finite(far, "far").ravel()
     lo, hi = (float(v) for v in prior.support)
     center, width = prior.bulk
-    bulk = width * _bulk_offsets(width)
+    bulk = width * _bulk_offsets(width) if width < NARROW else np.zeros(0)
     parts = []
     if lo < 0.5:
         parts.append(_side(prior, np.concatenate([near, center + bulk]), lo, min(hi, 0.5),

@@ -79,7 +79,8 @@ class Uniform:
 
     def density(self, s, q=None):
         """Density at ``s`` (``q = 1 - s`` may be given exactly; unused here)."""
-        return np.exp(self.log_density(s, q))
+        s = validation.real(s, "s")
+        return np.where((s >= self.lo) & (s <= self.hi), 1.0 / (self.hi - self.lo), 0.0)
 
     def log_density(self, s, q=None):
         """Log density at ``s`` (``-inf`` outside ``[lo, hi]``)."""

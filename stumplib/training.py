@@ -40,8 +40,9 @@ def log_steps(steps, points=200):
     return np.union1d(grid, [0, steps])
 
 
-#: Relative rise of the loss above its starting value that counts as a divergence.
-DIVERGENCE = 1e-9
+#: A loss this many times its starting value counts as a divergence (a stable step can
+#: overshoot a little at first, as corpus descent does at the book's step sizes).
+DIVERGENCE = 2.0
 
 
 def _state(a, b, value=None, g_a=None, g_b=None):
@@ -55,8 +56,8 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
     """Constant-step gradient descent ``theta <- theta - eta * grad L(theta)``.
 
     The run stops with ``FloatingPointError`` naming the step and the state when the
-    loss, the gradient or the next state is not finite, or when the loss rises above
-    its starting value (a divergence: a stable constant step never does that).
+    loss, the gradient or the next state is not finite, or when the loss exceeds
+    :data:`DIVERGENCE` times its starting value (a divergence).
 
     Parameters
     ----------
@@ -90,7 +91,7 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
             raise FloatingPointError(f"{label}: non-finite loss or gradient at step {k} "
                                      f"({_state(a, b, value, g_a, g_b)})")
         start = value if start is None else start
-        if value > start + DIVERGENCE * abs(start):
+        if value > DIVERGENCE * start:
             raise FloatingPointError(f"{label} diverged at step {k}: the loss rose from "
                                      f"{start:.6g} to {value:.6g} ({_state(a, b)}; eta={eta:g} "
                                      "too large?)")

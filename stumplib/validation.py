@@ -178,7 +178,8 @@ def law(value, name, methods):
 
     Threshold priors and feature laws are checked by what they must provide, not by
     their class: a law used for sampling needs ``sample``; one integrated against
-    needs ``support``, ``log_density`` and ``bulk`` (see :class:`stumplib.tasks.Uniform`).
+    needs ``support``, ``density``, ``log_density`` and ``bulk`` (see
+    :class:`stumplib.tasks.Uniform`).
     """
     missing = [m for m in methods if not hasattr(value, m)]
     if missing:
@@ -188,16 +189,17 @@ def law(value, name, methods):
 
 
 def density_law(value, name):
-    """Check a law integrated against: ``support`` inside [0, 1], ``log_density``, ``bulk``."""
-    law(value, name, ("support", "log_density", "bulk"))
+    """Check a law to integrate against: support in [0, 1], density, log_density, bulk."""
+    law(value, name, ("support", "density", "log_density", "bulk"))
     try:
         lo, hi = (float(v) for v in value.support)
     except (TypeError, ValueError):
         raise TypeError(f"{name}.support must be a pair of real numbers") from None
     if not 0.0 <= lo < hi <= 1.0:
         raise ValueError(f"{name}.support must satisfy 0 <= lo < hi <= 1 (got {lo}, {hi})")
-    if not callable(value.log_density):
-        raise TypeError(f"{name}.log_density must be callable")
+    for method in ("density", "log_density"):
+        if not callable(getattr(value, method)):
+            raise TypeError(f"{name}.{method} must be callable")
     return value
 
 

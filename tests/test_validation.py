@@ -128,7 +128,7 @@ class TestRealNumbers:
 class TestLaws:
     @pytest.mark.parametrize("bad", [None, "U", 0.5, object()])
     def test_density_law(self, bad):
-        with pytest.raises(TypeError, match="^prior must be a law providing support, log_density, bulk"):
+        with pytest.raises(TypeError, match="^prior must be a law providing support, density, log_density, bulk"):
             validation.density_law(bad, "prior")
 
     def test_sampler_accepts_a_point_mass(self):
