@@ -60,8 +60,8 @@ def _shift(a, b, s, q):
 
 def _uniform_summaries(a, b, s, q):
     """Class summaries (offsets from ``s``) for uniform features on [0, 1]."""
-    lm_neg, d_neg, v_neg = moments.truncated_exponential(-b, s, shift=-b * s)
-    pos = moments.truncated_exponential(b, q, shift=_shift(a, b, s, q))
+    lm_neg, d_neg, v_neg = moments._truncated_exponential(-b, s, shift=-b * s)
+    pos = moments._truncated_exponential(b, q, shift=_shift(a, b, s, q))
     return (lm_neg, -d_neg, v_neg), pos
 
 
@@ -197,16 +197,19 @@ def threshold_nodes(a, b, prior):
     toward the edges 0 and 1 down to the inner layers there.
     """
     a, b = validation.scalar_parameters(a, b)
-    validation.density_law(prior, "prior")
+    return _threshold_nodes(a, b, validation.density_law(prior, "prior"))
+
+
+def _threshold_nodes(a, b, prior):
     scale = 1.0 / max(abs(b), 1.0)
     s_edge = max(1e-3 * scale * np.exp(-max(-a, 0.0)), 1e-300)
     q_edge = max(1e-3 * scale * np.exp(-max(a - b, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
-    near = np.concatenate([quadrature.graded(0.0, s_edge, 0.5)[1:],
-                           quadrature.graded(center, 1e-2 * scale)])
-    far = np.concatenate([quadrature.graded(0.0, q_edge, 0.5)[1:],
-                          quadrature.graded(1.0 - center, 1e-2 * scale)])
-    return prior_nodes(prior, near, far)
+    near = np.concatenate([quadrature._graded(0.0, s_edge, 0.5)[1:],
+                           quadrature._graded(center, 1e-2 * scale)])
+    far = np.concatenate([quadrature._graded(0.0, q_edge, 0.5)[1:],
+                          quadrature._graded(1.0 - center, 1e-2 * scale)])
+    return _prior_nodes(prior, near, far)
 
 
 #: Closest approach to an edge where the prior's density is a non-integer power law
@@ -235,12 +238,12 @@ def _edge_power(prior, pair, floor):
 
 def _side(prior, breaks, lo, hi, pair):
     """Nodes ``(s, q, weight)`` on ``t`` in ``[lo, hi]``, ``t`` the distance from one edge."""
-    breaks = quadrature.clipped(breaks, lo, hi)
+    breaks = quadrature._clipped(breaks, lo, hi)
     floor = min(EDGE_FLOOR, breaks[breaks > 0].min())
     power = _edge_power(prior, pair, floor) if lo == 0 else None
     if power is not None:
-        breaks = quadrature.clipped(np.concatenate([breaks, _DEEP]), floor, hi)
-    t, w = quadrature.gauss_legendre(breaks)
+        breaks = quadrature._clipped(np.concatenate([breaks, _DEEP]), floor, hi)
+    t, w = quadrature._gauss_legendre(breaks)
     s, q = pair(t)
     weight = w * prior.density(s, q)
     if power is None:
@@ -271,8 +274,11 @@ def prior_nodes(prior, near, far):
     s, q, weight : ndarray
         Nodes, their exact complements and the weights ``density * dw``.
     """
-    validation.density_law(prior, "prior")
     near, far = validation.finite(near, "near").ravel(), validation.finite(far, "far").ravel()
+    return _prior_nodes(validation.density_law(prior, "prior"), near, far)
+
+
+def _prior_nodes(prior, near, far):
     lo, hi = (float(v) for v in prior.support)
     center, width = prior.bulk
     bulk = width * _bulk_offsets(width) if width < NARROW else np.zeros(0)
@@ -303,7 +309,7 @@ def loss_and_gradient(a, b, prior, features=None):
     loss, d_a, d_b : float
     """
     a, b = validation.scalar_parameters(a, b)
-    s, q, w = threshold_nodes(a, b, prior)
+    s, q, w = _threshold_nodes(a, b, validation.density_law(prior, "prior"))
     return squared_error(w, *_summaries(a, b, s, q, validation.features(features)))
 
 

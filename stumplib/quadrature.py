@@ -16,7 +16,11 @@ _GL_X, _GL_W = np.polynomial.legendre.leggauss(NODES_PER_PANEL)
 
 def gauss_legendre(breaks):
     """Nodes and weights of the composite rule on the panels between sorted ``breaks``."""
-    breaks = np.unique(validation.finite(breaks, "breaks"))
+    return _gauss_legendre(validation.finite(breaks, "breaks"))
+
+
+def _gauss_legendre(breaks):
+    breaks = np.unique(breaks)
     left, width = breaks[:-1, None], np.diff(breaks)[:, None]
     nodes = left + 0.5 * width * (_GL_X + 1.0)
     return nodes.ravel(), (0.5 * width * _GL_W).ravel()
@@ -30,6 +34,10 @@ def graded(center, smallest, largest=1.0, ratio=2.0):
     ratio = validation.positive_scalar(ratio, "ratio")
     if ratio <= 1:
         raise ValueError(f"ratio must exceed 1 (got {ratio:g})")
+    return _graded(center, smallest, largest, ratio)
+
+
+def _graded(center, smallest, largest=1.0, ratio=2.0):
     steps = np.ceil(np.log(largest / smallest) / np.log(ratio)) + 1 if largest > smallest else 1
     offsets = smallest * ratio ** np.arange(int(steps))
     return np.concatenate([[center], center - offsets, center + offsets])
@@ -38,7 +46,10 @@ def graded(center, smallest, largest=1.0, ratio=2.0):
 def clipped(points, lo, hi):
     """The points strictly inside ``(lo, hi)``, with ``lo`` and ``hi`` added."""
     points = validation.finite(points, "points")
-    lo, hi = validation.scalar(lo, "lo"), validation.scalar(hi, "hi")
+    return _clipped(points, validation.scalar(lo, "lo"), validation.scalar(hi, "hi"))
+
+
+def _clipped(points, lo, hi):
     return np.concatenate([[lo, hi], points[(points > lo) & (points < hi)]])
 
 

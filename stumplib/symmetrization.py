@@ -168,10 +168,10 @@ def threshold_nodes(a, b, prior):
     scale = 1.0 / max(abs(b), 1.0)
     edge = max(1e-3 * scale * np.exp(-max(a - b, -a, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
-    breaks = np.concatenate([quadrature.graded(0.0, edge, 0.5)[1:],
-                             quadrature.graded(center, 1e-2 * scale),
-                             quadrature.graded(1.0 - center, 1e-2 * scale)])
-    return population.prior_nodes(prior, breaks, breaks)
+    breaks = np.concatenate([quadrature._graded(0.0, edge, 0.5)[1:],
+                             quadrature._graded(center, 1e-2 * scale),
+                             quadrature._graded(1.0 - center, 1e-2 * scale)])
+    return population._prior_nodes(prior, breaks, breaks)
 
 
 def average_population_loss_and_gradient(a, b, prior):
