@@ -56,6 +56,10 @@ def monte_carlo_risks(rules, n, prior=tasks.Uniform(), tasks_per_batch=20000, ba
     dict of str to (float, float)
         Risk and its standard error for each rule.
     """
+    rules = validation.rules(rules)
+    n = validation.count(n, "n")
+    tasks_per_batch = validation.count(tasks_per_batch, "tasks_per_batch", minimum=2)
+    validation.sampler(prior, "prior")
     rng = np.random.default_rng(rng)
     errors = {name: [] for name in rules}
     for _ in range(validation.count(batches, "batches")):

@@ -17,7 +17,7 @@ exponentially small), bracketed by steps doubling away from the asymptotic guess
 import numpy as np
 from scipy import optimize
 
-from . import population, quadrature, tasks, validation
+from . import moments, population, quadrature, tasks, validation
 
 _SEARCH = 64.0  # how far (in a) beyond the asymptotic guess a sign change is sought
 _TAIL = 700.0  # beyond t = b(1 - s) = 700 the positives' bias is 1/b to double precision
@@ -25,7 +25,7 @@ _TAIL = 700.0  # beyond t = b(1 - s) = 700 the positives' bias is 1/b to double 
 
 def _interior_uniform(prior, name="prior"):
     if not isinstance(prior, tasks.Uniform):
-        raise ValueError(f"{name} must be a tasks.Uniform prior (got {type(prior).__name__})")
+        raise TypeError(f"{name} must be a tasks.Uniform prior (got {type(prior).__name__})")
     return prior.lo, prior.hi
 
 
@@ -105,6 +105,7 @@ def a_star(b, prior, features=None):
         minimizer in ``a`` (e.g. ``U[0, 1]``, where it decreases in ``a``).
     """
     _interior_uniform(prior)
+    validation.features(features)
     b = validation.positive(b, "b")
     out = np.array([_a_star_scalar(float(bi), prior, features) for bi in b.ravel()])
     out = out.reshape(b.shape)
@@ -114,7 +115,7 @@ def a_star(b, prior, features=None):
 def min_loss(b, prior):
     """``min_a L(a, b) = L(a*(b), b)`` under an interior uniform prior (shape of ``b``)."""
     a = np.asarray(a_star(b, prior))
-    b = np.asarray(b, dtype=float)
+    b = validation.positive(b, "b")
     out = np.array([population.loss(ai, bi, prior) for ai, bi in zip(a.ravel(), b.ravel())])
     return float(out.reshape(b.shape)) if b.ndim == 0 else out.reshape(b.shape)
 
@@ -124,10 +125,18 @@ def _bias_deficit(t0, t1):
     top = min(t1, _TAIL)
     if top <= t0:
         return 0.0
-    breaks = quadrature.clipped(np.concatenate([[0.0], 2.0 ** np.arange(-4, 10)]), t0, top)
-    t, w = quadrature.gauss_legendre(breaks)
+    breaks = quadrature._clipped(np.concatenate([[0.0], 2.0 ** np.arange(-4, 10)]), t0, top)
+    t, w = quadrature._gauss_legendre(breaks)
     phi = np.where(t > 0, t / np.expm1(np.where(t > 0, t, 1.0)), 1.0)
     return float(w @ (2 * phi - phi**2))
+
+
+def _loss_at_infinity(b, lo, hi):
+    """``L(∞, b)`` for one ``b``: by ``t = b q`` for ``b > 1``, directly in ``q`` below."""
+    if b > 1:
+        return (1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))) / b**2
+    q, w = quadrature._gauss_legendre(np.linspace(1 - hi, 1 - lo, 9))
+    return float(w @ (q * moments._mean_fraction(b * q)) ** 2) / (hi - lo)
 
 
 def scaled_loss_at_infinity(b, prior):
@@ -137,7 +146,8 @@ def scaled_loss_at_infinity(b, prior):
     ``ŝ - s = 1/b - q/(e^{bq} - 1)`` with ``q = 1 - s``, so with ``t = b q``
     ``b²·L(∞, b) = 1 - ∫ [1 - (1 - t/(e^t - 1))²] dt / (b (hi - lo))`` over
     ``t ∈ [b(1 - hi), b(1 - lo)]`` (evaluated by Gauss-Legendre panels; the
-    integrand is below 1e-300 past ``t = 700``).
+    integrand is below 1e-300 past ``t = 700``). For ``b <= 1``, where that
+    difference cancels, ``L(∞, b)`` is integrated directly in ``q``.
 
     Parameters
     ----------
@@ -146,14 +156,14 @@ def scaled_loss_at_infinity(b, prior):
     prior : tasks.Uniform
         Threshold prior (any ``U[lo, hi]``).
     """
-    lo, hi = _interior_uniform(prior)
     b = validation.positive(b, "b")
-    out = np.array([1.0 - _bias_deficit(bi * (1 - hi), bi * (1 - lo)) / (bi * (hi - lo))
-                    for bi in b.ravel()]).reshape(b.shape)
+    out = np.asarray(loss_at_infinity(b, prior)) * b**2
     return float(out) if out.ndim == 0 else out
 
 
 def loss_at_infinity(b, prior):
     """``L(∞, b) = lim_{a→∞} L(a, b)`` (see :func:`scaled_loss_at_infinity`)."""
-    out = np.asarray(scaled_loss_at_infinity(b, prior)) / np.asarray(b, dtype=float) ** 2
+    lo, hi = _interior_uniform(prior)
+    b = validation.positive(b, "b")
+    out = np.array([_loss_at_infinity(float(bi), lo, hi) for bi in b.ravel()]).reshape(b.shape)
     return float(out) if out.ndim == 0 else out

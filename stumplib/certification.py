@@ -35,7 +35,8 @@ def task_gradients(corpus, a, b):
 
     Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``.
     """
-    est, d_a, d_b = corpus.summaries(a, b)
+    validation.law(corpus, "corpus", ("summaries", "s"))
+    est, d_a, d_b = corpus.summaries(*validation.scalar_parameters(a, b))
     r = 2.0 * (est - corpus.s)
     return np.stack([r * d_a, r * d_b], axis=-1)
 
@@ -60,7 +61,11 @@ def noise_ratio(gradients):
 
 def population_task_gradients(a, b, s, features=None):
     """Infinite-context per-task gradients ``G^inf(s)``, shape ``(len(s), 2)``."""
-    r, r_a, r_b = population.residual(a, b, np.atleast_1d(s), features=features)
+    a, b = validation.scalar_parameters(a, b)
+    s = np.atleast_1d(validation.unit_interval(s, "s"))
+    if s.ndim != 1:
+        raise ValueError(f"s must be 1-D (got shape {s.shape})")
+    r, r_a, r_b = population.residual(a, b, s, features=features)
     return np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
 
 
@@ -84,7 +89,8 @@ def relative_error(corpus, a, b, prior):
     prior : tasks.Uniform or tasks.Beta
         The threshold prior defining the population loss.
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
+    validation.law(corpus, "corpus", ("gradient",))
+    a, b = validation.scalar_parameters(a, b)
     g, norm = _population_gradient(a, b, prior)
     return float(np.linalg.norm(np.array(corpus.gradient(a, b)) - g) / norm)
 
@@ -111,6 +117,8 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
     if a.shape != b.shape or a.ndim != 1:
         raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
     repetitions = validation.count(repetitions, "repetitions")
+    m, n = validation.count(m, "m"), validation.count(n, "n")
+    validation.sampler(prior, "prior")
     rng = np.random.default_rng(rng)
     reference = [_population_gradient(ai, bi, prior) for ai, bi in zip(a, b)]
     out = np.empty((repetitions, a.size))
@@ -129,7 +137,6 @@ def sampling_coefficient(a, b, prior, features=None):
     quadrature over thresholds. An infinite-context corpus of ``m`` tasks has
     ``E |mean_j G^inf(s_j) - g|^2 = sigma_inf^2 |g|^2 / m`` exactly.
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
     s, q, w = population.threshold_nodes(a, b, prior)
     r, r_a, r_b = population.residual(a, b, s, q, features=features)
     G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
@@ -146,9 +153,10 @@ def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
     ``(repetitions,)``; its mean square is ``sigma_inf^2 / m``
     (see :func:`sampling_coefficient`).
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
+    a, b = validation.scalar_parameters(a, b)
     m = validation.count(m, "m")
     repetitions = validation.count(repetitions, "repetitions")
+    validation.sampler(prior, "prior")
     g, norm = _population_gradient(a, b, prior)
     s = prior.sample(m * repetitions, np.random.default_rng(rng))
     G = population_task_gradients(a, b, s).reshape(repetitions, m, 2).mean(axis=1)
@@ -163,7 +171,7 @@ def unseen_share(a, b, prior, s_max):
     threshold above ``s_max`` (as a corpus of ``m`` tasks typically does not for
     ``s_max = 1 - 1/m`` under a prior reaching 1).
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
+    a, b = validation.scalar_parameters(a, b)
     s_max = float(validation.unit_interval(s_max, "s_max"))
     s, q, w = population.threshold_nodes(a, b, prior)
     r, r_a, r_b = population.residual(a, b, s, q)
@@ -196,7 +204,7 @@ def context_bias(corpus, a, b, prior):
     threshold; the difference has mean ``E_n G - g`` and a much smaller variance than
     ``G`` itself (a control variate with known mean).
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
+    a, b = validation.scalar_parameters(a, b)
     g, norm = _population_gradient(a, b, prior)
     total = task_gradients(corpus, a, b) / norm
     diff = total - population_task_gradients(a, b, corpus.s) / norm
@@ -231,8 +239,8 @@ def certified_end(b, ratio, level):
         initial run of the grid below the level); ``nan`` if ``ratio[0] > level``.
     """
     b = validation.finite(b, "b")
-    ratio = np.asarray(ratio, dtype=float)
-    level = float(validation.positive(level, "level"))
+    ratio = validation.real(ratio, "ratio")  # NaN counts as above the level
+    level = validation.positive_scalar(level, "level")
     if b.ndim != 1 or b.shape != ratio.shape:
         raise ValueError(f"b and ratio must be 1-D of equal length (got {b.shape} and {ratio.shape})")
     if b.size == 0:
@@ -268,9 +276,12 @@ def predicted_end(b, biases, m, level, width=2.0):
         ``width`` standard errors, clipped at zero.
     """
     m = validation.count(m, "m")
-    width = float(validation.finite(width, "width"))
+    level = validation.positive_scalar(level, "level")
+    width = validation.scalar(width, "width")
     if width < 0:
         raise ValueError(f"width must be >= 0 (got {width})")
+    if not all(isinstance(r, ContextBias) for r in biases):
+        raise TypeError("biases must be a sequence of ContextBias")
     beta = np.array([r.ratio for r in biases])
     se = np.array([r.se for r in biases])
     spread = np.array([r.spread for r in biases])
@@ -308,7 +319,7 @@ def crossing(b, values, level):
     """
     b = validation.positive(b, "b")
     values = validation.positive(values, "values")
-    level = float(validation.positive(level, "level"))
+    level = validation.positive_scalar(level, "level")
     if b.ndim != 1 or b.shape != values.shape:
         raise ValueError(f"b and values must be 1-D of equal length (got {b.shape} and {values.shape})")
     if np.any(np.diff(b) <= 0):

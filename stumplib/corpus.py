@@ -32,7 +32,7 @@ class Corpus:
     x, y : array_like, shape (m, n)
         Features and labels of each task.
     s : array_like, shape (m,)
-        True thresholds.
+        True thresholds; the labels must be ``y = 1{x > s}``.
     """
 
     #: Elements per row block of the moment sums (three float64 work arrays stay in L2).
@@ -45,7 +45,13 @@ class Corpus:
     def __init__(self, x, y, s):
         x, y = validation.context(x, y)
         if x.ndim != 2:
-            raise ValueError(f"x and y must have shape (m, n) (got {x.shape})")
+            raise ValueError(f"x must have shape (m, n) (got {x.shape})")
+        s = validation.unit_interval(s, "s")
+        if s.shape != x.shape[:1]:
+            raise ValueError(f"s must have shape {x.shape[:1]} (got {s.shape})")
+        wrong = np.flatnonzero(np.any(y != (x > s[:, None]), axis=-1))
+        if wrong.size:
+            raise ValueError(f"y must be 1{{x > s}} in every task (task {wrong[0]} differs)")
         per = max(1, self.LAYOUT_BLOCK // x.shape[1])
         self._build(s, x.shape, ((x[r:r + per], y[r:r + per]) for r in range(0, x.shape[0], per)))
 
@@ -100,6 +106,8 @@ class Corpus:
         besides one row block.
         """
         m, n = validation.count(m, "m"), validation.count(n, "n")
+        validation.law(prior, "prior", ("sample",))
+        validation.law(features, "features", ("sample",))
         rng = np.random.default_rng(rng)
         s = prior.sample(m, rng)
         per = max(1, cls.LAYOUT_BLOCK // n)
@@ -237,8 +245,8 @@ class Corpus:
         return self.summaries(a, b)[0]
 
     def loss_and_gradient(self, a, b):
-        """Empirical loss and its gradient ``(L, dL/da, dL/db)``."""
-        est, d_a, d_b = self.summaries(a, b)
+        """Empirical loss and its gradient ``(L, dL/da, dL/db)`` at one point ``(a, b)``."""
+        est, d_a, d_b = self.summaries(*validation.scalar_parameters(a, b))
         r = est - self.s
         return float(np.mean(r**2)), float(2 * np.mean(r * d_a)), float(2 * np.mean(r * d_b))
 

@@ -30,8 +30,9 @@ def slow_curve(b, p, m, xi0, xi1=0.0):
         Slow-curve coordinate ``ξ(b) = ξ0 + ξ1/b`` (``ξ0 > 0``).
     """
     b = validation.positive(b, "b")
-    xi0 = float(validation.positive(xi0, "xi0"))
-    xi = xi0 + float(validation.finite(xi1, "xi1")) / b
+    p, m = (validation.scalar(v, name) for v, name in ((p, "p"), (m, "m")))
+    xi0 = validation.positive_scalar(xi0, "xi0")
+    xi = xi0 + validation.scalar(xi1, "xi1") / b
     if np.any(xi <= 0):
         raise ValueError("xi0 + xi1/b must be positive on the given scales")
     return p * b + m * np.log(b) - np.log(xi)
@@ -65,13 +66,18 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
     Phases
         ``t_calibrated``, ``b`` at that time, and ``t_grown`` (``nan`` if not reached).
     """
-    fraction = float(validation.positive(fraction, "fraction"))
-    growth = float(validation.positive(growth, "growth"))
+    fraction = validation.positive_scalar(fraction, "fraction")
+    growth = validation.positive_scalar(growth, "growth")
+    validation.law(trajectory, "trajectory", ("t", "a", "b"))
+    validation.function(curve, "curve")
     if fraction >= 1:
         raise ValueError(f"fraction must be below 1 (got {fraction})")
     if growth <= 1:
         raise ValueError(f"growth must exceed 1 (got {growth})")
-    t, a, b = (np.asarray(v, dtype=float) for v in (trajectory.t, trajectory.a, trajectory.b))
+    t, a, b = (validation.finite(getattr(trajectory, k), f"trajectory.{k}") for k in "tab")
+    if t.ndim != 1 or a.shape != t.shape or b.shape != t.shape:
+        raise ValueError(f"trajectory.t, .a and .b must be 1-D of equal length (got {t.shape}, "
+                         f"{a.shape} and {b.shape})")
     if len(t) < 2:
         raise ValueError("the trajectory needs at least two records")
     distance = np.abs(a - curve(b))
@@ -92,8 +98,9 @@ def rate(a, b, prior, features=None):
         As in :func:`stumplib.population.gradient`.
     """
     a, b = validation.parameters(a, b)
-    if a.shape != b.shape:
-        raise ValueError(f"a and b must have the same shape (got {a.shape} and {b.shape})")
+    validation.same_shape(a, b, ("a", "b"))
+    validation.density_law(prior, "prior")
+    validation.features(features)
     out = [-4 * bi**3 * population.gradient(ai, bi, prior, features)[1]
            for ai, bi in zip(a.ravel(), b.ravel())]
     return np.array(out).reshape(a.shape)
@@ -168,8 +175,9 @@ def hessian(gradient, a, b, h=1e-4):
     -------
     ndarray, shape (2, 2)
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
-    step = float(validation.positive(h, "h")) * max(1.0, abs(a), abs(b))
+    validation.function(gradient, "gradient")
+    a, b = validation.scalar_parameters(a, b)
+    step = validation.positive_scalar(h, "h") * max(1.0, abs(a), abs(b))
     cols = []
     for da, db in ((step, 0.0), (0.0, step)):
         up, down = np.array(gradient(a + da, b + db)), np.array(gradient(a - da, b - db))
@@ -179,13 +187,26 @@ def hessian(gradient, a, b, h=1e-4):
 
 
 def descends(loss_and_gradient, theta0, eta, steps):
-    """``True`` if ``steps`` steps of size ``eta`` never increase the loss."""
-    a, b = (float(v) for v in theta0)
+    """``True`` if ``steps`` steps of size ``eta`` never increase the loss.
+
+    A step that makes the loss, the gradient or the state non-finite counts as not
+    descending.
+    """
+    validation.function(loss_and_gradient, "loss_and_gradient")
+    a, b = validation.point(theta0)
+    eta = validation.positive_scalar(eta, "eta")
+    steps = validation.count(steps, "steps", minimum=0)
+    return _descends(loss_and_gradient, a, b, eta, steps)
+
+
+def _descends(loss_and_gradient, a, b, eta, steps):
     value, g_a, g_b = loss_and_gradient(a, b)
     for _ in range(steps):
         a, b = a - eta * g_a, b - eta * g_b
+        if not (np.isfinite(a) and np.isfinite(b)):
+            return False
         new, g_a, g_b = loss_and_gradient(a, b)
-        if not np.isfinite(new) or new > value:
+        if not np.all(np.isfinite([new, g_a, g_b])) or new > value:
             return False
         value = new
     return True
@@ -216,18 +237,23 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
     float
         The largest step found to descend (the lower end of the final bracket).
     """
-    validation.parameters(*theta0)
-    guess = float(validation.positive(guess, "guess"))
+    validation.function(loss_and_gradient, "loss_and_gradient")
+    a, b = validation.point(theta0)
+    guess = validation.positive_scalar(guess, "guess")
     steps = validation.count(steps, "steps")
     iterations = validation.count(iterations, "iterations")
+
+    def ok(log_eta):
+        return _descends(loss_and_gradient, a, b, float(np.exp(log_eta)), steps)
+
     lo, hi = np.log(guess / 64), np.log(guess * 64)
-    if not descends(loss_and_gradient, theta0, np.exp(lo), steps):
+    if not ok(lo):
         raise ValueError(f"gradient descent does not descend even at eta={np.exp(lo):.3g}")
-    if descends(loss_and_gradient, theta0, np.exp(hi), steps):
+    if ok(hi):
         raise ValueError(f"gradient descent still descends at eta={np.exp(hi):.3g}; raise guess")
     for _ in range(iterations):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if descends(loss_and_gradient, theta0, np.exp(mid), steps) else (lo, mid)
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
     return float(np.exp(lo))
 
 

@@ -50,9 +50,12 @@ def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     if a.shape != b.shape or a.ndim != 1:
         raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
-    sizes = [validation.count(v, "sizes") for v in np.atleast_1d(sizes)]
+    sizes = [validation.count(v, "sizes") for v in np.atleast_1d(validation.real(sizes, "sizes"))]
+    if not sizes:
+        raise ValueError("sizes must hold at least one context size")
     contexts = validation.count(contexts, "contexts", minimum=2)
-    rules = RULES if rules is None else rules
+    validation.sampler(prior, "prior")
+    rules = RULES if rules is None else validation.rules(rules)
     rng = np.random.default_rng(rng)
     heads = np.empty((2, a.size, len(sizes)))
     out = {name: np.empty((2, len(sizes))) for name in rules}

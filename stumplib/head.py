@@ -7,7 +7,8 @@ have shape ``(..., N)`` and ``a``, ``b`` broadcast against ``(...)``.
 The weights of each class (negatives, positives) are exponentials in ``x`` taken
 relative to the class's heaviest example, so nothing overflows for ``|a|, |b|`` up
 to 1e6 and beyond; the estimate and gradient then follow from the two class
-summaries (:func:`stumplib.moments.combine`).
+summaries (:func:`stumplib.moments.combine`). An empty batch (``x`` of shape
+``(0, N)``) gives empty results.
 """
 
 import numpy as np
@@ -102,9 +103,26 @@ class Contexts:
 
     def summaries(self, a, b):
         """Estimate, ``d/da`` and ``d/db`` for every context, each of the batch shape."""
+        return tuple(v.reshape(self.batch_shape) for v in moments.combine(*self._classes(a, b)))
+
+    def log_positive_share(self, a, b):
+        """Log of the attention mass on positives, ``log sum_i w_i y_i``, of the batch shape.
+
+        From the class log masses, so it is exact in ratios when the mass underflows;
+        ``-inf`` for a context with no positive example.
+        """
+        (lm_neg, _, _), (lm_pos, _, _) = self._classes(a, b)
+        with np.errstate(invalid="ignore"):
+            share = -np.logaddexp(0.0, lm_neg - lm_pos)
+        return np.where(np.isneginf(lm_pos), -np.inf, share).reshape(self.batch_shape)
+
+    def _classes(self, a, b):
+        """Class summaries ``(log_mass, mean, variance)`` of negatives and positives, flat."""
         a, b = validation.parameters(a, b)
-        a = np.broadcast_to(a, self.batch_shape).ravel()
-        b = np.broadcast_to(b, self.batch_shape).ravel()
+        a = validation.batch(a, "a", self.batch_shape).ravel()
+        b = validation.batch(b, "b", self.batch_shape).ravel()
+        if a.size == 0:
+            return tuple((np.zeros(0), np.zeros(0), np.zeros(0)) for _ in range(2))
         sign = 1 if np.all(b >= 0) else -1 if np.all(b < 0) else 0
         if sign == 0:  # mixed signs across the batch: evaluate each group apart
             return self._mixed(a, b)
@@ -118,26 +136,31 @@ class Contexts:
         with np.errstate(divide="ignore"):
             log_mass = np.where(self._empty, -np.inf, np.log(safe) - b[:, None] * refs)
         log_mass[:, 1] += a
-        classes = [(log_mass[:, k], refs[:, k] + mean[:, k], var[:, k]) for k in (0, 1)]
-        return tuple(v.reshape(self.batch_shape) for v in moments.combine(*classes))
+        return tuple((log_mass[:, k], refs[:, k] + mean[:, k], var[:, k]) for k in (0, 1))
 
     def _mixed(self, a, b):
-        out = np.empty((3, a.size))
+        out = np.empty((2, 3, a.size))
         for group in (b >= 0, b < 0):
             sub = Contexts(self.x[group], (np.arange(self.x.shape[1]) >= self.n_neg[group, None]))
-            out[:, group] = np.array(sub.summaries(a[group], b[group]))
-        return tuple(v.reshape(self.batch_shape) for v in out)
+            out[:, :, group] = np.array(sub._classes(a[group], b[group]))
+        return tuple(tuple(cls) for cls in out)
 
 
 def _contexts(x, y):
-    return x if isinstance(x, Contexts) else Contexts(x, y)
+    if isinstance(x, Contexts):
+        if y is not None:
+            raise ValueError("y must be omitted when x is a prepared Contexts "
+                             "(it holds the labels)")
+        return x
+    return Contexts(x, y)
 
 
 def scores(a, b, x, y):
     """Attention scores ``a*y - b*x``, shape ``(..., N)``."""
     a, b = validation.parameters(a, b)
     x, y = validation.context(x, y)
-    return np.asarray(a)[..., None] * y - np.asarray(b)[..., None] * x
+    validation.broadcastable((a, b, x[..., 0]), ("a", "b", "the batch of x"))
+    return a[..., None] * y - b[..., None] * x
 
 
 def weights(a, b, x, y):
@@ -210,8 +233,13 @@ def hard_limit_expansion(a, b, x, y):
     gap : float
         The gap ``x2 - x1``.
     """
-    a, b = (np.atleast_1d(v)[:, None] for v in validation.parameters(a, b))
+    a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
+    if a.ndim != 1 or a.shape != b.shape:
+        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+    a, b = a[:, None], b[:, None]
     x, y = validation.context(x, y)
+    if x.ndim != 1:
+        raise ValueError(f"x and y must be one context of shape (N,) (got {x.shape})")
     role = y if y.any() else np.ones_like(y)
     order = np.argsort(np.where(role == 1, x, np.inf))
     if role.sum() < 2:

@@ -16,6 +16,8 @@ the finite-context head, the corpus and the infinite-context (population) head.
 import numpy as np
 from scipy import special
 
+from . import validation
+
 # Below these |t| the closed forms cancel; Taylor series are used instead.
 _SMALL_MEAN, _SMALL_VAR = 1e-2, 1e-1
 
@@ -48,7 +50,10 @@ def combine(neg, pos):
 
 def log_phi(t):
     """``log((1 - exp(-t)) / t)``: log mass of ``exp(-t u)`` on ``u`` in [0, 1]."""
-    t = np.asarray(t, dtype=float)
+    return _log_phi(validation.finite(t, "t"))
+
+
+def _log_phi(t):
     at = np.abs(t)
     small = at < _SMALL_MEAN
     safe = np.where(small, 1.0, at)
@@ -59,7 +64,10 @@ def log_phi(t):
 
 def mean_fraction(t):
     """``1/t - 1/expm1(t)``: mean of ``exp(-t u)`` on ``u`` in [0, 1]."""
-    t = np.asarray(t, dtype=float)
+    return _mean_fraction(validation.finite(t, "t"))
+
+
+def _mean_fraction(t):
     small = np.abs(t) < _SMALL_MEAN
     safe = np.where(small, 1.0, t)
     with np.errstate(over="ignore"):
@@ -70,7 +78,10 @@ def mean_fraction(t):
 
 def variance_fraction(t):
     """``1/t^2 - e^{|t|}/expm1(|t|)^2``: variance of ``exp(-t u)`` on ``u`` in [0, 1]."""
-    t = np.asarray(t, dtype=float)
+    return _variance_fraction(validation.finite(t, "t"))
+
+
+def _variance_fraction(t):
     at = np.abs(t)
     small = at < _SMALL_VAR
     safe = np.where(small, 1.0, at)
@@ -87,8 +98,12 @@ def truncated_exponential(rate, length, shift=0.0):
     log_mass, mean, variance : ndarray
         With the mean measured from ``u = 0``.
     """
-    rate, length = np.asarray(rate, dtype=float), np.asarray(length, dtype=float)
+    return _truncated_exponential(validation.finite(rate, "rate"),
+                                  validation.finite(length, "length"), shift)
+
+
+def _truncated_exponential(rate, length, shift=0.0):
     t = rate * length
     with np.errstate(divide="ignore"):
-        log_mass = shift + np.log(length) + log_phi(t)
-    return log_mass, length * mean_fraction(t), length**2 * variance_fraction(t)
+        log_mass = shift + np.log(length) + _log_phi(t)
+    return log_mass, length * _mean_fraction(t), length**2 * _variance_fraction(t)

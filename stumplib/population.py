@@ -10,13 +10,43 @@ panels that resolve the layers at the calibrated threshold and near ``s = 1``.
 
 Thresholds near 1 are carried as the pair ``(s, q)`` with ``q = 1 - s`` exact, so
 layers thinner than the float spacing near 1 are still resolved.
+
+Feature laws with a density (``features=``) are integrated class by class over the
+class interval clipped to the law's support, on panels graded toward both ends (where
+the kernel peaks and where the density may be singular; no node is ever at an end)
+and around the law's bulk when it is narrow; measured against ``scipy.integrate.quad``
+the estimate agrees to 1e-8 relative for uniform laws and Beta laws with exponents
+>= 0.5 (singular ones included), and to about 1e-6 at exponent 0.3.
 """
 
 import numpy as np
 
 from . import moments, quadrature, tasks, validation
 
-_FEATURE_GRID = None  # built on first use
+#: Panels graded by 4 toward each end of a class interval, down to 4**-EDGE_DEPTH of its
+#: length: resolves kernels of width 1/|b| down to 1e-18 of the interval and integrable
+#: singularities of the feature density at the ends (never evaluated there).
+EDGE_DEPTH = 30
+_TINY = 4.0 ** -EDGE_DEPTH
+
+
+def _bulk_offsets(width):
+    """Breaks around a law's bulk in units of its ``width``: 0, ±width/2 doubling to ±1."""
+    steps = 0.5 * 2.0 ** np.arange(max(int(np.ceil(np.log2(2.0 / width))), 0) + 1)
+    return np.concatenate([[0.0], steps, -steps])
+
+
+def _unit_breaks():
+    """Break pairs ``(g, 1 - g)`` on [0, 1] graded by 4 toward both ends."""
+    small = np.concatenate([[0.0], 4.0 ** -np.arange(EDGE_DEPTH, 0, -1)])
+    g = np.concatenate([small, [0.5], 1.0 - small[::-1]])
+    return g, np.concatenate([1.0 - small, [0.5], small[::-1]])
+
+
+_UNIT_G, _UNIT_H = _unit_breaks()
+_UNIT_RULE = quadrature.gauss_legendre_rows(_UNIT_G, _UNIT_H)
+#: Laws whose bulk (standard deviation) is narrower get panels around it.
+NARROW = 0.05
 
 
 def _is_uniform(features):
@@ -30,44 +60,91 @@ def _shift(a, b, s, q):
 
 def _uniform_summaries(a, b, s, q):
     """Class summaries (offsets from ``s``) for uniform features on [0, 1]."""
-    lm_neg, d_neg, v_neg = moments.truncated_exponential(-b, s, shift=-b * s)
-    pos = moments.truncated_exponential(b, q, shift=_shift(a, b, s, q))
+    lm_neg, d_neg, v_neg = moments._truncated_exponential(-b, s, shift=-b * s)
+    pos = moments._truncated_exponential(b, q, shift=_shift(a, b, s, q))
     return (lm_neg, -d_neg, v_neg), pos
 
 
-def _feature_grid():
-    """Composite rule on [0, 1] graded toward both ends (down to 2**-45)."""
-    global _FEATURE_GRID
-    if _FEATURE_GRID is None:
-        half = 0.5 * 2.0 ** -np.arange(45)
-        breaks = np.concatenate([[0.0, 1.0], half, 1.0 - half])
-        _FEATURE_GRID = quadrature.gauss_legendre(breaks)
-    return _FEATURE_GRID
+def _class_rule(features, lo, length):
+    """Per-row rules on ``g = (x - lo)/length`` in [0, 1]: graded ends, plus the law's bulk.
+
+    A law whose bulk is narrower than :data:`NARROW` gets panels graded around its
+    centre in every row; a wider one is resolved by the shared rule graded toward the ends.
+    """
+    center, width = features.bulk
+    if width >= NARROW:
+        return _UNIT_RULE
+    bulk = (center + width * _bulk_offsets(width) - lo[..., None]) / length[..., None]
+    bulk = np.clip(bulk, 2.0 ** -20, 1.0 - 2.0 ** -20)  # never onto an end (h = 0)
+    rows = lo.shape + (_UNIT_G.size,)
+    g = np.concatenate([np.broadcast_to(_UNIT_G, rows), bulk], axis=-1)
+    h = np.concatenate([np.broadcast_to(_UNIT_H, rows), 1.0 - bulk], axis=-1)
+    order = np.lexsort((-h, g), axis=-1)
+    return quadrature.gauss_legendre_rows(np.take_along_axis(g, order, -1),
+                                          np.take_along_axis(h, order, -1))
 
 
-def _density_class(density, rate, length, shift):
-    """Summary of ``exp(shift - rate*u) * density(u)`` on ``u`` in [0, length]."""
-    g, w = _feature_grid()
-    length = length[..., None]
-    expo = -rate[..., None] * length * g
-    top = expo.max(axis=-1, keepdims=True)
-    mass_terms = w * density(length * g) * np.exp(expo - top)
-    mass = mass_terms.sum(axis=-1)
-    safe = np.where(mass > 0, mass, 1.0)
-    mean = (mass_terms * g).sum(axis=-1) / safe
-    var = (mass_terms * (g - mean[..., None]) ** 2).sum(axis=-1) / safe
+def _density_class(features, b, lo, q_lo, hi, q_hi, score_lo, score_hi):
+    """Summary of the weight ``exp(score(x)) p(x)`` on ``x`` in ``[lo, hi]``.
+
+    The score is linear with slope ``-b`` (``score_lo``, ``score_hi`` at the ends), and
+    ``q_lo``, ``q_hi`` are the exact complements ``1 - lo``, ``1 - hi``. The kernel is
+    taken relative to the end where it peaks, the terms are summed in the log domain,
+    and every node is interior, with its complement ``1 - x`` passed to the density.
+
+    Returns
+    -------
+    log_mass, length, mean_g, mean_h, variance : ndarray
+        Log mass (``-inf`` for an empty class), ``hi - lo``, the means of
+        ``g = (x - lo)/length`` and ``h = 1 - g``, and the variance of ``x``.
+    """
+    length = np.where(lo > 0.5, q_lo - q_hi, hi - lo)
+    empty = ~(length > 0)
+    length = np.where(empty, 1.0, length)
+    g, h, w = _class_rule(features, lo, length)
+    span = length[..., None]
+    lower = g <= 0.5
+    x = np.where(lower, lo[..., None] + span * g, hi[..., None] - span * h)
+    q = np.where(lower, q_lo[..., None] - span * g, q_hi[..., None] + span * h)
+    rising = (b < 0)[..., None]
     with np.errstate(divide="ignore"):
-        log_mass = shift + np.log(length[..., 0]) + top[..., 0] + np.log(mass)
-    return log_mass, length[..., 0] * mean, length[..., 0] ** 2 * var
+        log_terms = features.log_density(x, q) + np.log(w)
+    log_terms += np.where(rising, b[..., None] * span * h, -b[..., None] * span * g)
+    top = log_terms.max(axis=-1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    terms = np.exp(log_terms - top)
+    mass = terms.sum(axis=-1)
+    safe = np.where(mass > 0, mass, 1.0)
+    mean_g, mean_h = (terms * g).sum(axis=-1) / safe, (terms * h).sum(axis=-1) / safe
+    u = np.where(rising, h, g) - np.where(rising[..., 0], mean_h, mean_g)[..., None]
+    variance = (terms * u**2).sum(axis=-1) / safe * length**2
+    with np.errstate(divide="ignore"):
+        log_mass = np.where(empty | (mass == 0), -np.inf,
+                            np.where(rising[..., 0], score_hi, score_lo)
+                            + np.log(length) + top[..., 0] + np.log(safe))
+    return log_mass, length, mean_g, mean_h, variance
 
 
 def _density_summaries(a, b, s, q, features):
-    """Class summaries (offsets from ``s``) for a feature law with a density."""
-    pdf = features.density
-    lm_neg, d_neg, v_neg = _density_class(
-        lambda u: pdf(s[..., None] - u), -b, s, -b * s)
-    pos = _density_class(lambda u: pdf(s[..., None] + u), b, q, _shift(a, b, s, q))
-    return (lm_neg, -d_neg, v_neg), pos
+    """Class summaries (offsets from ``s``) for a feature law with a density.
+
+    Each class is integrated over its interval clipped to the law's support:
+    negatives on ``[lo_f, min(s, hi_f)]``, positives on ``[max(s, lo_f), hi_f]``.
+    """
+    lo_f, hi_f = (float(v) for v in features.support)
+    inside_hi, inside_lo = s < hi_f, s > lo_f
+    neg_hi = np.where(inside_hi, s, hi_f)
+    lm_neg, len_neg, _, mean_h, v_neg = _density_class(
+        features, b, np.full_like(s, lo_f), np.full_like(s, 1.0 - lo_f),
+        neg_hi, np.where(inside_hi, q, 1.0 - hi_f), -b * lo_f, -b * neg_hi)
+    d_neg = -np.where(inside_hi, 0.0, s - hi_f) - len_neg * mean_h
+    pos_lo = np.where(inside_lo, s, lo_f)
+    lm_pos, len_pos, mean_g, _, v_pos = _density_class(
+        features, b, pos_lo, np.where(inside_lo, q, 1.0 - lo_f),
+        np.full_like(s, hi_f), np.full_like(s, 1.0 - hi_f),
+        np.where(inside_lo, _shift(a, b, s, q), a - b * lo_f), a - b * hi_f)
+    d_pos = np.where(inside_lo, 0.0, lo_f - s) + len_pos * mean_g
+    return (lm_neg, d_neg, v_neg), (lm_pos, d_pos, v_pos)
 
 
 def _summaries(a, b, s, q, features):
@@ -96,9 +173,9 @@ def residual(a, b, s, q=None, features=None):
     offset, d_a, d_b : ndarray
     """
     a, b = validation.parameters(a, b)
-    s = validation.unit_interval(s, "s")
-    q = 1.0 - s if q is None else validation.unit_interval(q, "q")
-    return _summaries(a, b, s, q, features)
+    s, q = validation.complements(s, q)
+    validation.broadcastable((a, b, s), ("a", "b", "s"))
+    return _summaries(a, b, s, q, validation.features(features))
 
 
 def estimate(a, b, s, features=None):
@@ -119,24 +196,76 @@ def threshold_nodes(a, b, prior):
     Panels are graded toward the calibrated threshold ``a/b`` (scale ``1/b``) and
     toward the edges 0 and 1 down to the inner layers there.
     """
+    a, b = validation.scalar_parameters(a, b)
+    return _threshold_nodes(a, b, validation.density_law(prior, "prior"))
+
+
+def _threshold_nodes(a, b, prior):
     scale = 1.0 / max(abs(b), 1.0)
     s_edge = max(1e-3 * scale * np.exp(-max(-a, 0.0)), 1e-300)
     q_edge = max(1e-3 * scale * np.exp(-max(a - b, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
-    near = np.concatenate([quadrature.graded(0.0, s_edge, 0.5)[1:],
-                           quadrature.graded(center, 1e-2 * scale)])
-    far = np.concatenate([quadrature.graded(0.0, q_edge, 0.5)[1:],
-                          quadrature.graded(1.0 - center, 1e-2 * scale)])
-    return prior_nodes(prior, near, far)
+    near = np.concatenate([quadrature._graded(0.0, s_edge, 0.5)[1:],
+                           quadrature._graded(center, 1e-2 * scale)])
+    far = np.concatenate([quadrature._graded(0.0, q_edge, 0.5)[1:],
+                          quadrature._graded(1.0 - center, 1e-2 * scale)])
+    return _prior_nodes(prior, near, far)
+
+
+#: Closest approach to an edge where the prior's density is a non-integer power law
+#: (singular or not smooth): below it the prior's mass is the power law's, in closed form.
+EDGE_FLOOR = 1e-24
+_DEEP = 4.0 ** -np.arange(1, 41)  # panels graded by 4 toward such an edge, to EDGE_FLOOR
+
+
+def _edge_power(prior, pair, floor):
+    """Exponent ``e`` of the prior density ``~ C t^e`` at distance ``t -> 0`` from an edge.
+
+    ``None`` when the density is analytic there (``e`` an integer, e.g. uniform or
+    Beta with integer exponents) or vanishes to rounding.
+    """
+    octaves = min(100.0, np.floor(np.log2(floor / 1e-307)))  # a wide ratio: well conditioned
+    log_p = prior.log_density(*pair(np.array([floor, floor * 2.0 ** -octaves])))
+    if not np.isfinite(log_p[0]) or octaves < 1:
+        return None
+    power = (log_p[0] - log_p[1]) / (octaves * np.log(2.0))
+    if abs(power - np.round(power)) < 1e-6:
+        return None
+    if power <= -1:
+        raise ValueError(f"prior density is not integrable at an edge (~ t^{power:.3g})")
+    return power
+
+
+def _side(prior, breaks, lo, hi, pair):
+    """Nodes ``(s, q, weight)`` on ``t`` in ``[lo, hi]``, ``t`` the distance from one edge."""
+    breaks = quadrature._clipped(breaks, lo, hi)
+    floor = min(EDGE_FLOOR, breaks[breaks > 0].min())
+    power = _edge_power(prior, pair, floor) if lo == 0 else None
+    if power is not None:
+        breaks = quadrature._clipped(np.concatenate([breaks, _DEEP]), floor, hi)
+    t, w = quadrature._gauss_legendre(breaks)
+    s, q = pair(t)
+    weight = w * prior.density(s, q)
+    if power is None:
+        return s, q, weight
+    s0, q0 = pair(np.array([floor / 2]))
+    edge_mass = floor * np.exp(prior.log_density(*pair(np.array([floor])))) / (power + 1)
+    return np.append(s, s0), np.append(q, q0), np.append(weight, edge_mass)
 
 
 def prior_nodes(prior, near, far):
     """Composite Gauss-Legendre rule over the prior's support, as exact pairs ``(s, q)``.
 
+    Besides ``near`` and ``far``, panels are graded around the prior's bulk when it
+    is narrower than :data:`NARROW` (so a concentrated prior is resolved whatever its
+    width) and, at an edge where the
+    density is a non-integer power law ``t^e``, toward that edge down to
+    :data:`EDGE_FLOOR`, below which the power law is integrated in closed form.
+
     Parameters
     ----------
     prior : tasks.Uniform or tasks.Beta
-        Threshold prior.
+        Threshold prior (any law with ``support``, ``density``, ``log_density``, ``bulk``).
     near, far : array_like
         Panel breaks in ``s`` (used below 1/2) and in ``q = 1 - s`` (used above 1/2).
 
@@ -145,16 +274,22 @@ def prior_nodes(prior, near, far):
     s, q, weight : ndarray
         Nodes, their exact complements and the weights ``density * dw``.
     """
-    lo, hi = prior.support
+    near, far = validation.finite(near, "near").ravel(), validation.finite(far, "far").ravel()
+    return _prior_nodes(validation.density_law(prior, "prior"), near, far)
+
+
+def _prior_nodes(prior, near, far):
+    lo, hi = (float(v) for v in prior.support)
+    center, width = prior.bulk
+    bulk = width * _bulk_offsets(width) if width < NARROW else np.zeros(0)
     parts = []
     if lo < 0.5:
-        s, w = quadrature.gauss_legendre(quadrature.clipped(near, lo, min(hi, 0.5)))
-        parts.append((s, 1.0 - s, w))
+        parts.append(_side(prior, np.concatenate([near, center + bulk]), lo, min(hi, 0.5),
+                           lambda t: (t, 1.0 - t)))
     if hi > 0.5:
-        q, w = quadrature.gauss_legendre(quadrature.clipped(far, 1.0 - hi, 1.0 - max(lo, 0.5)))
-        parts.append((1.0 - q, q, w))
-    s, q, w = (np.concatenate(p) for p in zip(*parts))
-    return s, q, w * prior.density(s, q)
+        parts.append(_side(prior, np.concatenate([far, (1.0 - center) - bulk]), 1.0 - hi,
+                           1.0 - max(lo, 0.5), lambda t: (1.0 - t, t)))
+    return tuple(np.concatenate(p) for p in zip(*parts))
 
 
 def loss_and_gradient(a, b, prior, features=None):
@@ -173,9 +308,9 @@ def loss_and_gradient(a, b, prior, features=None):
     -------
     loss, d_a, d_b : float
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
-    s, q, w = threshold_nodes(a, b, prior)
-    return squared_error(w, *_summaries(a, b, s, q, features))
+    a, b = validation.scalar_parameters(a, b)
+    s, q, w = _threshold_nodes(a, b, validation.density_law(prior, "prior"))
+    return squared_error(w, *_summaries(a, b, s, q, validation.features(features)))
 
 
 def squared_error(weights, r, r_a, r_b):

@@ -42,13 +42,23 @@ def average_estimate(a, b, x, y):
     return average_estimate_and_gradient(a, b, x, y)[0]
 
 
+def log_positive_mass(a, b, x, y):
+    """Log of the attention mass ``sum_i w_i y_i`` the head puts on positive examples.
+
+    Exact in ratios when the mass itself underflows (see
+    :meth:`stumplib.head.Contexts.log_positive_share`); ``-inf`` when the context has
+    no positive example.
+    """
+    return head.Contexts(x, y).log_positive_share(a, b)
+
+
 def positive_mass(a, b, x, y):
     """Attention mass ``sum_i w_i y_i`` that the head puts on positive examples.
 
     Exactly zero when the context has no positive example; close to one when the
     head attends to a positive (``a - b*x_+`` well above the negatives' scores).
     """
-    return np.sum(head.weights(a, b, x, y) * validation.context(x, y)[1], axis=-1)
+    return np.exp(log_positive_mass(a, b, x, y))
 
 
 def evidence_estimate(a, b, x, y):
@@ -56,15 +66,16 @@ def evidence_estimate(a, b, x, y):
 
     ``(p s_hat + p' s_hat') / (p + p')`` with ``p`` the head's attention mass on
     positives and ``p'`` the mirrored head's mass on its positives (the original
-    negatives). A head whose side is empty gets weight exactly zero, so the
-    combination falls back on the other side; with both sides present it tends to
-    the gap midpoint.
+    negatives). The weight ``p / (p + p')`` is computed from the log masses, so it is
+    exact when both masses underflow. A head whose side is empty gets weight exactly
+    zero, so the combination falls back on the other side; with both sides present it
+    tends to the gap midpoint.
     """
-    x, y = validation.context(x, y)
-    xm, ym = tasks.mirror(x, y)
-    p, p_m = positive_mass(a, b, x, y), positive_mass(a, b, xm, ym)
-    est, est_m = head.estimate(a, b, x, y), 1.0 - head.estimate(a, b, xm, ym)
-    return (p * est + p_m * est_m) / (p + p_m)
+    sides = head.Contexts(x, y), head.Contexts(*tasks.mirror(x, y))
+    (est, log_p), (est_m, log_p_m) = ((c.summaries(a, b)[0], c.log_positive_share(a, b))
+                                      for c in sides)
+    weight = special.expit(log_p - log_p_m)
+    return weight * est + (1.0 - weight) * (1.0 - est_m)
 
 
 def joint_estimate(a, b, x, y):
@@ -72,11 +83,13 @@ def joint_estimate(a, b, x, y):
 
     The ``2N`` scores ``a*y_i - b*x_i`` and ``a*(1 - y_i) - b*(1 - x_i)`` share one
     softmax and both carry the value ``x_i``; equivalently, head and mirror are
-    averaged with weights proportional to their softmax normalizers.
+    averaged with weights proportional to their softmax normalizers. The softmax is
+    taken relative to the largest score (no overflow or underflow of the total).
     """
     a, b = validation.parameters(a, b)
     x, y = validation.context(x, y)
-    a, b = np.asarray(a)[..., None], np.asarray(b)[..., None]
+    validation.broadcastable((a, b, x[..., 0]), ("a", "b", "the batch of x"))
+    a, b = a[..., None], b[..., None]
     scores = np.concatenate([a * y - b * x, a * (1 - y) - b * (1 - x)], axis=-1)
     return np.sum(special.softmax(scores, axis=-1) * np.concatenate([x, x], axis=-1), axis=-1)
 
@@ -101,18 +114,27 @@ def evidence_hard_limit(x, y):
 
 
 def joint_hard_limit(x, y):
-    """Hard limit of :func:`joint_estimate`: the nearest positive if ``R < 1 - L``, else ``L``.
+    """Hard limit of :func:`joint_estimate`: the side whose top score is higher.
 
-    The softmax picks the highest score: ``a - b R`` for the head (``-b min x`` with no
-    positive) against ``a - b (1 - L)`` for the mirror (``-b (1 - max x)`` with no
-    negative). With both sides present it keeps the side whose nearest example is
-    closer to its own edge (``R`` when the gap midpoint is below 1/2).
+    The softmax keeps the highest scores: ``a - b R`` for the head's nearest positives
+    (``-b min x`` with no positive) and ``a - b (1 - L)`` for the mirror's (``-b (1 - max
+    x)`` with no negative). With both sides present it keeps ``R`` if ``R < 1 - L`` and
+    ``L`` if ``R > 1 - L``; at a tie it averages the tied examples, ``(n_R R + n_L L) /
+    (n_R + n_L)`` with ``n_R`` positives at ``R`` and ``n_L`` negatives at ``L``.
     """
     x, y = validation.context(x, y)
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
-    right, left = head.hard_limit(x, y), mirrored_hard_limit(x, y)
-    take_right = has_pos & (~has_neg | (right < 1.0 - left))
-    return np.where(take_right, right, left)
+    xm, ym = tasks.mirror(x, y)
+    right, right_m = head.hard_limit(x, y), head.hard_limit(xm, ym)  # compared as scored
+    left = 1.0 - right_m
+    n_right = np.sum((y == 1) & (x == right[..., None]), axis=-1)
+    at_left = (ym == 1) & (xm == right_m[..., None])
+    n_left = np.sum(at_left, axis=-1)
+    value_left = np.where(at_left, x, 0.0).max(axis=-1)
+    tie = has_pos & has_neg & (right == right_m)
+    mixed = (n_right * right + n_left * value_left) / np.maximum(n_right + n_left, 1)
+    take_right = has_pos & (~has_neg | (right < right_m))
+    return np.where(tie, mixed, np.where(take_right, right, left))
 
 
 def mirrored_population_estimate(a, b, s):
@@ -128,8 +150,7 @@ def average_population_residual(a, b, s, q=None):
     ``-r(1 - s)`` and the average's is ``(r(s) - r(1 - s)) / 2``. ``q = 1 - s`` may be
     given exactly (resolves thresholds within float spacing of 1).
     """
-    s = validation.unit_interval(s, "s")
-    q = 1.0 - s if q is None else validation.unit_interval(q, "q")
+    s, q = validation.complements(s, q)
     r, r_a, r_b = population.residual(a, b, s, q)
     m, m_a, m_b = population.residual(a, b, q, s)
     return 0.5 * (r - m), 0.5 * (r_a - m_a), 0.5 * (r_b - m_b)
@@ -142,13 +163,15 @@ def threshold_nodes(a, b, prior):
     calibrated thresholds ``a/b`` (head) and ``1 - a/b`` (mirror) as well as toward
     both edges, in ``s`` below 1/2 and in ``q = 1 - s`` above.
     """
+    a, b = validation.scalar_parameters(a, b)
+    validation.density_law(prior, "prior")
     scale = 1.0 / max(abs(b), 1.0)
     edge = max(1e-3 * scale * np.exp(-max(a - b, -a, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
-    breaks = np.concatenate([quadrature.graded(0.0, edge, 0.5)[1:],
-                             quadrature.graded(center, 1e-2 * scale),
-                             quadrature.graded(1.0 - center, 1e-2 * scale)])
-    return population.prior_nodes(prior, breaks, breaks)
+    breaks = np.concatenate([quadrature._graded(0.0, edge, 0.5)[1:],
+                             quadrature._graded(center, 1e-2 * scale),
+                             quadrature._graded(1.0 - center, 1e-2 * scale)])
+    return population._prior_nodes(prior, breaks, breaks)
 
 
 def average_population_loss_and_gradient(a, b, prior):
@@ -165,7 +188,6 @@ def average_population_loss_and_gradient(a, b, prior):
     -------
     loss, d_a, d_b : float
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
     s, q, w = threshold_nodes(a, b, prior)
     return population.squared_error(w, *average_population_residual(a, b, s, q))
 
@@ -200,8 +222,8 @@ def population_edge_terms(a, b, s):
     eps, pi_pos : ndarray
         The edge terms and the positive-class probability.
     """
-    a, b = (float(v) for v in validation.parameters(a, b))
-    b = float(validation.positive(b, "b"))
+    a, b = validation.scalar_parameters(a, b)
+    b = validation.positive_scalar(b, "b")
     s = validation.unit_interval(s, "s")
     q = 1.0 - s
     with np.errstate(divide="ignore"):

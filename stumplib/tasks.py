@@ -11,6 +11,35 @@ from scipy import special, stats
 
 from . import validation
 
+#: Narrowest uniform law accepted: its density ``1/(hi - lo)`` stays a normal float.
+MIN_WIDTH = 1e-300
+
+
+#: Beta exponents up to this use the direct form of the log density.
+_MODERATE = 100.0
+
+
+def _power(k, d, m, log_x):
+    """``k log(x / m)`` for ``x = m + d`` (``log1p`` near ``m``); ``0`` when ``k = 0``."""
+    if k == 0:
+        return 0.0
+    return np.where(np.abs(d) < 0.5 * m, k * np.log1p(d / m), k * (log_x - np.log(m)))
+
+
+def _stirling_remainder(x):
+    """``log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)``, accurate for every ``x > 0``."""
+    if x < 100:
+        return special.gammaln(x) - ((x - 0.5) * np.log(x) - x + 0.5 * np.log(2 * np.pi))
+    inv2 = 1.0 / x**2
+    return (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 / 1680))) / x
+
+
+def _size(size):
+    """A sample size: a count (``>= 0``) or a tuple of counts."""
+    if isinstance(size, tuple):
+        return tuple(validation.count(v, "size", minimum=0) for v in size)
+    return validation.count(size, "size", minimum=0)
+
 
 @dataclass(frozen=True)
 class Uniform:
@@ -26,9 +55,11 @@ class Uniform:
     hi: float = 1.0
 
     def __post_init__(self):
-        lo, hi = float(validation.finite(self.lo, "lo")), float(validation.finite(self.hi, "hi"))
+        lo, hi = (validation.scalar(getattr(self, name), name) for name in ("lo", "hi"))
         if not 0 <= lo < hi <= 1:
-            raise ValueError(f"prior bounds need 0 <= lo < hi <= 1 (got lo={lo}, hi={hi})")
+            raise ValueError(f"lo and hi need 0 <= lo < hi <= 1 (got lo={lo}, hi={hi})")
+        if hi - lo < MIN_WIDTH:
+            raise ValueError(f"hi - lo must be at least {MIN_WIDTH:g} (got {hi - lo:g})")
         object.__setattr__(self, "lo", lo)
         object.__setattr__(self, "hi", hi)
 
@@ -37,18 +68,28 @@ class Uniform:
         """The interval ``(lo, hi)`` outside which the density vanishes."""
         return self.lo, self.hi
 
+    @property
+    def bulk(self):
+        """Centre and width of the law's mass: ``((lo + hi)/2, hi - lo)``."""
+        return 0.5 * (self.lo + self.hi), self.hi - self.lo
+
     def sample(self, size, rng):
         """Draw ``size`` values with the generator (or seed) ``rng``."""
-        return np.random.default_rng(rng).uniform(self.lo, self.hi, size)
+        return np.random.default_rng(rng).uniform(self.lo, self.hi, _size(size))
 
     def density(self, s, q=None):
         """Density at ``s`` (``q = 1 - s`` may be given exactly; unused here)."""
-        s = np.asarray(s, dtype=float)
+        s = validation.real(s, "s")
         return np.where((s >= self.lo) & (s <= self.hi), 1.0 / (self.hi - self.lo), 0.0)
+
+    def log_density(self, s, q=None):
+        """Log density at ``s`` (``-inf`` outside ``[lo, hi]``)."""
+        s = validation.real(s, "s")
+        return np.where((s >= self.lo) & (s <= self.hi), -np.log(self.hi - self.lo), -np.inf)
 
     def cdf(self, x):
         """Distribution function at ``x``."""
-        return np.clip((np.asarray(x, dtype=float) - self.lo) / (self.hi - self.lo), 0.0, 1.0)
+        return np.clip((validation.real(x, "x") - self.lo) / (self.hi - self.lo), 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -60,29 +101,85 @@ class Beta:
 
     def __post_init__(self):
         for name in ("alpha", "beta"):
-            object.__setattr__(self, name, float(validation.positive(getattr(self, name), name)))
+            value = validation.scalar(getattr(self, name), name)
+            if value <= 0:
+                raise ValueError(f"{name} must be positive (got {value})")
+            object.__setattr__(self, name, value)
 
     @property
     def support(self):
         """The interval ``(0, 1)``."""
         return 0.0, 1.0
 
+    @property
+    def bulk(self):
+        """Centre and width of the law's mass: its mean and standard deviation."""
+        total = self.alpha + self.beta
+        mean = self.alpha / total
+        return mean, float(np.sqrt(mean * (self.beta / total) / (total + 1.0)))
+
     def sample(self, size, rng):
         """Draw ``size`` values with the generator (or seed) ``rng``."""
-        return np.random.default_rng(rng).beta(self.alpha, self.beta, size)
+        return np.random.default_rng(rng).beta(self.alpha, self.beta, _size(size))
 
     def density(self, s, q=None):
         """Density at ``s``; pass ``q = 1 - s`` exactly to resolve ``s`` near 1."""
-        s = np.asarray(s, dtype=float)
-        q = 1.0 - s if q is None else np.asarray(q, dtype=float)
+        return np.exp(self.log_density(s, q))
+
+    def log_density(self, s, q=None):
+        """Log density at ``s``; ``-inf`` outside [0, 1].
+
+        ``q = 1 - s`` may be given: of the pair, the one not above 1/2 is taken as exact
+        (so thresholds within float spacing of 1 are resolved). Each factor is computed
+        relative to the mean, ``(alpha-1) log(s/m) + (beta-1) log(q/(1-m))``, accurate
+        for ``alpha, beta`` up to 1e12.
+        """
+        s = validation.real(s, "s")
+        q = 1.0 - s if q is None else validation.real(q, "q")
+        if max(self.alpha, self.beta) <= _MODERATE:  # direct form, relative error < 1e-13
+            with np.errstate(divide="ignore", invalid="ignore"):
+                log_pdf = (special.xlogy(self.alpha - 1, s) + special.xlogy(self.beta - 1, q)
+                           - special.betaln(self.alpha, self.beta))
+            return np.where((s >= 0) & (q >= 0), log_pdf, -np.inf)
+        mean, mean_q = self._means
+        low = s <= 0.5
         with np.errstate(divide="ignore", invalid="ignore"):
-            log_pdf = (special.xlogy(self.alpha - 1, s) + special.xlogy(self.beta - 1, q)
-                       - special.betaln(self.alpha, self.beta))
-        return np.where((s >= 0) & (q >= 0), np.exp(log_pdf), 0.0)
+            d = np.where(low, s - mean, mean_q - q)  # s - mean, from the exact one
+            log_s = np.where(low, np.log(s), np.log1p(-q))
+            log_q = np.where(low, np.log1p(-s), np.log(q))
+            log_pdf = (_power(self.alpha - 1, d, mean, log_s)
+                       + _power(self.beta - 1, -d, mean_q, log_q) + self._log_norm)
+        return np.where((s >= 0) & (q >= 0), log_pdf, -np.inf)
+
+    @property
+    def _means(self):
+        """The mean ``m`` and ``1 - m``, shifted by at most one ulp so they add up to 1."""
+        total = self.alpha + self.beta
+        small = min(self.alpha, self.beta) / total
+        large = 1.0 - small
+        return (1.0 - large, large) if self.alpha <= self.beta else (large, 1.0 - large)
+
+    @property
+    def _log_norm(self):
+        """``(alpha-1) log m + (beta-1) log(1-m) - log B(alpha, beta)`` at the mean ``m``.
+
+        At the exact mean ``alpha/n`` (``n = alpha + beta``) it equals ``1.5 log n -
+        (log alpha + log beta + log 2 pi)/2 - (c(alpha) + c(beta) - c(n))`` with ``c`` the
+        remainder of Stirling's series (no cancellation of large terms); the shift of
+        :attr:`_means` from ``alpha/n`` is corrected to first order.
+        """
+        alpha, beta = self.alpha, self.beta
+        total = alpha + beta
+        small = min(alpha, beta) / total  # the shift of the smaller mean, exact in relative terms
+        shift = (min(self._means) - small) * (1.0 if alpha <= beta else -1.0)
+        return (1.5 * np.log(total) - 0.5 * (np.log(alpha) + np.log(beta) + np.log(2 * np.pi))
+                - (_stirling_remainder(alpha) + _stirling_remainder(beta)
+                   - _stirling_remainder(total))
+                + shift * total * (1.0 / beta - 1.0 / alpha))
 
     def cdf(self, x):
         """Distribution function at ``x``."""
-        return stats.beta.cdf(np.asarray(x, dtype=float), self.alpha, self.beta)
+        return stats.beta.cdf(validation.real(x, "x"), self.alpha, self.beta)
 
 
 @dataclass(frozen=True)
@@ -92,7 +189,10 @@ class Fixed:
     s: float
 
     def __post_init__(self):
-        object.__setattr__(self, "s", float(validation.unit_interval(self.s, "s")))
+        s = validation.unit_interval(self.s, "s")
+        if s.ndim:
+            raise ValueError(f"s must be a scalar (got shape {s.shape})")
+        object.__setattr__(self, "s", float(s))
 
     @property
     def support(self):
@@ -101,13 +201,16 @@ class Fixed:
 
     def sample(self, size, rng=None):
         """Return ``s`` repeated ``size`` times."""
-        return np.full(size, self.s)
+        return np.full(_size(size), self.s)
 
 
 def labels(x, s):
     """Labels ``y = 1{x > s}`` for features ``x`` of shape ``(..., N)`` and thresholds ``s`` of shape ``(...)``."""
     x = validation.unit_interval(x, "x")
     s = validation.unit_interval(s, "s")
+    if x.ndim == 0:
+        raise ValueError("x must have at least one axis (the context axis)")
+    s = validation.batch(s, "s", x.shape[:-1])
     return (x > s[..., None]).astype(float)
 
 
@@ -131,6 +234,8 @@ def sample_contexts(m, n, prior=Uniform(), features=Uniform(), rng=None):
         Thresholds.
     """
     m, n = validation.count(m, "m"), validation.count(n, "n")
+    validation.sampler(prior, "prior")
+    validation.sampler(features, "features")
     rng = np.random.default_rng(rng)
     s = prior.sample(m, rng)
     x = features.sample((m, n), rng)
@@ -146,4 +251,5 @@ def mirror(x, y, s=None):
     x, y = validation.context(x, y)
     if s is None:
         return 1.0 - x, 1.0 - y
-    return 1.0 - x, 1.0 - y, 1.0 - validation.unit_interval(s, "s")
+    s = validation.batch(validation.unit_interval(s, "s"), "s", x.shape[:-1])
+    return 1.0 - x, 1.0 - y, 1.0 - s

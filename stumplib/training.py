@@ -35,12 +35,29 @@ class Trajectory:
 def log_steps(steps, points=200):
     """About ``points`` distinct integers from 0 to ``steps``, log-spaced."""
     steps = validation.count(steps, "steps", minimum=0)
+    points = validation.count(points, "points")
     grid = np.unique(np.round(np.geomspace(1, steps + 1, points)).astype(int) - 1)
     return np.union1d(grid, [0, steps])
 
 
+#: A loss this many times its starting value counts as a divergence (a stable step can
+#: overshoot a little at first, as corpus descent does at the book's step sizes).
+DIVERGENCE = 2.0
+
+
+def _state(a, b, value=None, g_a=None, g_b=None):
+    text = f"a={a:.6g}, b={b:.6g}"
+    if value is not None:
+        text += f", loss={value:.6g}, gradient=({g_a:.6g}, {g_b:.6g})"
+    return text
+
+
 def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="GD"):
     """Constant-step gradient descent ``theta <- theta - eta * grad L(theta)``.
+
+    The run stops with ``FloatingPointError`` naming the step and the state when the
+    loss, the gradient or the next state is not finite, or when the loss exceeds
+    :data:`DIVERGENCE` times its starting value (a divergence).
 
     Parameters
     ----------
@@ -49,41 +66,56 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
     theta0 : tuple of float
         Initial ``(a, b)``.
     eta : float
-        Step size.
+        Step size, positive.
     steps : int
-        Number of steps.
+        Number of steps (``>= 0``).
     points : int
-        Approximate number of log-spaced records.
+        Approximate number of log-spaced records (``>= 1``).
     label : str
-        Progress-bar label.
+        Progress-bar label (and the name of the run in errors).
 
     Returns
     -------
     Trajectory
         Records at log-spaced steps, with ``t = eta * k``.
     """
-    eta = float(validation.positive(eta, "eta"))
-    a, b = (float(v) for v in validation.parameters(*theta0))
+    validation.function(loss_and_gradient, "loss_and_gradient")
+    a, b = validation.point(theta0)
+    eta = validation.positive_scalar(eta, "eta")
     keep = set(log_steps(steps, points).tolist())
-    rows = []
-    for k in experiments.progress(range(steps + 1), desc=label):
-        value, g_a, g_b = loss_and_gradient(a, b)
-        if not np.isfinite(value):
-            raise FloatingPointError(f"{label} diverged at step {k} (eta={eta} too large?)")
+    steps = validation.count(steps, "steps", minimum=0)
+    rows, start = [], None
+    for k in experiments.progress(range(steps + 1), desc=str(label)):
+        value, g_a, g_b = (float(v) for v in loss_and_gradient(a, b))
+        if not np.all(np.isfinite([value, g_a, g_b])):
+            raise FloatingPointError(f"{label}: non-finite loss or gradient at step {k} "
+                                     f"({_state(a, b, value, g_a, g_b)})")
+        start = value if start is None else start
+        if value > DIVERGENCE * start:
+            raise FloatingPointError(f"{label} diverged at step {k}: the loss rose from "
+                                     f"{start:.6g} to {value:.6g} ({_state(a, b)}; eta={eta:g} "
+                                     "too large?)")
         if k in keep:
             rows.append((eta * k, a, b, value))
-        a, b = a - eta * g_a, b - eta * g_b
+        if k < steps:
+            a, b = a - eta * g_a, b - eta * g_b
+            if not (np.isfinite(a) and np.isfinite(b)):
+                raise FloatingPointError(f"{label}: non-finite state after step {k} "
+                                         f"({_state(a, b)}; eta={eta:g} too large?)")
     return Trajectory(*map(np.array, zip(*rows)))
 
 
 def population_descent(prior, theta0, eta, steps, features=None, points=200):
     """Gradient descent on the population loss (see :func:`gradient_descent`)."""
+    validation.density_law(prior, "prior")
+    validation.features(features)
     return gradient_descent(lambda a, b: population.loss_and_gradient(a, b, prior, features),
                             theta0, eta, steps, points, label="population GD")
 
 
 def corpus_descent(corpus, theta0, eta, steps, points=200):
     """Gradient descent on a corpus's empirical loss (see :func:`gradient_descent`)."""
+    validation.law(corpus, "corpus", ("loss_and_gradient",))
     return gradient_descent(corpus.loss_and_gradient, theta0, eta, steps, points,
                             label="corpus GD")
 
@@ -92,20 +124,40 @@ def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
     """Population gradient flow ``dtheta/dt = -grad L(theta)`` up to ``t_max``.
 
     Integrated with ``scipy.integrate.solve_ivp`` (LSODA, which switches to a stiff
-    method during the fast calibration phase) and recorded at ``t = 0`` and
-    log-spaced times from ``1e-3`` to ``t_max``.
-    """
-    t_max = float(validation.positive(t_max, "t_max"))
-    theta0 = np.array([float(v) for v in validation.parameters(*theta0)])
-    t_eval = np.concatenate([[0.0], np.geomspace(min(1e-3, t_max), t_max, points)])
+    method during the fast calibration phase) and recorded at ``t = 0`` and ``points``
+    log-spaced times ending at ``t_max``, from ``1e-3`` (from ``t_max / 1000`` when
+    ``t_max <= 1e-3``; ``t_max`` alone when ``points = 1``).
 
-    def rhs(_, theta):
-        return -np.array(population.gradient(theta[0], theta[1], prior, features))
+    Raises
+    ------
+    FloatingPointError
+        If the gradient becomes non-finite (naming the time and the state).
+    RuntimeError
+        If the integrator fails.
+    """
+    validation.density_law(prior, "prior")
+    validation.features(features)
+    theta0 = np.array(validation.point(theta0))
+    t_max = validation.positive_scalar(t_max, "t_max")
+    points = validation.count(points, "points")
+    rtol = validation.positive_scalar(rtol, "rtol")
+    if rtol >= 1:
+        raise ValueError(f"rtol must be below 1 (got {rtol:g})")
+    first = 1e-3 if t_max > 1e-3 else 1e-3 * t_max
+    t_eval = np.concatenate([[0.0], np.geomspace(first, t_max, points) if points > 1 else [t_max]])
+    t_eval[-1] = t_max
+
+    def rhs(t, theta):
+        grad = np.array(population.gradient(theta[0], theta[1], prior, features))
+        if not np.all(np.isfinite(grad)):
+            raise FloatingPointError(f"gradient flow: non-finite gradient at t={t:.6g} "
+                                     f"({_state(*theta)})")
+        return -grad
 
     sol = integrate.solve_ivp(rhs, (0.0, t_max), theta0, method="LSODA", t_eval=t_eval,
                               rtol=rtol, atol=1e-12)
     if not sol.success:
-        raise RuntimeError(f"gradient flow failed: {sol.message}")
+        raise RuntimeError(f"gradient flow failed at t={sol.t[-1]:.6g}: {sol.message}")
     a, b = sol.y
     loss = np.array([population.loss(ai, bi, prior, features) for ai, bi in zip(a, b)])
     return Trajectory(sol.t, a, b, loss)

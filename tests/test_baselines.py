@@ -139,5 +139,5 @@ def test_bad_inputs():
         baselines.monte_carlo_risks(RULES, 0)
     with pytest.raises(ValueError, match="^batches must be an integer"):
         baselines.monte_carlo_risks(RULES, 5, batches=1.5)
-    with pytest.raises(ValueError, match="^m must be an integer"):
+    with pytest.raises(ValueError, match="^tasks_per_batch must be an integer"):
         baselines.monte_carlo_risks(RULES, 5, tasks_per_batch=0)

@@ -130,7 +130,7 @@ def test_bad_inputs(func):
         func(0.0, INTERIOR)
     with pytest.raises(ValueError, match="b must be finite"):
         func(np.nan, INTERIOR)
-    with pytest.raises(ValueError, match="tasks.Uniform prior"):
+    with pytest.raises(TypeError, match="^prior must be a tasks.Uniform prior"):
         func(10.0, tasks.Beta(2, 2))
 
 

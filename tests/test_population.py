@@ -350,7 +350,7 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match="^b must be finite"):
         population.gradient(1.0, -np.inf, FULL)
     for lo, hi in [(0.5, 0.2), (-0.1, 0.5)]:
-        with pytest.raises(ValueError, match="prior bounds"):
+        with pytest.raises(ValueError, match="lo and hi need"):
             population.loss(1.0, 1.0, tasks.Uniform(lo, hi))
     with pytest.raises(ValueError, match="^alpha must be positive"):
         population.loss(1.0, 1.0, tasks.Beta(0, 1))

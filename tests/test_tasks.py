@@ -29,7 +29,7 @@ class TestUniform:
 
     @pytest.mark.parametrize("lo, hi", [(0.5, 0.2), (0.3, 0.3), (-0.1, 0.5), (0.2, 1.1)])
     def test_bad_bounds(self, lo, hi):
-        with pytest.raises(ValueError, match="prior bounds need 0 <= lo < hi <= 1"):
+        with pytest.raises(ValueError, match="lo and hi need 0 <= lo < hi <= 1"):
             tasks.Uniform(lo, hi)
 
     @pytest.mark.parametrize("lo, hi, name", [(np.nan, 0.5, "lo"), (0.1, np.inf, "hi")])
@@ -148,10 +148,15 @@ class TestSampleContexts:
         _, y, _ = tasks.sample_contexts(1000, 100, rng=7)
         assert abs(y.mean() - 0.5) < 0.037
 
-    @pytest.mark.parametrize("m, n, name", [(2.5, 3, "m"), (3, 0, "n"), ("4", 3, "m"), (3, 1.5, "n"),
+    @pytest.mark.parametrize("m, n, name", [(2.5, 3, "m"), (3, 0, "n"), (3, 1.5, "n"),
                                             (0, 3, "m"), (True, 3, "m")])
     def test_bad_counts(self, m, n, name):
         with pytest.raises(ValueError, match=f"^{name} must be an integer"):
+            tasks.sample_contexts(m, n, rng=0)
+
+    @pytest.mark.parametrize("m, n, name", [("4", 3, "m"), (3, None, "n"), (3 + 0j, 3, "m")])
+    def test_counts_of_wrong_type(self, m, n, name):
+        with pytest.raises(TypeError, match=f"^{name} must be an integer"):
             tasks.sample_contexts(m, n, rng=0)
 
 

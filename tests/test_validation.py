@@ -93,12 +93,74 @@ class TestParametersPositiveCount:
         out = validation.count(good, "m")
         assert out == expected and type(out) is int
 
-    @pytest.mark.parametrize("bad", [0, -2, 2.5, True, "3", np.inf, np.nan, None])
+    @pytest.mark.parametrize("bad", [0, -2, 2.5, True, np.inf, np.nan])
     def test_count_rejects(self, bad):
         with pytest.raises(ValueError, match="^m must be an integer >= 1"):
+            validation.count(bad, "m")
+
+    @pytest.mark.parametrize("bad", ["3", None, 2j, [3]])
+    def test_count_rejects_non_numbers(self, bad):
+        with pytest.raises(TypeError, match="^m must be an integer"):
             validation.count(bad, "m")
 
     def test_count_minimum(self):
         assert validation.count(0, "k", minimum=0) == 0
         with pytest.raises(ValueError, match="^k must be an integer >= 2"):
             validation.count(1, "k", minimum=2)
+
+
+class TestRealNumbers:
+    @pytest.mark.parametrize("bad", [1 + 1j, "0.5", None, b"1", np.array([1.0], dtype=object),
+                                     [0.1, None], np.array([1j]), ["0.1", "0.2"]])
+    def test_not_real_is_type_error(self, bad):
+        with pytest.raises(TypeError, match="^speed must"):
+            validation.real(bad, "speed")
+
+    def test_ragged_is_value_error(self):
+        with pytest.raises(ValueError, match="^speed must be a rectangular array"):
+            validation.real([[1.0], [1.0, 2.0]], "speed")
+
+    @pytest.mark.parametrize("good", [1, 2.5, True, np.float32(1.5), np.int64(3), [1, 2], np.arange(3)])
+    def test_real_numbers_pass(self, good):
+        assert validation.real(good, "v").dtype == float
+
+
+class TestLaws:
+    @pytest.mark.parametrize("bad", [None, "U", 0.5, object()])
+    def test_density_law(self, bad):
+        with pytest.raises(TypeError, match="^prior must be a law providing support, density, log_density, bulk"):
+            validation.density_law(bad, "prior")
+
+    def test_sampler_accepts_a_point_mass(self):
+        from stumplib import tasks
+        validation.sampler(tasks.Fixed(0.3))
+        with pytest.raises(TypeError, match="^prior must be a law"):
+            validation.density_law(tasks.Fixed(0.3), "prior")
+
+    def test_features_default(self):
+        assert validation.features(None) is None
+
+
+class TestShapesAndPoints:
+    def test_batch(self):
+        assert validation.batch(1.0, "a", (2, 3)).shape == (2, 3)
+        with pytest.raises(ValueError, match=r"^a of shape \(4,\) does not broadcast"):
+            validation.batch(np.zeros(4), "a", (2, 3))
+
+    def test_complements(self):
+        s, q = validation.complements([0.25, 1.0])
+        assert q.tolist() == [0.75, 0.0]
+        with pytest.raises(ValueError, match="^q must be 1 - s"):
+            validation.complements(0.25, 0.5)
+
+    @pytest.mark.parametrize("bad", [(1.0,), (1.0, 2.0, 3.0), "ab", 3.0])
+    def test_point(self, bad):
+        with pytest.raises(ValueError, match="^theta0 must be a pair"):
+            validation.point(bad)
+
+    def test_scalars(self):
+        assert validation.positive_scalar(2, "eta") == 2.0
+        with pytest.raises(ValueError, match="^eta must be a scalar"):
+            validation.positive_scalar([1.0, 2.0], "eta")
+        with pytest.raises(ValueError, match="^eta must be positive"):
+            validation.positive_scalar(0.0, "eta")
