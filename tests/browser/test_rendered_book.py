@@ -3,13 +3,11 @@
 Run after ``make book`` (``make check-book`` does both the set-up and the run). For
 every page: MathJax typeset every formula without error and no raw TeX is left in the
 prose, every image loaded and has alt text, no cell shows an error or stderr output,
-every internal link points to an existing page and anchor, and the claims ledger shows
+every internal link points to an existing page and anchor, the page requests nothing
+from the network (every request other than a local file is refused and reported: MathJax
+is served by the book itself, from ``_static/mathjax``), and the claims ledger shows
 every claim of ``stumplib.claims.IDS`` holding. A full-page screenshot of each page is
 saved to ``_build/screenshots``.
-
-MathJax is loaded by the pages from a CDN; the test serves the same file from a local
-copy (``$MATHJAX_DIR``, default ``.cache/mathjax/node_modules/mathjax/es5``), so it
-needs no network.
 """
 
 import os
@@ -25,8 +23,7 @@ from stumplib import claims
 ROOT = Path(__file__).resolve().parents[2]
 HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
 SHOTS = Path(os.environ.get("BOOK_SCREENSHOTS", ROOT / "_build" / "screenshots"))
-MATHJAX = Path(os.environ.get("MATHJAX_DIR", ROOT / ".cache/mathjax/node_modules/mathjax/es5"))
-CDN = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/"
+MATHJAX = HTML / "_static" / "mathjax" / "tex-mml-chtml.js"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -49,8 +46,7 @@ LEDGER_JS = """() => Array.from(document.querySelectorAll('table.claims-ledger t
 
 def test_book_is_built():
     assert PAGES, f"no pages under {HTML / 'book'}: run `make book` first"
-    assert (MATHJAX / "tex-mml-chtml.js").exists(), (
-        f"no local MathJax at {MATHJAX}: run `make check-book`, which installs it")
+    assert MATHJAX.exists(), f"the book carries no MathJax at {MATHJAX}"
 
 
 @pytest.fixture(scope="module")
@@ -62,21 +58,22 @@ def browser():
         chromium.close()
 
 
-def serve_offline(route):
-    """Serve MathJax from the local copy; refuse every other network request."""
-    url = route.request.url
-    if url.startswith(CDN):
-        return route.fulfill(path=str(MATHJAX / url[len(CDN):].split("?")[0]))
-    if url.startswith("file://"):
-        return route.continue_()
-    return route.abort()
+def offline(problems):
+    """A route handler: local files load; every other request is refused and reported."""
+    def route(route):
+        url = route.request.url
+        if url.startswith(("file://", "data:")):
+            return route.continue_()
+        problems.append(f"network request: {url}")
+        return route.abort()
+    return route
 
 
 def open_page(browser, page_name):
     page = browser.new_page(viewport={"width": 1200, "height": 900}, device_scale_factor=1)
     problems = []
     page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
-    page.route("**/*", serve_offline)
+    page.route("**/*", offline(problems))
     page.goto((HTML / page_name).as_uri(), wait_until="load")
     if page.query_selector("mjx-container, .math") is not None:
         page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
