@@ -48,8 +48,12 @@ EXT_HASH = $(shell cat $$(find book/_ext -name '*.py' | LC_ALL=C sort) | sha256s
 # into _build/html/_static/mathjax), so they read with no network.
 MATHJAX := .cache/mathjax/node_modules/mathjax/es5/tex-mml-chtml.js
 
+define drop-stale-doctrees
+@if [ "$$(cat _build/.ext-hash 2>/dev/null)" != "$(EXT_HASH)" ]; then rm -rf _build/.doctrees; fi
+endef
+
 book: venv $(MATHJAX)
-	@if [ "$$(cat _build/.ext-hash 2>/dev/null)" != "$(EXT_HASH)" ]; then rm -rf _build/.doctrees; fi
+	$(drop-stale-doctrees)
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 	@echo $(EXT_HASH) > _build/.ext-hash
 	@echo "Book: $(abspath _build/html/index.html)"
@@ -75,8 +79,10 @@ TEXLIVE := texlive-latex-recommended texlive-latex-extra texlive-fonts-recommend
 
 pdf: venv texlive
 	rm -f $(PDF)
+	$(drop-stale-doctrees)
 	LATEXOPTS="-interaction=nonstopmode -halt-on-error" \
 	  $(VENV)/bin/jupyter-book build . --builder pdflatex -W -n --keep-going
+	@echo $(EXT_HASH) > _build/.ext-hash
 	$(PY) -m pytest -o addopts="-p no:cacheprovider" tests/pdf -v
 
 texlive:

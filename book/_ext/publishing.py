@@ -7,6 +7,8 @@
 - MathJax served by the book itself: the directory ``mathjax_local_dir`` (the npm copy
   ``make book`` installs) is copied to ``_static/mathjax``, where ``mathjax_path`` points,
   so formulas typeset with no network.
+- In the PDF, numbered chapters where the HTML numbers them: the chapters, and not the
+  introduction (whose sections LaTeX would make chapters 1, 2, ...) or the reference pages.
 - A link to the PDF in every page footer, when ``make pdf`` has built it: the PDF is
   copied next to the HTML and published with it.
 """
@@ -15,6 +17,7 @@ import os
 import shutil
 from pathlib import Path
 
+from docutils import nodes
 from sphinx.errors import ExtensionError
 
 LAUNCH_KEYS = ("binderhub_url", "colab_url", "jupyterhub_url", "deepnote_url", "thebe")
@@ -59,6 +62,14 @@ def pdf_link(app, pagename, templatename, context, doctree):
                                          f"The whole book as one PDF</a></p>")
 
 
+def pdf_numbering(app, doctree):
+    """Open each document with LaTeX's section numbering on or off, as its part of the toc."""
+    parts = app.config.external_site_map.root.subtrees
+    numbered = {item for part in parts if part.numbered for item in part.items}
+    depth = 2 if app.env.docname in numbered else -1  # 2: sphinxmanual's own depth
+    doctree.insert(0, nodes.raw("", f"\\setcounter{{secnumdepth}}{{{depth}}}\n", format="latex"))
+
+
 def copy_assets(app, exception):
     """Copy MathJax into ``_static/mathjax`` and the PDF, if built, next to the HTML."""
     if exception is not None or app.builder.format != "html":
@@ -75,7 +86,9 @@ def setup(app):
     app.add_config_value("mathjax_local_dir", "", "html")
     app.add_config_value("book_pdf", "book.pdf", "env")
     app.connect("config-inited", repository_buttons)
-    app.connect("config-inited", name_pdf)
+    # After sphinx-external-toc has set the root document (priority 900).
+    app.connect("config-inited", name_pdf, priority=950)
+    app.connect("doctree-read", pdf_numbering)
     app.connect("html-page-context", pdf_link)
     app.connect("build-finished", copy_assets)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -5,9 +5,10 @@ every page: MathJax typeset every formula without error and no raw TeX is left i
 prose, every image loaded and has alt text, no cell shows an error or stderr output,
 every internal link points to an existing page and anchor, the page requests nothing
 from the network (every request other than a local file is refused and reported: MathJax
-is served by the book itself, from ``_static/mathjax``), and the claims ledger shows
-every claim of ``stumplib.claims.IDS`` holding. A full-page screenshot of each page is
-saved to ``_build/screenshots``.
+is served by the book itself, from ``_static/mathjax``), launch links (Binder, Colab)
+appear for the repository given at build time (``$BOOK_REPOSITORY_URL``) and for no
+other, and the claims ledger shows every claim of ``stumplib.claims.IDS`` holding. A
+full-page screenshot of each page is saved to ``_build/screenshots``.
 """
 
 import os
@@ -17,6 +18,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+import yaml
 
 from stumplib import claims
 
@@ -28,6 +30,9 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 RAW_TEX = re.compile(r"\\[a-zA-Z]+|\\[()\[\]]|\$")
+LAUNCH = yaml.safe_load((ROOT / "_config.yml").read_text())["launch_buttons"]
+REPOSITORY = os.environ.get("BOOK_REPOSITORY_URL", "").strip().rstrip("/")
+BRANCH = os.environ.get("BOOK_REPOSITORY_BRANCH") or "main"
 PAGES = sorted(p.relative_to(HTML).as_posix() for p in (HTML / "book").glob("*.html"))
 
 # Everything the page shows as prose: the body without code, outputs, typeset math and scripts.
@@ -128,10 +133,13 @@ def _anchors(path, cache={}):
     return cache[path]
 
 
-def link_problems(page, page_name):
+def page_links(page):
+    return set(page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))"))
+
+
+def link_problems(hrefs, page_name):
     problems = []
-    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
-    for href in set(hrefs):
+    for href in hrefs:
         parts = urlsplit(href)
         if parts.scheme or href.startswith(("mailto:", "javascript:")):
             continue
@@ -141,6 +149,29 @@ def link_problems(page, page_name):
             problems.append(f"broken link: {href}")
         elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in _anchors(target):
             problems.append(f"link to a missing anchor: {href}")
+    return problems
+
+
+def launch_problems(hrefs, page_name):
+    """Launch and repository links exist for $BOOK_REPOSITORY_URL only, and point at it.
+
+    With the address of a GitHub repository, a chapter page (a notebook of the repository)
+    links to Binder and Colab for that notebook on $BOOK_REPOSITORY_BRANCH, and to the
+    repository and its issues; without an address, no page links to a launch service.
+    """
+    services = (LAUNCH["binderhub_url"], LAUNCH["colab_url"])
+    launch = {h for h in hrefs if h.startswith(services)}
+    if not REPOSITORY:
+        return [f"launch link, but no repository address was given: {h}" for h in sorted(launch)]
+    problems = [f"no link to the repository {REPOSITORY}"] if REPOSITORY not in hrefs else []
+    notebook = Path(page_name).with_suffix(".ipynb")
+    if (ROOT / notebook).exists() and REPOSITORY.startswith("https://github.com/"):
+        owner, repo = REPOSITORY.split("/")[-2:]
+        expected = {
+            f"{services[0]}/v2/gh/{owner}/{repo}/{BRANCH}?urlpath=lab/tree/{notebook}",
+            f"{services[1]}/github/{owner}/{repo}/blob/{BRANCH}/{notebook}",
+        }
+        problems += [f"missing launch link {e} (found {sorted(launch)})" for e in expected - launch]
     return problems
 
 
@@ -157,7 +188,8 @@ def ledger_problems(page):
 def test_page(browser, page_name):
     page, problems = open_page(browser, page_name)
     problems += math_problems(page) + image_problems(page) + output_problems(page)
-    problems += link_problems(page, page_name)
+    hrefs = page_links(page)
+    problems += link_problems(hrefs, page_name) + launch_problems(hrefs, page_name)
     if page_name.endswith("claims-ledger.html"):
         problems += ledger_problems(page)
     SHOTS.mkdir(parents=True, exist_ok=True)

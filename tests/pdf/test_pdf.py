@@ -31,7 +31,12 @@ def toc_files(toc=ROOT / "_toc.yml"):
 
 
 def title(stem):
-    """The first level-one heading of a page (Markdown file or notebook), as plain text."""
+    """The first level-one heading of a page (Markdown file or notebook), as plain text.
+
+    The root page's title is the book's (``_config.yml``), on the PDF's title page.
+    """
+    if stem == toc_files()[0]:
+        return yaml.safe_load((ROOT / "_config.yml").read_text())["title"]
     path = next(p for p in (ROOT / (stem + ".ipynb"), ROOT / (stem + ".md")) if p.exists())
     if path.suffix == ".ipynb":
         cells = json.loads(path.read_text())["cells"]
