@@ -70,12 +70,13 @@ check-book: book chromium
 chromium:
 	@command -v chromium >/dev/null || { $(APT_INSTALL) chromium >/dev/null; }
 
-# The whole book as one PDF through LaTeX (_build/latex/stumplib-book.pdf), then its test
-# (tests/pdf). Installs Debian's TeX Live and poppler-utils if missing. Run before
-# `make book`, which then links the PDF from every page and publishes it with the HTML.
+# The whole book as one PDF through LaTeX (XeLaTeX; _build/latex/stumplib-book.pdf), then
+# its test (tests/pdf). Installs Debian's TeX Live, FreeFont, xindy and poppler-utils if
+# missing. Run before `make book`, which then links the PDF from every page and publishes
+# it with the HTML.
 PDF     := _build/latex/stumplib-book.pdf
-TEXLIVE := texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
-	tex-gyre latexmk poppler-utils
+TEXLIVE := texlive-xetex texlive-latex-recommended texlive-latex-extra \
+	texlive-fonts-recommended tex-gyre fonts-freefont-otf xindy latexmk poppler-utils
 
 pdf: venv texlive
 	rm -f $(PDF)
@@ -86,8 +87,9 @@ pdf: venv texlive
 	$(PY) -m pytest -o addopts="-p no:cacheprovider" tests/pdf -v
 
 texlive:
-	@command -v latexmk >/dev/null && command -v pdftoppm >/dev/null && \
-	  kpsewhich tgtermes.sty >/dev/null || { $(APT_INSTALL) $(TEXLIVE) >/dev/null; }
+	@command -v xelatex >/dev/null && command -v xindy >/dev/null && command -v latexmk >/dev/null && \
+	  command -v pdftoppm >/dev/null && fc-list 2>/dev/null | grep -q FreeSerif || \
+	  { $(APT_INSTALL) $(TEXLIVE) >/dev/null; }
 
 # The first cell of every chapter installs stumplib from REPOSITORY_URL when it is missing
 # (on Colab); removed from the rendered book. Idempotent: re-run after editing notebooks.

@@ -1,9 +1,11 @@
-"""What the published book relies on: the Binder specification and the Colab cell."""
+"""What the published book relies on: the Binder specification, the Colab cell and the
+repository and launch buttons (book/_ext/publishing.py)."""
 
 import importlib.metadata
 import importlib.util
 import re
 import sys
+from types import SimpleNamespace
 from pathlib import Path
 
 import nbformat
@@ -12,6 +14,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 import colab_cell  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import publishing  # noqa: E402
 
 REPOSITORY = "https://git.example/book"  # RFC 2606 reserved name: a test value, not a link
 
@@ -63,3 +68,30 @@ def test_install_cell_pins_myst_nb_as_the_constraints_do():
     assert colab_cell.pinned("myst-nb") == importlib.metadata.version("myst-nb")
     with pytest.raises(ValueError, match="not-a-package"):
         colab_cell.pinned("not-a-package")
+
+
+def theme_config():
+    launch = {"binderhub_url": "https://binder.example", "colab_url": "https://colab.example",
+              "notebook_interface": "jupyterlab"}
+    return SimpleNamespace(html_theme_options={"launch_buttons": launch, "repository_url": ""})
+
+
+def test_buttons_point_at_the_repository_given_at_build_time(monkeypatch):
+    monkeypatch.setenv("BOOK_REPOSITORY_URL", REPOSITORY + "/")
+    monkeypatch.setenv("BOOK_REPOSITORY_BRANCH", "trunk")
+    config = theme_config()
+    publishing.repository_buttons(None, config)
+    options = config.html_theme_options
+    assert (options["repository_url"], options["repository_branch"]) == (REPOSITORY, "trunk")
+    assert options["use_repository_button"] and options["use_issues_button"]
+    assert options["launch_buttons"]["colab_url"] == "https://colab.example"
+
+
+def test_no_buttons_without_a_repository(monkeypatch):
+    monkeypatch.delenv("BOOK_REPOSITORY_URL", raising=False)
+    config = theme_config()
+    publishing.repository_buttons(None, config)
+    options = config.html_theme_options
+    assert options["repository_url"] == ""
+    assert options["launch_buttons"] == {"notebook_interface": "jupyterlab"}
+    assert not (options["use_repository_button"] or options["use_issues_button"])
