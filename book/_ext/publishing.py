@@ -1,4 +1,4 @@
-"""Sphinx extension: what a published build of the book adds to the HTML.
+"""Sphinx extension: what a published build adds: buttons, offline math, the PDF.
 
 - Repository, issues and launch (Binder, Colab) buttons, from the repository address
   given at build time in ``$BOOK_REPOSITORY_URL`` (branch ``$BOOK_REPOSITORY_BRANCH``,
