@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv test book check-book chromium pdf texlive colab-cells notebooks clean distclean
+.PHONY: venv test book check-book chromium pdf texlive colab-cells notebooks portability clean distclean
 
 venv: $(STAMP)
 
@@ -29,14 +29,23 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 # The GitHub workflows (actionlint), then unit/property tests under tests/ plus nbval
-# (strict) over book/*.ipynb.
+# (strict) over book/*.ipynb, then the portability check: nbval again, against the
+# same stored outputs, under other floating-point environments (tools/notebooks.py
+# names them).
 test: venv
 	$(VENV)/bin/actionlint
 	$(PY) -m pytest --cov=stumplib --cov-report=term
+	$(PY) tools/notebooks.py check
 
-# Re-execute every chapter notebook in place, storing the outputs nbval compares.
+# Re-execute every chapter notebook in place (or NB=book/NN-x.ipynb), storing the
+# outputs nbval compares without volatile metadata, then run the portability check on
+# what was stored: it names every cell whose output would not reproduce elsewhere.
 notebooks: venv
-	$(VENV)/bin/jupyter execute --inplace --timeout=600 book/[0-9]*.ipynb
+	$(PY) tools/notebooks.py store $(NB)
+
+# The portability check alone, on the stored outputs.
+portability: venv
+	$(PY) tools/notebooks.py check $(NB)
 
 # Executed notebooks are cached (jupyter-cache, keyed by each notebook's code): an
 # unchanged tree rebuilds without executing anything, and an edited notebook alone

@@ -39,7 +39,9 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``experiments``
     experiment scales and progress bars
 ``claims``
-    one-line claim checks recorded for the ledger
+    one-line claim checks, each with a structured record for the ledger
+``prose``
+    numbers for the prose: rounded once, written as a reader writes them, glued
 ``plotting``
     the book's figure style
 """

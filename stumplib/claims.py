@@ -1,47 +1,50 @@
-"""Claim checks: one stable line per check, recorded for the claims ledger.
+"""Claim checks: one stable line per check, and a structured record beside it.
 
 Every claim of the book is checked by :func:`check`, which compares a measured
-value with its expectation under an explicit tolerance, prints exactly one line
+value with its expectation under an explicit tolerance and shows exactly one line
 
-    claim <id>: holds | measured <value> | expected <value> ± <tol>
+    claim <id>: holds | measured <v> | expected <v> ± <tol> | evidence <kind> [<span>]
 
-(``FAILS`` in place of ``holds``, and then raises), and writes a JSON record, keyed
-by claim id and statement, to the ledger directory (``$STUMPLIB_LEDGER``, default
-``_build/claims`` at the repository root) from which a claims-ledger page can be built.
+(``FAILS`` in place of ``holds``, and then raises). In a notebook the line is the
+``text/plain`` part of one output whose :data:`MIME` part holds the same check as a
+record (id, statement, values, evidence). The claims ledger of the book is built
+from these records in the executed outputs of the pages, and nothing else: running
+a notebook elsewhere writes nothing that a later build reads.
 """
 
-import json
 import math
-import os
 import re
-from pathlib import Path
 
 #: The claim ids of the book, in the order of the claims ledger.
 IDS = ("rule", "hard-limit", "gradients", "population-form", "calibration",
        "coordinated-divergence", "quarter-law", "gradient-control", "frozen-rate",
        "separation", "boundary", "symmetrization")
 
+#: Kinds of evidence, from the strongest: an identity or exact formula checked to
+#: rounding; a derived limit or expansion checked numerically; a fitted or sampled value.
+EVIDENCE = ("exact", "asymptotic", "numerical")
+
+#: MIME type of the structured record shown with each claim line.
+MIME = "application/vnd.stumplib.claim+json"
 
 LINE = re.compile(r"^claim (?P<id>[a-z-]+): (?P<status>holds|FAILS) \| measured (?P<measured>\S+)"
-                  r" \| expected (?P<expected>\S+) ± (?P<tol>\S+)$")
+                  r" \| expected (?P<expected>\S+) ± (?P<tol>\S+)"
+                  r" \| evidence (?P<evidence>[a-z]+)(?: \[(?P<span>[^\]]*)\])?$")
+SPAN = re.compile(r"^[^\[\]\n|]+$")
 
 
 class ClaimFailed(AssertionError):
     """A measured value fell outside the tolerance of its claim."""
 
 
-def ledger_dir():
-    """Directory where claim records are written."""
-    default = Path(__file__).resolve().parents[1] / "_build" / "claims"
-    return Path(os.environ.get("STUMPLIB_LEDGER", default))
+def number(value, digits=4):
+    """``value`` with ``digits`` significant digits, as the ledger shows it (never ``-0``)."""
+    text = f"{float(value) + 0.0:.{digits}g}"
+    return "0" if text in ("-0", "0") else text
 
 
-def _fmt(value, digits):
-    return f"{value:.{digits}g}"
-
-
-def check(claim_id, measured, expected, tol, statement, digits=4):
-    """Check ``|measured - expected| <= tol``, print the claim line, record it.
+def check(claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4):
+    """Check ``|measured - expected| <= tol``, show the claim line and its record.
 
     Parameters
     ----------
@@ -51,8 +54,14 @@ def check(claim_id, measured, expected, tol, statement, digits=4):
         Measured value, theoretical expectation and absolute tolerance.
     statement : str
         What this check establishes, in words (shown in the ledger).
+    evidence : str
+        One of :data:`EVIDENCE`.
+    span : str, optional
+        What the evidence spans, e.g. ``"k=128..4096"``; required unless the
+        evidence is ``"exact"``.
     digits : int
-        Significant digits printed and recorded (keeps stored outputs stable).
+        Significant digits of the measured and expected values shown (keeps stored
+        outputs stable); the tolerance is shown rounded up to two.
 
     Returns
     -------
@@ -64,54 +73,112 @@ def check(claim_id, measured, expected, tol, statement, digits=4):
     ClaimFailed
         If the measured value is outside the tolerance (or not finite).
     """
+    record = make_record(claim_id, measured, expected, tol, statement,
+                         evidence=evidence, span=span, digits=digits)
+    _show(record)
+    if not record["holds"]:
+        raise ClaimFailed(f"claim {claim_id} fails: {statement}")
+    return float(record["measured"])
+
+
+def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4):
+    """The record of a check (arguments as for :func:`check`), validated, nothing shown.
+
+    Returns
+    -------
+    dict
+        ``id``, ``holds``, ``measured``, ``expected``, ``tol`` (strings as shown),
+        ``evidence``, ``span``, ``statement`` and ``margin`` (|measured - expected| / tol
+        to two digits, None if undefined).
+    """
     if claim_id not in IDS:
         raise ValueError(f"claim_id must be one of {IDS} (got {claim_id!r})")
+    if evidence not in EVIDENCE:
+        raise ValueError(f"evidence must be one of {EVIDENCE} (got {evidence!r})")
+    if span is None and evidence != "exact":
+        raise ValueError(f"span is required for {evidence} evidence (what does it span?)")
+    if span is not None and not (isinstance(span, str) and SPAN.match(span)):
+        raise ValueError(f"span must be a one-line string without brackets or '|' (got {span!r})")
+    if not (isinstance(statement, str) and statement.strip()):
+        raise ValueError("statement must be a non-empty string")
     measured, expected, tol = float(measured), float(expected), float(tol)
     if not (math.isfinite(expected) and math.isfinite(tol) and tol >= 0):
         raise ValueError("expected and tol must be finite, with tol >= 0")
     holds = math.isfinite(measured) and abs(measured - expected) <= tol
-    shown = [_fmt(v, digits) for v in (measured, expected, tol)]
-    status = "holds" if holds else "FAILS"
-    print(f"claim {claim_id}: {status} | measured {shown[0]} | expected {shown[1]} ± {shown[2]}")
-    _record(claim_id, statement, shown, holds)
-    if not holds:
-        raise ClaimFailed(f"claim {claim_id} fails: {statement}")
-    return float(shown[0])
+    shown = [number(measured, digits), number(expected, digits), number(_round_up(tol), 2)]
+    return {"id": claim_id, "holds": holds, "measured": shown[0], "expected": shown[1],
+            "tol": shown[2], "evidence": evidence, "span": span, "statement": statement,
+            "margin": _margin(*map(float, shown))}
 
 
-def _record(claim_id, statement, shown, holds):
-    """Store the check under its claim id, replacing an earlier run of the same check."""
-    folder = ledger_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{claim_id}.json"
-    records = json.loads(path.read_text()) if path.exists() else {}
-    records[statement] = {"id": claim_id, "statement": statement, "measured": shown[0],
-                          "expected": shown[1], "tol": shown[2], "holds": holds}
-    path.write_text(json.dumps(records, indent=1))
+def _round_up(tol, digits=2):
+    """``tol`` rounded up to ``digits`` significant digits (a tolerance is shown with two)."""
+    if tol == 0:
+        return 0.0
+    unit = 10.0 ** (math.floor(math.log10(tol)) - digits + 1)
+    return math.ceil(tol / unit * (1 - 1e-12)) * unit
 
 
-def read_ledger(folder=None):
-    """All recorded checks, as a list of dicts ordered by claim id."""
-    folder = Path(folder) if folder else ledger_dir()
-    records = []
-    for claim_id in IDS:
-        path = folder / f"{claim_id}.json"
-        if path.exists():
-            records += list(json.loads(path.read_text()).values())
-    return records
+def _margin(measured, expected, tol):
+    """|measured - expected| / tol of the shown values, to two digits (None if undefined)."""
+    if not math.isfinite(measured):
+        return None
+    if tol == 0:
+        return 0.0 if measured == expected else None
+    return float(number(abs(measured - expected) / tol, 2))
+
+
+def line(record):
+    """The printed line of a check record."""
+    status = "holds" if record["holds"] else "FAILS"
+    text = (f"claim {record['id']}: {status} | measured {record['measured']} | expected "
+            f"{record['expected']} ± {record['tol']} | evidence {record['evidence']}")
+    return text + (f" [{record['span']}]" if record["span"] else "")
+
+
+def _show(record):
+    """Display the line with its record in a notebook; print the line elsewhere."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:  # pragma: no cover - IPython is a dependency of the book only
+        get_ipython = None
+    if get_ipython is not None and get_ipython() is not None:
+        display({"text/plain": line(record), MIME: record}, raw=True)
+    else:
+        print(line(record))
+
+
+def records(notebook):
+    """The check records shown in a notebook's outputs, in order.
+
+    Parameters
+    ----------
+    notebook : dict
+        A notebook as read by :mod:`nbformat` or :mod:`json` (format 4).
+    """
+    found = []
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+            record = output.get("data", {}).get(MIME)
+            if record is not None:
+                found.append(dict(record))
+    return found
 
 
 def parse_lines(text):
     """The claim checks printed in ``text``, one dict per ``claim ...`` line.
 
-    Each dict has the keys ``id``, ``holds`` (bool), ``measured``, ``expected`` and
-    ``tol`` (the printed strings); lines of any other form are skipped.
+    Each dict has the keys ``id``, ``holds`` (bool), ``measured``, ``expected``,
+    ``tol``, ``evidence`` and ``span`` (the printed strings; ``span`` may be None);
+    lines of any other form are skipped.
     """
     found = []
-    for line in text.splitlines():
-        match = LINE.match(line.strip())
+    for text_line in text.splitlines():
+        match = LINE.match(text_line.strip())
         if match:
             found.append({"id": match["id"], "holds": match["status"] == "holds",
                           "measured": match["measured"], "expected": match["expected"],
-                          "tol": match["tol"]})
+                          "tol": match["tol"], "evidence": match["evidence"],
+                          "span": match["span"]})
     return found

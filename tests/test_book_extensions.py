@@ -4,58 +4,58 @@ import sys
 from io import StringIO
 from pathlib import Path
 
-import pytest
+import nbformat
 from sphinx.application import Sphinx
 
 from stumplib import claims
 
 EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
-CHAPTER = """Chapter
-=======
-
-.. code-block:: text
-   :class: output
-
-   claim rule: holds | measured 2.05 | expected 2 ± 0.1
-   claim gradients: {status} | measured 0.5 | expected 0 ± {tol}
-
-Not an output:
-
-.. code-block:: text
-
-   claim boundary: holds | measured 1 | expected 1 ± 0
-"""
-LEDGER = """Ledger
-======
-
-.. claims-ledger::
-"""
 
 
-def build(tmp_path, monkeypatch, tol=1.0, record=True):
-    """Build a two-page project; return (ledger HTML, chapter HTML, warnings).
+def claim_output(claim_id, measured, expected, tol, statement):
+    """The output a notebook stores for one check (line and record)."""
+    record = claims.make_record(claim_id, measured, expected, tol, statement,
+                                evidence="numerical", span="N=1..2")
+    return nbformat.v4.new_output("display_data",
+                                  data={"text/plain": claims.line(record), claims.MIME: record})
 
-    The chapter shows two checks as a notebook output would (the second holds when
-    ``tol >= 0.5``); with ``record`` they are also recorded, as a notebook run does.
+
+def chapter_notebook(tol=1.0, edit=None):
+    """A chapter whose stored outputs show two checks; the second holds when ``tol >= 0.5``.
+
+    A third, printed line that is not a check output (a markdown code block) is no check.
     """
-    status = "holds" if tol >= 0.5 else "FAILS"
+    first = claim_output("rule", 2.05 if edit is None else edit, 2, 0.1, "the rule constant")
+    second = claim_output("gradients", 0.5, 0, tol, "fd check")
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Chapter\n\n```text\n"
+                                      "claim boundary: holds | measured 1 | expected 1 ± 0 "
+                                      "| evidence exact\n```"),
+        nbformat.v4.new_code_cell("check()", outputs=[first, second])])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}
+    return notebook
+
+
+def make_project(src, notebook):
+    src.mkdir(parents=True, exist_ok=True)
+    (src / "conf.py").write_text("extensions = ['myst_nb', 'claims_ledger', 'unique_scripts']\n"
+                                 "nb_execution_mode = 'off'\n")
+    (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n   :numbered:\n\n"
+                                   "   chapter\n   ledger\n")
+    (src / "ledger.md").write_text("# Ledger\n\n```{claims-ledger}\n```\n")
+    nbformat.write(notebook, src / "chapter.ipynb")
+
+
+def build(tmp_path, monkeypatch, notebook=None, fresh=True):
+    """Build the two-page project under ``tmp_path``; return (ledger HTML, chapter HTML, warnings)."""
     src = tmp_path / "src"
-    src.mkdir(parents=True)
-    (src / "conf.py").write_text("extensions = ['claims_ledger', 'unique_scripts']\n")
-    (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n   :numbered:\n\n   chapter\n   ledger\n")
-    (src / "chapter.rst").write_text(CHAPTER.format(status=status, tol=f"{tol:g}"))
-    (src / "ledger.rst").write_text(LEDGER)
+    if notebook is not None or not src.exists():
+        make_project(src, notebook or chapter_notebook())
     monkeypatch.syspath_prepend(str(EXT))
-    monkeypatch.setenv("STUMPLIB_LEDGER", str(tmp_path / "records"))
-    if record:
-        claims.check("rule", 2.05, 2, 0.1, "the rule constant")
-        try:
-            claims.check("gradients", 0.5, 0, tol, "fd check")
-        except claims.ClaimFailed:
-            pass
     warnings = StringIO()
     app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"),
-                 "html", status=None, warning=warnings, freshenv=True)
+                 "html", status=None, warning=warnings, freshenv=fresh)
     app.build()
     for name in ("claims_ledger", "unique_scripts"):
         sys.modules.pop(name, None)
@@ -63,25 +63,57 @@ def build(tmp_path, monkeypatch, tol=1.0, record=True):
     return read("ledger"), read("chapter"), warnings.getvalue()
 
 
-def test_ledger_lists_each_check_with_statement_values_and_link(tmp_path, monkeypatch):
+def test_ledger_lists_each_check_with_statement_values_evidence_and_link(tmp_path, monkeypatch):
     ledger, chapter, warnings = build(tmp_path, monkeypatch)
     assert "the rule constant" in ledger and "fd check" in ledger
     assert "measured 2.05" in ledger and "expected 2 ± 0.1" in ledger and "0 ± 1" in ledger
+    assert "evidence: numerical (N=1..2)" in ledger
     assert 'href="chapter.html#claim-check-0"' in ledger and "Chapter 1" in ledger
     assert 'id="claim-check-0"' in chapter
-    assert "ran 2 checks covering 2 of the 12 claims; 2 of them hold" in ledger
+    assert "ran 2 checks covering 2 of the" in ledger and "2 of them hold" in ledger
+    assert "claims-summary" in ledger and "1 of 1 hold" in ledger
+    assert '<img src="_images/claims-margins.png"' in ledger
+    assert (tmp_path / "out" / "_images" / "claims-margins.png").stat().st_size > 1000
     assert "boundary" not in ledger  # a claim line outside an output block is not a check
     for claim_id in set(claims.IDS) - {"rule", "gradients"}:
         assert f"claim {claim_id!r} is checked by no chapter" in warnings
-    assert "FAILS" not in warnings
+    assert "FAILS" not in warnings and "no matching record" not in warnings
 
 
-def test_failing_check_and_missing_record_are_warnings(tmp_path, monkeypatch):
-    ledger, _, warnings = build(tmp_path, monkeypatch, tol=0.1)
-    assert "claim 'gradients' FAILS in chapter (claim-check-0)" in warnings
+def test_failing_check_is_a_warning(tmp_path, monkeypatch):
+    ledger, _, warnings = build(tmp_path, monkeypatch, chapter_notebook(tol=0.1))
+    assert "claim 'gradients' FAILS in chapter (claim-check-1)" in warnings
     assert "<strong>FAILS</strong>" in ledger
-    _, _, warnings = build(tmp_path / "again", monkeypatch, record=False)
-    assert "no recorded statement for the 'rule' check" in warnings
+
+
+def test_claim_line_without_its_record_is_a_warning(tmp_path, monkeypatch):
+    notebook = chapter_notebook()
+    output = notebook.cells[1].outputs[0]
+    del output.data[claims.MIME]
+    _, _, warnings = build(tmp_path, monkeypatch, notebook)
+    assert "the 'rule' line in chapter (claim-check-0) has no matching record" in warnings
+
+
+def test_an_execution_elsewhere_changes_nothing(tmp_path, monkeypatch, capsys):
+    first, _, _ = build(tmp_path, monkeypatch)
+    # What a reader's own run does: checks executed outside the build, with other values.
+    claims.check("rule", 9.0, 9.0, 0.0, "the rule constant", evidence="exact")
+    claims.check("gradients", 7.0, 7.0, 0.0, "fd check", evidence="exact")
+    capsys.readouterr()
+    second, _, warnings = build(tmp_path, monkeypatch, fresh=False)
+    assert ledger_content(second) == ledger_content(first)
+    assert "measured 2.05" in ledger_content(second) and "no matching record" not in warnings
+
+
+def ledger_content(html):
+    """The ledger's sentence and tables, without the page's asset links."""
+    return html[html.index("This build ran"):html.rindex("</table>")]
+
+
+def test_an_edited_claim_output_shows_in_the_ledger(tmp_path, monkeypatch):
+    build(tmp_path, monkeypatch)
+    ledger, _, _ = build(tmp_path, monkeypatch, chapter_notebook(edit=2.07), fresh=False)
+    assert "measured 2.07" in ledger and "measured 2.05" not in ledger
 
 
 def test_each_script_is_included_once(tmp_path, monkeypatch):
@@ -104,7 +136,6 @@ def build_cached(src, tmp_path):
 
 
 def test_notebook_reexecutes_only_when_its_library_code_changes(tmp_path, monkeypatch):
-    import nbformat
     src = tmp_path / "src"
     lib = src / "fakelib"
     lib.mkdir(parents=True)

@@ -1,85 +1,127 @@
-"""Tests for stumplib.claims: the printed line, the ledger record, failures."""
+"""Tests for stumplib.claims: the printed line, the structured record, failures."""
 
 import contextlib
 import io
-import json
 
+import nbformat
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stumplib import claims
 
 
-@pytest.fixture(autouse=True)
-def ledger(tmp_path, monkeypatch):
-    monkeypatch.setenv("STUMPLIB_LEDGER", str(tmp_path))
-    return tmp_path
-
-
-def test_holding_claim_prints_one_line_and_records(capsys, ledger):
-    value = claims.check("rule", 2.0512345, 2.0, 0.1, "constant", digits=4)
+def test_holding_claim_prints_one_line(capsys):
+    value = claims.check("rule", 2.0512345, 2.0, 0.1, "constant", evidence="numerical",
+                         span="N=10..1e4", digits=4)
     out = capsys.readouterr().out
-    assert out == "claim rule: holds | measured 2.051 | expected 2 ± 0.1\n"
+    assert out == ("claim rule: holds | measured 2.051 | expected 2 ± 0.1 "
+                   "| evidence numerical [N=10..1e4]\n")
     assert value == 2.051
-    record = json.loads((ledger / "rule.json").read_text())["constant"]
-    assert record == {"id": "rule", "statement": "constant", "measured": "2.051",
-                      "expected": "2", "tol": "0.1", "holds": True}
 
 
-def test_failing_claim_prints_fails_records_and_raises(capsys, ledger):
+def test_exact_evidence_needs_no_span(capsys):
+    claims.check("gradients", 1.0, 1.0, 0.0, "identity", evidence="exact")
+    assert capsys.readouterr().out.endswith("| evidence exact\n")
+
+
+def test_failing_claim_prints_fails_and_raises(capsys):
     with pytest.raises(claims.ClaimFailed, match="claim gradients fails: fd check"):
-        claims.check("gradients", 0.5, 0.0, 0.1, "fd check")
+        claims.check("gradients", 0.5, 0.0, 0.1, "fd check", evidence="numerical", span="b=1")
     assert capsys.readouterr().out.startswith("claim gradients: FAILS | measured 0.5")
-    assert claims.read_ledger(ledger)[0]["holds"] is False
 
 
 def test_nan_measurement_fails():
     with pytest.raises(claims.ClaimFailed):
-        claims.check("rule", float("nan"), 0.0, 1.0, "nan")
+        claims.check("rule", float("nan"), 0.0, 1.0, "nan", evidence="exact")
 
 
-def test_rerun_replaces_the_record(ledger):
-    claims.check("rule", 1.0, 1.0, 0.1, "same")
-    claims.check("rule", 1.05, 1.0, 0.1, "same")
-    claims.check("rule", 1.0, 1.0, 0.1, "other")
-    records = claims.read_ledger(ledger)
-    assert [r["statement"] for r in records] == ["same", "other"]
-    assert records[0]["measured"] == "1.05"
+def test_record_holds_every_field_as_shown():
+    record = claims.make_record("rule", -1e-30, 0.0, 0.5, "small", evidence="asymptotic",
+                                span="b=1000")
+    assert record == {"id": "rule", "holds": True, "measured": "-1e-30", "expected": "0",
+                      "tol": "0.5", "evidence": "asymptotic", "span": "b=1000",
+                      "statement": "small", "margin": 2e-30}
+    assert claims.make_record("rule", 0.75, 0.0, 1.0, "m", evidence="exact")["margin"] == 0.75
 
 
-def test_unknown_id_and_bad_tolerance_are_rejected():
-    with pytest.raises(ValueError, match="claim_id"):
-        claims.check("no-such-claim", 1.0, 1.0, 0.1, "x")
-    with pytest.raises(ValueError, match="tol"):
-        claims.check("rule", 1.0, 1.0, -0.1, "x")
+def test_negative_zero_is_shown_as_zero():
+    assert claims.number(-0.0) == "0"
+    assert claims.make_record("rule", -0.0, -0.0, 0, "z", evidence="exact")["measured"] == "0"
 
 
-def test_ids_match_the_design_ledger():
-    assert len(claims.IDS) == 12 and len(set(claims.IDS)) == 12
+@pytest.mark.parametrize("kwargs, match", [
+    ({"claim_id": "no-such-claim"}, "claim_id"),
+    ({"tol": -0.1}, "tol"),
+    ({"tol": float("inf")}, "tol"),
+    ({"evidence": "proved"}, "evidence"),
+    ({"evidence": "numerical", "span": None}, "span is required"),
+    ({"span": "a [bracket]"}, "span"),
+    ({"span": "two\nlines"}, "span"),
+    ({"statement": " "}, "statement"),
+])
+def test_bad_arguments_are_rejected(kwargs, match):
+    args = {"claim_id": "rule", "measured": 1.0, "expected": 1.0, "tol": 0.1,
+            "statement": "x", "evidence": "numerical", "span": "N=1"} | kwargs
+    with pytest.raises(ValueError, match=match):
+        claims.make_record(**args)
+
+
+def test_ids_are_unique():
+    assert len(claims.IDS) == len(set(claims.IDS)) >= 12
 
 
 def test_printed_lines_parse_back(capsys):
-    claims.check("rule", 2.0512345, 2.0, 0.1, "constant")
+    claims.check("rule", 2.0512345, 2.0, 0.1, "constant", evidence="numerical", span="N=4..8")
     with pytest.raises(claims.ClaimFailed):
-        claims.check("boundary", 1e-7, -3.5e3, 0.25, "edge")
+        claims.check("boundary", 1e-7, -3.5e3, 0.25, "edge", evidence="exact")
     text = "noise\n" + capsys.readouterr().out + "claim rule holds\n"
     assert claims.parse_lines(text) == [
-        {"id": "rule", "holds": True, "measured": "2.051", "expected": "2", "tol": "0.1"},
+        {"id": "rule", "holds": True, "measured": "2.051", "expected": "2", "tol": "0.1",
+         "evidence": "numerical", "span": "N=4..8"},
         {"id": "boundary", "holds": False, "measured": "1e-07", "expected": "-3500",
-         "tol": "0.25"},
+         "tol": "0.25", "evidence": "exact", "span": None},
     ]
 
 
-# The ledger fixture (one temporary folder) is shared by all examples, which is fine.
-@settings(max_examples=50, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_records_are_read_from_notebook_outputs_in_order():
+    first = claims.make_record("rule", 1, 1, 0, "a", evidence="exact")
+    second = claims.make_record("boundary", 2, 2, 0, "b", evidence="exact")
+    bundle = lambda r: nbformat.v4.new_output(  # noqa: E731
+        "display_data", data={"text/plain": claims.line(r), claims.MIME: r})
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("text"),
+        nbformat.v4.new_code_cell("", outputs=[bundle(first),
+                                               nbformat.v4.new_output("stream", text="x")]),
+        nbformat.v4.new_code_cell("", outputs=[bundle(second)])])
+    assert claims.records(notebook) == [first, second]
+
+
+def test_in_a_kernel_the_line_and_record_are_one_output(monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.get_ipython", lambda: object())
+    monkeypatch.setattr("IPython.display.display", lambda data, raw: shown.append((data, raw)))
+    claims.check("rule", 1.0, 1.0, 0.0, "kernel", evidence="exact")
+    ((data, raw),) = shown
+    assert raw and data["text/plain"] == claims.line(data[claims.MIME])
+    assert data[claims.MIME]["statement"] == "kernel"
+
+
+@settings(max_examples=50, deadline=None)
 @given(claim_id=st.sampled_from(claims.IDS),
        measured=st.floats(allow_nan=False, allow_infinity=False),
-       tol=st.floats(0, 1e6))
-def test_every_printed_line_parses(claim_id, measured, tol):
+       tol=st.floats(0, 1e6),
+       evidence=st.sampled_from(claims.EVIDENCE))
+def test_every_printed_line_parses(claim_id, measured, tol, evidence):
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.suppress(claims.ClaimFailed):
-        claims.check(claim_id, measured, 0.0, tol, "any")
+        claims.check(claim_id, measured, 0.0, tol, "any", evidence=evidence, span="x=1..2")
     (parsed,) = claims.parse_lines(out.getvalue())
     assert parsed["id"] == claim_id and parsed["holds"] == (abs(measured) <= tol)
+    assert parsed["evidence"] == evidence and parsed["span"] == "x=1..2"
+
+
+def test_tolerance_is_shown_rounded_up_to_two_digits():
+    shown = [claims.make_record("rule", 0, 0, t, "x", evidence="exact")["tol"]
+             for t in (2.774e-05, 4.440892099e-13, 0.1, 4, 0.0164, 0)]
+    assert shown == ["2.8e-05", "4.5e-13", "0.1", "4", "0.017", "0"]

@@ -1,13 +1,19 @@
-"""Sphinx extension: the claims-ledger page, built from the executed notebooks.
+"""Sphinx extension: the claims-ledger page, built from the executed notebooks alone.
 
-While each chapter is read, the ``claim <id>: ...`` lines printed by
-:func:`stumplib.claims.check` are collected from its cell outputs and the output
-block gets an anchor. The ``{claims-ledger}`` directive is then replaced by a table
-of every check (statement from the JSON records of :mod:`stumplib.claims`, values
-as printed, a link to the output). A claim id of DESIGN §2 that no chapter checks,
-a failing check, or a check without a record is a build warning (an error under -W).
+Each check of :func:`stumplib.claims.check` shows one output with two parts: the
+printed ``claim <id>: ...`` line and a structured record (MIME type
+:data:`stumplib.claims.MIME`). While a notebook page is read, its records are taken
+from the executed notebook that myst-nb wrote for this very page, matched in order
+with the claim lines of the rendered output blocks (which get anchors), and stored
+in the environment. The ``{claims-ledger}`` directive is then replaced by a summary
+(one row per claim) and the table of every check. Nothing written by an execution
+outside the build is read. A claim id that no chapter checks, a failing check, or a
+claim line that does not match its record is a build warning (an error under -W).
 """
 
+from pathlib import Path
+
+import nbformat
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from sphinx.util import logging
@@ -17,14 +23,16 @@ from stumplib import claims
 logger = logging.getLogger(__name__)
 HEADER = ("Claim", "Statement", "Result")
 WIDTHS = (22, 53, 25)
+SUMMARY_HEADER = ("Claim", "Checks", "Evidence", "Closest to its limit")
+SUMMARY_WIDTHS = (28, 12, 38, 22)
 
 
 class ledger_placeholder(nodes.General, nodes.Element):
-    """Where the ledger table goes once every chapter has been read."""
+    """Where the ledger goes once every chapter has been read."""
 
 
 class ClaimsLedger(Directive):
-    """``{claims-ledger}``: the table of every claim check in the book."""
+    """``{claims-ledger}``: the summary and table of every claim check in the book."""
 
     def run(self):
         return [ledger_placeholder()]
@@ -36,17 +44,40 @@ def _store(env):
     return env.stumplib_claims
 
 
+def executed_records(env, docname):
+    """The check records in the notebook myst-nb executed (or took from its cache) for ``docname``."""
+    folder = getattr(getattr(env, "mystnb_config", None), "output_folder", None)
+    if not folder or Path(env.doc2path(docname)).suffix != ".ipynb":
+        return []
+    path = Path(folder, *docname.split("/")).with_suffix(".ipynb")
+    if not path.is_file():
+        return []
+    return claims.records(nbformat.read(path, as_version=4))
+
+
 def collect_checks(app, doctree):
-    """Record the claim lines of one document and anchor their output blocks."""
-    found = []
+    """Match the claim lines of one document with its records; anchor their output blocks."""
+    docname = app.env.docname
+    records = executed_records(app.env, docname)
+    found, k = [], 0
     blocks = (b for b in doctree.findall(nodes.literal_block) if "output" in b["classes"])
-    for k, block in enumerate(blocks):
+    for n, block in enumerate(blocks):
         lines = claims.parse_lines(block.astext())
         if lines:
-            anchor = f"claim-check-{k}"
-            block["ids"].append(anchor)
-            found += [dict(line, docname=app.env.docname, anchor=anchor) for line in lines]
-    _store(app.env)[app.env.docname] = found
+            block["ids"].append(f"claim-check-{n}")
+        for shown in lines:
+            record = records[k] if k < len(records) else None
+            k += 1
+            if record is None or claims.parse_lines(claims.line(record)) != [shown]:
+                logger.warning(f"claims ledger: the {shown['id']!r} line in {docname} "
+                               f"(claim-check-{n}) has no matching record in its output",
+                               location=docname)
+                continue
+            found.append(dict(record, docname=docname, anchor=f"claim-check-{n}"))
+    if k < len(records):
+        logger.warning(f"claims ledger: {len(records) - k} record(s) in {docname} have no "
+                       "claim line in the rendered outputs", location=docname)
+    _store(app.env)[docname] = found
 
 
 def purge(app, env, docname):
@@ -80,57 +111,126 @@ def ordered_checks(env):
     return sorted(checks, key=lambda c: claims.IDS.index(c["id"]))
 
 
-def statements(records):
-    """Map (id, measured, expected, tol) to the recorded statement."""
-    return {(r["id"], r["measured"], r["expected"], r["tol"]): r["statement"] for r in records}
-
-
 def check_consistency(app, env):
-    """Warn (an error under -W) about unchecked ids, failing checks and missing records."""
+    """Warn (an error under -W) about unchecked ids and failing checks."""
     checks = ordered_checks(env)
-    known = statements(claims.read_ledger())
     for claim_id in sorted(set(claims.IDS) - {c["id"] for c in checks}):
         logger.warning(f"claims ledger: claim {claim_id!r} is checked by no chapter")
     for c in checks:
-        where = f"{c['docname']} ({c['anchor']})"
         if not c["holds"]:
-            logger.warning(f"claims ledger: claim {c['id']!r} FAILS in {where}")
-        if _key(c) not in known:
-            logger.warning(f"claims ledger: no recorded statement for the {c['id']!r} check "
-                           f"in {where}; re-execute it (make clean book)")
-
-
-def _key(check):
-    return check["id"], check["measured"], check["expected"], check["tol"]
+            logger.warning(f"claims ledger: claim {c['id']!r} FAILS in "
+                           f"{c['docname']} ({c['anchor']})")
 
 
 def fill_ledger(app, doctree, docname):
-    """Replace the placeholder by the table of checks."""
+    """Replace the placeholder by the summary and the table of checks."""
     for placeholder in list(doctree.findall(ledger_placeholder)):
-        known = statements(claims.read_ledger())
         checks = ordered_checks(app.env)
-        rows = [_row(app, docname, c, known.get(_key(c), "(no record)")) for c in checks]
-        placeholder.replace_self([_summary(checks), _table(rows)])
+        rows = [_row(app, docname, c) for c in checks]
+        figure = _margin_figure(app, docname, checks)
+        placeholder.replace_self([_overview(checks), _summary(checks), *figure,
+                                  _table(rows, HEADER, WIDTHS, "claims-ledger")])
 
 
-def _summary(checks):
+def _overview(checks):
     covered = len({c["id"] for c in checks})
     holding = sum(c["holds"] for c in checks)
     return nodes.paragraph(text=f"This build ran {len(checks)} checks covering {covered} of the "
                                 f"{len(claims.IDS)} claims; {holding} of them hold.")
 
 
-def _row(app, docname, check, statement):
-    """Three cells: id and link; statement; status, measured and expected values."""
+def claim_summary(checks):
+    """One dict per claim id: number of checks, holding, kinds with spans, largest margin."""
+    summary = []
+    for claim_id in claims.IDS:
+        mine = [c for c in checks if c["id"] == claim_id]
+        if not mine:
+            continue
+        kinds = {kind: sorted({c["span"] for c in mine if c["evidence"] == kind and c["span"]})
+                 for kind in claims.EVIDENCE if any(c["evidence"] == kind for c in mine)}
+        margins = [c["margin"] for c in mine if c["margin"] is not None]
+        summary.append({"id": claim_id, "checks": len(mine), "holding": sum(c["holds"] for c in mine),
+                        "kinds": kinds, "margin": max(margins) if margins else None})
+    return summary
+
+
+def _summary(checks):
+    rows = []
+    for s in claim_summary(checks):
+        kinds = [nodes.paragraph("", "", nodes.strong(text=kind),
+                                 nodes.Text(f" ({'; '.join(spans)})" if spans else ""))
+                 for kind, spans in s["kinds"].items()]
+        margin = "—" if s["margin"] is None else f"{s['margin']:g} of its tolerance"
+        rows.append([[nodes.paragraph("", "", nodes.literal(text=s["id"]))],
+                     [nodes.paragraph(text=f"{s['holding']} of {s['checks']} hold")],
+                     kinds, [nodes.paragraph(text=margin)]])
+    return _table(rows, SUMMARY_HEADER, SUMMARY_WIDTHS, "claims-summary")
+
+
+MARKERS = {"exact": ("s", "#1f5aa6"), "asymptotic": ("o", "#2e933c"),
+           "numerical": ("D", "#d1495b")}
+FIGURE = "claims-margins.png"
+CAPTION = ("How close each check comes to its tolerance: |measured − expected| / tolerance "
+           "of the values as shown, one marker per check, grouped by claim; 0 is an exact "
+           "match and 1 the limit at which the check would fail. The marker gives the kind "
+           "of evidence.")
+
+
+def margin_plot(checks, path):
+    """Draw every check's margin (|measured - expected| / tol) by claim; save to ``path``."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from stumplib import plotting
+
+    plotting.use_book_style()
+    ids = [i for i in claims.IDS if any(c["id"] == i for c in checks)]
+    fig, ax = plt.subplots(figsize=(6.2, 0.32 * len(ids) + 1.1))
+    for kind, (marker, color) in MARKERS.items():
+        mine = [c for c in checks if c["evidence"] == kind and c["margin"] is not None]
+        rows = [ids.index(c["id"]) for c in mine]
+        jitter = [0.12 * ((k % 3) - 1) for k in range(len(mine))]
+        ax.scatter([min(c["margin"], 1.05) for c in mine], [r + j for r, j in zip(rows, jitter)],
+                   marker=marker, color=color, s=22, label=kind, zorder=3)
+    ax.axvline(1.0, color="0.3", linewidth=1.0, linestyle="--")
+    ax.set(yticks=range(len(ids)), yticklabels=ids, xlim=(-0.03, 1.08), ylim=(len(ids) - 0.5, -0.5),
+           xlabel="|measured − expected| / tolerance")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, title="evidence")
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _margin_figure(app, docname, checks):
+    """The margin figure as HTML (other builders: nothing)."""
+    if app.builder.format != "html" or not checks:
+        return []
+    folder = Path(app.outdir) / "_images"
+    folder.mkdir(parents=True, exist_ok=True)
+    margin_plot(checks, folder / FIGURE)
+    prefix = "../" * docname.count("/")
+    html = (f'<figure class="claims-margins" id="fig-claims-margins">'
+            f'<img src="{prefix}_images/{FIGURE}" style="width: 100%; height: auto;" '
+            f'alt="Dot plot of every check of the book, one row per claim: the distance of '
+            f'each measured value from its expectation as a fraction of its tolerance, '
+            f'between 0 and 1 for every check that holds."/>'
+            f"<figcaption><p>{CAPTION}</p></figcaption></figure>")
+    return [nodes.raw("", html, format="html")]
+
+
+def _row(app, docname, check):
+    """Three cells: id and link; statement; status, values and evidence."""
     uri = app.builder.get_relative_uri(docname, check["docname"]) + "#" + check["anchor"]
     link = nodes.reference("", _short_title(app.env, check["docname"]), internal=True,
                            refuri=uri, reftitle=app.env.titles[check["docname"]].astext())
+    evidence = check["evidence"] + (f" ({check['span']})" if check["span"] else "")
     return [
         [nodes.paragraph("", "", nodes.literal(text=check["id"])), nodes.paragraph("", "", link)],
-        [nodes.paragraph(text=statement)],
+        [nodes.paragraph(text=check["statement"])],
         [nodes.paragraph("", "", nodes.strong(text="holds" if check["holds"] else "FAILS")),
          nodes.paragraph(text=f"measured {check['measured']}"),
-         nodes.paragraph(text=f"expected {check['expected']} ± {check['tol']}")],
+         nodes.paragraph(text=f"expected {check['expected']} ± {check['tol']}"),
+         nodes.paragraph(text=f"evidence: {evidence}")],
     ]
 
 
@@ -142,12 +242,12 @@ def _short_title(env, docname):
     return env.titles[docname].astext()
 
 
-def _table(rows):
-    table = nodes.table(classes=["claims-ledger"])
-    group = nodes.tgroup(cols=len(HEADER))
+def _table(rows, header, widths, css_class):
+    table = nodes.table(classes=[css_class])
+    group = nodes.tgroup(cols=len(header))
     table += group
-    group += [nodes.colspec(colwidth=w) for w in WIDTHS]
-    group += nodes.thead("", _table_row([[nodes.paragraph(text=h)] for h in HEADER]))
+    group += [nodes.colspec(colwidth=w) for w in widths]
+    group += nodes.thead("", _table_row([[nodes.paragraph(text=h)] for h in header]))
     group += nodes.tbody("", *[_table_row(row) for row in rows])
     return table
 
@@ -169,4 +269,4 @@ def setup(app):
     app.connect("env-get-outdated", always_outdated)
     app.connect("env-check-consistency", check_consistency)
     app.connect("doctree-resolved", fill_ledger)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "2.0", "parallel_read_safe": True, "parallel_write_safe": True}

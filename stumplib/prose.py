@@ -1,0 +1,63 @@
+"""Numbers for the prose: rounded once, written as a reader writes them, glued by name.
+
+``glue("kappa", 4.4199, digits=3)`` rounds to three significant digits and glues the
+value under ``kappa`` for ``{glue:text}`kappa``` in the page: integral values print
+without ``.0``, very small or large ones as ``2.5 × 10⁻⁵``, and ``-0`` never appears.
+"""
+
+import math
+
+from . import validation
+
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+class Shown(float):
+    """A float whose ``repr`` is the text the prose shows (see :func:`text`)."""
+
+    def __repr__(self):
+        return text(float(self))
+
+    __str__ = __repr__
+
+
+def rounded(value, digits=None, decimals=None):
+    """``value`` rounded to ``digits`` significant digits or ``decimals`` decimals (not both)."""
+    value = float(validation.finite(value, "value"))
+    if digits is not None and decimals is not None:
+        raise ValueError("give digits or decimals, not both")
+    if digits is not None:
+        value = float(f"{value:.{validation.count(digits, 'digits')}g}")
+    elif decimals is not None:
+        value = round(value, validation.count(decimals, "decimals", minimum=0))
+    return value + 0.0  # -0.0 -> 0.0
+
+
+def text(value):
+    """How a reader writes ``value``: ``640``, ``0.0012``, ``2.5 × 10⁻⁵``, ``3 × 10⁸``."""
+    value = float(value) + 0.0
+    if value == 0:
+        return "0"
+    if value.is_integer() and abs(value) < 1e6:
+        return str(int(value))
+    exponent = math.floor(math.log10(abs(value)))
+    if -4 <= exponent < 6:
+        return repr(value)
+    mantissa = repr(float(f"{value / 10**exponent:.12g}")).removesuffix(".0")
+    power = f"10{str(exponent).translate(SUPERSCRIPT)}"
+    return power if mantissa == "1" else f"{mantissa} × {power}"
+
+
+def glue(name, value, digits=None, decimals=None):
+    """Round ``value`` (see :func:`rounded`) and glue it under ``name``, not displayed.
+
+    Returns
+    -------
+    Shown
+        The glued value.
+    """
+    from myst_nb import glue as nb_glue
+
+    shown = Shown(rounded(value, digits, decimals))
+    nb_glue(name, shown, display=False)
+    return shown

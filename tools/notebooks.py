@@ -1,0 +1,130 @@
+"""Store the chapter notebooks' outputs, and check that they reproduce on other machines.
+
+``python tools/notebooks.py store [NOTEBOOK ...]`` executes each notebook in place and
+removes the volatile metadata (execution timestamps), so re-running an unchanged
+notebook leaves git clean. ``python tools/notebooks.py check [NOTEBOOK ...]`` runs
+nbval against the stored outputs under other floating-point environments (another
+OpenBLAS kernel, one BLAS thread, numpy without its widest SIMD code paths), in
+parallel, and names every cell whose output would not reproduce there. Both default
+to every chapter, ``book/[0-9]*.ipynb``.
+"""
+
+import argparse
+import os
+import platform
+import re
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+VOLATILE = ("execution",)  # cell metadata written by every run (timestamps)
+
+
+def environments(machine=None):
+    """The floating-point environments of the check, as (name, variables) pairs.
+
+    Each sets its own ``OPENBLAS_CORETYPE`` (whatever the caller's environment says),
+    so at least one differs from the native kernel on any x86-64 machine: an AVX
+    kernel without FMA on one BLAS thread, and an SSE kernel with numpy's AVX2 and
+    AVX-512 code paths disabled. Elsewhere only the thread count and numpy's widest
+    SIMD targets change.
+    """
+    machine = machine or platform.machine()
+    if machine in ("x86_64", "AMD64"):
+        return [
+            ("Sandybridge kernel, 1 BLAS thread",
+             {"OPENBLAS_CORETYPE": "Sandybridge", "OPENBLAS_NUM_THREADS": "1"}),
+            ("Prescott kernel, numpy without X86_V3/X86_V4",
+             {"OPENBLAS_CORETYPE": "Prescott", "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4"}),
+        ]
+    return [("1 BLAS thread", {"OPENBLAS_NUM_THREADS": "1"}),
+            ("2 BLAS threads, numpy without its widest SIMD",
+             {"OPENBLAS_NUM_THREADS": "2", "NPY_DISABLE_CPU_FEATURES": "ASIMDHP ASIMDDP SVE"})]
+
+
+def chapters(names):
+    """The notebooks named, or every chapter notebook."""
+    paths = [Path(n) for n in names] or sorted((ROOT / "book").glob("[0-9]*.ipynb"))
+    return [p.resolve() for p in paths]
+
+
+def strip_volatile(path):
+    """Remove execution timestamps from a stored notebook; return True if it changed."""
+    notebook = nbformat.read(path, as_version=4)
+    changed = False
+    for cell in notebook.cells:
+        for key in VOLATILE:
+            changed |= cell.metadata.pop(key, None) is not None
+    if changed:
+        nbformat.write(notebook, path)
+    return changed
+
+
+def store(paths):
+    """Execute each notebook in place, then strip its volatile metadata."""
+    for path in paths:
+        print(f"executing {path.relative_to(ROOT)}", flush=True)
+        subprocess.run([sys.executable, "-m", "jupyter", "execute", "--inplace",
+                        "--timeout=600", str(path)], check=True)
+        strip_volatile(path)
+
+
+def nbval(paths, variables):
+    """Run nbval on ``paths`` with extra environment ``variables``; return (rc, output)."""
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=",
+               "--nbval", "--nbval-current-env", "--nbval-cell-timeout=600",
+               "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
+               "-q", "-rf", *map(str, paths)]
+    env = dict(os.environ, **variables)
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    return done.returncode, done.stdout + done.stderr
+
+
+FAILED = re.compile(r"^FAILED (\S+::Cell \d+)", re.MULTILINE)
+PASSED = re.compile(r"(\d+) passed")
+
+
+def check(paths):
+    """nbval under every environment of :func:`environments`, in parallel; return 0 if all pass."""
+    envs = environments()
+    print(f"portability: nbval on {len(paths)} notebook(s) under {len(envs)} other "
+          "floating-point environments:", flush=True)
+    t0 = time.monotonic()
+    with ThreadPoolExecutor(len(envs)) as pool:
+        results = list(pool.map(lambda e: nbval(paths, e[1]), envs))
+    failures = 0
+    for (name, variables), (rc, output) in zip(envs, results):
+        setting = " ".join(f"{k}={v}" for k, v in variables.items())
+        cells = FAILED.findall(output)
+        passed = PASSED.search(output)
+        print(f"  [{name}] {setting}: {passed[1] if passed else 0} cells reproduce"
+              + (f", {len(cells)} do not:" if cells else ""))
+        for cell in cells:
+            print(f"    {cell}")
+        if rc != 0:
+            failures += 1
+            print(output[-4000:])
+    print(f"portability: {'all outputs reproduce' if not failures else 'FAILED'} "
+          f"({time.monotonic() - t0:.0f} s)")
+    return 1 if failures else 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=("store", "check"))
+    parser.add_argument("notebooks", nargs="*")
+    args = parser.parse_args(argv)
+    paths = chapters(args.notebooks)
+    if args.command == "store":
+        store(paths)
+        print("checking that the stored outputs reproduce elsewhere")
+    return check(paths)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
