@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv test book check-book chromium notebooks portability clean distclean
+.PHONY: venv test book check-book chromium pdf texlive colab-cells notebooks portability clean distclean
 
 venv: $(STAMP)
 
@@ -28,10 +28,12 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
-# Unit/property tests under tests/ plus nbval (strict) over book/*.ipynb, then the
-# portability check: nbval again, against the same stored outputs, under other
-# floating-point environments (tools/notebooks.py names them).
+# The GitHub workflows (actionlint), then unit/property tests under tests/ plus nbval
+# (strict) over book/*.ipynb, then the portability check: nbval again, against the
+# same stored outputs, under other floating-point environments (tools/notebooks.py
+# names them).
 test: venv
+	$(VENV)/bin/actionlint
 	$(PY) -m pytest --cov=stumplib --cov-report=term
 	$(PY) tools/notebooks.py check
 
@@ -51,24 +53,57 @@ portability: venv
 # stumplib modules it imports change. A change to the book's own Sphinx extensions
 # drops the parsed pages (not the executions), so every page is rendered again.
 EXT_HASH = $(shell cat $$(find book/_ext -name '*.py' | LC_ALL=C sort) | sha256sum | cut -c1-16)
+# The pages load MathJax from the book itself (book/_ext/publishing.py copies this npm copy
+# into _build/html/_static/mathjax), so they read with no network.
+MATHJAX := .cache/mathjax/node_modules/mathjax/es5/tex-mml-chtml.js
 
-book: venv
-	@if [ "$$(cat _build/.ext-hash 2>/dev/null)" != "$(EXT_HASH)" ]; then rm -rf _build/.doctrees; fi
+define drop-stale-doctrees
+@if [ "$$(cat _build/.ext-hash 2>/dev/null)" != "$(EXT_HASH)" ]; then rm -rf _build/.doctrees; fi
+endef
+
+book: venv $(MATHJAX)
+	$(drop-stale-doctrees)
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 	@echo $(EXT_HASH) > _build/.ext-hash
 	@echo "Book: $(abspath _build/html/index.html)"
 
-# Open every built page in headless Chromium (tests/browser); screenshots go to
-# _build/screenshots. Installs Chromium (Debian package) and a local MathJax if missing.
-MATHJAX := .cache/mathjax/node_modules/mathjax/es5/tex-mml-chtml.js
-SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Open every built page in headless Chromium (tests/browser), with every network request
+# refused; screenshots go to _build/screenshots. Installs Chromium (Debian package) if missing.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_INSTALL = $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y -qq --no-install-recommends
 
-check-book: book chromium $(MATHJAX)
+check-book: book chromium
 	$(PY) -m pytest -o addopts="-p no:cacheprovider" tests/browser -v
 
 chromium:
-	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+	@command -v chromium >/dev/null || { $(APT_INSTALL) chromium >/dev/null; }
+
+# The whole book as one PDF through LaTeX (XeLaTeX; _build/latex/stumplib-book.pdf), then
+# its test (tests/pdf). Installs Debian's TeX Live, FreeFont, xindy and poppler-utils if
+# missing. Run before `make book`, which then links the PDF from every page and publishes
+# it with the HTML.
+PDF     := _build/latex/stumplib-book.pdf
+TEXLIVE := texlive-xetex texlive-latex-recommended texlive-latex-extra \
+	texlive-fonts-recommended tex-gyre fonts-freefont-otf xindy latexmk poppler-utils
+
+pdf: venv texlive
+	rm -f $(PDF)
+	$(drop-stale-doctrees)
+	LATEXOPTS="-interaction=nonstopmode -halt-on-error" \
+	  $(VENV)/bin/jupyter-book build . --builder pdflatex -W -n --keep-going
+	@echo $(EXT_HASH) > _build/.ext-hash
+	$(PY) -m pytest -o addopts="-p no:cacheprovider" tests/pdf -v
+
+texlive:
+	@command -v xelatex >/dev/null && command -v xindy >/dev/null && command -v latexmk >/dev/null && \
+	  command -v pdftoppm >/dev/null && fc-list 2>/dev/null | grep -q FreeSerif || \
+	  { $(APT_INSTALL) $(TEXLIVE) >/dev/null; }
+
+# The first cell of every chapter installs stumplib from REPOSITORY_URL when it is missing
+# (on Colab); removed from the rendered book. Idempotent: re-run after editing notebooks.
+colab-cells: venv
+	$(PY) tools/colab_cell.py --repository "$(REPOSITORY_URL)" book/[0-9]*.ipynb
 
 $(MATHJAX):
 	npm install --silent --no-save --no-audit --no-fund --prefix .cache/mathjax mathjax@3.2.2

@@ -3,13 +3,12 @@
 Run after ``make book`` (``make check-book`` does both the set-up and the run). For
 every page: MathJax typeset every formula without error and no raw TeX is left in the
 prose, every image loaded and has alt text, no cell shows an error or stderr output,
-every internal link points to an existing page and anchor, and the claims ledger shows
-every claim of ``stumplib.claims.IDS`` holding. A full-page screenshot of each page is
-saved to ``_build/screenshots``.
-
-MathJax is loaded by the pages from a CDN; the test serves the same file from a local
-copy (``$MATHJAX_DIR``, default ``.cache/mathjax/node_modules/mathjax/es5``), so it
-needs no network.
+every internal link points to an existing page and anchor, the page requests nothing
+from the network (every request other than a local file is refused and reported: MathJax
+is served by the book itself, from ``_static/mathjax``), launch links (Binder, Colab)
+appear for the repository given at build time (``$BOOK_REPOSITORY_URL``) and for no
+other, and the claims ledger shows every claim of ``stumplib.claims.IDS`` holding. A
+full-page screenshot of each page is saved to ``_build/screenshots``.
 """
 
 import os
@@ -19,18 +18,21 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
+import yaml
 
 from stumplib import claims
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
 SHOTS = Path(os.environ.get("BOOK_SCREENSHOTS", ROOT / "_build" / "screenshots"))
-MATHJAX = Path(os.environ.get("MATHJAX_DIR", ROOT / ".cache/mathjax/node_modules/mathjax/es5"))
-CDN = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/"
+MATHJAX = HTML / "_static" / "mathjax" / "tex-mml-chtml.js"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 RAW_TEX = re.compile(r"\\[a-zA-Z]+|\\[()\[\]]|\$")
+LAUNCH = yaml.safe_load((ROOT / "_config.yml").read_text())["launch_buttons"]
+REPOSITORY = os.environ.get("BOOK_REPOSITORY_URL", "").strip().rstrip("/")
+BRANCH = os.environ.get("BOOK_REPOSITORY_BRANCH") or "main"
 PAGES = sorted(p.relative_to(HTML).as_posix() for p in (HTML / "book").glob("*.html"))
 
 # Everything the page shows as prose: the body without code, outputs, typeset math and scripts.
@@ -49,8 +51,7 @@ LEDGER_JS = """() => Array.from(document.querySelectorAll('table.claims-ledger t
 
 def test_book_is_built():
     assert PAGES, f"no pages under {HTML / 'book'}: run `make book` first"
-    assert (MATHJAX / "tex-mml-chtml.js").exists(), (
-        f"no local MathJax at {MATHJAX}: run `make check-book`, which installs it")
+    assert MATHJAX.exists(), f"the book carries no MathJax at {MATHJAX}"
 
 
 @pytest.fixture(scope="module")
@@ -62,21 +63,22 @@ def browser():
         chromium.close()
 
 
-def serve_offline(route):
-    """Serve MathJax from the local copy; refuse every other network request."""
-    url = route.request.url
-    if url.startswith(CDN):
-        return route.fulfill(path=str(MATHJAX / url[len(CDN):].split("?")[0]))
-    if url.startswith("file://"):
-        return route.continue_()
-    return route.abort()
+def offline(problems):
+    """A route handler: local files load; every other request is refused and reported."""
+    def route(route):
+        url = route.request.url
+        if url.startswith(("file://", "data:")):
+            return route.continue_()
+        problems.append(f"network request: {url}")
+        return route.abort()
+    return route
 
 
 def open_page(browser, page_name):
     page = browser.new_page(viewport={"width": 1200, "height": 900}, device_scale_factor=1)
     problems = []
     page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
-    page.route("**/*", serve_offline)
+    page.route("**/*", offline(problems))
     page.goto((HTML / page_name).as_uri(), wait_until="load")
     if page.query_selector("mjx-container, .math") is not None:
         page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
@@ -131,10 +133,13 @@ def _anchors(path, cache={}):
     return cache[path]
 
 
-def link_problems(page, page_name):
+def page_links(page):
+    return set(page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))"))
+
+
+def link_problems(hrefs, page_name):
     problems = []
-    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
-    for href in set(hrefs):
+    for href in hrefs:
         parts = urlsplit(href)
         if parts.scheme or href.startswith(("mailto:", "javascript:")):
             continue
@@ -144,6 +149,29 @@ def link_problems(page, page_name):
             problems.append(f"broken link: {href}")
         elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in _anchors(target):
             problems.append(f"link to a missing anchor: {href}")
+    return problems
+
+
+def launch_problems(hrefs, page_name):
+    """Launch and repository links exist for $BOOK_REPOSITORY_URL only, and point at it.
+
+    With the address of a GitHub repository, a chapter page (a notebook of the repository)
+    links to Binder and Colab for that notebook on $BOOK_REPOSITORY_BRANCH, and to the
+    repository and its issues; without an address, no page links to a launch service.
+    """
+    services = (LAUNCH["binderhub_url"], LAUNCH["colab_url"])
+    launch = {h for h in hrefs if h.startswith(services)}
+    if not REPOSITORY:
+        return [f"launch link, but no repository address was given: {h}" for h in sorted(launch)]
+    problems = [f"no link to the repository {REPOSITORY}"] if REPOSITORY not in hrefs else []
+    notebook = Path(page_name).with_suffix(".ipynb")
+    if (ROOT / notebook).exists() and REPOSITORY.startswith("https://github.com/"):
+        owner, repo = REPOSITORY.split("/")[-2:]
+        expected = {
+            f"{services[0]}/v2/gh/{owner}/{repo}/{BRANCH}?urlpath=lab/tree/{notebook}",
+            f"{services[1]}/github/{owner}/{repo}/blob/{BRANCH}/{notebook}",
+        }
+        problems += [f"missing launch link {e} (found {sorted(launch)})" for e in expected - launch]
     return problems
 
 
@@ -160,7 +188,8 @@ def ledger_problems(page):
 def test_page(browser, page_name):
     page, problems = open_page(browser, page_name)
     problems += math_problems(page) + image_problems(page) + output_problems(page)
-    problems += link_problems(page, page_name)
+    hrefs = page_links(page)
+    problems += link_problems(hrefs, page_name) + launch_problems(hrefs, page_name)
     if page_name.endswith("claims-ledger.html"):
         problems += ledger_problems(page)
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,94 @@
+"""Sphinx extension: what a published build adds: buttons, offline math, the PDF.
+
+- Repository, issues and launch (Binder, Colab) buttons, from the repository address
+  given at build time in ``$BOOK_REPOSITORY_URL`` (branch ``$BOOK_REPOSITORY_BRANCH``,
+  default ``main``). The GitHub workflow sets it from its own repository; a build without
+  it shows none of these buttons, so no page carries an address nobody gave.
+- MathJax served by the book itself: the directory ``mathjax_local_dir`` (the npm copy
+  ``make book`` installs) is copied to ``_static/mathjax``, where ``mathjax_path`` points,
+  so formulas typeset with no network.
+- In the PDF, numbered chapters where the HTML numbers them: the chapters, and not the
+  introduction (whose sections LaTeX would make chapters 1, 2, ...) or the reference pages.
+- A link to the PDF in every page footer, when ``make pdf`` has built it: the PDF is
+  copied next to the HTML and published with it.
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.errors import ExtensionError
+
+LAUNCH_KEYS = ("binderhub_url", "colab_url", "jupyterhub_url", "deepnote_url", "thebe")
+
+
+def repository_buttons(app, config):
+    """Show repository and launch buttons for ``$BOOK_REPOSITORY_URL``, or none."""
+    options = config.html_theme_options
+    url = os.environ.get("BOOK_REPOSITORY_URL", "").strip().rstrip("/")
+    if url:
+        options.update(repository_url=url, path_to_docs="",
+                       repository_branch=os.environ.get("BOOK_REPOSITORY_BRANCH") or "main",
+                       use_repository_button=True, use_issues_button=True)
+    else:
+        options["repository_url"] = ""
+        launch = dict(options.get("launch_buttons") or {})
+        options["launch_buttons"] = {k: v for k, v in launch.items() if k not in LAUNCH_KEYS}
+        for button in ("use_repository_button", "use_issues_button", "use_edit_page_button"):
+            options[button] = False
+
+
+def pdf_path(app):
+    """The PDF the LaTeX builder writes: ``_build/latex/<book_pdf>``."""
+    return Path(app.outdir).parent / "latex" / app.config.book_pdf
+
+
+def name_pdf(app, config):
+    """Name the LaTeX output after ``book_pdf``; note whether that PDF exists.
+
+    The note is in the HTML context, so that the PDF appearing rewrites every page.
+    """
+    first, *others = config.latex_documents
+    config.latex_documents = [(first[0], Path(config.book_pdf).stem + ".tex", *first[2:]), *others]
+    config.html_context["book_pdf"] = config.book_pdf if pdf_path(app).exists() else ""
+
+
+def pdf_link(app, pagename, templatename, context, doctree):
+    """Add a footer link to the PDF when it has been built."""
+    if context.get("book_pdf"):
+        href = context["pathto"](context["book_pdf"], 1)
+        context["theme_extra_footer"] = (f'<p class="book-pdf"><a href="{href}">'
+                                         f"The whole book as one PDF</a></p>")
+
+
+def pdf_numbering(app, doctree):
+    """Open each document with LaTeX's section numbering on or off, as its part of the toc."""
+    parts = app.config.external_site_map.root.subtrees
+    numbered = {item for part in parts if part.numbered for item in part.items}
+    depth = 2 if app.env.docname in numbered else -1  # 2: sphinxmanual's own depth
+    doctree.insert(0, nodes.raw("", f"\\setcounter{{secnumdepth}}{{{depth}}}\n", format="latex"))
+
+
+def copy_assets(app, exception):
+    """Copy MathJax into ``_static/mathjax`` and the PDF, if built, next to the HTML."""
+    if exception is not None or app.builder.format != "html":
+        return
+    mathjax = Path(app.confdir) / app.config.mathjax_local_dir
+    if not (mathjax / Path(app.config.mathjax_path).name).exists():
+        raise ExtensionError(f"no MathJax at {mathjax}: `make book` installs it with npm")
+    shutil.copytree(mathjax, Path(app.outdir) / "_static" / "mathjax", dirs_exist_ok=True)
+    if app.config.html_context.get("book_pdf"):
+        shutil.copy2(pdf_path(app), Path(app.outdir) / pdf_path(app).name)
+
+
+def setup(app):
+    app.add_config_value("mathjax_local_dir", "", "html")
+    app.add_config_value("book_pdf", "book.pdf", "env")
+    app.connect("config-inited", repository_buttons)
+    # After sphinx-external-toc has set the root document (priority 900).
+    app.connect("config-inited", name_pdf, priority=950)
+    app.connect("doctree-read", pdf_numbering)
+    app.connect("html-page-context", pdf_link)
+    app.connect("build-finished", copy_assets)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
