@@ -255,6 +255,7 @@ def test_verdicts_are_computed_from_the_checks_of_the_build(tmp_path, monkeypatc
     summary, sections, warnings = build_results(tmp_path, monkeypatch, verdict_notebook())
     assert [verdict_of(s) for s in sections] == ["reproduced", "partly", "partly", "not tested"]
     assert "<em>model</em> sentence" in sections[0]           # the content is parsed
+    assert "rubric" in sections[0] and "The model</p>" in sections[0]  # the title heads it
     assert "1 of 1 hold" in sections[0] and "asymptotic" in sections[0] and "N=1..2" in sections[0]
     assert "numerical only" in sections[1]
     assert "no check of symmetrized-dynamics" in sections[2]  # an id not in claims.IDS
@@ -268,6 +269,7 @@ def test_verdicts_are_computed_from_the_checks_of_the_build(tmp_path, monkeypatc
 def test_numerical_evidence_alone_is_partly_and_a_failing_check_fails(tmp_path, monkeypatch):
     _, sections, _ = build_results(tmp_path, monkeypatch, verdict_notebook("numerical"))
     assert verdict_of(sections[0]) == "partly"
-    _, sections, warnings = build_results(tmp_path / "b", monkeypatch, verdict_notebook("exact", 0.1))
+    failing = verdict_notebook("exact", tol=0.1)
+    _, sections, warnings = build_results(tmp_path / "b", monkeypatch, failing)
     assert [verdict_of(s) for s in sections[:3]] == ["fails", "fails", "partly"]
     assert "claim 'gradients' FAILS" in warnings

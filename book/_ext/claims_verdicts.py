@@ -35,7 +35,7 @@ class summary_placeholder(nodes.General, nodes.Element):
 
 
 class ClaimVerdict(Directive):
-    """``{claim-verdict} ids...`` with ``:title:``: a claim of the paper and its verdict."""
+    """``{claim-verdict} ids...`` with ``:title:`` (its heading): a claim and its verdict."""
 
     required_arguments = 1
     final_argument_whitespace = True
@@ -43,9 +43,10 @@ class ClaimVerdict(Directive):
     has_content = True
 
     def run(self):
-        section = nodes.container(classes=["claim-verdict"])
-        self.state.nested_parse(self.content, self.content_offset, section)
         title = self.options.get("title", " ".join(self.arguments))
+        section = nodes.container(classes=["claim-verdict"])
+        section += nodes.rubric(text=title)
+        self.state.nested_parse(self.content, self.content_offset, section)
         section += verdict_placeholder(ids_=self.arguments[0].split(), title=title)
         return [section]
 
