@@ -184,3 +184,92 @@ def test_dependencies_follow_relative_and_package_imports():
             "validation.py", "symbolic/__init__.py", "symbolic/boundary.py",
             "symbolic/risks.py"} <= names
     assert "certification.py" not in names and "frozen.py" not in names
+
+
+RESULTS_PAGE = """# Results
+
+```{claims-verdicts}
+```
+
+```{claim-verdict} rule gradients
+:title: The model
+The *model* sentence.
+```
+
+```{claim-verdict} gradients
+:title: Numerical only
+```
+
+```{claim-verdict} rule symmetrized-dynamics
+:title: With an id no chapter checks
+```
+
+```{claim-verdict} boundary
+:title: Not tested
+```
+"""
+
+
+def verdict_notebook(evidence="asymptotic", tol=1.0):
+    """A chapter with a ``rule`` check of kind ``evidence`` and a numerical ``gradients`` check."""
+    def output(claim_id, kind, tol):
+        record = claims.make_record(claim_id, 0.5, 0, tol, f"{claim_id} check", evidence=kind,
+                                    span=None if kind == "exact" else "N=1..2")
+        return nbformat.v4.new_output("display_data",
+                                      data={"text/plain": claims.line(record), claims.MIME: record})
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Chapter"),
+        nbformat.v4.new_code_cell("check()", outputs=[output("rule", evidence, 1.0),
+                                                      output("gradients", "numerical", tol)])])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}
+    return notebook
+
+
+def build_results(tmp_path, monkeypatch, notebook):
+    """Build chapter and results page with the verdicts extension; return (sections, warnings)."""
+    src = tmp_path / "src"
+    src.mkdir(parents=True, exist_ok=True)
+    (src / "conf.py").write_text("extensions = ['myst_nb', 'claims_verdicts']\n"
+                                 "nb_execution_mode = 'off'\n")
+    (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   chapter\n   results\n")
+    (src / "results.md").write_text(RESULTS_PAGE)
+    nbformat.write(notebook, src / "chapter.ipynb")
+    monkeypatch.syspath_prepend(str(EXT))
+    warnings = StringIO()
+    app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"),
+                 "html", status=None, warning=warnings, freshenv=True)
+    app.build()
+    for name in ("claims_ledger", "claims_verdicts"):
+        sys.modules.pop(name, None)
+    html = (tmp_path / "out" / "results.html").read_text()
+    summary, *sections = html.split('<div class="claim-verdict')
+    return summary, sections, warnings.getvalue()
+
+
+def verdict_of(section):
+    return section.split("Verdict: ")[1].split("</strong>")[0].rsplit(">", 1)[1]
+
+
+def test_verdicts_are_computed_from_the_checks_of_the_build(tmp_path, monkeypatch):
+    summary, sections, warnings = build_results(tmp_path, monkeypatch, verdict_notebook())
+    assert [verdict_of(s) for s in sections] == ["reproduced", "partly", "partly", "not tested"]
+    assert "<em>model</em> sentence" in sections[0]           # the content is parsed
+    assert "rubric" in sections[0] and "The model</p>" in sections[0]  # the title heads it
+    assert "1 of 1 hold" in sections[0] and "asymptotic" in sections[0] and "N=1..2" in sections[0]
+    assert "numerical only" in sections[1]
+    assert "no check of symmetrized-dynamics" in sections[2]  # an id not in claims.IDS
+    assert "no check in this build" in sections[3]
+    table = summary[summary.index("claims-verdicts"):]
+    assert [w in table for w in ("The model", "Not tested", "<strong>reproduced</strong>",
+                                 "<strong>not tested</strong>")] == [True] * 4
+    assert "FAILS" not in warnings
+
+
+def test_numerical_evidence_alone_is_partly_and_a_failing_check_fails(tmp_path, monkeypatch):
+    _, sections, _ = build_results(tmp_path, monkeypatch, verdict_notebook("numerical"))
+    assert verdict_of(sections[0]) == "partly"
+    failing = verdict_notebook("exact", tol=0.1)
+    _, sections, warnings = build_results(tmp_path / "b", monkeypatch, failing)
+    assert [verdict_of(s) for s in sections[:3]] == ["fails", "fails", "partly"]
+    assert "claim 'gradients' FAILS" in warnings
