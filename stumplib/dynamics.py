@@ -37,6 +37,30 @@ def slow_curve(b, p, m, xi0, xi1=0.0):
     return p * b + m * np.log(b) - np.log(xi)
 
 
+def reduced_time(b_start, b_end, kappa, e):
+    """Time for the reduced flow ``d(b⁴)/dt = κ (1 + e/b)`` to take ``b`` from start to end.
+
+    ``∫ 4 b³ / (κ (1 + e/b)) db`` in closed form: ``(4/κ)`` times the antiderivative
+    ``b⁴/4 - e b³/3 + e² b²/2 - e³ b + e⁴ log(b + e)`` of ``b⁴ / (b + e)``.
+
+    Parameters
+    ----------
+    b_start, b_end : float
+        Scales, with ``b + e > 0`` on ``[b_start, b_end]``.
+    kappa : float
+        The rate constant, positive.
+    e : float
+        The ``1/b`` coefficient of the rate.
+    """
+    b = validation.positive([b_start, b_end], "b_start, b_end")
+    kappa = float(validation.positive(kappa, "kappa"))
+    e = float(validation.finite(e, "e"))
+    if np.any(b + e <= 0):
+        raise ValueError("b + e must be positive on [b_start, b_end]")
+    antiderivative = b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * np.log(b + e)
+    return float(4 / kappa * (antiderivative[1] - antiderivative[0]))
+
+
 class Phases(NamedTuple):
     """Phase times of a trajectory (``nan`` when a phase is not reached)."""
 

@@ -187,6 +187,29 @@ def hard_limit(x, y):
     return np.where(np.isfinite(nearest), nearest, x.min(axis=-1))
 
 
+def distance_to_limit(a, b, x, y):
+    """``|s_hat - hard_limit|`` along a path of parameters, for one context.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (k,)
+        Parameter values along a path.
+    x, y : array_like, shape (N,)
+        One context.
+
+    Returns
+    -------
+    ndarray, shape (k,)
+    """
+    a, b = np.broadcast_arrays(*(np.atleast_1d(v) for v in validation.parameters(a, b)))
+    x, y = validation.context(x, y)
+    if x.ndim != 1:
+        raise ValueError("x and y must be one context (1-D)")
+    batch = (a.size, x.size)
+    s_hat = estimate(a, b, np.broadcast_to(x, batch), np.broadcast_to(y, batch))
+    return np.abs(s_hat - hard_limit(x, y))
+
+
 def hard_limit_expansion(a, b, x, y):
     """Leading term of ``s_hat - hard_limit`` and a bound on the rest, for one context.
 

@@ -162,3 +162,24 @@ def test_largest_stable_step_errors():
 def test_hessian_recovers_random_quadratics(h11, h12, h22, a, b):
     H, lg = quadratic(h11, h12, h22)
     np.testing.assert_allclose(dynamics.hessian(lambda x, y: lg(x, y)[1:], a, b), H, atol=1e-7 * (1 + abs(h12)))
+
+
+@given(st.floats(5.0, 100.0), st.floats(0.1, 10.0), st.floats(-4.0, 4.0))
+def test_reduced_time_is_the_integral_of_the_reduced_rate(b0, kappa, e):
+    from scipy import integrate
+
+    expected = integrate.quad(lambda b: 4 * b**3 / (kappa * (1 + e / b)), b0, 2 * b0)[0]
+    assert dynamics.reduced_time(b0, 2 * b0, kappa, e) == pytest.approx(expected, rel=1e-9)
+
+
+def test_reduced_time_without_correction_is_b4_over_kappa():
+    assert dynamics.reduced_time(1.0, 2.0, 3.0, 0.0) == pytest.approx(15.0 / 3.0, rel=1e-14)
+
+
+@pytest.mark.parametrize(("args", "name"), [((0.0, 2.0, 1.0, 0.0), "b_start"),
+                                            ((1.0, 2.0, -1.0, 0.0), "kappa"),
+                                            ((1.0, 2.0, 1.0, np.nan), "e"),
+                                            ((1.0, 2.0, 1.0, -1.5), "b \\+ e")])
+def test_reduced_time_names_bad_arguments(args, name):
+    with pytest.raises(ValueError, match=name):
+        dynamics.reduced_time(*args)

@@ -425,3 +425,15 @@ def test_contexts_blocks_cover_every_row_and_empty_class():
             np.testing.assert_array_equal(g, r)
     w = special.softmax(3.0 * y - 7.0 * x, axis=-1)
     np.testing.assert_allclose(reference[0], (w * x).sum(-1), rtol=1e-12)
+
+
+def test_distance_to_limit_is_the_naive_distance():
+    a, b = np.array([1.0, 50.0]), np.array([2.0, 40.0])
+    naive = [abs(special.softmax(a_ * HAND_Y - b_ * HAND_X) @ HAND_X - 0.58) for a_, b_ in zip(a, b)]
+    # s_hat is accurate to a few eps absolutely; the difference s_hat - 0.58 is not relatively
+    np.testing.assert_allclose(head.distance_to_limit(a, b, HAND_X, HAND_Y), naive, atol=4e-16)
+
+
+def test_distance_to_limit_wants_one_context():
+    with pytest.raises(ValueError, match="one context"):
+        head.distance_to_limit(1.0, 1.0, np.ones((2, 3)) / 2, np.ones((2, 3)))
