@@ -28,7 +28,10 @@ class Corpus:
 
     @classmethod
     def sample(cls, m, n, prior=tasks.Uniform(0.1, 0.9), features=tasks.Uniform(), rng=None):
-        """Draw a corpus of ``m`` tasks with ``n`` examples (see :func:`stumplib.tasks.sample_contexts`)."""
+        """Draw a corpus of ``m`` tasks with ``n`` examples.
+
+        See :func:`stumplib.tasks.sample_contexts`.
+        """
         return cls(*tasks.sample_contexts(m, n, prior, features, rng))
 
     @property

@@ -101,7 +101,9 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
     distance = np.abs(a - curve(b))
     settled = np.flatnonzero(distance <= fraction * distance[0])
     grown = np.flatnonzero(b >= growth * b[0])
-    t_cal, b_cal = (float(t[settled[0]]), float(b[settled[0]])) if settled.size else (np.nan, np.nan)
+    t_cal, b_cal = (
+        (float(t[settled[0]]), float(b[settled[0]])) if settled.size else (np.nan, np.nan)
+    )
     return Phases(t_cal, b_cal, float(t[grown[0]]) if grown.size else np.nan)
 
 
@@ -118,8 +120,10 @@ def rate(a, b, prior, features=None):
     a, b = validation.parameters(a, b)
     if a.shape != b.shape:
         raise ValueError(f"a and b must have the same shape (got {a.shape} and {b.shape})")
-    out = [-4 * bi**3 * population.gradient(ai, bi, prior, features)[1]
-           for ai, bi in zip(a.ravel(), b.ravel())]
+    out = [
+        -4 * bi**3 * population.gradient(ai, bi, prior, features)[1]
+        for ai, bi in zip(a.ravel(), b.ravel())
+    ]
     return np.array(out).reshape(a.shape)
 
 
@@ -251,7 +255,9 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
         raise ValueError(f"gradient descent still descends at eta={np.exp(hi):.3g}; raise guess")
     for _ in range(iterations):
         mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if descends(loss_and_gradient, theta0, np.exp(mid), steps) else (lo, mid)
+        lo, hi = (
+            (mid, hi) if descends(loss_and_gradient, theta0, np.exp(mid), steps) else (lo, mid)
+        )
     return float(np.exp(lo))
 
 

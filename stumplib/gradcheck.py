@@ -52,9 +52,7 @@ def compare(gradient, differences, a, b, h):
     a, b = np.broadcast_arrays(*validation.parameters(a, b))
     h = float(validation.positive(h, "h"))
     g = np.concatenate([validation.finite(v, "gradient").ravel() for v in gradient])
-    d = np.concatenate(
-        [validation.finite(v, "differences").ravel() for v in differences]
-    )
+    d = np.concatenate([validation.finite(v, "differences").ravel() for v in differences])
     if g.shape != d.shape or g.size != 2 * a.size:
         raise ValueError("gradient and differences must hold one pair per (a, b)")
     phi = np.tile(EPS * (1 + np.abs(a) + np.abs(b)).ravel() / h, 2)

@@ -70,9 +70,16 @@ class Contexts:
         if getattr(self, "_plan", None) is None:
             rows, n = self.x.shape
             per = max(1, self.BLOCK // n)
-            self._plan = [(r * n, min(rows, r + per) * n, 2 * r, 2 * min(rows, r + per),
-                           self._starts[2 * r:2 * min(rows, r + per) + 1] - r * n)
-                          for r in range(0, rows, per)]
+            self._plan = [
+                (
+                    r * n,
+                    min(rows, r + per) * n,
+                    2 * r,
+                    2 * min(rows, r + per),
+                    self._starts[2 * r : 2 * min(rows, r + per) + 1] - r * n,
+                )
+                for r in range(0, rows, per)
+            ]
             size = min(rows, per) * n + 1
             self._work = np.empty((2, size))
         return self._plan
@@ -89,15 +96,15 @@ class Contexts:
         sums = np.empty((3, 2 * self.x.shape[0] + 1))
         scale = -rate if np.ndim(rate) == 0 else None
         for lo, hi, first, last, starts in plan:
-            d = dev[lo:hi + 1]
-            w, v = weight[:d.size], weighted[:d.size]
-            np.multiply(d, scale if scale is not None else -rate[lo:hi + 1], out=w)
+            d = dev[lo : hi + 1]
+            w, v = weight[: d.size], weighted[: d.size]
+            np.multiply(d, scale if scale is not None else -rate[lo : hi + 1], out=w)
             np.exp(w, out=w)
-            np.add.reduceat(w, starts, out=sums[0, first:last + 1])
+            np.add.reduceat(w, starts, out=sums[0, first : last + 1])
             np.multiply(w, d, out=v)
-            np.add.reduceat(v, starts, out=sums[1, first:last + 1])
+            np.add.reduceat(v, starts, out=sums[1, first : last + 1])
             v *= d
-            np.add.reduceat(v, starts, out=sums[2, first:last + 1])
+            np.add.reduceat(v, starts, out=sums[2, first : last + 1])
         return sums[:, :-1]
 
     def summaries(self, a, b):

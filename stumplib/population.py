@@ -64,8 +64,7 @@ def _density_class(density, rate, length, shift):
 def _density_summaries(a, b, s, q, features):
     """Class summaries (offsets from ``s``) for a feature law with a density."""
     pdf = features.density
-    lm_neg, d_neg, v_neg = _density_class(
-        lambda u: pdf(s[..., None] - u), -b, s, -b * s)
+    lm_neg, d_neg, v_neg = _density_class(lambda u: pdf(s[..., None] - u), -b, s, -b * s)
     pos = _density_class(lambda u: pdf(s[..., None] + u), b, q, _shift(a, b, s, q))
     return (lm_neg, -d_neg, v_neg), pos
 
@@ -123,10 +122,12 @@ def threshold_nodes(a, b, prior):
     s_edge = max(1e-3 * scale * np.exp(-max(-a, 0.0)), 1e-300)
     q_edge = max(1e-3 * scale * np.exp(-max(a - b, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
-    near = np.concatenate([quadrature.graded(0.0, s_edge, 0.5)[1:],
-                           quadrature.graded(center, 1e-2 * scale)])
-    far = np.concatenate([quadrature.graded(0.0, q_edge, 0.5)[1:],
-                          quadrature.graded(1.0 - center, 1e-2 * scale)])
+    near = np.concatenate(
+        [quadrature.graded(0.0, s_edge, 0.5)[1:], quadrature.graded(center, 1e-2 * scale)]
+    )
+    far = np.concatenate(
+        [quadrature.graded(0.0, q_edge, 0.5)[1:], quadrature.graded(1.0 - center, 1e-2 * scale)]
+    )
     return prior_nodes(prior, near, far)
 
 

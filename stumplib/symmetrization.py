@@ -96,8 +96,9 @@ def evidence_hard_limit(x, y):
     x, y = validation.context(x, y)
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
     mid = average_hard_limit(x, y)
-    return np.where(has_pos & has_neg, mid,
-                    np.where(has_pos, head.hard_limit(x, y), mirrored_hard_limit(x, y)))
+    return np.where(
+        has_pos & has_neg, mid, np.where(has_pos, head.hard_limit(x, y), mirrored_hard_limit(x, y))
+    )
 
 
 def joint_hard_limit(x, y):
@@ -145,9 +146,13 @@ def threshold_nodes(a, b, prior):
     scale = 1.0 / max(abs(b), 1.0)
     edge = max(1e-3 * scale * np.exp(-max(a - b, -a, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
-    breaks = np.concatenate([quadrature.graded(0.0, edge, 0.5)[1:],
-                             quadrature.graded(center, 1e-2 * scale),
-                             quadrature.graded(1.0 - center, 1e-2 * scale)])
+    breaks = np.concatenate(
+        [
+            quadrature.graded(0.0, edge, 0.5)[1:],
+            quadrature.graded(center, 1e-2 * scale),
+            quadrature.graded(1.0 - center, 1e-2 * scale),
+        ]
+    )
     return population.prior_nodes(prior, breaks, breaks)
 
 

@@ -76,8 +76,11 @@ class Beta:
         s = np.asarray(s, dtype=float)
         q = 1.0 - s if q is None else np.asarray(q, dtype=float)
         with np.errstate(divide="ignore", invalid="ignore"):
-            log_pdf = (special.xlogy(self.alpha - 1, s) + special.xlogy(self.beta - 1, q)
-                       - special.betaln(self.alpha, self.beta))
+            log_pdf = (
+                special.xlogy(self.alpha - 1, s)
+                + special.xlogy(self.beta - 1, q)
+                - special.betaln(self.alpha, self.beta)
+            )
         return np.where((s >= 0) & (q >= 0), np.exp(log_pdf), 0.0)
 
     def cdf(self, x):
@@ -105,7 +108,10 @@ class Fixed:
 
 
 def labels(x, s):
-    """Labels ``y = 1{x > s}`` for features ``x`` of shape ``(..., N)`` and thresholds ``s`` of shape ``(...)``."""
+    """Labels ``y = 1{x > s}``.
+
+    For features ``x`` of shape ``(..., N)`` and thresholds ``s`` of shape ``(...)``.
+    """
     x = validation.unit_interval(x, "x")
     s = validation.unit_interval(s, "s")
     return (x > s[..., None]).astype(float)

@@ -78,14 +78,21 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
 
 def population_descent(prior, theta0, eta, steps, features=None, points=200):
     """Gradient descent on the population loss (see :func:`gradient_descent`)."""
-    return gradient_descent(lambda a, b: population.loss_and_gradient(a, b, prior, features),
-                            theta0, eta, steps, points, label="population GD")
+    return gradient_descent(
+        lambda a, b: population.loss_and_gradient(a, b, prior, features),
+        theta0,
+        eta,
+        steps,
+        points,
+        label="population GD",
+    )
 
 
 def corpus_descent(corpus, theta0, eta, steps, points=200):
     """Gradient descent on a corpus's empirical loss (see :func:`gradient_descent`)."""
-    return gradient_descent(corpus.loss_and_gradient, theta0, eta, steps, points,
-                            label="corpus GD")
+    return gradient_descent(
+        corpus.loss_and_gradient, theta0, eta, steps, points, label="corpus GD"
+    )
 
 
 def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
@@ -102,8 +109,9 @@ def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
     def rhs(_, theta):
         return -np.array(population.gradient(theta[0], theta[1], prior, features))
 
-    sol = integrate.solve_ivp(rhs, (0.0, t_max), theta0, method="LSODA", t_eval=t_eval,
-                              rtol=rtol, atol=1e-12)
+    sol = integrate.solve_ivp(
+        rhs, (0.0, t_max), theta0, method="LSODA", t_eval=t_eval, rtol=rtol, atol=1e-12
+    )
     if not sol.success:
         raise RuntimeError(f"gradient flow failed: {sol.message}")
     a, b = sol.y

@@ -7,7 +7,9 @@ from stumplib import baselines, frozen, head, tasks
 
 
 def test_reference_values_against_direct_computation():
-    out = frozen.fresh_errors([5.0, 50.0], [10.0, 40.0], [20, 50], tasks.Fixed(0.5), contexts=300, rng=3)
+    out = frozen.fresh_errors(
+        [5.0, 50.0], [10.0, 40.0], [20, 50], tasks.Fixed(0.5), contexts=300, rng=3
+    )
     rng = np.random.default_rng(3)
     for j, size in enumerate((20, 50)):
         x, y, s = tasks.sample_contexts(300, size, tasks.Fixed(0.5), rng=rng)

@@ -52,7 +52,9 @@ class TestContext:
         assert x.shape == y.shape == (2, 3, 4)
 
     def test_shape_mismatch(self):
-        with pytest.raises(ValueError, match=r"x and y must have the same shape \(got \(3,\) and \(4,\)\)"):
+        with pytest.raises(
+            ValueError, match=r"x and y must have the same shape \(got \(3,\) and \(4,\)\)"
+        ):
             validation.context([0.1, 0.2, 0.3], [0, 1, 1, 0])
 
     def test_no_context_axis(self):
@@ -74,7 +76,9 @@ class TestContext:
 
 
 class TestParametersPositiveCount:
-    @pytest.mark.parametrize("a, b, name", [(np.nan, 1.0, "a"), (1.0, np.inf, "b"), ([1.0, -np.inf], 2.0, "a")])
+    @pytest.mark.parametrize(
+        "a, b, name", [(np.nan, 1.0, "a"), (1.0, np.inf, "b"), ([1.0, -np.inf], 2.0, "a")]
+    )
     def test_parameters_nonfinite(self, a, b, name):
         with pytest.raises(ValueError, match=f"^{name} must be finite"):
             validation.parameters(a, b)
