@@ -102,7 +102,7 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
     -------
     dict
         ``id``, ``holds``, ``measured``, ``expected``, ``tol`` (strings as shown),
-        ``evidence``, ``span``, ``statement`` and ``margin`` (|measured - expected| / tol
+        ``evidence``, ``span``, ``statement`` and ``margin`` (``|measured - expected| / tol``
         to two digits, None if undefined).
     """
     if claim_id not in IDS:

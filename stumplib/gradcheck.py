@@ -13,10 +13,10 @@ RESOLVED = 1e6  # |gradient| >= RESOLVED * phi is compared relatively
 class Comparison(NamedTuple):
     """Gradient entries against central differences (see :func:`compare`)."""
 
-    relative: float  #: max |difference - gradient| / |gradient| over resolved entries
-    noise: float  #: max |difference - gradient| / phi over entries with |gradient| < phi
+    relative: float  #: max ``|difference - gradient| / |gradient|`` over resolved entries
+    noise: float  #: max ``|difference - gradient| / phi`` where ``|gradient| < phi``
     compared: int  #: number of gradient entries
-    resolved: int  #: number of entries with |gradient| >= RESOLVED * phi
+    resolved: int  #: number of entries with ``|gradient| >= RESOLVED * phi``
     b_max: float  #: largest b at which some entry is resolved
 
 
