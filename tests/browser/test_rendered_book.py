@@ -278,7 +278,11 @@ CHECKS = (
 # known to fail here. Remove an entry when its chapter is fixed: the tests are strict,
 # so a known failure that passes is reported (XPASS) and fails the run.
 KNOWN_FAILURES = {
-    # page: checks it fails
+    # Chapters 5-7: figures drawn wider than the column (text below 9 px on screen),
+    # no figure captions yet, code lines wider than their cells.
+    "book/05-finite-corpus.html": ("readable", "caption", "code-width"),
+    "book/06-frozen-estimator.html": ("readable", "caption", "code-width"),
+    "book/07-boundary-and-symmetrization.html": ("readable", "caption", "code-width"),
 }
 
 
