@@ -31,8 +31,8 @@ IDS = (
     "symmetrization",
 )
 
-#: Kinds of evidence, from the strongest: an identity or exact formula checked to
-#: rounding; a derived limit or expansion checked numerically; a fitted or sampled value.
+#: Kinds of evidence, from the strongest (an identity or exact formula checked to
+#: rounding; a derived limit or expansion checked numerically; a fitted or sampled value).
 EVIDENCE = ("exact", "asymptotic", "numerical")
 
 #: MIME type of the structured record shown with each claim line.
@@ -179,7 +179,7 @@ def records(notebook):
     Parameters
     ----------
     notebook : dict
-        A notebook as read by :mod:`nbformat` or :mod:`json` (format 4).
+        A notebook as read by ``nbformat`` or ``json`` (format 4).
     """
     found = []
     for cell in notebook.get("cells", []):

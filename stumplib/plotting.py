@@ -15,9 +15,12 @@ import numpy as np
 
 from . import validation
 
-COLUMN_WIDTH = 6.4  # inches: the width of every column figure
-SMALLEST_FONT = 9.0  # points: the smallest text a column figure may hold
-DPI = 200  # dots per inch of the stored PNG
+#: Width in inches of every column figure.
+COLUMN_WIDTH = 6.4
+#: The smallest text, in points, that a column figure may hold.
+SMALLEST_FONT = 9.0
+#: Dots per inch of the stored PNG.
+DPI = 200
 STYLE = {
     "figure.figsize": (COLUMN_WIDTH, 3.8),
     "figure.dpi": DPI,
