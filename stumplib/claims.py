@@ -31,8 +31,8 @@ IDS = (
     "symmetrization",
 )
 
-#: Kinds of evidence, from the strongest (an identity or exact formula checked to
-#: rounding; a derived limit or expansion checked numerically; a fitted or sampled value).
+#: Kinds of evidence, from the strongest. An identity or exact formula checked to
+#: rounding, a derived limit or expansion checked numerically, a fitted or sampled value.
 EVIDENCE = ("exact", "asymptotic", "numerical")
 
 #: MIME type of the structured record shown with each claim line.
@@ -102,7 +102,7 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
     -------
     dict
         ``id``, ``holds``, ``measured``, ``expected``, ``tol`` (strings as shown),
-        ``evidence``, ``span``, ``statement`` and ``margin`` (``|measured - expected| / tol``
+        ``evidence``, ``span``, ``statement`` and ``margin`` (``abs(measured - expected) / tol``
         to two digits, None if undefined).
     """
     if claim_id not in IDS:
@@ -142,7 +142,10 @@ def _round_up(tol, digits=2):
 
 
 def _margin(measured, expected, tol):
-    """|measured - expected| / tol of the shown values, to two digits (None if undefined)."""
+    """``abs(measured - expected) / tol`` of the shown values, to two digits.
+
+    None if undefined.
+    """
     if not math.isfinite(measured):
         return None
     if tol == 0:
@@ -171,6 +174,21 @@ def _show(record):
         display({"text/plain": line(record), MIME: record}, raw=True)
     else:
         print(line(record))
+
+
+class RecordRenderer:
+    """myst-nb plugin (entry point ``myst_nb.mime_renderers``): a record renders as nothing.
+
+    The page shows the claim line (the ``text/plain`` part of the same output); the
+    record is read by the claims ledger from the executed notebook.
+    """
+
+    mime_priority_overrides = [("*", MIME, None)]
+
+    @staticmethod
+    def handle_mime(renderer, data, inline):
+        """No nodes for a claim record; ``None`` (not mine) for any other MIME type."""
+        return [] if data.mime_type == MIME else None
 
 
 def records(notebook):

@@ -169,3 +169,15 @@ def test_tolerance_is_shown_rounded_up_to_two_digits():
         for t in (2.774e-05, 4.440892099e-13, 0.1, 4, 0.0164, 0)
     ]
     assert shown == ["2.8e-05", "4.5e-13", "0.1", "4", "0.017", "0"]
+
+
+def test_records_render_as_nothing_in_myst_nb():
+    from importlib.metadata import entry_points
+
+    (plugin,) = [ep.load() for ep in entry_points(group="myst_nb.mime_renderers")
+                 if ep.name == "stumplib-claims"]
+    record = type("MimeData", (), {"mime_type": claims.MIME})
+    other = type("MimeData", (), {"mime_type": "text/plain"})
+    assert plugin.handle_mime(None, record, False) == []
+    assert plugin.handle_mime(None, other, False) is None
+    assert (("*", claims.MIME, None)) in plugin.mime_priority_overrides
