@@ -174,8 +174,11 @@ def test_tolerance_is_shown_rounded_up_to_two_digits():
 def test_records_render_as_nothing_in_myst_nb():
     from importlib.metadata import entry_points
 
-    (plugin,) = [ep.load() for ep in entry_points(group="myst_nb.mime_renderers")
-                 if ep.name == "stumplib-claims"]
+    (plugin,) = [
+        ep.load()
+        for ep in entry_points(group="myst_nb.mime_renderers")
+        if ep.name == "stumplib-claims"
+    ]
     record = type("MimeData", (), {"mime_type": claims.MIME})
     other = type("MimeData", (), {"mime_type": "text/plain"})
     assert plugin.handle_mime(None, record, False) == []
