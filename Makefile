@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv test book check-book chromium pdf texlive colab-cells notebooks portability clean distclean
+.PHONY: venv lint test book check-book chromium pdf texlive colab-cells notebooks portability clean distclean
 
 venv: $(STAMP)
 
@@ -28,11 +28,16 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
 
-# The GitHub workflows (actionlint), then unit/property tests under tests/ plus nbval
-# (strict) over book/*.ipynb, then the portability check: nbval again, against the
-# same stored outputs, under other floating-point environments (tools/notebooks.py
-# names them).
-test: venv
+# One style (pyproject.toml [tool.ruff]): lint and formatting of the code and notebooks.
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+# The GitHub workflows (actionlint), the style (lint), then unit/property tests under
+# tests/ plus nbval (strict) over book/*.ipynb, then the portability check: nbval again,
+# against the same stored outputs, under other floating-point environments
+# (tools/notebooks.py names them).
+test: venv lint
 	$(VENV)/bin/actionlint
 	$(PY) -m pytest --cov=stumplib --cov-report=term
 	$(PY) tools/notebooks.py check

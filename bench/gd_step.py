@@ -35,8 +35,10 @@ def main(m=1000, n=1000, repeat=30, scales=SCALES):
         step = min(timeit.repeat(lambda: corpus.loss_and_gradient(a, b), number=1, repeat=repeat))
         exp = min(timeit.repeat(lambda: np.exp(arr, out=out), number=1, repeat=repeat))
         ratios[b] = step / exp
-        print(f"b={b:g}: step {step * 1e3:.3f} ms, np.exp pass {exp * 1e3:.3f} ms, "
-              f"ratio {step / exp:.2f}")
+        print(
+            f"b={b:g}: step {step * 1e3:.3f} ms, np.exp pass {exp * 1e3:.3f} ms, "
+            f"ratio {step / exp:.2f}"
+        )
     return ratios
 
 

@@ -26,8 +26,10 @@ def main(m=10_000, n=10_000):
         corpus.loss_and_gradient(0.9 * b + np.log(b), b)
         steps.append((b, time.perf_counter() - start))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # kB -> GB
-    print(f"corpus {m}x{n}: peak RSS {peak:.2f} GB, build {build:.1f} s, "
-          + ", ".join(f"step at b={b:g} {t * 1e3:.0f} ms" for b, t in steps))
+    print(
+        f"corpus {m}x{n}: peak RSS {peak:.2f} GB, build {build:.1f} s, "
+        + ", ".join(f"step at b={b:g} {t * 1e3:.0f} ms" for b, t in steps)
+    )
     return peak
 
 

@@ -35,16 +35,23 @@ def follow(item):
 
 def main(corpora=16):
     for i, (k, (b_cert, factors)) in enumerate(SIZES.items()):
-        runs = np.array(sweep.run(follow, [(k, b_cert, factors, (12, i, r)) for r in range(corpora)]))
+        runs = np.array(
+            sweep.run(follow, [(k, b_cert, factors, (12, i, r)) for r in range(corpora)])
+        )
         err, offset, b = runs[..., 0], runs[..., 1], runs[..., 2]
         for j, f in enumerate(factors):
-            q = np.quantile(err[:, j], [0, 0.5, 1]); qo = np.quantile(offset[:, j], [0, 0.5, 1])
-            line = (f"k={k} f={f}: b {b[:, j].mean():.1f}, error min/median/max {q[0]:.4f}/{q[1]:.4f}/{q[2]:.4f}, "
-                    f"error*b median {np.median(err[:, j] * b[:, j]):.3f}, offset {qo[0]:+.2f}/{qo[1]:+.2f}/{qo[2]:+.2f}")
+            q = np.quantile(err[:, j], [0, 0.5, 1])
+            qo = np.quantile(offset[:, j], [0, 0.5, 1])
+            line = (
+                f"k={k} f={f}: b {b[:, j].mean():.1f}, error min/median/max {q[0]:.4f}/{q[1]:.4f}/{q[2]:.4f}, "
+                f"error*b median {np.median(err[:, j] * b[:, j]):.3f}, offset {qo[0]:+.2f}/{qo[1]:+.2f}/{qo[2]:+.2f}"
+            )
             if j:
                 ratio = err[:, j] / err[:, 0]
-                line += (f"; helps {np.sum(ratio < 1)}/{corpora} (median x{np.median(ratio[ratio < 1]) if np.any(ratio < 1) else float('nan'):.2f}), "
-                         f"hurts {np.sum(ratio > 1)}/{corpora} (max x{ratio.max():.2f})")
+                line += (
+                    f"; helps {np.sum(ratio < 1)}/{corpora} (median x{np.median(ratio[ratio < 1]) if np.any(ratio < 1) else float('nan'):.2f}), "
+                    f"hurts {np.sum(ratio > 1)}/{corpora} (max x{ratio.max():.2f})"
+                )
             print(line, flush=True)
 
 

@@ -21,8 +21,10 @@ def main(n_workers=None):
     start = time.perf_counter()
     parallel = pretraining.pretrain(*args, n_workers=n_workers)
     parallel_time = time.perf_counter() - start
-    print(f"speedup {serial_time / parallel_time:.2f} with {n_workers} workers; "
-          f"identical: {'yes' if parallel == serial else 'no'}")
+    print(
+        f"speedup {serial_time / parallel_time:.2f} with {n_workers} workers; "
+        f"identical: {'yes' if parallel == serial else 'no'}"
+    )
     return serial_time / parallel_time
 
 

@@ -24,6 +24,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     a fixed pretraining corpus with a fast loss and gradient
 ``training``
     gradient descent and gradient flow, recorded on a log grid
+``gradcheck``
+    finite-difference checks of a gradient at rounding-aware tolerances
 ``fitting``
     power-law fits with standard errors
 ``certification``

@@ -65,11 +65,13 @@ def _bracket(b, prior, features):
         raise ValueError(
             f"no finite minimizer in a at b={b:g} for {prior}: dL/da < 0 up to "
             f"a = {prev:.6g} (guess + {_SEARCH:g}); the loss decreases in a, as it does "
-            "for priors reaching s = 1 such as U[0, 1] (use loss_at_infinity)")
+            "for priors reaching s = 1 such as U[0, 1] (use loss_at_infinity)"
+        )
     raise ValueError(
         f"no finite minimizer in a at b={b:g} for {prior}: dL/da > 0 down to "
         f"a = {prev:.6g} (guess - {_SEARCH:g}); at this low resolution the loss "
-        "increases in a (the head does better on negatives alone)")
+        "increases in a (the head does better on negatives alone)"
+    )
 
 
 def _a_star_scalar(b, prior, features):

@@ -242,7 +242,9 @@ def certified_end(b, ratio, level):
     ratio = validation.real(ratio, "ratio")  # NaN counts as above the level
     level = validation.positive_scalar(level, "level")
     if b.ndim != 1 or b.shape != ratio.shape:
-        raise ValueError(f"b and ratio must be 1-D of equal length (got {b.shape} and {ratio.shape})")
+        raise ValueError(
+            f"b and ratio must be 1-D of equal length (got {b.shape} and {ratio.shape})"
+        )
     if b.size == 0:
         raise ValueError("b must not be empty")
     if np.any(np.diff(b) <= 0):
@@ -321,7 +323,9 @@ def crossing(b, values, level):
     values = validation.positive(values, "values")
     level = validation.positive_scalar(level, "level")
     if b.ndim != 1 or b.shape != values.shape:
-        raise ValueError(f"b and values must be 1-D of equal length (got {b.shape} and {values.shape})")
+        raise ValueError(
+            f"b and values must be 1-D of equal length (got {b.shape} and {values.shape})"
+        )
     if np.any(np.diff(b) <= 0):
         raise ValueError("b must be increasing")
     reached = np.flatnonzero(values >= level)

@@ -16,9 +16,21 @@ import math
 import re
 
 #: The claim ids of the book, in the order of the claims ledger.
-IDS = ("rule", "hard-limit", "gradients", "population-form", "calibration",
-       "coordinated-divergence", "quarter-law", "gradient-control", "frozen-rate",
-       "separation", "boundary", "symmetrization", "symmetrized-dynamics")
+IDS = (
+    "rule",
+    "hard-limit",
+    "gradients",
+    "population-form",
+    "calibration",
+    "coordinated-divergence",
+    "quarter-law",
+    "gradient-control",
+    "frozen-rate",
+    "separation",
+    "boundary",
+    "symmetrization",
+    "symmetrized-dynamics",
+)
 
 #: Kinds of evidence, from the strongest. An identity or exact formula checked to
 #: rounding, a derived limit or expansion checked numerically, a fitted or sampled value.
@@ -27,9 +39,11 @@ EVIDENCE = ("exact", "asymptotic", "numerical")
 #: MIME type of the structured record shown with each claim line.
 MIME = "application/vnd.stumplib.claim+json"
 
-LINE = re.compile(r"^claim (?P<id>[a-z-]+): (?P<status>holds|FAILS) \| measured (?P<measured>\S+)"
-                  r" \| expected (?P<expected>\S+) ± (?P<tol>\S+)"
-                  r" \| evidence (?P<evidence>[a-z]+)(?: \[(?P<span>[^\]]*)\])?$")
+LINE = re.compile(
+    r"^claim (?P<id>[a-z-]+): (?P<status>holds|FAILS) \| measured (?P<measured>\S+)"
+    r" \| expected (?P<expected>\S+) ± (?P<tol>\S+)"
+    r" \| evidence (?P<evidence>[a-z]+)(?: \[(?P<span>[^\]]*)\])?$"
+)
 SPAN = re.compile(r"^[^\[\]\n|]+$")
 
 
@@ -73,8 +87,9 @@ def check(claim_id, measured, expected, tol, statement, *, evidence, span=None, 
     ClaimFailed
         If the measured value is outside the tolerance (or not finite).
     """
-    record = make_record(claim_id, measured, expected, tol, statement,
-                         evidence=evidence, span=span, digits=digits)
+    record = make_record(
+        claim_id, measured, expected, tol, statement, evidence=evidence, span=span, digits=digits
+    )
     _show(record)
     if not record["holds"]:
         raise ClaimFailed(f"claim {claim_id} fails: {statement}")
@@ -106,9 +121,17 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
         raise ValueError("expected and tol must be finite, with tol >= 0")
     holds = math.isfinite(measured) and abs(measured - expected) <= tol
     shown = [number(measured, digits), number(expected, digits), number(_round_up(tol), 2)]
-    return {"id": claim_id, "holds": holds, "measured": shown[0], "expected": shown[1],
-            "tol": shown[2], "evidence": evidence, "span": span, "statement": statement,
-            "margin": _margin(*map(float, shown))}
+    return {
+        "id": claim_id,
+        "holds": holds,
+        "measured": shown[0],
+        "expected": shown[1],
+        "tol": shown[2],
+        "evidence": evidence,
+        "span": span,
+        "statement": statement,
+        "margin": _margin(*map(float, shown)),
+    }
 
 
 def _round_up(tol, digits=2):
@@ -120,7 +143,10 @@ def _round_up(tol, digits=2):
 
 
 def _margin(measured, expected, tol):
-    """``abs(measured - expected) / tol`` of the shown values, to two digits (None if undefined)."""
+    """``abs(measured - expected) / tol`` of the shown values, to two digits.
+
+    None if undefined.
+    """
     if not math.isfinite(measured):
         return None
     if tol == 0:
@@ -131,8 +157,10 @@ def _margin(measured, expected, tol):
 def line(record):
     """The printed line of a check record."""
     status = "holds" if record["holds"] else "FAILS"
-    text = (f"claim {record['id']}: {status} | measured {record['measured']} | expected "
-            f"{record['expected']} ± {record['tol']} | evidence {record['evidence']}")
+    text = (
+        f"claim {record['id']}: {status} | measured {record['measured']} | expected "
+        f"{record['expected']} ± {record['tol']} | evidence {record['evidence']}"
+    )
     return text + (f" [{record['span']}]" if record["span"] else "")
 
 
@@ -192,8 +220,15 @@ def parse_lines(text):
     for text_line in text.splitlines():
         match = LINE.match(text_line.strip())
         if match:
-            found.append({"id": match["id"], "holds": match["status"] == "holds",
-                          "measured": match["measured"], "expected": match["expected"],
-                          "tol": match["tol"], "evidence": match["evidence"],
-                          "span": match["span"]})
+            found.append(
+                {
+                    "id": match["id"],
+                    "holds": match["status"] == "holds",
+                    "measured": match["measured"],
+                    "expected": match["expected"],
+                    "tol": match["tol"],
+                    "evidence": match["evidence"],
+                    "span": match["span"],
+                }
+            )
     return found

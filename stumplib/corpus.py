@@ -53,7 +53,9 @@ class Corpus:
         if wrong.size:
             raise ValueError(f"y must be 1{{x > s}} in every task (task {wrong[0]} differs)")
         per = max(1, self.LAYOUT_BLOCK // x.shape[1])
-        self._build(s, x.shape, ((x[r:r + per], y[r:r + per]) for r in range(0, x.shape[0], per)))
+        self._build(
+            s, x.shape, ((x[r : r + per], y[r : r + per]) for r in range(0, x.shape[0], per))
+        )
 
     def _build(self, s, shape, blocks):
         """Lay out the corpus from its thresholds and its row blocks ``(x, y)``, in order."""
@@ -90,15 +92,20 @@ class Corpus:
         for r in range(0, m, per):
             rows = slice(r, r + per)
             pos = cols >= self.n_neg[rows, None]
-            np.subtract(self._x[rows], np.where(pos, self._lead[rows, 1:], self._lead[rows, :1]),
-                        out=self._dev[rows])
+            np.subtract(
+                self._x[rows],
+                np.where(pos, self._lead[rows, 1:], self._lead[rows, :1]),
+                out=self._dev[rows],
+            )
             base = 4.0 * np.arange(r, min(m, r + per))[:, None]
             keys[rows] = np.where(pos, base + 3.0 - self._dev[rows], base + self._dev[rows])
         self._dense = None
 
     @classmethod
     def sample(cls, m, n, prior=tasks.Uniform(0.1, 0.9), features=tasks.Uniform(), rng=None):
-        """Draw a corpus of ``m`` tasks with ``n`` examples (see :func:`stumplib.tasks.sample_contexts`).
+        """Draw a corpus of ``m`` tasks with ``n`` examples.
+
+        See :func:`stumplib.tasks.sample_contexts`.
 
         The features are drawn and laid out in row blocks (the same draws as one call of
         :func:`stumplib.tasks.sample_contexts` with the same ``rng``), so a corpus of
@@ -115,7 +122,7 @@ class Corpus:
         def blocks():
             for r in range(0, m, per):
                 x = features.sample((min(m, r + per) - r, n), rng)
-                yield x, tasks.labels(x, s[r:r + per])
+                yield x, tasks.labels(x, s[r : r + per])
 
         corpus = cls.__new__(cls)
         corpus._build(s, (m, n), blocks())
@@ -161,7 +168,7 @@ class Corpus:
         n = self._x.shape[1]
         # rows by window length, in chunks of about BLOCK elements each padded to its longest
         order = np.argsort(lengths, kind="stable")
-        order = order[np.searchsorted(lengths[order], 1):]
+        order = order[np.searchsorted(lengths[order], 1) :]
         sorted_lengths = lengths[order]
         lo = 0
         while lo < order.size:
@@ -194,12 +201,14 @@ class Corpus:
             rows = slice(r, min(m, r + per))
             d = self._dev[rows]
             k = d.shape[0]
-            flat = buf[:k * n + 1]
+            flat = buf[: k * n + 1]
             flat[-1] = 0.0
             w = flat[:-1].reshape(k, n)
             np.multiply(d, -rate, out=w)
             np.exp(w, out=w)
-            starts = np.column_stack([np.arange(k) * n, np.arange(k) * n + self.n_neg[rows]]).ravel()
+            starts = np.column_stack(
+                [np.arange(k) * n, np.arange(k) * n + self.n_neg[rows]]
+            ).ravel()
             segments = slice(2 * r, 2 * r + 2 * k)
             np.add.reduceat(flat, starts, out=out[0, segments])
             w *= d
@@ -217,8 +226,10 @@ class Corpus:
         left_out = self._empty | (lengths == 0)
         if lengths.sum() > self.DENSE_SHARE * m * n:
             return self._dense_sums(b), left_out
-        out = np.stack([self._window_sums(b, lengths[:, k], self._sizes[:, k], right=k == 1)
-                        for k in (0, 1)], axis=1)
+        out = np.stack(
+            [self._window_sums(b, lengths[:, k], self._sizes[:, k], right=k == 1) for k in (0, 1)],
+            axis=1,
+        )
         return out, left_out
 
     def summaries(self, a, b):

@@ -38,6 +38,30 @@ def slow_curve(b, p, m, xi0, xi1=0.0):
     return p * b + m * np.log(b) - np.log(xi)
 
 
+def reduced_time(b_start, b_end, kappa, e):
+    """Time for the reduced flow ``d(b⁴)/dt = κ (1 + e/b)`` to take ``b`` from start to end.
+
+    ``∫ 4 b³ / (κ (1 + e/b)) db`` in closed form: ``(4/κ)`` times the antiderivative
+    ``b⁴/4 - e b³/3 + e² b²/2 - e³ b + e⁴ log(b + e)`` of ``b⁴ / (b + e)``.
+
+    Parameters
+    ----------
+    b_start, b_end : float
+        Scales, with ``b + e > 0`` on ``[b_start, b_end]``.
+    kappa : float
+        The rate constant, positive.
+    e : float
+        The ``1/b`` coefficient of the rate.
+    """
+    b = validation.positive([b_start, b_end], "b_start, b_end")
+    kappa = float(validation.positive(kappa, "kappa"))
+    e = float(validation.finite(e, "e"))
+    if np.any(b + e <= 0):
+        raise ValueError("b + e must be positive on [b_start, b_end]")
+    antiderivative = b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * np.log(b + e)
+    return float(4 / kappa * (antiderivative[1] - antiderivative[0]))
+
+
 class Phases(NamedTuple):
     """Phase times of a trajectory (``nan`` when a phase is not reached)."""
 
@@ -76,14 +100,18 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
         raise ValueError(f"growth must exceed 1 (got {growth})")
     t, a, b = (validation.finite(getattr(trajectory, k), f"trajectory.{k}") for k in "tab")
     if t.ndim != 1 or a.shape != t.shape or b.shape != t.shape:
-        raise ValueError(f"trajectory.t, .a and .b must be 1-D of equal length (got {t.shape}, "
-                         f"{a.shape} and {b.shape})")
+        raise ValueError(
+            f"trajectory.t, .a and .b must be 1-D of equal length (got {t.shape}, "
+            f"{a.shape} and {b.shape})"
+        )
     if len(t) < 2:
         raise ValueError("the trajectory needs at least two records")
     distance = np.abs(a - curve(b))
     settled = np.flatnonzero(distance <= fraction * distance[0])
     grown = np.flatnonzero(b >= growth * b[0])
-    t_cal, b_cal = (float(t[settled[0]]), float(b[settled[0]])) if settled.size else (np.nan, np.nan)
+    t_cal, b_cal = (
+        (float(t[settled[0]]), float(b[settled[0]])) if settled.size else (np.nan, np.nan)
+    )
     return Phases(t_cal, b_cal, float(t[grown[0]]) if grown.size else np.nan)
 
 
@@ -101,8 +129,10 @@ def rate(a, b, prior, features=None):
     validation.same_shape(a, b, ("a", "b"))
     validation.density_law(prior, "prior")
     validation.features(features)
-    out = [-4 * bi**3 * population.gradient(ai, bi, prior, features)[1]
-           for ai, bi in zip(a.ravel(), b.ravel())]
+    out = [
+        -4 * bi**3 * population.gradient(ai, bi, prior, features)[1]
+        for ai, bi in zip(a.ravel(), b.ravel())
+    ]
     return np.array(out).reshape(a.shape)
 
 

@@ -22,8 +22,7 @@ def _rms(squared):
     return rms, se_mse / (2.0 * np.where(rms > 0, rms, 1.0))
 
 
-def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=None,
-                 rules=None):
+def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=None, rules=None):
     """RMS threshold error of frozen heads (and reference rules) on fresh contexts.
 
     Parameters
@@ -91,4 +90,6 @@ def pooled_slope(fits):
     if not np.all(se > 0):
         raise ValueError("fits must have positive slope standard errors")
     weights = se**-2.0
-    return float(weights @ np.array([f.slope for f in fits]) / weights.sum()), float(weights.sum() ** -0.5)
+    return float(weights @ np.array([f.slope for f in fits]) / weights.sum()), float(
+        weights.sum() ** -0.5
+    )

@@ -71,9 +71,16 @@ class Contexts:
         if getattr(self, "_plan", None) is None:
             rows, n = self.x.shape
             per = max(1, self.BLOCK // n)
-            self._plan = [(r * n, min(rows, r + per) * n, 2 * r, 2 * min(rows, r + per),
-                           self._starts[2 * r:2 * min(rows, r + per) + 1] - r * n)
-                          for r in range(0, rows, per)]
+            self._plan = [
+                (
+                    r * n,
+                    min(rows, r + per) * n,
+                    2 * r,
+                    2 * min(rows, r + per),
+                    self._starts[2 * r : 2 * min(rows, r + per) + 1] - r * n,
+                )
+                for r in range(0, rows, per)
+            ]
             size = min(rows, per) * n + 1
             self._work = np.empty((2, size))
         return self._plan
@@ -90,15 +97,15 @@ class Contexts:
         sums = np.empty((3, 2 * self.x.shape[0] + 1))
         scale = -rate if np.ndim(rate) == 0 else None
         for lo, hi, first, last, starts in plan:
-            d = dev[lo:hi + 1]
-            w, v = weight[:d.size], weighted[:d.size]
-            np.multiply(d, scale if scale is not None else -rate[lo:hi + 1], out=w)
+            d = dev[lo : hi + 1]
+            w, v = weight[: d.size], weighted[: d.size]
+            np.multiply(d, scale if scale is not None else -rate[lo : hi + 1], out=w)
             np.exp(w, out=w)
-            np.add.reduceat(w, starts, out=sums[0, first:last + 1])
+            np.add.reduceat(w, starts, out=sums[0, first : last + 1])
             np.multiply(w, d, out=v)
-            np.add.reduceat(v, starts, out=sums[1, first:last + 1])
+            np.add.reduceat(v, starts, out=sums[1, first : last + 1])
             v *= d
-            np.add.reduceat(v, starts, out=sums[2, first:last + 1])
+            np.add.reduceat(v, starts, out=sums[2, first : last + 1])
         return sums[:, :-1]
 
     def summaries(self, a, b):
@@ -149,8 +156,9 @@ class Contexts:
 def _contexts(x, y):
     if isinstance(x, Contexts):
         if y is not None:
-            raise ValueError("y must be omitted when x is a prepared Contexts "
-                             "(it holds the labels)")
+            raise ValueError(
+                "y must be omitted when x is a prepared Contexts (it holds the labels)"
+            )
         return x
     return Contexts(x, y)
 
@@ -208,6 +216,29 @@ def hard_limit(x, y):
     x, y = validation.context(x, y)
     nearest = np.where(y == 1, x, np.inf).min(axis=-1)
     return np.where(np.isfinite(nearest), nearest, x.min(axis=-1))
+
+
+def distance_to_limit(a, b, x, y):
+    """``|s_hat - hard_limit|`` along a path of parameters, for one context.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (k,)
+        Parameter values along a path.
+    x, y : array_like, shape (N,)
+        One context.
+
+    Returns
+    -------
+    ndarray, shape (k,)
+    """
+    a, b = np.broadcast_arrays(*(np.atleast_1d(v) for v in validation.parameters(a, b)))
+    x, y = validation.context(x, y)
+    if x.ndim != 1:
+        raise ValueError("x and y must be one context (1-D)")
+    batch = (a.size, x.size)
+    s_hat = estimate(a, b, np.broadcast_to(x, batch), np.broadcast_to(y, batch))
+    return np.abs(s_hat - hard_limit(x, y))
 
 
 def hard_limit_expansion(a, b, x, y):

@@ -98,8 +98,9 @@ def truncated_exponential(rate, length, shift=0.0):
     log_mass, mean, variance : ndarray
         With the mean measured from ``u = 0``.
     """
-    return _truncated_exponential(validation.finite(rate, "rate"),
-                                  validation.finite(length, "length"), shift)
+    return _truncated_exponential(
+        validation.finite(rate, "rate"), validation.finite(length, "length"), shift
+    )
 
 
 def _truncated_exponential(rate, length, shift=0.0):

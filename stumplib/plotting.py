@@ -1,53 +1,131 @@
-"""The book's figure style and a few plotting helpers."""
+"""The book's figure style and a few plotting helpers.
+
+Figures are drawn for the text column: :func:`subplots` with ``height=`` makes a
+figure :data:`COLUMN_WIDTH` inches wide, and :func:`show` refuses such a figure if
+any of its text is smaller than :data:`SMALLEST_FONT` points. Shown at the column
+width of the rendered page (about 620-720 px), one inch of figure is about 100 px
+on screen, so the smallest text is at least 12 px there. Inline figures are stored
+as plain PNG at :data:`DPI` dots per inch, with no width or height attached, so the
+page scales them without changing their aspect ratio.
+"""
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 
+from . import validation
+
+#: Width in inches of every column figure.
+COLUMN_WIDTH = 6.4
+#: The smallest text, in points, that a column figure may hold.
+SMALLEST_FONT = 9.0
+#: Dots per inch of the stored PNG.
+DPI = 200
 STYLE = {
-    "figure.figsize": (6.4, 3.8),
-    "figure.dpi": 110,
-    "savefig.dpi": 200,
+    "figure.figsize": (COLUMN_WIDTH, 3.8),
+    "figure.dpi": DPI,
+    "savefig.dpi": DPI,
     "figure.constrained_layout.use": True,
     "axes.grid": True,
     "grid.alpha": 0.3,
     "axes.spines.top": False,
     "axes.spines.right": False,
-    "axes.titlesize": 11,
+    "axes.titlesize": 10,
     "axes.labelsize": 10,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
     "legend.fontsize": 9,
+    "legend.title_fontsize": 9,
+    "figure.titlesize": 10,
     "legend.frameon": False,
     "lines.linewidth": 1.8,
     "font.size": 10,
-    "axes.prop_cycle": mpl.cycler(color=["#1f5aa6", "#d1495b", "#2e933c", "#edae49",
-                                         "#6a4c93", "#00798c", "#8d6a9f", "#555555"]),
+    "axes.prop_cycle": mpl.cycler(
+        color=[
+            "#1f5aa6",
+            "#d1495b",
+            "#2e933c",
+            "#edae49",
+            "#6a4c93",
+            "#00798c",
+            "#8d6a9f",
+            "#555555",
+        ]
+    ),
 }
 
 
 def use_book_style():
-    """Apply the book's matplotlib style, with high-resolution inline figures."""
+    """Apply the book's matplotlib style; inline figures as PNG at :data:`DPI`."""
     mpl.rcParams.update(STYLE)
     try:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
-        set_matplotlib_formats("retina")
+
+        set_matplotlib_formats("png")
     except ImportError:  # outside IPython the rcParams alone apply
         pass
 
 
-def subplots(*args, **kwargs):
-    """``plt.subplots`` under the book style."""
+def subplots(*args, height=None, **kwargs):
+    """``plt.subplots`` under the book style.
+
+    Parameters
+    ----------
+    *args
+        ``nrows, ncols`` as for ``plt.subplots``.
+    height : float, optional
+        Height in inches of a column figure, :data:`COLUMN_WIDTH` wide, whose text
+        :func:`show` checks. Without it ``figsize`` is taken as given (chapters not
+        yet drawn for the column).
+    **kwargs
+        Passed to ``plt.subplots``; ``figsize`` only without ``height``.
+    """
     use_book_style()
-    return plt.subplots(*args, **kwargs)
+    if height is None:
+        return plt.subplots(*args, **kwargs)
+    if "figsize" in kwargs:
+        raise ValueError("give height or figsize, not both")
+    height = validation.positive(height, "height")
+    fig, axes = plt.subplots(*args, figsize=(COLUMN_WIDTH, float(height)), **kwargs)
+    fig.column = True
+    return fig, axes
+
+
+def smallest_font(fig):
+    """The smallest font size, in points, of the visible text drawn in ``fig``."""
+    fig.canvas.draw()  # legends, ticks and colorbars create their text when drawn
+    sizes = [
+        t.get_fontsize()
+        for t in fig.findobj(mpl.text.Text)
+        if t.get_visible() and t.get_text().strip()
+    ]
+    return min(sizes, default=np.inf)
 
 
 def reference_slope(ax, x, slope, anchor, label=None, **kwargs):
     """Draw ``y = anchor * (x / x[0])**slope`` on log-log axes as a dashed guide."""
     x = np.asarray(x, dtype=float)
     kwargs = {"color": "0.4", "linestyle": "--", "linewidth": 1.0, **kwargs}
-    ax.plot(x, anchor * (x / x[0]) ** slope, label=label or f"slope {slope:g}", **kwargs)
+    label = label or f"slope {slope:g}"
+    ax.plot(x, anchor * (x / x[0]) ** slope, label=label, **kwargs)
 
 
 def show(fig):
-    """Display ``fig`` once and close it (no stray ``<Figure ...>`` text in outputs)."""
+    """Display ``fig`` once and close it (no stray ``<Figure ...>`` text in outputs).
+
+    Raises
+    ------
+    ValueError
+        If ``fig`` is a column figure (see :func:`subplots`) holding text smaller
+        than :data:`SMALLEST_FONT`.
+    """
+    if getattr(fig, "column", False):
+        size = smallest_font(fig)
+        if size < SMALLEST_FONT:
+            plt.close(fig)
+            raise ValueError(
+                f"fig has {size:g} pt text, below the smallest readable "
+                f"{SMALLEST_FONT:g} pt at column width"
+            )
     plt.show()
     plt.close(fig)

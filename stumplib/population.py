@@ -27,7 +27,7 @@ from . import moments, quadrature, tasks, validation
 #: length: resolves kernels of width 1/|b| down to 1e-18 of the interval and integrable
 #: singularities of the feature density at the ends (never evaluated there).
 EDGE_DEPTH = 30
-_TINY = 4.0 ** -EDGE_DEPTH
+_TINY = 4.0**-EDGE_DEPTH
 
 
 def _bulk_offsets(width):
@@ -75,13 +75,14 @@ def _class_rule(features, lo, length):
     if width >= NARROW:
         return _UNIT_RULE
     bulk = (center + width * _bulk_offsets(width) - lo[..., None]) / length[..., None]
-    bulk = np.clip(bulk, 2.0 ** -20, 1.0 - 2.0 ** -20)  # never onto an end (h = 0)
+    bulk = np.clip(bulk, 2.0**-20, 1.0 - 2.0**-20)  # never onto an end (h = 0)
     rows = lo.shape + (_UNIT_G.size,)
     g = np.concatenate([np.broadcast_to(_UNIT_G, rows), bulk], axis=-1)
     h = np.concatenate([np.broadcast_to(_UNIT_H, rows), 1.0 - bulk], axis=-1)
     order = np.lexsort((-h, g), axis=-1)
-    return quadrature.gauss_legendre_rows(np.take_along_axis(g, order, -1),
-                                          np.take_along_axis(h, order, -1))
+    return quadrature.gauss_legendre_rows(
+        np.take_along_axis(g, order, -1), np.take_along_axis(h, order, -1)
+    )
 
 
 def _density_class(features, b, lo, q_lo, hi, q_hi, score_lo, score_hi):
@@ -119,9 +120,14 @@ def _density_class(features, b, lo, q_lo, hi, q_hi, score_lo, score_hi):
     u = np.where(rising, h, g) - np.where(rising[..., 0], mean_h, mean_g)[..., None]
     variance = (terms * u**2).sum(axis=-1) / safe * length**2
     with np.errstate(divide="ignore"):
-        log_mass = np.where(empty | (mass == 0), -np.inf,
-                            np.where(rising[..., 0], score_hi, score_lo)
-                            + np.log(length) + top[..., 0] + np.log(safe))
+        log_mass = np.where(
+            empty | (mass == 0),
+            -np.inf,
+            np.where(rising[..., 0], score_hi, score_lo)
+            + np.log(length)
+            + top[..., 0]
+            + np.log(safe),
+        )
     return log_mass, length, mean_g, mean_h, variance
 
 
@@ -135,14 +141,27 @@ def _density_summaries(a, b, s, q, features):
     inside_hi, inside_lo = s < hi_f, s > lo_f
     neg_hi = np.where(inside_hi, s, hi_f)
     lm_neg, len_neg, _, mean_h, v_neg = _density_class(
-        features, b, np.full_like(s, lo_f), np.full_like(s, 1.0 - lo_f),
-        neg_hi, np.where(inside_hi, q, 1.0 - hi_f), -b * lo_f, -b * neg_hi)
+        features,
+        b,
+        np.full_like(s, lo_f),
+        np.full_like(s, 1.0 - lo_f),
+        neg_hi,
+        np.where(inside_hi, q, 1.0 - hi_f),
+        -b * lo_f,
+        -b * neg_hi,
+    )
     d_neg = -np.where(inside_hi, 0.0, s - hi_f) - len_neg * mean_h
     pos_lo = np.where(inside_lo, s, lo_f)
     lm_pos, len_pos, mean_g, _, v_pos = _density_class(
-        features, b, pos_lo, np.where(inside_lo, q, 1.0 - lo_f),
-        np.full_like(s, hi_f), np.full_like(s, 1.0 - hi_f),
-        np.where(inside_lo, _shift(a, b, s, q), a - b * lo_f), a - b * hi_f)
+        features,
+        b,
+        pos_lo,
+        np.where(inside_lo, q, 1.0 - lo_f),
+        np.full_like(s, hi_f),
+        np.full_like(s, 1.0 - hi_f),
+        np.where(inside_lo, _shift(a, b, s, q), a - b * lo_f),
+        a - b * hi_f,
+    )
     d_pos = np.where(inside_lo, 0.0, lo_f - s) + len_pos * mean_g
     return (lm_neg, d_neg, v_neg), (lm_pos, d_pos, v_pos)
 
@@ -205,10 +224,12 @@ def _threshold_nodes(a, b, prior):
     s_edge = max(1e-3 * scale * np.exp(-max(-a, 0.0)), 1e-300)
     q_edge = max(1e-3 * scale * np.exp(-max(a - b, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
-    near = np.concatenate([quadrature._graded(0.0, s_edge, 0.5)[1:],
-                           quadrature._graded(center, 1e-2 * scale)])
-    far = np.concatenate([quadrature._graded(0.0, q_edge, 0.5)[1:],
-                          quadrature._graded(1.0 - center, 1e-2 * scale)])
+    near = np.concatenate(
+        [quadrature._graded(0.0, s_edge, 0.5)[1:], quadrature._graded(center, 1e-2 * scale)]
+    )
+    far = np.concatenate(
+        [quadrature._graded(0.0, q_edge, 0.5)[1:], quadrature._graded(1.0 - center, 1e-2 * scale)]
+    )
     return _prior_nodes(prior, near, far)
 
 
@@ -225,7 +246,7 @@ def _edge_power(prior, pair, floor):
     Beta with integer exponents) or vanishes to rounding.
     """
     octaves = min(100.0, np.floor(np.log2(floor / 1e-307)))  # a wide ratio: well conditioned
-    log_p = prior.log_density(*pair(np.array([floor, floor * 2.0 ** -octaves])))
+    log_p = prior.log_density(*pair(np.array([floor, floor * 2.0**-octaves])))
     if not np.isfinite(log_p[0]) or octaves < 1:
         return None
     power = (log_p[0] - log_p[1]) / (octaves * np.log(2.0))
@@ -284,11 +305,25 @@ def _prior_nodes(prior, near, far):
     bulk = width * _bulk_offsets(width) if width < NARROW else np.zeros(0)
     parts = []
     if lo < 0.5:
-        parts.append(_side(prior, np.concatenate([near, center + bulk]), lo, min(hi, 0.5),
-                           lambda t: (t, 1.0 - t)))
+        parts.append(
+            _side(
+                prior,
+                np.concatenate([near, center + bulk]),
+                lo,
+                min(hi, 0.5),
+                lambda t: (t, 1.0 - t),
+            )
+        )
     if hi > 0.5:
-        parts.append(_side(prior, np.concatenate([far, (1.0 - center) - bulk]), 1.0 - hi,
-                           1.0 - max(lo, 0.5), lambda t: (1.0 - t, t)))
+        parts.append(
+            _side(
+                prior,
+                np.concatenate([far, (1.0 - center) - bulk]),
+                1.0 - hi,
+                1.0 - max(lo, 0.5),
+                lambda t: (1.0 - t, t),
+            )
+        )
     return tuple(np.concatenate(p) for p in zip(*parts))
 
 

@@ -81,7 +81,9 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
             a, b = a - eta * g_a, b - eta * g_b
         if not np.isfinite([a, b]).all():
             raise FloatingPointError(f"descent diverged at step {k} (eta={eta} too large?)")
-    raise RuntimeError(f"b_target={b_target} not reached in max_steps={max_steps} steps (b = {b:.4g})")
+    raise RuntimeError(
+        f"b_target={b_target} not reached in max_steps={max_steps} steps (b = {b:.4g})"
+    )
 
 
 def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
@@ -148,12 +150,18 @@ def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backe
     :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of :class:`Frozen`.
     """
     corpora = validation.count(corpora, "corpora")
-    items = [(m, n, prior, level, (seed, i, r)) for i, (m, n) in enumerate(sizes) for r in range(corpora)]
+    items = [
+        (m, n, prior, level, (seed, i, r))
+        for i, (m, n) in enumerate(sizes)
+        for r in range(corpora)
+    ]
     done = sweep.run(_noisy_one, items, n_workers, backend, desc="pretraining (corpus rule)")
-    return [done[i * corpora:(i + 1) * corpora] for i in range(len(sizes))]
+    return [done[i * corpora : (i + 1) * corpora] for i in range(len(sizes))]
 
 
-def pretrain(sizes, targets, prior, corpora, seed, ratio=START_RATIO, n_workers=None, backend=None):
+def pretrain(
+    sizes, targets, prior, corpora, seed, ratio=START_RATIO, n_workers=None, backend=None
+):
     """Train independent corpora of each size from large-resolution starts to their targets.
 
     Parameters
@@ -179,9 +187,14 @@ def pretrain(sizes, targets, prior, corpora, seed, ratio=START_RATIO, n_workers=
         ``[i][r]`` for size ``i``, corpus ``r``.
     """
     if len(sizes) != len(targets):
-        raise ValueError(f"sizes and targets must have equal lengths (got {len(sizes)} and {len(targets)})")
+        raise ValueError(
+            f"sizes and targets must have equal lengths (got {len(sizes)} and {len(targets)})"
+        )
     corpora = validation.count(corpora, "corpora")
-    items = [(m, n, float(target), prior, ratio, (seed, i, r))
-             for i, ((m, n), target) in enumerate(zip(sizes, targets)) for r in range(corpora)]
+    items = [
+        (m, n, float(target), prior, ratio, (seed, i, r))
+        for i, ((m, n), target) in enumerate(zip(sizes, targets))
+        for r in range(corpora)
+    ]
     done = sweep.run(_pretrain_one, items, n_workers, backend, desc="pretraining")
-    return [done[i * corpora:(i + 1) * corpora] for i in range(len(sizes))]
+    return [done[i * corpora : (i + 1) * corpora] for i in range(len(sizes))]

@@ -29,8 +29,9 @@ def _gauss_legendre(breaks):
 def graded(center, smallest, largest=1.0, ratio=2.0):
     """Points ``center ± smallest * ratio**k`` up to distance ``largest``, and ``center``."""
     center = validation.scalar(center, "center")
-    smallest, largest = (validation.positive_scalar(v, n) for v, n in ((smallest, "smallest"),
-                                                                         (largest, "largest")))
+    smallest, largest = (
+        validation.positive_scalar(v, n) for v, n in ((smallest, "smallest"), (largest, "largest"))
+    )
     ratio = validation.positive_scalar(ratio, "ratio")
     if ratio <= 1:
         raise ValueError(f"ratio must exceed 1 (got {ratio:g})")

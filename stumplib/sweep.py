@@ -62,5 +62,10 @@ def run(function, items, n_workers=None, backend=None, desc="sweep"):
     if n_workers == 1 or len(items) <= 1:
         return [function(item) for item in experiments.progress(items, desc=desc)]
     calls = (joblib.delayed(function)(item) for item in items)
-    return list(experiments.progress(joblib.Parallel(n_jobs=n_workers, return_as="generator")(calls),
-                                     total=len(items), desc=desc))
+    return list(
+        experiments.progress(
+            joblib.Parallel(n_jobs=n_workers, return_as="generator")(calls),
+            total=len(items),
+            desc=desc,
+        )
+    )

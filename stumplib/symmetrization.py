@@ -72,8 +72,9 @@ def evidence_estimate(a, b, x, y):
     tends to the gap midpoint.
     """
     sides = head.Contexts(x, y), head.Contexts(*tasks.mirror(x, y))
-    (est, log_p), (est_m, log_p_m) = ((c.summaries(a, b)[0], c.log_positive_share(a, b))
-                                      for c in sides)
+    (est, log_p), (est_m, log_p_m) = (
+        (c.summaries(a, b)[0], c.log_positive_share(a, b)) for c in sides
+    )
     weight = special.expit(log_p - log_p_m)
     return weight * est + (1.0 - weight) * (1.0 - est_m)
 
@@ -109,8 +110,9 @@ def evidence_hard_limit(x, y):
     x, y = validation.context(x, y)
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
     mid = average_hard_limit(x, y)
-    return np.where(has_pos & has_neg, mid,
-                    np.where(has_pos, head.hard_limit(x, y), mirrored_hard_limit(x, y)))
+    return np.where(
+        has_pos & has_neg, mid, np.where(has_pos, head.hard_limit(x, y), mirrored_hard_limit(x, y))
+    )
 
 
 def joint_hard_limit(x, y):
@@ -168,9 +170,13 @@ def threshold_nodes(a, b, prior):
     scale = 1.0 / max(abs(b), 1.0)
     edge = max(1e-3 * scale * np.exp(-max(a - b, -a, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
-    breaks = np.concatenate([quadrature._graded(0.0, edge, 0.5)[1:],
-                             quadrature._graded(center, 1e-2 * scale),
-                             quadrature._graded(1.0 - center, 1e-2 * scale)])
+    breaks = np.concatenate(
+        [
+            quadrature._graded(0.0, edge, 0.5)[1:],
+            quadrature._graded(center, 1e-2 * scale),
+            quadrature._graded(1.0 - center, 1e-2 * scale),
+        ]
+    )
     return population._prior_nodes(prior, breaks, breaks)
 
 

@@ -138,7 +138,9 @@ def evidence_residual(a, b, s, q=None):
     head, mirror = side(a, b, s, q), side(a, b, q, s)
     gap = special.log_expit(head.logit) - special.log_expit(mirror.logit)
     gap_a = special.expit(-head.logit) - special.expit(-mirror.logit)
-    gap_b = special.expit(-head.logit) * head.logit_b - special.expit(-mirror.logit) * mirror.logit_b
+    gap_b = (
+        special.expit(-head.logit) * head.logit_b - special.expit(-mirror.logit) * mirror.logit_b
+    )
     w = special.expit(gap)
     tilt = np.tanh(0.5 * gap)  # 2w - 1
     spread = 2.0 / b - head.eps - mirror.eps  # d r / d w
@@ -229,8 +231,15 @@ def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
     def rhs(tau, theta):
         return -np.exp(tau) * np.array(loss_and_gradient(theta[0], theta[1])[1:])
 
-    sol = integrate.solve_ivp(rhs, (0.0, np.log1p(t_max)), theta0, method="LSODA",
-                              t_eval=np.log1p(t_eval), rtol=rtol, atol=rtol * 1e-2)
+    sol = integrate.solve_ivp(
+        rhs,
+        (0.0, np.log1p(t_max)),
+        theta0,
+        method="LSODA",
+        t_eval=np.log1p(t_eval),
+        rtol=rtol,
+        atol=rtol * 1e-2,
+    )
     if not sol.success:
         raise RuntimeError(f"gradient flow failed: {sol.message}")
     a, b = sol.y
@@ -289,7 +298,9 @@ def log_limit(b, y):
     b = validation.positive(b, "b")
     y = validation.finite(y, "y")
     if b.ndim != 1 or b.shape != y.shape or len(b) < 7:
-        raise ValueError(f"b and y must be 1-D of the same length >= 7 (got {b.shape} and {y.shape})")
+        raise ValueError(
+            f"b and y must be 1-D of the same length >= 7 (got {b.shape} and {y.shape})"
+        )
     if np.any(b <= 1):
         raise ValueError("b must exceed 1")
     columns = [np.ones_like(b), np.log(b) / b, 1 / b, np.log(b) / b**2, b**-2.0]

@@ -138,8 +138,11 @@ class Beta:
         q = 1.0 - s if q is None else validation.real(q, "q")
         if max(self.alpha, self.beta) <= _MODERATE:  # direct form, relative error < 1e-13
             with np.errstate(divide="ignore", invalid="ignore"):
-                log_pdf = (special.xlogy(self.alpha - 1, s) + special.xlogy(self.beta - 1, q)
-                           - special.betaln(self.alpha, self.beta))
+                log_pdf = (
+                    special.xlogy(self.alpha - 1, s)
+                    + special.xlogy(self.beta - 1, q)
+                    - special.betaln(self.alpha, self.beta)
+                )
             return np.where((s >= 0) & (q >= 0), log_pdf, -np.inf)
         mean, mean_q = self._means
         low = s <= 0.5
@@ -147,8 +150,11 @@ class Beta:
             d = np.where(low, s - mean, mean_q - q)  # s - mean, from the exact one
             log_s = np.where(low, np.log(s), np.log1p(-q))
             log_q = np.where(low, np.log1p(-s), np.log(q))
-            log_pdf = (_power(self.alpha - 1, d, mean, log_s)
-                       + _power(self.beta - 1, -d, mean_q, log_q) + self._log_norm)
+            log_pdf = (
+                _power(self.alpha - 1, d, mean, log_s)
+                + _power(self.beta - 1, -d, mean_q, log_q)
+                + self._log_norm
+            )
         return np.where((s >= 0) & (q >= 0), log_pdf, -np.inf)
 
     @property
@@ -172,10 +178,12 @@ class Beta:
         total = alpha + beta
         small = min(alpha, beta) / total  # the shift of the smaller mean, exact in relative terms
         shift = (min(self._means) - small) * (1.0 if alpha <= beta else -1.0)
-        return (1.5 * np.log(total) - 0.5 * (np.log(alpha) + np.log(beta) + np.log(2 * np.pi))
-                - (_stirling_remainder(alpha) + _stirling_remainder(beta)
-                   - _stirling_remainder(total))
-                + shift * total * (1.0 / beta - 1.0 / alpha))
+        return (
+            1.5 * np.log(total)
+            - 0.5 * (np.log(alpha) + np.log(beta) + np.log(2 * np.pi))
+            - (_stirling_remainder(alpha) + _stirling_remainder(beta) - _stirling_remainder(total))
+            + shift * total * (1.0 / beta - 1.0 / alpha)
+        )
 
     def cdf(self, x):
         """Distribution function at ``x``."""
@@ -205,7 +213,10 @@ class Fixed:
 
 
 def labels(x, s):
-    """Labels ``y = 1{x > s}`` for features ``x`` of shape ``(..., N)`` and thresholds ``s`` of shape ``(...)``."""
+    """Labels ``y = 1{x > s}``.
+
+    For features ``x`` of shape ``(..., N)`` and thresholds ``s`` of shape ``(...)``.
+    """
     x = validation.unit_interval(x, "x")
     s = validation.unit_interval(s, "s")
     if x.ndim == 0:

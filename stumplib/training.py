@@ -88,20 +88,26 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
     for k in experiments.progress(range(steps + 1), desc=str(label)):
         value, g_a, g_b = (float(v) for v in loss_and_gradient(a, b))
         if not np.all(np.isfinite([value, g_a, g_b])):
-            raise FloatingPointError(f"{label}: non-finite loss or gradient at step {k} "
-                                     f"({_state(a, b, value, g_a, g_b)})")
+            raise FloatingPointError(
+                f"{label}: non-finite loss or gradient at step {k} "
+                f"({_state(a, b, value, g_a, g_b)})"
+            )
         start = value if start is None else start
         if value > DIVERGENCE * start:
-            raise FloatingPointError(f"{label} diverged at step {k}: the loss rose from "
-                                     f"{start:.6g} to {value:.6g} ({_state(a, b)}; eta={eta:g} "
-                                     "too large?)")
+            raise FloatingPointError(
+                f"{label} diverged at step {k}: the loss rose from "
+                f"{start:.6g} to {value:.6g} ({_state(a, b)}; eta={eta:g} "
+                "too large?)"
+            )
         if k in keep:
             rows.append((eta * k, a, b, value))
         if k < steps:
             a, b = a - eta * g_a, b - eta * g_b
             if not (np.isfinite(a) and np.isfinite(b)):
-                raise FloatingPointError(f"{label}: non-finite state after step {k} "
-                                         f"({_state(a, b)}; eta={eta:g} too large?)")
+                raise FloatingPointError(
+                    f"{label}: non-finite state after step {k} "
+                    f"({_state(a, b)}; eta={eta:g} too large?)"
+                )
     return Trajectory(*map(np.array, zip(*rows)))
 
 
@@ -109,15 +115,22 @@ def population_descent(prior, theta0, eta, steps, features=None, points=200):
     """Gradient descent on the population loss (see :func:`gradient_descent`)."""
     validation.density_law(prior, "prior")
     validation.features(features)
-    return gradient_descent(lambda a, b: population.loss_and_gradient(a, b, prior, features),
-                            theta0, eta, steps, points, label="population GD")
+    return gradient_descent(
+        lambda a, b: population.loss_and_gradient(a, b, prior, features),
+        theta0,
+        eta,
+        steps,
+        points,
+        label="population GD",
+    )
 
 
 def corpus_descent(corpus, theta0, eta, steps, points=200):
     """Gradient descent on a corpus's empirical loss (see :func:`gradient_descent`)."""
     validation.law(corpus, "corpus", ("loss_and_gradient",))
-    return gradient_descent(corpus.loss_and_gradient, theta0, eta, steps, points,
-                            label="corpus GD")
+    return gradient_descent(
+        corpus.loss_and_gradient, theta0, eta, steps, points, label="corpus GD"
+    )
 
 
 def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
@@ -150,12 +163,14 @@ def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
     def rhs(t, theta):
         grad = np.array(population.gradient(theta[0], theta[1], prior, features))
         if not np.all(np.isfinite(grad)):
-            raise FloatingPointError(f"gradient flow: non-finite gradient at t={t:.6g} "
-                                     f"({_state(*theta)})")
+            raise FloatingPointError(
+                f"gradient flow: non-finite gradient at t={t:.6g} ({_state(*theta)})"
+            )
         return -grad
 
-    sol = integrate.solve_ivp(rhs, (0.0, t_max), theta0, method="LSODA", t_eval=t_eval,
-                              rtol=rtol, atol=1e-12)
+    sol = integrate.solve_ivp(
+        rhs, (0.0, t_max), theta0, method="LSODA", t_eval=t_eval, rtol=rtol, atol=1e-12
+    )
     if not sol.success:
         raise RuntimeError(f"gradient flow failed at t={sol.t[-1]:.6g}: {sol.message}")
     a, b = sol.y

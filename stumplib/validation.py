@@ -21,15 +21,17 @@ def real(value, name):
     if isinstance(value, numbers.Real) and not isinstance(value, np.ndarray):
         return np.asarray(float(value))
     if value is None or isinstance(value, (str, bytes)):
-        raise TypeError(f"{name} must be a real number or an array of them "
-                        f"(got {type(value).__name__})")
+        raise TypeError(
+            f"{name} must be a real number or an array of them (got {type(value).__name__})"
+        )
     try:
         arr = np.asarray(value)
     except ValueError as err:  # ragged nested sequences
         raise ValueError(f"{name} must be a rectangular array of real numbers ({err})") from None
     if arr.dtype.kind not in _REAL_KINDS:
-        raise TypeError(f"{name} must hold real numbers (got {type(value).__name__} "
-                        f"of dtype {arr.dtype})")
+        raise TypeError(
+            f"{name} must hold real numbers (got {type(value).__name__} of dtype {arr.dtype})"
+        )
     return arr.astype(float, copy=False)
 
 
@@ -97,8 +99,9 @@ def batch(value, name, shape):
     try:
         return np.broadcast_to(value, shape)
     except ValueError:
-        raise ValueError(f"{name} of shape {np.shape(value)} does not broadcast against "
-                         f"the batch shape {shape}") from None
+        raise ValueError(
+            f"{name} of shape {np.shape(value)} does not broadcast against the batch shape {shape}"
+        ) from None
 
 
 def broadcastable(values, names):
@@ -138,8 +141,10 @@ def point(theta, name="theta0"):
 def same_shape(first, second, names):
     """Raise unless two arrays have the same shape (``names`` is a pair of names)."""
     if np.shape(first) != np.shape(second):
-        raise ValueError(f"{names[0]} and {names[1]} must have the same shape "
-                         f"(got {np.shape(first)} and {np.shape(second)})")
+        raise ValueError(
+            f"{names[0]} and {names[1]} must have the same shape "
+            f"(got {np.shape(first)} and {np.shape(second)})"
+        )
 
 
 def positive(value, name):
@@ -183,8 +188,10 @@ def law(value, name, methods):
     """
     missing = [m for m in methods if not hasattr(value, m)]
     if missing:
-        raise TypeError(f"{name} must be a law providing {', '.join(methods)} "
-                        f"(got {type(value).__name__} without {', '.join(missing)})")
+        raise TypeError(
+            f"{name} must be a law providing {', '.join(methods)} "
+            f"(got {type(value).__name__} without {', '.join(missing)})"
+        )
     return value
 
 

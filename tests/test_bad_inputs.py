@@ -11,16 +11,31 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stumplib import (baselines, calibration, certification, corpus, dynamics, fitting, frozen,
-                      head, moments, population, quadrature, symmetrization, tasks, training)
+from stumplib import (
+    baselines,
+    calibration,
+    certification,
+    corpus,
+    dynamics,
+    fitting,
+    frozen,
+    head,
+    moments,
+    population,
+    quadrature,
+    symmetrization,
+    tasks,
+    training,
+)
 
 X, Y = [0.1, 0.4, 0.7], [0.0, 1.0, 1.0]
 XB, YB = [[0.1, 0.4, 0.7], [0.2, 0.5, 0.9]], [[0.0, 1.0, 1.0], [0.0, 0.0, 1.0]]
 PRIOR, FULL = tasks.Uniform(0.1, 0.9), tasks.Uniform()
 CORPUS = corpus.Corpus(XB, YB, [0.3, 0.6])
 RULES = {"midpoint": baselines.midpoint}
-TRAJ = training.Trajectory(np.array([0.0, 1.0]), np.array([1.0, 2.0]), np.array([3.0, 4.0]),
-                           np.array([0.1, 0.05]))
+TRAJ = training.Trajectory(
+    np.array([0.0, 1.0]), np.array([1.0, 2.0]), np.array([3.0, 4.0]), np.array([0.1, 0.05])
+)
 
 
 def quadratic(a, b):
@@ -53,21 +68,46 @@ CASES = [
     (baselines.nearest_positive, dict(x=X, y=Y), "x y", "", "", ""),
     (baselines.nearest_negative, dict(x=X, y=Y), "x y", "", "", ""),
     (baselines.midpoint, dict(x=X, y=Y), "x y", "", "", ""),
-    (baselines.monte_carlo_risks, dict(rules=RULES, n=3, tasks_per_batch=10, rng=0),
-     "n tasks_per_batch batches", "n tasks_per_batch batches", "", "prior"),
+    (
+        baselines.monte_carlo_risks,
+        dict(rules=RULES, n=3, tasks_per_batch=10, rng=0),
+        "n tasks_per_batch batches",
+        "n tasks_per_batch batches",
+        "",
+        "prior",
+    ),
     (population.residual, dict(a=1.0, b=2.0, s=[0.3, 0.5]), "a b s q", "", "features", ""),
     (population.estimate, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "features", ""),
     (population.gradient_of_estimate, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "features", ""),
     (population.loss, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior features", ""),
     (population.gradient, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior features", ""),
-    (population.loss_and_gradient, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "",
-     "prior features", ""),
+    (
+        population.loss_and_gradient,
+        dict(a=1.0, b=2.0, prior=PRIOR),
+        "a b",
+        "",
+        "prior features",
+        "",
+    ),
     (population.threshold_nodes, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior", ""),
-    (population.prior_nodes, dict(prior=PRIOR, near=[0.2], far=[0.2]), "near far", "", "prior", ""),
+    (
+        population.prior_nodes,
+        dict(prior=PRIOR, near=[0.2], far=[0.2]),
+        "near far",
+        "",
+        "prior",
+        "",
+    ),
     (symmetrization.mirrored_estimate, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
     (symmetrization.average_estimate, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
-    (symmetrization.average_estimate_and_gradient, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "",
-     "", ""),
+    (
+        symmetrization.average_estimate_and_gradient,
+        dict(a=1.0, b=2.0, x=X, y=Y),
+        "a b x y",
+        "",
+        "",
+        "",
+    ),
     (symmetrization.positive_mass, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
     (symmetrization.log_positive_mass, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
     (symmetrization.evidence_estimate, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
@@ -80,8 +120,14 @@ CASES = [
     (symmetrization.average_population_residual, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "", ""),
     (symmetrization.population_edge_terms, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "", ""),
     (symmetrization.threshold_nodes, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior", ""),
-    (symmetrization.average_population_loss_and_gradient, dict(a=1.0, b=2.0, prior=PRIOR), "a b",
-     "", "prior", ""),
+    (
+        symmetrization.average_population_loss_and_gradient,
+        dict(a=1.0, b=2.0, prior=PRIOR),
+        "a b",
+        "",
+        "prior",
+        "",
+    ),
     (calibration.guess, dict(b=10.0, prior=PRIOR), "b", "", "", ""),
     (calibration.a_star, dict(b=10.0, prior=PRIOR), "b", "", "features", ""),
     (calibration.min_loss, dict(b=10.0, prior=PRIOR), "b", "", "", ""),
@@ -92,68 +138,198 @@ CASES = [
     (CORPUS.loss_and_gradient, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (CORPUS.estimates, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (training.log_steps, dict(steps=10, points=5), "steps points", "steps points", "", ""),
-    (training.gradient_descent, dict(loss_and_gradient=quadratic, theta0=(1.0, 1.0), eta=0.1,
-                                     steps=3), "eta steps points", "steps points", "", ""),
-    (training.population_descent, dict(prior=PRIOR, theta0=(5.0, 10.0), eta=1.0, steps=2),
-     "eta steps points", "steps points", "prior features", ""),
-    (training.corpus_descent, dict(corpus=CORPUS, theta0=(1.0, 2.0), eta=0.1, steps=2),
-     "eta steps points", "steps points", "", ""),
-    (training.gradient_flow, dict(prior=PRIOR, theta0=(5.0, 10.0), t_max=1.0, points=3),
-     "t_max points rtol", "points", "prior features", ""),
-    (dynamics.slow_curve, dict(b=[10.0, 20.0], p=0.9, m=1.0, xi0=1.0), "b p m xi0 xi1", "", "", ""),
+    (
+        training.gradient_descent,
+        dict(loss_and_gradient=quadratic, theta0=(1.0, 1.0), eta=0.1, steps=3),
+        "eta steps points",
+        "steps points",
+        "",
+        "",
+    ),
+    (
+        training.population_descent,
+        dict(prior=PRIOR, theta0=(5.0, 10.0), eta=1.0, steps=2),
+        "eta steps points",
+        "steps points",
+        "prior features",
+        "",
+    ),
+    (
+        training.corpus_descent,
+        dict(corpus=CORPUS, theta0=(1.0, 2.0), eta=0.1, steps=2),
+        "eta steps points",
+        "steps points",
+        "",
+        "",
+    ),
+    (
+        training.gradient_flow,
+        dict(prior=PRIOR, theta0=(5.0, 10.0), t_max=1.0, points=3),
+        "t_max points rtol",
+        "points",
+        "prior features",
+        "",
+    ),
+    (
+        dynamics.slow_curve,
+        dict(b=[10.0, 20.0], p=0.9, m=1.0, xi0=1.0),
+        "b p m xi0 xi1",
+        "",
+        "",
+        "",
+    ),
     (dynamics.phase_times, dict(trajectory=TRAJ, curve=np.sqrt), "fraction growth", "", "", ""),
     (dynamics.rate, dict(a=[5.0], b=[10.0], prior=PRIOR), "a b", "", "prior features", ""),
-    (dynamics.inverse_expansion, dict(b=[1.0, 2.0, 3.0, 4.0], y=[1.0, 0.5, 0.3, 0.2]),
-     "b y degree", "degree", "", ""),
-    (dynamics.extrapolate, dict(b=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], y=[1.0, 0.5, 0.3, 0.2, 0.2, 0.1]),
-     "b y degree", "degree", "", ""),
+    (
+        dynamics.inverse_expansion,
+        dict(b=[1.0, 2.0, 3.0, 4.0], y=[1.0, 0.5, 0.3, 0.2]),
+        "b y degree",
+        "degree",
+        "",
+        "",
+    ),
+    (
+        dynamics.extrapolate,
+        dict(b=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], y=[1.0, 0.5, 0.3, 0.2, 0.2, 0.1]),
+        "b y degree",
+        "degree",
+        "",
+        "",
+    ),
     (dynamics.hessian, dict(gradient=quadratic_gradient, a=1.0, b=2.0), "a b h", "", "", ""),
-    (dynamics.descends, dict(loss_and_gradient=quadratic, theta0=(1.0, 1.0), eta=0.1, steps=3),
-     "eta steps", "steps", "", ""),
-    (dynamics.largest_stable_step, dict(loss_and_gradient=quadratic, theta0=(1.0, 1.0), guess=1.0,
-                                        steps=3, iterations=2), "guess steps iterations",
-     "steps iterations", "", ""),
+    (
+        dynamics.descends,
+        dict(loss_and_gradient=quadratic, theta0=(1.0, 1.0), eta=0.1, steps=3),
+        "eta steps",
+        "steps",
+        "",
+        "",
+    ),
+    (
+        dynamics.largest_stable_step,
+        dict(loss_and_gradient=quadratic, theta0=(1.0, 1.0), guess=1.0, steps=3, iterations=2),
+        "guess steps iterations",
+        "steps iterations",
+        "",
+        "",
+    ),
     (certification.task_gradients, dict(corpus=CORPUS, a=1.0, b=2.0), "a b", "", "", ""),
-    (certification.population_task_gradients, dict(a=1.0, b=2.0, s=[0.3]), "a b s", "",
-     "features", ""),
-    (certification.relative_error, dict(corpus=CORPUS, a=5.0, b=10.0, prior=PRIOR), "a b", "",
-     "prior", ""),
-    (certification.relative_errors, dict(m=3, n=4, a=[5.0], b=[10.0], prior=PRIOR, repetitions=1,
-                                         rng=0), "m n a b repetitions", "m n repetitions",
-     "prior", ""),
-    (certification.sampling_coefficient, dict(a=5.0, b=10.0, prior=PRIOR), "a b", "",
-     "prior features", ""),
-    (certification.task_sampling_errors, dict(a=5.0, b=10.0, prior=PRIOR, m=3, repetitions=2,
-                                              rng=0), "a b m repetitions", "m repetitions",
-     "prior", ""),
-    (certification.unseen_share, dict(a=5.0, b=10.0, prior=PRIOR, s_max=0.5), "a b s_max", "",
-     "prior", ""),
-    (certification.context_bias, dict(corpus=CORPUS, a=5.0, b=10.0, prior=PRIOR), "a b", "",
-     "prior", ""),
-    (certification.certified_end, dict(b=[1.0, 2.0], ratio=[0.1, 0.2], level=0.15),
-     "b ratio level", "", "", ""),
-    (certification.predicted_end, dict(b=[1.0], biases=[BIAS], m=10, level=0.5),
-     "m level width", "m", "", ""),
-    (certification.crossing, dict(b=[1.0, 2.0], values=[0.1, 0.3], level=0.2), "b values level",
-     "", "", ""),
-    (frozen.fresh_errors, dict(a=[5.0], b=[10.0], sizes=[3], contexts=4, rng=0),
-     "a b sizes contexts", "contexts", "", "prior"),
+    (
+        certification.population_task_gradients,
+        dict(a=1.0, b=2.0, s=[0.3]),
+        "a b s",
+        "",
+        "features",
+        "",
+    ),
+    (
+        certification.relative_error,
+        dict(corpus=CORPUS, a=5.0, b=10.0, prior=PRIOR),
+        "a b",
+        "",
+        "prior",
+        "",
+    ),
+    (
+        certification.relative_errors,
+        dict(m=3, n=4, a=[5.0], b=[10.0], prior=PRIOR, repetitions=1, rng=0),
+        "m n a b repetitions",
+        "m n repetitions",
+        "prior",
+        "",
+    ),
+    (
+        certification.sampling_coefficient,
+        dict(a=5.0, b=10.0, prior=PRIOR),
+        "a b",
+        "",
+        "prior features",
+        "",
+    ),
+    (
+        certification.task_sampling_errors,
+        dict(a=5.0, b=10.0, prior=PRIOR, m=3, repetitions=2, rng=0),
+        "a b m repetitions",
+        "m repetitions",
+        "prior",
+        "",
+    ),
+    (
+        certification.unseen_share,
+        dict(a=5.0, b=10.0, prior=PRIOR, s_max=0.5),
+        "a b s_max",
+        "",
+        "prior",
+        "",
+    ),
+    (
+        certification.context_bias,
+        dict(corpus=CORPUS, a=5.0, b=10.0, prior=PRIOR),
+        "a b",
+        "",
+        "prior",
+        "",
+    ),
+    (
+        certification.certified_end,
+        dict(b=[1.0, 2.0], ratio=[0.1, 0.2], level=0.15),
+        "b ratio level",
+        "",
+        "",
+        "",
+    ),
+    (
+        certification.predicted_end,
+        dict(b=[1.0], biases=[BIAS], m=10, level=0.5),
+        "m level width",
+        "m",
+        "",
+        "",
+    ),
+    (
+        certification.crossing,
+        dict(b=[1.0, 2.0], values=[0.1, 0.3], level=0.2),
+        "b values level",
+        "",
+        "",
+        "",
+    ),
+    (
+        frozen.fresh_errors,
+        dict(a=[5.0], b=[10.0], sizes=[3], contexts=4, rng=0),
+        "a b sizes contexts",
+        "contexts",
+        "",
+        "prior",
+    ),
     (fitting.power_law, dict(x=[1.0, 2.0, 4.0], y=[1.0, 0.5, 0.26]), "x y y_se", "", "", ""),
     (moments.log_phi, dict(t=1.0), "t", "", "", ""),
     (moments.mean_fraction, dict(t=1.0), "t", "", "", ""),
     (moments.variance_fraction, dict(t=1.0), "t", "", "", ""),
     (moments.truncated_exponential, dict(rate=1.0, length=0.5), "rate length", "", "", ""),
     (quadrature.gauss_legendre, dict(breaks=[0.0, 1.0]), "breaks", "", "", ""),
-    (quadrature.graded, dict(center=0.5, smallest=1e-3), "center smallest largest ratio", "", "",
-     ""),
+    (
+        quadrature.graded,
+        dict(center=0.5, smallest=1e-3),
+        "center smallest largest ratio",
+        "",
+        "",
+        "",
+    ),
     (quadrature.clipped, dict(points=[0.5], lo=0.0, hi=1.0), "points lo hi", "", "", ""),
 ]
 IDS = [f"{c[0].__qualname__}" for c in CASES]
 
 # bad values of a real argument: (value, exception)
-NOT_REAL = [(1 + 2j, TypeError), ("1.5", TypeError), (None, TypeError),
-            (np.array([0.5], dtype=object), TypeError), ([0.5, "x"], TypeError),
-            (b"1", TypeError), (np.array([1 + 0j]), TypeError)]
+NOT_REAL = [
+    (1 + 2j, TypeError),
+    ("1.5", TypeError),
+    (None, TypeError),
+    (np.array([0.5], dtype=object), TypeError),
+    ([0.5, "x"], TypeError),
+    (b"1", TypeError),
+    (np.array([1 + 0j]), TypeError),
+]
 NOT_FINITE = [(np.nan, ValueError), (np.inf, ValueError), (-np.inf, ValueError)]
 RAGGED = [([[0.1, 0.2], [0.3]], ValueError)]
 BAD_LAWS = [None, "uniform", 0.5, object(), tasks.Fixed(0.5), np.array([0.1, 0.9])]
@@ -202,8 +378,11 @@ def test_not_a_law_is_a_type_error_naming_the_argument(case, data):
 
 
 @settings(max_examples=200, deadline=None)
-@given(case=st.sampled_from([c for c in CASES if c[3]]), data=st.data(),
-       bad=st.one_of(st.integers(-5, 0), st.floats(0.1, 0.9), st.just(True)))
+@given(
+    case=st.sampled_from([c for c in CASES if c[3]]),
+    data=st.data(),
+    bad=st.one_of(st.integers(-5, 0), st.floats(0.1, 0.9), st.just(True)),
+)
 def test_bad_counts_are_value_errors_naming_the_argument(case, data, bad):
     name = data.draw(st.sampled_from(_names(case[3])))
     if name in ("steps", "degree") and bad == 0 and bad is not True:
@@ -240,12 +419,15 @@ class TestShapes:
         with pytest.raises(ValueError, match="a .*b .*s"):
             population.estimate([1.0, 2.0], 2.0, [0.1, 0.2, 0.3])
 
-    @pytest.mark.parametrize("x, y, s, match", [
-        (XB, [[1.0, 1.0, 1.0], [0.0, 0.0, 1.0]], [0.3, 0.6], r"^y must be 1\{x > s\}"),
-        (X, Y, 0.3, r"^x must have shape \(m, n\)"),
-        ([XB], [YB], [[0.3, 0.6]], r"^x must have shape \(m, n\)"),
-        (XB, YB, [0.3], r"^s must have shape"),
-    ])
+    @pytest.mark.parametrize(
+        "x, y, s, match",
+        [
+            (XB, [[1.0, 1.0, 1.0], [0.0, 0.0, 1.0]], [0.3, 0.6], r"^y must be 1\{x > s\}"),
+            (X, Y, 0.3, r"^x must have shape \(m, n\)"),
+            ([XB], [YB], [[0.3, 0.6]], r"^x must have shape \(m, n\)"),
+            (XB, YB, [0.3], r"^s must have shape"),
+        ],
+    )
     def test_corpus_consistency(self, x, y, s, match):
         with pytest.raises(ValueError, match=match):
             corpus.Corpus(x, y, s)
@@ -261,12 +443,24 @@ class TestShapes:
             tasks.Uniform(0.0, 1e-310)
 
 
-EMPTY = [head.estimate, head.gradient, head.estimate_and_gradient, head.hard_limit,
-         head.scores, head.weights, baselines.midpoint, baselines.gap,
-         symmetrization.mirrored_estimate, symmetrization.average_estimate,
-         symmetrization.positive_mass, symmetrization.evidence_estimate,
-         symmetrization.joint_estimate, symmetrization.joint_hard_limit,
-         symmetrization.evidence_hard_limit, symmetrization.average_hard_limit]
+EMPTY = [
+    head.estimate,
+    head.gradient,
+    head.estimate_and_gradient,
+    head.hard_limit,
+    head.scores,
+    head.weights,
+    baselines.midpoint,
+    baselines.gap,
+    symmetrization.mirrored_estimate,
+    symmetrization.average_estimate,
+    symmetrization.positive_mass,
+    symmetrization.evidence_estimate,
+    symmetrization.joint_estimate,
+    symmetrization.joint_hard_limit,
+    symmetrization.evidence_hard_limit,
+    symmetrization.average_hard_limit,
+]
 
 
 @pytest.mark.parametrize("func", EMPTY, ids=[f.__qualname__ for f in EMPTY])
@@ -298,7 +492,9 @@ class TestTraining:
 
     def test_non_finite_state_stops(self):
         with pytest.raises(FloatingPointError, match="non-finite state after step 0"):
-            training.gradient_descent(lambda a, b: (0.0, 1e308, 0.0), (0.0, 0.0), eta=1e10, steps=3)
+            training.gradient_descent(
+                lambda a, b: (0.0, 1e308, 0.0), (0.0, 0.0), eta=1e10, steps=3
+            )
 
     @pytest.mark.parametrize("t_max", [1e-6, 1e-3, 2e-3])
     @pytest.mark.parametrize("points", [1, 2, 5])
@@ -312,9 +508,14 @@ class TestTraining:
         with pytest.raises(ValueError, match="^rtol must"):
             training.gradient_flow(PRIOR, (8.0, 10.0), 1.0, rtol=rtol)
 
-    @pytest.mark.parametrize("eta, steps, match", [(0.0, 3, "^eta must be positive"),
-                                                   (-1.0, 3, "^eta must be positive"),
-                                                   (0.1, -1, "^steps must be an integer")])
+    @pytest.mark.parametrize(
+        "eta, steps, match",
+        [
+            (0.0, 3, "^eta must be positive"),
+            (-1.0, 3, "^eta must be positive"),
+            (0.1, -1, "^steps must be an integer"),
+        ],
+    )
     def test_descends_validates(self, eta, steps, match):
         with pytest.raises(ValueError, match=match):
             dynamics.descends(quadratic, (1.0, 1.0), eta, steps)

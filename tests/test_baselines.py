@@ -65,8 +65,12 @@ def test_mirror_swaps_the_two_rules():
     """Under x -> 1 - x, y -> 1 - y the nearest negative becomes 1 - the nearest positive."""
     x, y, _ = tasks.sample_contexts(50, 9, rng=2)
     mx, my = tasks.mirror(x, y)
-    np.testing.assert_allclose(baselines.nearest_negative(mx, my), 1 - baselines.nearest_positive(x, y),
-                               rtol=0, atol=1.2e-16)
+    np.testing.assert_allclose(
+        baselines.nearest_negative(mx, my),
+        1 - baselines.nearest_positive(x, y),
+        rtol=0,
+        atol=1.2e-16,
+    )
 
 
 def test_exact_risk_formulas_by_quadrature():
@@ -76,21 +80,31 @@ def test_exact_risk_formulas_by_quadrature():
     n, s = 7, 0.35
     a_num = integrate.quad(lambda t: 2 * t * (1 - t) ** n, 0, 1 - s, epsabs=0, epsrel=1e-13)[0]
     assert risk_nearest_positive(s, n) == pytest.approx(a_num, rel=1e-12)
-    c_num = integrate.dblquad(lambda u, t: (1 - t - u) ** n, 0, 1 - s, 0, s, epsabs=0, epsrel=1e-12)[0]
+    c_num = integrate.dblquad(
+        lambda u, t: (1 - t - u) ** n, 0, 1 - s, 0, s, epsabs=0, epsrel=1e-12
+    )[0]
     c = (1 - s ** (n + 2) - (1 - s) ** (n + 2)) / ((n + 1) * (n + 2))
     assert c == pytest.approx(c_num, rel=1e-10)
 
 
-RULES = {"positive": baselines.nearest_positive, "negative": baselines.nearest_negative,
-         "midpoint": baselines.midpoint}
+RULES = {
+    "positive": baselines.nearest_positive,
+    "negative": baselines.nearest_negative,
+    "midpoint": baselines.midpoint,
+}
 
 
 @pytest.mark.parametrize("s, n", [(0.3, 5), (0.5, 20), (0.85, 10)])
 def test_monte_carlo_risks_match_exact_fixed_threshold(s, n):
-    out = baselines.monte_carlo_risks(RULES, n, tasks.Fixed(s), tasks_per_batch=20_000, batches=2, rng=0)
+    out = baselines.monte_carlo_risks(
+        RULES, n, tasks.Fixed(s), tasks_per_batch=20_000, batches=2, rng=0
+    )
     assert set(out) == set(RULES)
-    exact = {"positive": risk_nearest_positive(s, n), "negative": risk_nearest_positive(1 - s, n),
-             "midpoint": risk_midpoint(s, n)}
+    exact = {
+        "positive": risk_nearest_positive(s, n),
+        "negative": risk_nearest_positive(1 - s, n),
+        "midpoint": risk_midpoint(s, n),
+    }
     for name, (risk, se) in out.items():
         # seeded, hence deterministic; 4 standard errors, and the SE itself is ~1% of the risk
         assert abs(risk - exact[name]) < 4 * se, name
@@ -124,7 +138,12 @@ def test_monte_carlo_risks_share_contexts_and_are_deterministic():
 
 
 def test_bad_inputs():
-    for fn in (baselines.gap, baselines.nearest_positive, baselines.nearest_negative, baselines.midpoint):
+    for fn in (
+        baselines.gap,
+        baselines.nearest_positive,
+        baselines.nearest_negative,
+        baselines.midpoint,
+    ):
         with pytest.raises(ValueError, match="x and y must have the same shape"):
             fn([0.1, 0.2], [1])
         with pytest.raises(ValueError, match=r"^x must lie in \[0, 1\]"):

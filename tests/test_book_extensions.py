@@ -14,10 +14,12 @@ EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
 
 def claim_output(claim_id, measured, expected, tol, statement):
     """The output a notebook stores for one check (line and record)."""
-    record = claims.make_record(claim_id, measured, expected, tol, statement,
-                                evidence="numerical", span="N=1..2")
-    return nbformat.v4.new_output("display_data",
-                                  data={"text/plain": claims.line(record), claims.MIME: record})
+    record = claims.make_record(
+        claim_id, measured, expected, tol, statement, evidence="numerical", span="N=1..2"
+    )
+    return nbformat.v4.new_output(
+        "display_data", data={"text/plain": claims.line(record), claims.MIME: record}
+    )
 
 
 def chapter_notebook(tol=1.0, edit=None):
@@ -27,35 +29,56 @@ def chapter_notebook(tol=1.0, edit=None):
     """
     first = claim_output("rule", 2.05 if edit is None else edit, 2, 0.1, "the rule constant")
     second = claim_output("gradients", 0.5, 0, tol, "fd check")
-    notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell("# Chapter\n\n```text\n"
-                                      "claim boundary: holds | measured 1 | expected 1 ± 0 "
-                                      "| evidence exact\n```"),
-        nbformat.v4.new_code_cell("check()", outputs=[first, second])])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                       "language": "python"}
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell(
+                "# Chapter\n\n```text\n"
+                "claim boundary: holds | measured 1 | expected 1 ± 0 "
+                "| evidence exact\n```"
+            ),
+            nbformat.v4.new_code_cell("check()", outputs=[first, second]),
+        ]
+    )
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     return notebook
 
 
 def make_project(src, notebook):
     src.mkdir(parents=True, exist_ok=True)
-    (src / "conf.py").write_text("extensions = ['myst_nb', 'claims_ledger', 'unique_scripts']\n"
-                                 "nb_execution_mode = 'off'\n")
-    (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n   :numbered:\n\n"
-                                   "   chapter\n   ledger\n")
+    (src / "conf.py").write_text(
+        "extensions = ['myst_nb', 'claims_ledger', 'unique_scripts']\nnb_execution_mode = 'off'\n"
+    )
+    (src / "index.rst").write_text(
+        "Index\n=====\n\n.. toctree::\n   :numbered:\n\n   chapter\n   ledger\n"
+    )
     (src / "ledger.md").write_text("# Ledger\n\n```{claims-ledger}\n```\n")
     nbformat.write(notebook, src / "chapter.ipynb")
 
 
 def build(tmp_path, monkeypatch, notebook=None, fresh=True):
-    """Build the two-page project under ``tmp_path``; return (ledger HTML, chapter HTML, warnings)."""
+    """Build the two-page project under ``tmp_path``.
+
+    Returns (ledger HTML, chapter HTML, warnings).
+    """
     src = tmp_path / "src"
     if notebook is not None or not src.exists():
         make_project(src, notebook or chapter_notebook())
     monkeypatch.syspath_prepend(str(EXT))
     warnings = StringIO()
-    app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"),
-                 "html", status=None, warning=warnings, freshenv=fresh)
+    app = Sphinx(
+        str(src),
+        str(src),
+        str(tmp_path / "out"),
+        str(tmp_path / "doctrees"),
+        "html",
+        status=None,
+        warning=warnings,
+        freshenv=fresh,
+    )
     app.build()
     for name in ("claims_ledger", "unique_scripts"):
         sys.modules.pop(name, None)
@@ -107,7 +130,7 @@ def test_an_execution_elsewhere_changes_nothing(tmp_path, monkeypatch, capsys):
 
 def ledger_content(html):
     """The ledger's sentence and tables, without the page's asset links."""
-    return html[html.index("This build ran"):html.rindex("</table>")]
+    return html[html.index("This build ran") : html.rindex("</table>")]
 
 
 def test_an_edited_claim_output_shows_in_the_ledger(tmp_path, monkeypatch):
@@ -128,8 +151,15 @@ NOTEBOOK_CODE = "from fakelib import a\nprint('value', a.VALUE)\n"
 def build_cached(src, tmp_path):
     """Build a one-notebook myst-nb project in cache mode; return (HTML, status log)."""
     status = StringIO()
-    app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"),
-                 "html", status=status, warning=StringIO())
+    app = Sphinx(
+        str(src),
+        str(src),
+        str(tmp_path / "out"),
+        str(tmp_path / "doctrees"),
+        "html",
+        status=status,
+        warning=StringIO(),
+    )
     app.build()
     sys.modules.pop("library_dependencies", None)
     return (tmp_path / "out" / "nb.html").read_text(), status.getvalue()
@@ -146,22 +176,27 @@ def test_notebook_reexecutes_only_when_its_library_code_changes(tmp_path, monkey
     (src / "conf.py").write_text(
         "extensions = ['myst_nb', 'library_dependencies']\n"
         "nb_execution_mode = 'cache'\nlibrary_dependencies_package = 'fakelib'\n"
-        "exclude_patterns = ['fakelib']\n")
+        "exclude_patterns = ['fakelib']\n"
+    )
     (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   nb\n")
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# NB"),
-                                               nbformat.v4.new_code_cell(NOTEBOOK_CODE)])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                       "language": "python"}
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell("# NB"), nbformat.v4.new_code_cell(NOTEBOOK_CODE)]
+    )
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nbformat.write(notebook, src / "nb.ipynb")
     monkeypatch.syspath_prepend(str(EXT))
     monkeypatch.syspath_prepend(str(src))
 
     html, log = build_cached(src, tmp_path)
     assert "value 1" in html and "Executed" in log
-    (lib / "unused.py").write_text("U = 2\n")              # not imported by the notebook
+    (lib / "unused.py").write_text("U = 2\n")  # not imported by the notebook
     _, log = build_cached(src, tmp_path)
     assert "Executed" not in log and "library code changed" not in log
-    (lib / "b.py").write_text("B = 2\n")                    # imported by a, which it imports
+    (lib / "b.py").write_text("B = 2\n")  # imported by a, which it imports
     _, log = build_cached(src, tmp_path)
     assert "library code changed for 1 notebook(s): nb" in log and "Executed" in log
     (lib / "a.py").write_text("from . import b\nVALUE = 2\n")
@@ -171,18 +206,29 @@ def test_notebook_reexecutes_only_when_its_library_code_changes(tmp_path, monkey
 
 def test_dependencies_follow_relative_and_package_imports():
     import ast
+
     sys.path.insert(0, str(EXT))
     try:
         import library_dependencies as deps
     finally:
         sys.path.remove(str(EXT))
     root = Path(claims.__file__).parent
-    tree = ast.parse("import numpy as np\nfrom stumplib import symmetrization\n"
-                     "from stumplib.symbolic import boundary\n")
+    tree = ast.parse(
+        "import numpy as np\nfrom stumplib import symmetrization\n"
+        "from stumplib.symbolic import boundary\n"
+    )
     names = {p.relative_to(root).as_posix() for p in deps.dependencies([tree], root, "stumplib")}
-    assert {"__init__.py", "symmetrization.py", "population.py", "tasks.py", "head.py",
-            "validation.py", "symbolic/__init__.py", "symbolic/boundary.py",
-            "symbolic/risks.py"} <= names
+    assert {
+        "__init__.py",
+        "symmetrization.py",
+        "population.py",
+        "tasks.py",
+        "head.py",
+        "validation.py",
+        "symbolic/__init__.py",
+        "symbolic/boundary.py",
+        "symbolic/risks.py",
+    } <= names
     assert "certification.py" not in names and "frozen.py" not in names
 
 
@@ -212,17 +258,35 @@ The *model* sentence.
 
 def verdict_notebook(evidence="asymptotic", tol=1.0):
     """A chapter with a ``rule`` check of kind ``evidence`` and a numerical ``gradients`` check."""
+
     def output(claim_id, kind, tol):
-        record = claims.make_record(claim_id, 0.5, 0, tol, f"{claim_id} check", evidence=kind,
-                                    span=None if kind == "exact" else "N=1..2")
-        return nbformat.v4.new_output("display_data",
-                                      data={"text/plain": claims.line(record), claims.MIME: record})
-    notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell("# Chapter"),
-        nbformat.v4.new_code_cell("check()", outputs=[output("rule", evidence, 1.0),
-                                                      output("gradients", "numerical", tol)])])
-    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
-                                       "language": "python"}
+        record = claims.make_record(
+            claim_id,
+            0.5,
+            0,
+            tol,
+            f"{claim_id} check",
+            evidence=kind,
+            span=None if kind == "exact" else "N=1..2",
+        )
+        return nbformat.v4.new_output(
+            "display_data", data={"text/plain": claims.line(record), claims.MIME: record}
+        )
+
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("# Chapter"),
+            nbformat.v4.new_code_cell(
+                "check()",
+                outputs=[output("rule", evidence, 1.0), output("gradients", "numerical", tol)],
+            ),
+        ]
+    )
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     return notebook
 
 
@@ -230,15 +294,24 @@ def build_results(tmp_path, monkeypatch, notebook):
     """Build chapter and results page with the verdicts extension; return (sections, warnings)."""
     src = tmp_path / "src"
     src.mkdir(parents=True, exist_ok=True)
-    (src / "conf.py").write_text("extensions = ['myst_nb', 'claims_verdicts']\n"
-                                 "nb_execution_mode = 'off'\n")
+    (src / "conf.py").write_text(
+        "extensions = ['myst_nb', 'claims_verdicts']\nnb_execution_mode = 'off'\n"
+    )
     (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   chapter\n   results\n")
     (src / "results.md").write_text(RESULTS_PAGE)
     nbformat.write(notebook, src / "chapter.ipynb")
     monkeypatch.syspath_prepend(str(EXT))
     warnings = StringIO()
-    app = Sphinx(str(src), str(src), str(tmp_path / "out"), str(tmp_path / "doctrees"),
-                 "html", status=None, warning=warnings, freshenv=True)
+    app = Sphinx(
+        str(src),
+        str(src),
+        str(tmp_path / "out"),
+        str(tmp_path / "doctrees"),
+        "html",
+        status=None,
+        warning=warnings,
+        freshenv=True,
+    )
     app.build()
     for name in ("claims_ledger", "claims_verdicts"):
         sys.modules.pop(name, None)
@@ -254,15 +327,22 @@ def verdict_of(section):
 def test_verdicts_are_computed_from_the_checks_of_the_build(tmp_path, monkeypatch):
     summary, sections, warnings = build_results(tmp_path, monkeypatch, verdict_notebook())
     assert [verdict_of(s) for s in sections] == ["reproduced", "partly", "partly", "not tested"]
-    assert "<em>model</em> sentence" in sections[0]           # the content is parsed
+    assert "<em>model</em> sentence" in sections[0]  # the content is parsed
     assert "rubric" in sections[0] and "The model</p>" in sections[0]  # the title heads it
     assert "1 of 1 hold" in sections[0] and "asymptotic" in sections[0] and "N=1..2" in sections[0]
     assert "numerical only" in sections[1]
     assert "no check of symmetrized-dynamics" in sections[2]  # an id not in claims.IDS
     assert "no check in this build" in sections[3]
-    table = summary[summary.index("claims-verdicts"):]
-    assert [w in table for w in ("The model", "Not tested", "<strong>reproduced</strong>",
-                                 "<strong>not tested</strong>")] == [True] * 4
+    table = summary[summary.index("claims-verdicts") :]
+    assert [
+        w in table
+        for w in (
+            "The model",
+            "Not tested",
+            "<strong>reproduced</strong>",
+            "<strong>not tested</strong>",
+        )
+    ] == [True] * 4
     assert "FAILS" not in warnings
 
 

@@ -20,9 +20,12 @@ INTERIOR, FULL = tasks.Uniform(0.1, 0.9), tasks.Uniform(0.0, 1.0)
 def test_a_star_matches_bounded_minimization(b):
     a = calibration.a_star(b, INTERIOR)
     guess = calibration.guess(b, INTERIOR)
-    ref = optimize.minimize_scalar(lambda x: population.loss(x, b, INTERIOR),
-                                   bounds=(guess - 5, guess + 5), method="bounded",
-                                   options=dict(xatol=1e-9))
+    ref = optimize.minimize_scalar(
+        lambda x: population.loss(x, b, INTERIOR),
+        bounds=(guess - 5, guess + 5),
+        method="bounded",
+        options=dict(xatol=1e-9),
+    )
     # the loss is flat to second order at the minimum: its argmin is known to ~sqrt(eps)
     assert abs(a - ref.x) < 1e-5 * max(1.0, abs(a))
     assert population.loss(a, b, INTERIOR) <= ref.fun * (1 + 1e-14)
@@ -66,7 +69,9 @@ def test_min_loss_scalar_is_loss_at_a_star():
     assert calibration.min_loss(40.0, INTERIOR) == population.loss(a, 40.0, INTERIOR)
 
 
-@pytest.mark.parametrize("prior", [FULL, INTERIOR, tasks.Uniform(0.5, 1.0), tasks.Uniform(0.0, 0.3)])
+@pytest.mark.parametrize(
+    "prior", [FULL, INTERIOR, tasks.Uniform(0.5, 1.0), tasks.Uniform(0.0, 0.3)]
+)
 @pytest.mark.parametrize("b", [0.5, 3.0, 100.0, 1e4])
 def test_loss_at_infinity_matches_population_at_huge_a(prior, b):
     # at a = b + 300 the leaked weight is below e^-300: population.loss equals L(inf, b)
@@ -96,7 +101,9 @@ def test_property_gradient_changes_sign_at_a_star(lo, width, b):
     prior = tasks.Uniform(lo, hi)
     a = calibration.a_star(b, prior)
     step = 1e-3
-    assert population.gradient(a - step, b, prior)[0] < 0 < population.gradient(a + step, b, prior)[0]
+    assert (
+        population.gradient(a - step, b, prior)[0] < 0 < population.gradient(a + step, b, prior)[0]
+    )
 
 
 @given(st.floats(0.5, 1e5))
@@ -122,9 +129,16 @@ def test_low_resolution_minimizer_at_minus_infinity_is_reported():
         calibration.a_star(1.0, prior)
 
 
-@pytest.mark.parametrize("func", [calibration.a_star, calibration.min_loss,
-                                  calibration.loss_at_infinity, calibration.guess,
-                                  calibration.scaled_loss_at_infinity])
+@pytest.mark.parametrize(
+    "func",
+    [
+        calibration.a_star,
+        calibration.min_loss,
+        calibration.loss_at_infinity,
+        calibration.guess,
+        calibration.scaled_loss_at_infinity,
+    ],
+)
 def test_bad_inputs(func):
     with pytest.raises(ValueError, match="b must be positive"):
         func(0.0, INTERIOR)
@@ -137,7 +151,11 @@ def test_bad_inputs(func):
 def test_a_star_with_beta_features_minimizes_the_loss():
     b, features = 50.0, tasks.Beta(2.0, 2.0)
     a = calibration.a_star(b, INTERIOR, features)
-    res = optimize.minimize_scalar(lambda x: population.loss(x, b, INTERIOR, features),
-                                   bounds=(a - 2, a + 2), method="bounded", options={"xatol": 1e-7})
+    res = optimize.minimize_scalar(
+        lambda x: population.loss(x, b, INTERIOR, features),
+        bounds=(a - 2, a + 2),
+        method="bounded",
+        options={"xatol": 1e-7},
+    )
     assert a == pytest.approx(res.x, abs=1e-4)
     assert abs(population.gradient(a, b, INTERIOR, features)[0]) < 1e-12

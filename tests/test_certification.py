@@ -32,8 +32,9 @@ def test_task_gradients_match_finite_differences(point):
     for k, (da, db) in enumerate(((h, 0.0), (0.0, h))):
         plus = (corpus.estimates(a + da, b + db) - corpus.s) ** 2
         minus = (corpus.estimates(a - da, b - db) - corpus.s) ** 2
-        np.testing.assert_allclose(G[:, k], (plus - minus) / (2 * h), rtol=1e-5,
-                                   atol=1e-7 * np.abs(G).max())
+        np.testing.assert_allclose(
+            G[:, k], (plus - minus) / (2 * h), rtol=1e-5, atol=1e-7 * np.abs(G).max()
+        )
 
 
 def test_population_task_gradients_integrate_to_population_gradient(point):
@@ -79,8 +80,10 @@ def test_sampling_coefficient_grows_like_sqrt_b():
 
 def test_context_bias_vanishes_for_long_contexts_and_grows_with_b_over_n():
     corpus = Corpus.sample(2000, 400, PRIOR, rng=6)
-    small, large = (certification.context_bias(corpus, float(calibration.a_star(b, PRIOR)), b, PRIOR)
-                    for b in (8.0, 160.0))
+    small, large = (
+        certification.context_bias(corpus, float(calibration.a_star(b, PRIOR)), b, PRIOR)
+        for b in (8.0, 160.0)
+    )
     assert small.ratio < 0.1
     assert large.ratio > 1.0
     assert small.se > 0 and small.spread > 0
@@ -95,8 +98,9 @@ def test_context_bias_is_unbiased_against_the_corpus_gradient(point):
     bias = certification.context_bias(corpus, a, b, PRIOR)
     g = np.array(population.gradient(a, b, PRIOR))
     inf = certification.population_task_gradients(a, b, corpus.s).mean(axis=0)
-    np.testing.assert_allclose(bias.vector * np.linalg.norm(g) + inf,
-                               corpus.gradient(a, b), rtol=1e-9, atol=1e-15)
+    np.testing.assert_allclose(
+        bias.vector * np.linalg.norm(g) + inf, corpus.gradient(a, b), rtol=1e-9, atol=1e-15
+    )
 
 
 def test_unseen_share_limits(point):
@@ -155,9 +159,9 @@ def test_errors():
 
 def test_crossing_reference_and_power_law():
     b = np.array([1.0, 2.0, 4.0, 8.0])
-    value, i = certification.crossing(b, b**2 / 16, 1.0)   # reaches 1 exactly at b = 4
+    value, i = certification.crossing(b, b**2 / 16, 1.0)  # reaches 1 exactly at b = 4
     assert i == 2 and value == pytest.approx(4.0)
-    value, i = certification.crossing(b, b / 8, 0.35)       # a power law is interpolated exactly
+    value, i = certification.crossing(b, b / 8, 0.35)  # a power law is interpolated exactly
     assert i == 2 and value == pytest.approx(2.8)
 
 
@@ -196,13 +200,18 @@ def test_predicted_end_reference_and_range():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.floats(0, 2), min_size=3, max_size=8), st.floats(0, 0.3),
-       st.integers(1, 10_000), st.floats(0, 3))
+@given(
+    st.lists(st.floats(0, 2), min_size=3, max_size=8),
+    st.floats(0, 0.3),
+    st.integers(1, 10_000),
+    st.floats(0, 3),
+)
 def test_predicted_range_brackets_the_prediction(ratios, rel_se, m, width):
     ratios = np.sort(ratios)
     b = np.arange(1.0, len(ratios) + 1)
     end, low, high = certification.predicted_end(
-        b, _biases(ratios, rel_se * ratios, np.ones_like(ratios)), m, 0.5, width)
+        b, _biases(ratios, rel_se * ratios, np.ones_like(ratios)), m, 0.5, width
+    )
     finite = [v for v in (low, end, high) if not np.isnan(v)]
     assert finite == sorted(finite)
     assert np.isnan(low) or not np.isnan(end)
@@ -220,7 +229,9 @@ def test_predicted_end_errors():
 
 def test_noise_ratio_reference_and_scaling():
     G = np.array([[1.0, 2.0], [3.0, 2.0], [2.0, 5.0]])
-    expected = np.sqrt((np.var(G[:, 0], ddof=1) + np.var(G[:, 1], ddof=1)) / 3) / np.linalg.norm(G.mean(0))
+    expected = np.sqrt((np.var(G[:, 0], ddof=1) + np.var(G[:, 1], ddof=1)) / 3) / np.linalg.norm(
+        G.mean(0)
+    )
     assert certification.noise_ratio(G) == pytest.approx(expected, rel=1e-14)
     # invariant under scaling of the gradients; falls like 1/sqrt(m) for repeated rows
     assert certification.noise_ratio(7.0 * G) == pytest.approx(expected, rel=1e-14)
@@ -231,8 +242,12 @@ def test_noise_ratio_estimates_the_sampling_part():
     """On a corpus with long contexts the noise ratio matches the RMS error over corpora."""
     a, b = float(calibration.a_star(10.0, PRIOR)), 10.0
     rho = certification.relative_errors(400, 400, [a], [b], PRIOR, 24, rng=12)[:, 0]
-    noise = [certification.noise_ratio(certification.task_gradients(Corpus.sample(400, 400, PRIOR, rng=(12, r)), a, b))
-             for r in range(6)]
+    noise = [
+        certification.noise_ratio(
+            certification.task_gradients(Corpus.sample(400, 400, PRIOR, rng=(12, r)), a, b)
+        )
+        for r in range(6)
+    ]
     rms = np.sqrt(np.mean(rho**2))
     # 24 corpora: the RMS is known to about 1/sqrt(2*24) = 15 %; the noise estimates scatter less
     assert 0.6 * rms < np.mean(noise) < 1.4 * rms

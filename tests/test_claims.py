@@ -12,11 +12,13 @@ from stumplib import claims
 
 
 def test_holding_claim_prints_one_line(capsys):
-    value = claims.check("rule", 2.0512345, 2.0, 0.1, "constant", evidence="numerical",
-                         span="N=10..1e4", digits=4)
+    value = claims.check(
+        "rule", 2.0512345, 2.0, 0.1, "constant", evidence="numerical", span="N=10..1e4", digits=4
+    )
     out = capsys.readouterr().out
-    assert out == ("claim rule: holds | measured 2.051 | expected 2 ± 0.1 "
-                   "| evidence numerical [N=10..1e4]\n")
+    assert out == (
+        "claim rule: holds | measured 2.051 | expected 2 ± 0.1 | evidence numerical [N=10..1e4]\n"
+    )
     assert value == 2.051
 
 
@@ -37,11 +39,20 @@ def test_nan_measurement_fails():
 
 
 def test_record_holds_every_field_as_shown():
-    record = claims.make_record("rule", -1e-30, 0.0, 0.5, "small", evidence="asymptotic",
-                                span="b=1000")
-    assert record == {"id": "rule", "holds": True, "measured": "-1e-30", "expected": "0",
-                      "tol": "0.5", "evidence": "asymptotic", "span": "b=1000",
-                      "statement": "small", "margin": 2e-30}
+    record = claims.make_record(
+        "rule", -1e-30, 0.0, 0.5, "small", evidence="asymptotic", span="b=1000"
+    )
+    assert record == {
+        "id": "rule",
+        "holds": True,
+        "measured": "-1e-30",
+        "expected": "0",
+        "tol": "0.5",
+        "evidence": "asymptotic",
+        "span": "b=1000",
+        "statement": "small",
+        "margin": 2e-30,
+    }
     assert claims.make_record("rule", 0.75, 0.0, 1.0, "m", evidence="exact")["margin"] == 0.75
 
 
@@ -50,19 +61,29 @@ def test_negative_zero_is_shown_as_zero():
     assert claims.make_record("rule", -0.0, -0.0, 0, "z", evidence="exact")["measured"] == "0"
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"claim_id": "no-such-claim"}, "claim_id"),
-    ({"tol": -0.1}, "tol"),
-    ({"tol": float("inf")}, "tol"),
-    ({"evidence": "proved"}, "evidence"),
-    ({"evidence": "numerical", "span": None}, "span is required"),
-    ({"span": "a [bracket]"}, "span"),
-    ({"span": "two\nlines"}, "span"),
-    ({"statement": " "}, "statement"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"claim_id": "no-such-claim"}, "claim_id"),
+        ({"tol": -0.1}, "tol"),
+        ({"tol": float("inf")}, "tol"),
+        ({"evidence": "proved"}, "evidence"),
+        ({"evidence": "numerical", "span": None}, "span is required"),
+        ({"span": "a [bracket]"}, "span"),
+        ({"span": "two\nlines"}, "span"),
+        ({"statement": " "}, "statement"),
+    ],
+)
 def test_bad_arguments_are_rejected(kwargs, match):
-    args = {"claim_id": "rule", "measured": 1.0, "expected": 1.0, "tol": 0.1,
-            "statement": "x", "evidence": "numerical", "span": "N=1"} | kwargs
+    args = {
+        "claim_id": "rule",
+        "measured": 1.0,
+        "expected": 1.0,
+        "tol": 0.1,
+        "statement": "x",
+        "evidence": "numerical",
+        "span": "N=1",
+    } | kwargs
     with pytest.raises(ValueError, match=match):
         claims.make_record(**args)
 
@@ -77,10 +98,24 @@ def test_printed_lines_parse_back(capsys):
         claims.check("boundary", 1e-7, -3.5e3, 0.25, "edge", evidence="exact")
     text = "noise\n" + capsys.readouterr().out + "claim rule holds\n"
     assert claims.parse_lines(text) == [
-        {"id": "rule", "holds": True, "measured": "2.051", "expected": "2", "tol": "0.1",
-         "evidence": "numerical", "span": "N=4..8"},
-        {"id": "boundary", "holds": False, "measured": "1e-07", "expected": "-3500",
-         "tol": "0.25", "evidence": "exact", "span": None},
+        {
+            "id": "rule",
+            "holds": True,
+            "measured": "2.051",
+            "expected": "2",
+            "tol": "0.1",
+            "evidence": "numerical",
+            "span": "N=4..8",
+        },
+        {
+            "id": "boundary",
+            "holds": False,
+            "measured": "1e-07",
+            "expected": "-3500",
+            "tol": "0.25",
+            "evidence": "exact",
+            "span": None,
+        },
     ]
 
 
@@ -88,12 +123,17 @@ def test_records_are_read_from_notebook_outputs_in_order():
     first = claims.make_record("rule", 1, 1, 0, "a", evidence="exact")
     second = claims.make_record("boundary", 2, 2, 0, "b", evidence="exact")
     bundle = lambda r: nbformat.v4.new_output(  # noqa: E731
-        "display_data", data={"text/plain": claims.line(r), claims.MIME: r})
-    notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_markdown_cell("text"),
-        nbformat.v4.new_code_cell("", outputs=[bundle(first),
-                                               nbformat.v4.new_output("stream", text="x")]),
-        nbformat.v4.new_code_cell("", outputs=[bundle(second)])])
+        "display_data", data={"text/plain": claims.line(r), claims.MIME: r}
+    )
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_markdown_cell("text"),
+            nbformat.v4.new_code_cell(
+                "", outputs=[bundle(first), nbformat.v4.new_output("stream", text="x")]
+            ),
+            nbformat.v4.new_code_cell("", outputs=[bundle(second)]),
+        ]
+    )
     assert claims.records(notebook) == [first, second]
 
 
@@ -108,10 +148,12 @@ def test_in_a_kernel_the_line_and_record_are_one_output(monkeypatch):
 
 
 @settings(max_examples=50, deadline=None)
-@given(claim_id=st.sampled_from(claims.IDS),
-       measured=st.floats(allow_nan=False, allow_infinity=False),
-       tol=st.floats(0, 1e6),
-       evidence=st.sampled_from(claims.EVIDENCE))
+@given(
+    claim_id=st.sampled_from(claims.IDS),
+    measured=st.floats(allow_nan=False, allow_infinity=False),
+    tol=st.floats(0, 1e6),
+    evidence=st.sampled_from(claims.EVIDENCE),
+)
 def test_every_printed_line_parses(claim_id, measured, tol, evidence):
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.suppress(claims.ClaimFailed):
@@ -122,16 +164,21 @@ def test_every_printed_line_parses(claim_id, measured, tol, evidence):
 
 
 def test_tolerance_is_shown_rounded_up_to_two_digits():
-    shown = [claims.make_record("rule", 0, 0, t, "x", evidence="exact")["tol"]
-             for t in (2.774e-05, 4.440892099e-13, 0.1, 4, 0.0164, 0)]
+    shown = [
+        claims.make_record("rule", 0, 0, t, "x", evidence="exact")["tol"]
+        for t in (2.774e-05, 4.440892099e-13, 0.1, 4, 0.0164, 0)
+    ]
     assert shown == ["2.8e-05", "4.5e-13", "0.1", "4", "0.017", "0"]
 
 
 def test_records_render_as_nothing_in_myst_nb():
     from importlib.metadata import entry_points
 
-    (plugin,) = [ep.load() for ep in entry_points(group="myst_nb.mime_renderers")
-                 if ep.name == "stumplib-claims"]
+    (plugin,) = [
+        ep.load()
+        for ep in entry_points(group="myst_nb.mime_renderers")
+        if ep.name == "stumplib-claims"
+    ]
     record = type("MimeData", (), {"mime_type": claims.MIME})
     other = type("MimeData", (), {"mime_type": "text/plain"})
     assert plugin.handle_mime(None, record, False) == []

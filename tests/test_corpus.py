@@ -40,11 +40,14 @@ def test_sample_matches_sample_contexts():
     x, y, s = tasks.sample_contexts(25, 7, tasks.Uniform(0.2, 0.6), tasks.Beta(2, 3), rng=9)
     c = Corpus.sample(25, 7, prior=tasks.Uniform(0.2, 0.6), features=tasks.Beta(2, 3), rng=9)
     np.testing.assert_array_equal(c.s, s)
-    np.testing.assert_allclose(c.estimates(2.0, 5.0), head.estimate(2.0, 5.0, x, y), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        c.estimates(2.0, 5.0), head.estimate(2.0, 5.0, x, y), rtol=0, atol=1e-15
+    )
 
 
-@pytest.mark.parametrize("a, b", [(0.0, 0.0), (3.0, 2.0), (20.0, 20.0), (-5.0, 10.0), (2.0, -15.0),
-                                  (40.0, 45.0)])
+@pytest.mark.parametrize(
+    "a, b", [(0.0, 0.0), (3.0, 2.0), (20.0, 20.0), (-5.0, 10.0), (2.0, -15.0), (40.0, 45.0)]
+)
 def test_loss_matches_naive_mean_squared_error(corpus, a, b):
     x, y, s = tasks.sample_contexts(200, 30, tasks.Uniform(0.1, 0.9), rng=11)
     np.testing.assert_array_equal(corpus.s, s)
@@ -59,7 +62,9 @@ def test_estimates_and_loss_and_gradient_agree(corpus):
     assert L == pytest.approx(np.mean(r**2), rel=1e-15)
 
 
-@pytest.mark.parametrize("a, b", [(1.0, 2.0), (18.0, 20.0), (-3.0, 4.0), (60.0, 60.0), (3.0, -5.0)])
+@pytest.mark.parametrize(
+    "a, b", [(1.0, 2.0), (18.0, 20.0), (-3.0, 4.0), (60.0, 60.0), (3.0, -5.0)]
+)
 def test_gradient_central_differences(corpus, a, b):
     g_a, g_b = corpus.gradient(a, b)
     ha, hb = 1e-6 * max(1.0, abs(a)), 1e-6 * max(1.0, abs(b))
@@ -71,7 +76,13 @@ def test_gradient_central_differences(corpus, a, b):
     assert abs(fd_b - g_b) <= 1e-6 * (abs(g_b) + corpus.loss(a, b))
 
 
-@given(st.integers(1, 8), st.integers(1, 6), st.floats(-50, 50), st.floats(-50, 50), st.integers(0, 2**16))
+@given(
+    st.integers(1, 8),
+    st.integers(1, 6),
+    st.floats(-50, 50),
+    st.floats(-50, 50),
+    st.integers(0, 2**16),
+)
 def test_loss_matches_naive_property(m, n, a, b, seed):
     x, y, s = tasks.sample_contexts(m, n, tasks.Uniform(), rng=seed)
     L = Corpus(x, y, s).loss(a, b)
@@ -128,6 +139,7 @@ def test_bad_inputs():
 
 
 # --- the windowed engine against the dense evaluation -------------------------------------
+
 
 def dense(corpus, x, y, a, b):
     """Loss, gradient and per-task summaries from the dense head evaluation."""
@@ -248,8 +260,13 @@ def test_layout_blocks_and_sampling_blocks(monkeypatch):
         assert c.loss_and_gradient(300.0, 350.0) == whole.loss_and_gradient(300.0, 350.0)
 
 
-@given(st.integers(1, 6), st.integers(1, 12), st.floats(-300, 300), st.floats(0.5, 3000),
-       st.integers(0, 2**16))
+@given(
+    st.integers(1, 6),
+    st.integers(1, 12),
+    st.floats(-300, 300),
+    st.floats(0.5, 3000),
+    st.integers(0, 2**16),
+)
 def test_engine_matches_dense_property(m, n, offset, b, seed):
     x, y, s = tasks.sample_contexts(m, n, tasks.Uniform(), rng=seed)
     c = Corpus(x, y, s)

@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from stumplib import calibration, dynamics, population, tasks, training
 
@@ -13,12 +14,15 @@ def quadratic(h11, h12, h22):
     def lg(a, b):
         g = H @ np.array([a, b])
         return 0.5 * np.array([a, b]) @ g, g[0], g[1]
+
     return H, lg
 
 
 def test_slow_curve_reference():
     assert dynamics.slow_curve(100.0, 0.9, 1.0, 2.0) == pytest.approx(90 + np.log(100) - np.log(2))
-    assert dynamics.slow_curve(10.0, 1.0, 2.0, 1.0, 5.0) == pytest.approx(10 + 2 * np.log(10) - np.log(1.5))
+    assert dynamics.slow_curve(10.0, 1.0, 2.0, 1.0, 5.0) == pytest.approx(
+        10 + 2 * np.log(10) - np.log(1.5)
+    )
 
 
 def test_slow_curve_errors():
@@ -33,7 +37,7 @@ def test_slow_curve_errors():
 def test_phase_times_synthetic():
     t = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
     b = np.array([10.0, 10.0, 10.5, 15.0, 21.0, 30.0])
-    a = np.array([0.0, 5.0, 9.5, 15.0, 21.0, 30.0])   # offsets -10, -5, -1, 0, 0, 0
+    a = np.array([0.0, 5.0, 9.5, 15.0, 21.0, 30.0])  # offsets -10, -5, -1, 0, 0, 0
     phases = dynamics.phase_times(training.Trajectory(t, a, b, t), lambda x: x, fraction=0.1)
     assert phases == (2.0, 10.5, 4.0)
 
@@ -99,7 +103,7 @@ def test_inverse_expansion_errors():
 
 def test_extrapolate_tolerance_covers_truncation():
     b = np.geomspace(50, 500, 30)
-    y = 2.0 + 1.0 / b + 30.0 / b**3          # a cubic term the degree-1 fit omits
+    y = 2.0 + 1.0 / b + 30.0 / b**3  # a cubic term the degree-1 fit omits
     lim = dynamics.extrapolate(b, y, degree=1)
     assert abs(lim.limit - 2.0) <= lim.limit_tol
     assert abs(lim.slope - 1.0) <= lim.slope_tol
@@ -113,14 +117,16 @@ def test_extrapolate_log_terms():
     plain = dynamics.extrapolate(b, y, degree=2)
     with_log = dynamics.extrapolate(b, y, degree=2, log=True)
     assert abs(with_log.limit - 2.0) < 1e-9 and abs(with_log.slope - 1.0) < 1e-6
-    assert abs(plain.limit - 2.0) > 1e-6           # a pure power series misses the logarithm
+    assert abs(plain.limit - 2.0) > 1e-6  # a pure power series misses the logarithm
     fit = dynamics.inverse_expansion(b, y, degree=2, log=True)
     np.testing.assert_allclose(fit.coef, [2.0, 1.0, 0.0, 40.0], atol=1e-6)
 
 
 def test_hessian_quadratic_and_population_fd():
     H, lg = quadratic(3.0, -1.0, 2.0)
-    np.testing.assert_allclose(dynamics.hessian(lambda a, b: lg(a, b)[1:], 0.3, -0.7), H, atol=1e-8)
+    np.testing.assert_allclose(
+        dynamics.hessian(lambda a, b: lg(a, b)[1:], 0.3, -0.7), H, atol=1e-8
+    )
     # population: symmetric, and its a-column matches a difference of the loss gradient
     Hp = dynamics.hessian(lambda a, b: population.gradient(a, b, INTERIOR), 20.0, 20.0)
     assert Hp[0, 1] == Hp[1, 0]
@@ -158,7 +164,37 @@ def test_largest_stable_step_errors():
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.floats(0.1, 10), st.floats(-3, 3), st.floats(0.1, 10), st.floats(-5, 5), st.floats(-5, 5))
+@given(
+    st.floats(0.1, 10), st.floats(-3, 3), st.floats(0.1, 10), st.floats(-5, 5), st.floats(-5, 5)
+)
 def test_hessian_recovers_random_quadratics(h11, h12, h22, a, b):
     H, lg = quadratic(h11, h12, h22)
-    np.testing.assert_allclose(dynamics.hessian(lambda x, y: lg(x, y)[1:], a, b), H, atol=1e-7 * (1 + abs(h12)))
+    np.testing.assert_allclose(
+        dynamics.hessian(lambda x, y: lg(x, y)[1:], a, b), H, atol=1e-7 * (1 + abs(h12))
+    )
+
+
+@given(st.floats(5.0, 100.0), st.floats(0.1, 10.0), st.floats(-4.0, 4.0))
+def test_reduced_time_is_the_integral_of_the_reduced_rate(b0, kappa, e):
+    from scipy import integrate
+
+    expected = integrate.quad(lambda b: 4 * b**3 / (kappa * (1 + e / b)), b0, 2 * b0)[0]
+    assert dynamics.reduced_time(b0, 2 * b0, kappa, e) == pytest.approx(expected, rel=1e-9)
+
+
+def test_reduced_time_without_correction_is_b4_over_kappa():
+    assert dynamics.reduced_time(1.0, 2.0, 3.0, 0.0) == pytest.approx(15.0 / 3.0, rel=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [
+        ((0.0, 2.0, 1.0, 0.0), "b_start"),
+        ((1.0, 2.0, -1.0, 0.0), "kappa"),
+        ((1.0, 2.0, 1.0, np.nan), "e"),
+        ((1.0, 2.0, 1.0, -1.5), "b \\+ e"),
+    ],
+)
+def test_reduced_time_names_bad_arguments(args, name):
+    with pytest.raises(ValueError, match=name):
+        dynamics.reduced_time(*args)

@@ -15,8 +15,14 @@ from stumplib import calibration, head, population, symmetrization, tasks
 
 mp.mp.dps = 60
 SCALES = [0.0, 1e-300, 1e-12, 1.0, 30.0, 1e3, 1e6, 1e12]
-PARAMS = sorted({(sa * u, sb * v) for u, v in itertools.product(SCALES, SCALES)
-                 for sa in (1, -1) for sb in (1, -1)})
+PARAMS = sorted(
+    {
+        (sa * u, sb * v)
+        for u, v in itertools.product(SCALES, SCALES)
+        for sa in (1, -1)
+        for sb in (1, -1)
+    }
+)
 CONTEXTS = {
     "one example": ([0.4], [1.0]),
     "all positive": ([0.2, 0.5, 0.9], [1.0, 1.0, 1.0]),
@@ -93,8 +99,12 @@ def test_issue_cases_of_evidence_estimate():
 
 
 def test_joint_hard_limit_is_the_limit_of_joint_estimate_at_ties():
-    for x, y in [([0, 0, 1, 1], [0, 0, 1, 1]), ([0.0, 0.3, 0.7, 1.0], [0, 0, 1, 1]),
-                 ([0.3, 0.3, 0.7], [0, 0, 1]), ([0.2, 0.6, 0.7], [0, 1, 1])]:
+    for x, y in [
+        ([0, 0, 1, 1], [0, 0, 1, 1]),
+        ([0.0, 0.3, 0.7, 1.0], [0, 0, 1, 1]),
+        ([0.3, 0.3, 0.7], [0, 0, 1]),
+        ([0.2, 0.6, 0.7], [0, 1, 1]),
+    ]:
         limit = symmetrization.joint_hard_limit(x, y)
         b = 1e6
         assert abs(symmetrization.joint_estimate(b + 1e3, b, x, y) - limit) < 1e-12, (x, y)
@@ -133,16 +143,34 @@ def test_population_estimate_matches_mpmath(s):
         assert abs(est - ref) <= 1e-12 + 1e-15 * (abs(a) + abs(b)), (a, b, s, est, ref)
 
 
-@pytest.mark.parametrize("prior", [tasks.Uniform(), tasks.Uniform(0.1, 0.9), tasks.Beta(2.0, 2.0),
-                                   tasks.Beta(0.5, 0.5), tasks.Beta(1e6, 1e6)], ids=repr)
+@pytest.mark.parametrize(
+    "prior",
+    [
+        tasks.Uniform(),
+        tasks.Uniform(0.1, 0.9),
+        tasks.Beta(2.0, 2.0),
+        tasks.Beta(0.5, 0.5),
+        tasks.Beta(1e6, 1e6),
+    ],
+    ids=repr,
+)
 def test_population_loss_is_finite_at_extreme_parameters(prior):
-    for a, b in [(1e12, 1e12), (-1e12, 1e12), (1e12, -1e12), (0.0, 1e12), (1e6, 0.0),
-                 (0.0, 0.0), (1e-300, 1e-300), (2e12, 1e12)]:
+    for a, b in [
+        (1e12, 1e12),
+        (-1e12, 1e12),
+        (1e12, -1e12),
+        (0.0, 1e12),
+        (1e6, 0.0),
+        (0.0, 0.0),
+        (1e-300, 1e-300),
+        (2e12, 1e12),
+    ]:
         loss, d_a, d_b = population.loss_and_gradient(a, b, prior)
         assert np.isfinite([loss, d_a, d_b]).all() and 0 <= loss <= 1, (a, b)
 
 
 # ---- density features: against scipy.integrate.quad ----------------------------------
+
 
 def quad_estimate(a, b, s, law):
     lo, hi = law.support
@@ -151,25 +179,35 @@ def quad_estimate(a, b, s, law):
         if right <= left:
             return 0.0
         inner = [p for p in (law.bulk[0],) if left < p < right]
-        return integrate.quad(fun, left, right, points=inner or None, limit=500,
-                              epsabs=0, epsrel=1e-13)[0]
+        return integrate.quad(
+            fun, left, right, points=inner or None, limit=500, epsabs=0, epsrel=1e-13
+        )[0]
 
     pdf = law.density
     neg = [integral(lambda x, k=k: x**k * np.exp(-b * x) * pdf(x), lo, min(s, hi)) for k in (0, 1)]
-    pos = [integral(lambda x, k=k: x**k * np.exp(a - b * x) * pdf(x), max(s, lo), hi)
-           for k in (0, 1)]
+    pos = [
+        integral(lambda x, k=k: x**k * np.exp(a - b * x) * pdf(x), max(s, lo), hi) for k in (0, 1)
+    ]
     return (neg[1] + pos[1]) / (neg[0] + pos[0])
 
 
-LAWS = [tasks.Uniform(0.2, 0.8), tasks.Beta(0.5, 0.5), tasks.Beta(2.0, 0.7), tasks.Beta(1e4, 1e4),
-        tasks.Beta(2.0, 2.0), tasks.Beta(5.0, 1.0)]
+LAWS = [
+    tasks.Uniform(0.2, 0.8),
+    tasks.Beta(0.5, 0.5),
+    tasks.Beta(2.0, 0.7),
+    tasks.Beta(1e4, 1e4),
+    tasks.Beta(2.0, 2.0),
+    tasks.Beta(5.0, 1.0),
+]
 
 
 @pytest.mark.filterwarnings("ignore::scipy.integrate.IntegrationWarning")
 @pytest.mark.parametrize("law", LAWS, ids=repr)
 def test_density_features_match_quad(law):
-    for (a, b), s in itertools.product([(5.0, 10.0), (0.0, 1.0), (-3.0, 2.0), (20.0, 30.0),
-                                        (3.0, -4.0)], [0.0, 0.1, 0.3, 0.5, 0.7, 0.95, 1.0]):
+    for (a, b), s in itertools.product(
+        [(5.0, 10.0), (0.0, 1.0), (-3.0, 2.0), (20.0, 30.0), (3.0, -4.0)],
+        [0.0, 0.1, 0.3, 0.5, 0.7, 0.95, 1.0],
+    ):
         est = float(population.estimate(a, b, s, features=law))
         ref = quad_estimate(a, b, s, law)
         assert abs(est - ref) <= 1e-8 * abs(ref), (a, b, s, est, ref)
@@ -192,10 +230,26 @@ def test_density_features_at_extreme_parameters():
 
 # ---- prior quadrature ------------------------------------------------------------------
 
-@pytest.mark.parametrize("alpha, beta", [(1e6, 1e6), (1e4, 1e4), (1e5, 1e5), (1e8, 1e8),
-                                         (0.5, 0.5), (0.05, 0.05), (0.01, 3.0), (3.0, 0.01),
-                                         (2.0, 0.7), (1.5, 1e6), (1e6, 0.3), (1.0, 1.0),
-                                         (2.5, 2.5), (7.0, 1e9)])
+
+@pytest.mark.parametrize(
+    "alpha, beta",
+    [
+        (1e6, 1e6),
+        (1e4, 1e4),
+        (1e5, 1e5),
+        (1e8, 1e8),
+        (0.5, 0.5),
+        (0.05, 0.05),
+        (0.01, 3.0),
+        (3.0, 0.01),
+        (2.0, 0.7),
+        (1.5, 1e6),
+        (1e6, 0.3),
+        (1.0, 1.0),
+        (2.5, 2.5),
+        (7.0, 1e9),
+    ],
+)
 def test_prior_weights_sum_to_one_for_any_beta(alpha, beta):
     prior = tasks.Beta(alpha, beta)
     for a, b in [(40.0, 20.0), (0.0, 1.0), (-60.0, 5.0), (1e6, 1e6), (0.0, 0.0)]:
@@ -215,6 +269,7 @@ def test_concentrated_prior_loss_matches_its_point_mass():
 
 # ---- calibration and laws --------------------------------------------------------------
 
+
 @pytest.mark.parametrize("b", [1e-300, 1e-100, 1e-12, 1e-3, 0.5, 1.0, 1.0 + 1e-9, 2.0, 1e3, 1e12])
 def test_loss_at_infinity_matches_mpmath(b):
     for prior in (tasks.Uniform(), tasks.Uniform(0.1, 0.9)):
@@ -229,7 +284,11 @@ def test_loss_at_infinity_matches_mpmath(b):
         points = [1 - hi] + [1 - hi + (hi - lo) * mp.mpf(2) ** -k for k in range(60, 0, -4)]
         ref = mp.quad(r2, points + [1 - lo]) / (hi - lo)
         value = calibration.loss_at_infinity(b, prior)
-        assert np.isfinite(value) and abs(value - float(ref)) <= 1e-10 * float(ref), (b, value, ref)
+        assert np.isfinite(value) and abs(value - float(ref)) <= 1e-10 * float(ref), (
+            b,
+            value,
+            ref,
+        )
 
 
 def test_beta_log_density_matches_mpmath():
@@ -240,8 +299,11 @@ def test_beta_log_density_matches_mpmath():
             if not 0 < s < 1:
                 continue
             S = mp.mpf(s)
-            ref = ((alpha - 1) * mp.log(S) + (beta - 1) * mp.log(1 - S)
-                   - (mp.loggamma(alpha) + mp.loggamma(beta) - mp.loggamma(alpha + beta)))
+            ref = (
+                (alpha - 1) * mp.log(S)
+                + (beta - 1) * mp.log(1 - S)
+                - (mp.loggamma(alpha) + mp.loggamma(beta) - mp.loggamma(alpha + beta))
+            )
             if ref < -700:
                 continue
             err = abs(float(law.log_density(s)) - float(ref))

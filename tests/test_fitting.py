@@ -10,7 +10,7 @@ from stumplib import fitting
 
 def test_exact_power_law_is_recovered_with_zero_error():
     x = np.geomspace(1.0, 1e4, 9)
-    fit = fitting.power_law(x, 3.0 * x ** -0.25)
+    fit = fitting.power_law(x, 3.0 * x**-0.25)
     assert fit.slope == pytest.approx(-0.25, abs=1e-12)
     assert fit.prefactor == pytest.approx(3.0, rel=1e-12)
     assert fit.slope_se == pytest.approx(0.0, abs=1e-12)
@@ -51,18 +51,23 @@ def test_fit_is_equivariant_under_rescaling_x(slope, log_c, shift):
     base, scaled = fitting.power_law(x, y), fitting.power_law(shift * x, y)
     assert scaled.slope == pytest.approx(base.slope, abs=1e-9)
     assert scaled.slope_se == pytest.approx(base.slope_se, rel=1e-6, abs=1e-12)
-    assert scaled.log_prefactor == pytest.approx(base.log_prefactor - base.slope * np.log(shift), abs=1e-8)
+    assert scaled.log_prefactor == pytest.approx(
+        base.log_prefactor - base.slope * np.log(shift), abs=1e-8
+    )
 
 
-@pytest.mark.parametrize("x, y, y_se, message", [
-    ([1, 2, 3], [1, 2], None, "same length"),
-    ([1, 2], [1, 2], None, "at least 3 points"),
-    ([1, 2, -3], [1, 2, 3], None, "x must be positive"),
-    ([1, 2, 3], [1, 0, 3], None, "y must be positive"),
-    ([2, 2, 2], [1, 2, 3], None, "two distinct"),
-    ([1, 2, 3], [1, 2, 3], [1, 1], "y_se must have the shape"),
-    ([1, 2, 3], [1, 2, 3], [1, np.nan, 1], "y_se must be finite"),
-])
+@pytest.mark.parametrize(
+    "x, y, y_se, message",
+    [
+        ([1, 2, 3], [1, 2], None, "same length"),
+        ([1, 2], [1, 2], None, "at least 3 points"),
+        ([1, 2, -3], [1, 2, 3], None, "x must be positive"),
+        ([1, 2, 3], [1, 0, 3], None, "y must be positive"),
+        ([2, 2, 2], [1, 2, 3], None, "two distinct"),
+        ([1, 2, 3], [1, 2, 3], [1, 1], "y_se must have the shape"),
+        ([1, 2, 3], [1, 2, 3], [1, np.nan, 1], "y_se must be finite"),
+    ],
+)
 def test_bad_input_is_rejected(x, y, y_se, message):
     with pytest.raises(ValueError, match=message):
         fitting.power_law(x, y, y_se)

@@ -7,7 +7,9 @@ from stumplib import baselines, frozen, head, tasks
 
 
 def test_reference_values_against_direct_computation():
-    out = frozen.fresh_errors([5.0, 50.0], [10.0, 40.0], [20, 50], tasks.Fixed(0.5), contexts=300, rng=3)
+    out = frozen.fresh_errors(
+        [5.0, 50.0], [10.0, 40.0], [20, 50], tasks.Fixed(0.5), contexts=300, rng=3
+    )
     rng = np.random.default_rng(3)
     for j, size in enumerate((20, 50)):
         x, y, s = tasks.sample_contexts(300, size, tasks.Fixed(0.5), rng=rng)
@@ -59,6 +61,7 @@ def test_errors():
 
 def test_pooled_slope():
     from stumplib.fitting import PowerLaw
+
     fits = [PowerLaw(-1.0, 0.1, 0.0, 0.1), PowerLaw(-0.5, 0.2, 0.0, 0.1)]
     slope, se = frozen.pooled_slope(fits)
     assert slope == pytest.approx((-1.0 / 0.01 - 0.5 / 0.04) / (1 / 0.01 + 1 / 0.04), rel=1e-14)

@@ -56,8 +56,10 @@ def sample():
 # ------------------------------------------------------------------- reference values
 
 
-@pytest.mark.parametrize("a, b", [(0.0, 0.0), (2.0, 5.0), (-3.0, 1.5), (12.0, 10.0), (25.0, 30.0),
-                                  (5.0, -8.0), (-20.0, -40.0)])
+@pytest.mark.parametrize(
+    "a, b",
+    [(0.0, 0.0), (2.0, 5.0), (-3.0, 1.5), (12.0, 10.0), (25.0, 30.0), (5.0, -8.0), (-20.0, -40.0)],
+)
 def test_matches_naive_softmax(sample, a, b):
     x, y, _ = sample
     est, d_a, d_b = head.estimate_and_gradient(a, b, x, y)
@@ -75,7 +77,7 @@ def test_hand_example_two_points():
     # x = (0.2, 0.6), y = (0, 1), a = log 3, b = 0: weights (1/4, 3/4).
     est, d_a, d_b = head.estimate_and_gradient(np.log(3.0), 0.0, [0.2, 0.6], [0, 1])
     assert est == pytest.approx(0.25 * 0.2 + 0.75 * 0.6, rel=1e-15)
-    assert d_a == pytest.approx(0.25 * 0.75 * 0.4, rel=1e-14)   # Cov = p(1-p)(x1 - x0)
+    assert d_a == pytest.approx(0.25 * 0.75 * 0.4, rel=1e-14)  # Cov = p(1-p)(x1 - x0)
     assert d_b == pytest.approx(-0.25 * 0.75 * 0.16, rel=1e-14)  # -Var = -p(1-p)(x1 - x0)^2
 
 
@@ -141,8 +143,11 @@ def test_hard_limit_values():
     assert head.hard_limit(HAND_X, HAND_Y) == 0.58
     assert head.hard_limit(HAND_X, np.zeros(6)) == 0.15  # no positive: smallest x
     np.testing.assert_array_equal(
-        head.hard_limit(np.array([[0.3, 0.1, 0.9], [0.3, 0.1, 0.9]]), np.array([[1, 0, 1], [0, 0, 0]])),
-        [0.3, 0.1])
+        head.hard_limit(
+            np.array([[0.3, 0.1, 0.9], [0.3, 0.1, 0.9]]), np.array([[1, 0, 1], [0, 0, 0]])
+        ),
+        [0.3, 0.1],
+    )
 
 
 @pytest.mark.parametrize("b", [10.0, 30.0, 100.0, 1e3, 1e4, 1e5, 1e6])
@@ -157,8 +162,10 @@ def test_converges_to_nearest_positive(b):
 
 def test_convergence_is_monotone_in_scale():
     bs = np.array([3.0, 10.0, 30.0, 100.0])
-    err = np.abs(head.estimate(bs + 2 * np.log(bs), bs, np.tile(HAND_X, (4, 1)), np.tile(HAND_Y, (4, 1)))
-                 - 0.58)
+    err = np.abs(
+        head.estimate(bs + 2 * np.log(bs), bs, np.tile(HAND_X, (4, 1)), np.tile(HAND_Y, (4, 1)))
+        - 0.58
+    )
     assert np.all(np.diff(err) < 0) and err[0] > 1e-3
 
 
@@ -197,8 +204,10 @@ def test_permutation_invariance(ctx, a, b, rnd):
     x, y = ctx
     perm = list(range(x.shape[-1]))
     rnd.shuffle(perm)
-    for u, v in zip(head.estimate_and_gradient(a, b, x, y),
-                    head.estimate_and_gradient(a, b, x[:, perm], y[:, perm])):
+    for u, v in zip(
+        head.estimate_and_gradient(a, b, x, y),
+        head.estimate_and_gradient(a, b, x[:, perm], y[:, perm]),
+    ):
         np.testing.assert_allclose(u, v, rtol=0, atol=1e-14)
 
 
@@ -233,8 +242,11 @@ def test_translation(ctx, a, b, frac):
     np.testing.assert_allclose(d_b, r_b, rtol=0, atol=tol)
 
 
-@given(contexts(max_batch=5), st.lists(extreme, min_size=5, max_size=5),
-       st.lists(extreme, min_size=5, max_size=5))
+@given(
+    contexts(max_batch=5),
+    st.lists(extreme, min_size=5, max_size=5),
+    st.lists(extreme, min_size=5, max_size=5),
+)
 def test_batch_consistency(ctx, a_list, b_list):
     """Batched evaluation with per-row parameters (mixed signs of b included) equals row by row."""
     x, y = ctx
@@ -257,8 +269,9 @@ def test_batch_shapes_and_broadcasting(sample):
     b = np.array([1.0, -2.0, 3.0, 0.0])[:, None]  # broadcast against the batch (4, 16)
     est = head.estimate(1.0, b, x3, y3)
     for i in range(4):
-        np.testing.assert_allclose(est[i], head.estimate(1.0, b[i, 0], x3[i], y3[i]), rtol=0,
-                                   atol=1e-15)
+        np.testing.assert_allclose(
+            est[i], head.estimate(1.0, b[i, 0], x3[i], y3[i]), rtol=0, atol=1e-15
+        )
     single = head.estimate(1.0, 2.0, x[0], y[0])
     assert np.shape(single) == ()
 
@@ -311,8 +324,9 @@ def test_extreme_scales_match_naive_where_naive_is_exact(sample):
     # scipy's softmax subtracts the max score, so the naive estimate is accurate for any scale.
     x, y, _ = sample
     for a, b in [(1e6, 1e6), (1e6 + 27.6, 1e6), (-1e6, 1e6), (1e5, -1e6), (-1e6, -1e6)]:
-        np.testing.assert_allclose(head.estimate(a, b, x, y), naive(a, b, x, y)[0], rtol=0,
-                                   atol=1e-12)
+        np.testing.assert_allclose(
+            head.estimate(a, b, x, y), naive(a, b, x, y)[0], rtol=0, atol=1e-12
+        )
 
 
 # ------------------------------------------------------------- n -> inf consistency
@@ -333,8 +347,9 @@ def test_dense_grid_approaches_population(a, b, s):
 # ------------------------------------------------------------------ bad inputs
 
 
-@pytest.mark.parametrize("fn", [head.estimate, head.gradient, head.estimate_and_gradient, head.scores,
-                                head.weights])
+@pytest.mark.parametrize(
+    "fn", [head.estimate, head.gradient, head.estimate_and_gradient, head.scores, head.weights]
+)
 def test_bad_inputs(fn):
     x, y = np.array([[0.1, 0.6, 0.8]]), np.array([[0.0, 1.0, 1.0]])
     with pytest.raises(ValueError, match="x and y must have the same shape"):
@@ -380,8 +395,9 @@ class TestHardLimitExpansion:
         b = np.array([10.0**log_b])
         a = b + 2 * np.log(b)
         leading, bound, gap = head.hard_limit_expansion(a, b, x, y)
-        error = head.estimate(a, b, np.broadcast_to(x, (1, x.size)),
-                              np.broadcast_to(y, (1, y.size))) - head.hard_limit(x, y)
+        error = head.estimate(
+            a, b, np.broadcast_to(x, (1, x.size)), np.broadcast_to(y, (1, y.size))
+        ) - head.hard_limit(x, y)
         rounding = 10 * np.finfo(float).eps * (1 + a[0] + b[0]) / leading[0]
         if rounding < 1e-3:  # the error is resolved in floating point
             assert abs(error[0] / leading[0] - 1) <= bound[0] * (1 + 1e-9) + rounding
@@ -413,8 +429,8 @@ def test_contexts_blocks_cover_every_row_and_empty_class():
     rng = np.random.default_rng(12)
     x = rng.random((37, 9))
     s = rng.random(37)
-    s[[0, 8, 9, 17, 36]] = 1.0   # no positive example
-    s[[1, 7, 18, 35]] = 0.0      # no negative example
+    s[[0, 8, 9, 17, 36]] = 1.0  # no positive example
+    s[[1, 7, 18, 35]] = 0.0  # no negative example
     y = tasks.labels(x, s)
     reference = head.Contexts(x, y).summaries(3.0, 7.0)
     for block in (1, 9, 10, 27, 1000):
@@ -425,3 +441,17 @@ def test_contexts_blocks_cover_every_row_and_empty_class():
             np.testing.assert_array_equal(g, r)
     w = special.softmax(3.0 * y - 7.0 * x, axis=-1)
     np.testing.assert_allclose(reference[0], (w * x).sum(-1), rtol=1e-12)
+
+
+def test_distance_to_limit_is_the_naive_distance():
+    a, b = np.array([1.0, 50.0]), np.array([2.0, 40.0])
+    naive = [
+        abs(special.softmax(a_ * HAND_Y - b_ * HAND_X) @ HAND_X - 0.58) for a_, b_ in zip(a, b)
+    ]
+    # s_hat is accurate to a few eps absolutely; the difference s_hat - 0.58 is not relatively
+    np.testing.assert_allclose(head.distance_to_limit(a, b, HAND_X, HAND_Y), naive, atol=4e-16)
+
+
+def test_distance_to_limit_wants_one_context():
+    with pytest.raises(ValueError, match="one context"):
+        head.distance_to_limit(1.0, 1.0, np.ones((2, 3)) / 2, np.ones((2, 3)))

@@ -32,8 +32,15 @@ def _grid():
     mag = np.geomspace(1e-12, 800, 400)
     switches = []
     for point in (moments._SMALL_MEAN, moments._SMALL_VAR):
-        switches += [point, np.nextafter(point, 0), np.nextafter(point, 1), point * (1 - 1e-9),
-                     point * (1 + 1e-9), 0.5 * point, 2 * point]
+        switches += [
+            point,
+            np.nextafter(point, 0),
+            np.nextafter(point, 1),
+            point * (1 - 1e-9),
+            point * (1 + 1e-9),
+            0.5 * point,
+            2 * point,
+        ]
     mag = np.concatenate([mag, switches, [1.0, 10.0, 100.0, 700.0, 800.0]])
     return np.concatenate([mag, -mag, [0.0]])
 
@@ -88,7 +95,9 @@ def test_against_direct_sums(t):
     """Moments of exp(-t u) by a fine Gauss-Legendre sum (independent of the closed forms)."""
     u, w = np.polynomial.legendre.leggauss(200)
     # split [0, 1] into graded panels toward the heavy end so the exponential is resolved
-    edges = np.unique(np.concatenate([np.geomspace(1e-6, 1, 60), 1 - np.geomspace(1e-6, 1, 60), [0, 1]]))
+    edges = np.unique(
+        np.concatenate([np.geomspace(1e-6, 1, 60), 1 - np.geomspace(1e-6, 1, 60), [0, 1]])
+    )
     nodes = (edges[:-1, None] + 0.5 * np.diff(edges)[:, None] * (u + 1)).ravel()
     weights = (0.5 * np.diff(edges)[:, None] * w).ravel()
     logw = -t * nodes
@@ -121,8 +130,9 @@ def test_reflection_identities(t):
     """u -> 1 - u maps exp(-t u) to exp(-(-t) u): mean(-t) = 1 - mean(t), var(-t) = var(t),
     and log_phi(-t) = log_phi(t) + t."""
     assert moments.mean_fraction(-t) == pytest.approx(1 - moments.mean_fraction(t), abs=2e-15)
-    assert moments.variance_fraction(-t) == pytest.approx(moments.variance_fraction(t), rel=1e-15,
-                                                          abs=0)
+    assert moments.variance_fraction(-t) == pytest.approx(
+        moments.variance_fraction(t), rel=1e-15, abs=0
+    )
     assert moments.log_phi(-t) == pytest.approx(moments.log_phi(t) + t, abs=1e-13 * max(1, abs(t)))
 
 
@@ -136,8 +146,10 @@ def test_monotone_and_bounded(t1, t2):
 
 
 class TestTruncatedExponential:
-    @pytest.mark.parametrize("rate, length, shift", [(3.0, 0.4, 0.0), (-20.0, 0.7, 1.5), (0.0, 0.25, -2.0),
-                                                     (1e5, 0.3, 7.0)])
+    @pytest.mark.parametrize(
+        "rate, length, shift",
+        [(3.0, 0.4, 0.0), (-20.0, 0.7, 1.5), (0.0, 0.25, -2.0), (1e5, 0.3, 7.0)],
+    )
     def test_vs_mpmath_quadrature(self, rate, length, shift):
         r, L, c = mp.mpf(rate), mp.mpf(length), mp.mpf(shift)
         f = lambda u, k: u**k * mp.exp(c - r * u)  # noqa: E731

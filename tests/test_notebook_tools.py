@@ -24,8 +24,13 @@ def test_other_machines_still_get_two_environments():
 
 
 def test_strip_volatile_removes_timestamps_only(tmp_path):
-    cell = nbformat.v4.new_code_cell("1", metadata={
-        "execution": {"iopub.execute_input": "2026-12-01T08:09:12Z"}, "tags": ["remove-input"]})
+    cell = nbformat.v4.new_code_cell(
+        "1",
+        metadata={
+            "execution": {"iopub.execute_input": "2026-12-01T08:09:12Z"},
+            "tags": ["remove-input"],
+        },
+    )
     path = tmp_path / "nb.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
     assert notebooks.strip_volatile(path)
@@ -34,8 +39,12 @@ def test_strip_volatile_removes_timestamps_only(tmp_path):
 
 
 def test_failing_cells_are_read_from_nbval_output():
-    output = ("FAILED book/04-coordinated-divergence.ipynb::Cell 4\n"
-              "FAILED book/03-population-limit.ipynb::Cell 12\n2 failed, 300 passed in 9s")
-    assert notebooks.FAILED.findall(output) == ["book/04-coordinated-divergence.ipynb::Cell 4",
-                                                "book/03-population-limit.ipynb::Cell 12"]
+    output = (
+        "FAILED book/04-coordinated-divergence.ipynb::Cell 4\n"
+        "FAILED book/03-population-limit.ipynb::Cell 12\n2 failed, 300 passed in 9s"
+    )
+    assert notebooks.FAILED.findall(output) == [
+        "book/04-coordinated-divergence.ipynb::Cell 4",
+        "book/03-population-limit.ipynb::Cell 12",
+    ]
     assert notebooks.PASSED.search(output)[1] == "300"

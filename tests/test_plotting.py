@@ -1,7 +1,8 @@
-"""Smoke tests for stumplib.plotting: the style applies and helpers draw."""
+"""stumplib.plotting: the style applies, column figures are sized and checked."""
 
 import matplotlib
 import numpy as np
+import pytest
 
 from stumplib import plotting
 
@@ -9,8 +10,51 @@ from stumplib import plotting
 def test_subplots_apply_the_book_style():
     fig, ax = plotting.subplots()
     assert matplotlib.rcParams["axes.spines.top"] is False
-    assert matplotlib.rcParams["savefig.dpi"] >= 200
+    assert matplotlib.rcParams["savefig.dpi"] == plotting.DPI
     plotting.show(fig)
+
+
+def test_column_figures_are_column_wide():
+    fig, axes = plotting.subplots(1, 2, height=2.5)
+    assert tuple(fig.get_size_inches()) == (plotting.COLUMN_WIDTH, 2.5)
+    assert len(axes) == 2
+    plotting.show(fig)
+
+
+def test_style_text_is_readable_at_column_width():
+    fig, ax = plotting.subplots(height=3.0)
+    ax.plot([1, 2], [1, 2], label="a line")
+    ax.set(title="title", xlabel="x", ylabel="y")
+    ax.legend()
+    assert plotting.smallest_font(fig) == plotting.SMALLEST_FONT
+    plotting.show(fig)
+
+
+def test_show_refuses_small_text_in_a_column_figure():
+    fig, ax = plotting.subplots(height=3.0)
+    ax.plot([1, 2], [1, 2], label="tiny")
+    ax.legend(fontsize=7)
+    with pytest.raises(ValueError, match="fig has 7 pt text"):
+        plotting.show(fig)
+
+
+def test_invisible_and_empty_text_do_not_count():
+    fig, ax = plotting.subplots(height=3.0)
+    ax.text(0.5, 0.5, "hidden", fontsize=5, visible=False)
+    ax.text(0.5, 0.5, " ", fontsize=5)
+    assert plotting.smallest_font(fig) == plotting.SMALLEST_FONT
+    plotting.show(fig)
+
+
+@pytest.mark.parametrize("height", [0.0, -1.0, np.inf])
+def test_height_must_be_positive(height):
+    with pytest.raises(ValueError, match="height"):
+        plotting.subplots(height=height)
+
+
+def test_height_and_figsize_exclude_each_other():
+    with pytest.raises(ValueError, match="height or figsize"):
+        plotting.subplots(height=2.0, figsize=(3, 2))
 
 
 def test_reference_slope_draws_the_power_law():

@@ -38,8 +38,12 @@ def reference_estimate(a, b, s, density=None):
     top = max(expo(0.0), -b * s, a - b * s, expo(1.0))
     w = lambda x: np.exp(expo(x) - top) * p(x)  # noqa: E731
     scale = 1.0 / max(abs(b), 1.0)
-    pts = [s] + [s + k * scale for k in (-8, -2, -1, 1, 2, 8)] + [k * scale for k in (1, 4)] \
+    pts = (
+        [s]
+        + [s + k * scale for k in (-8, -2, -1, 1, 2, 8)]
+        + [k * scale for k in (1, 4)]
         + [1 - k * scale for k in (1, 4)]
+    )
     parts = [(0.0, s), (s, 1.0)]
     mass = sum(quad(w, lo, hi, pts) for lo, hi in parts if hi > lo)
     first = sum(quad(lambda x: (x - s) * w(x), lo, hi, pts) for lo, hi in parts if hi > lo)
@@ -66,14 +70,18 @@ def reference_loss(a, b, prior):
         pts = [center + sgn * k / bb for k in ks for sgn in (-1, 1)] + [k / bb for k in ks]
         total += quad(r_s, lo, min(hi, 0.5), pts)
     if hi > 0.5:
+
         def r_q(q):
             return population.residual(a, b, 1.0 - q, q)[0] ** 2
 
         layer = np.exp(-max(a - b, 0.0)) / bb
         q_lo = max(1.0 - hi, 1e-10 * layer)
         q_hi = 1.0 - max(lo, 0.5)
-        pts = [layer * 2.0**k for k in range(-12, 13)] + [k / bb for k in ks] \
+        pts = (
+            [layer * 2.0**k for k in range(-12, 13)]
+            + [k / bb for k in ks]
             + [1 - center + sgn * k / bb for k in ks for sgn in (-1, 1)]
+        )
         pts = [np.log(p) for p in pts if p > 0]
         total += quad(lambda u: r_q(np.exp(u)) * np.exp(u), np.log(q_lo), np.log(q_hi), pts)
         if hi == 1.0:
@@ -90,8 +98,20 @@ def valley(b, prior):
 # ----------------------------------------------------------------- the estimate
 
 
-@pytest.mark.parametrize("a, b", [(0.0, 0.0), (3.0, 0.0), (-4.0, 0.0), (2.0, 5.0), (25.0, 20.0),
-                                  (-3.0, -30.0), (190.0, 200.0), (9010.0, 1e4), (1e4 + 18.4, 1e4)])
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (0.0, 0.0),
+        (3.0, 0.0),
+        (-4.0, 0.0),
+        (2.0, 5.0),
+        (25.0, 20.0),
+        (-3.0, -30.0),
+        (190.0, 200.0),
+        (9010.0, 1e4),
+        (1e4 + 18.4, 1e4),
+    ],
+)
 @pytest.mark.parametrize("s", [0.0, 0.03, 0.37, 0.5, 0.9, 0.999, 1.0])
 def test_estimate_matches_defining_ratio(a, b, s):
     got = population.residual(a, b, s)[0]
@@ -101,7 +121,9 @@ def test_estimate_matches_defining_ratio(a, b, s):
     assert population.estimate(a, b, s) == pytest.approx(s + ref, rel=1e-12, abs=1e-15)
 
 
-@pytest.mark.parametrize("a, b", [(0.0, 0.0), (2.0, 5.0), (25.0, 20.0), (-3.0, -30.0), (210.0, 200.0)])
+@pytest.mark.parametrize(
+    "a, b", [(0.0, 0.0), (2.0, 5.0), (25.0, 20.0), (-3.0, -30.0), (210.0, 200.0)]
+)
 def test_estimate_with_beta_features(a, b):
     beta = tasks.Beta(2, 3)
     s = np.array([0.05, 0.3, 0.5, 0.8, 0.97])
@@ -109,11 +131,14 @@ def test_estimate_with_beta_features(a, b):
     ref = [reference_estimate(a, b, si, density=lambda x: float(beta.density(x))) for si in s]
     # the library integrates the density on a fixed graded 20-node-per-panel grid
     np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-14)
-    np.testing.assert_allclose(population.estimate(a, b, s, features=beta), s + np.array(ref),
-                               rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(
+        population.estimate(a, b, s, features=beta), s + np.array(ref), rtol=1e-12, atol=1e-14
+    )
 
 
-@pytest.mark.parametrize("a, b", [(1.0, 3.0), (22.0, 20.0), (9010.0, 1e4), (1e6 + 27.6, 1e6), (-5.0, -200.0)])
+@pytest.mark.parametrize(
+    "a, b", [(1.0, 3.0), (22.0, 20.0), (9010.0, 1e4), (1e6 + 27.6, 1e6), (-5.0, -200.0)]
+)
 def test_density_path_agrees_with_closed_form(a, b):
     """Beta(1, 1) is uniform but takes the numerical-density path: both must agree."""
     s = np.array([0.0, 1e-7, 0.2, 0.5, 0.9, 1 - 1e-7, 1.0])
@@ -124,7 +149,10 @@ def test_density_path_agrees_with_closed_form(a, b):
 
 
 def test_closed_form_at_zero_scale():
-    """b = 0: weights 1 below s and e^a above, so s_hat = (s^2 + e^a (1 - s^2)) / 2(s + e^a (1 - s))."""
+    """b = 0: weights 1 below s and e^a above.
+
+    So s_hat = (s^2 + e^a (1 - s^2)) / 2(s + e^a (1 - s)).
+    """
     s = np.linspace(0, 1, 21)
     for a in (-2.0, 0.0, 1.5):
         e = np.exp(a)
@@ -136,11 +164,15 @@ def test_closed_form_at_zero_scale():
 @pytest.mark.parametrize("a", [-50.0, 0.0, 7.0, 1e6])
 @pytest.mark.parametrize("b", [-20.0, 0.0, 3.0, 1e6])
 def test_edges_have_a_single_class(a, b):
-    """At s = 0 (all positive) and s = 1 (all negative) a is irrelevant: s_hat = mean of e^{-b x}."""
+    """At s = 0 (all positive) and s = 1 (all negative) a is irrelevant.
+
+    s_hat = mean of e^{-b x}.
+    """
     expected = moments.mean_fraction(b)
     # at s = 1 the estimate is formed as 1 + (s_hat - 1): absolute rounding of one ulp at 1
-    np.testing.assert_allclose(population.estimate(a, b, [0.0, 1.0]), [expected, expected], rtol=1e-14,
-                               atol=2.3e-16)
+    np.testing.assert_allclose(
+        population.estimate(a, b, [0.0, 1.0]), [expected, expected], rtol=1e-14, atol=2.3e-16
+    )
     assert population.residual(a, b, 1.0)[0] == pytest.approx(expected - 1.0, rel=1e-14)
 
 
@@ -148,7 +180,10 @@ def test_edges_have_a_single_class(a, b):
 @pytest.mark.parametrize("s", [0.3, 0.7])
 @pytest.mark.parametrize("offset", [6.0, 10.0])
 def test_interior_expansion(b, s, offset):
-    """For fixed interior s: s_hat - s = 1/b - s e^{-(a - b s)} + O(e^{-2(a-bs)} + e^{-(a-bs)}/b)."""
+    """For fixed interior s: s_hat - s = 1/b - s e^{-(a - b s)} + O(...).
+
+    The remainder is O(e^{-2(a-bs)} + e^{-(a-bs)}/b).
+    """
     a = b * s + offset
     leading = 1 / b - s * np.exp(-offset)
     remainder = population.residual(a, b, s)[0] - leading
@@ -201,7 +236,9 @@ def test_exact_q_resolves_layers_beyond_float_spacing():
 # ------------------------------------------------------------ gradient of the estimate
 
 
-@pytest.mark.parametrize("a, b", [(0.5, 0.0), (2.0, 5.0), (25.0, 20.0), (-3.0, -30.0), (205.0, 200.0)])
+@pytest.mark.parametrize(
+    "a, b", [(0.5, 0.0), (2.0, 5.0), (25.0, 20.0), (-3.0, -30.0), (205.0, 200.0)]
+)
 def test_gradient_of_estimate_central_differences(a, b):
     s = np.array([0.05, 0.3, 0.6, 0.95])
     d_a, d_b = population.gradient_of_estimate(a, b, s)
@@ -217,8 +254,12 @@ def test_gradient_of_estimate_with_beta_features():
     beta, s, a, b = tasks.Beta(2, 3), np.array([0.2, 0.6]), 12.0, 10.0
     d_a, d_b = population.gradient_of_estimate(a, b, s, features=beta)
     h = 1e-6 * 12
-    fd_a = (population.estimate(a + h, b, s, beta) - population.estimate(a - h, b, s, beta)) / (2 * h)
-    fd_b = (population.estimate(a, b + h, s, beta) - population.estimate(a, b - h, s, beta)) / (2 * h)
+    fd_a = (population.estimate(a + h, b, s, beta) - population.estimate(a - h, b, s, beta)) / (
+        2 * h
+    )
+    fd_b = (population.estimate(a, b + h, s, beta) - population.estimate(a, b - h, s, beta)) / (
+        2 * h
+    )
     np.testing.assert_allclose(d_a, fd_a, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(d_b, fd_b, rtol=1e-6, atol=1e-9)
 
@@ -226,12 +267,17 @@ def test_gradient_of_estimate_with_beta_features():
 # -------------------------------------------------------------------- the loss
 
 SCALES = [0.0, 2.0, 20.0, 200.0, 1e4, 1e6]
-LOSS_CASES = [(prior, b, da) for prior, b, da in itertools.product((INTERIOR, FULL), SCALES,
-                                                                   ("valley", "-3", "+3", "far"))]
+LOSS_CASES = [
+    (prior, b, da)
+    for prior, b, da in itertools.product((INTERIOR, FULL), SCALES, ("valley", "-3", "+3", "far"))
+]
 
 
-@pytest.mark.parametrize("prior, b, where", LOSS_CASES,
-                         ids=[f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}" for p, b, w in LOSS_CASES])
+@pytest.mark.parametrize(
+    "prior, b, where",
+    LOSS_CASES,
+    ids=[f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}" for p, b, w in LOSS_CASES],
+)
 def test_loss_matches_careful_quadrature(prior, b, where):
     a = valley(b, prior) + {"valley": 0.0, "-3": -3.0, "+3": 3.0, "far": -0.2 * b - 1.0}[where]
     got = population.loss(a, b, prior)
@@ -247,7 +293,9 @@ def test_loss_with_beta_prior():
     prior = tasks.Beta(2, 2)
     a, b = 20.0, 20.0
     s_pts = [a / b - k / b for k in (1, 2, 4, 8)] + [k / b for k in (1, 4)]
-    ref = quad(lambda s: population.residual(a, b, s)[0] ** 2 * float(prior.density(s)), 0.0, 1.0, s_pts)
+    ref = quad(
+        lambda s: population.residual(a, b, s)[0] ** 2 * float(prior.density(s)), 0.0, 1.0, s_pts
+    )
     assert population.loss(a, b, prior) == pytest.approx(ref, rel=1e-10)
 
 
@@ -269,19 +317,28 @@ def test_loss_limits():
     assert population.loss(0.0, 0.0, INTERIOR) == pytest.approx(0.8**2 / 12, rel=1e-13)
     # DESIGN claim 'calibration': b^2 min_a L -> 1 (interior), b^2 L(inf, b) -> 1 (full)
     for b in (1e4, 1e6):
-        assert b**2 * population.loss(valley(b, INTERIOR), b, INTERIOR) == pytest.approx(1.0, abs=1e-3)
+        assert b**2 * population.loss(valley(b, INTERIOR), b, INTERIOR) == pytest.approx(
+            1.0, abs=1e-3
+        )
         assert b**2 * population.loss(b + 60.0, b, FULL) == pytest.approx(1.0, abs=1e-3)
 
 
 # ---------------------------------------------------------------- loss gradient
 
 
-GRAD_CASES = [(prior, b, where) for prior, b, where in itertools.product(
-    (INTERIOR, FULL), [0.0, 2.0, 20.0, 200.0, 1e4, 1e6], ("valley", "+3", "far"))]
+GRAD_CASES = [
+    (prior, b, where)
+    for prior, b, where in itertools.product(
+        (INTERIOR, FULL), [0.0, 2.0, 20.0, 200.0, 1e4, 1e6], ("valley", "+3", "far")
+    )
+]
 
 
-@pytest.mark.parametrize("prior, b, where", GRAD_CASES,
-                         ids=[f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}" for p, b, w in GRAD_CASES])
+@pytest.mark.parametrize(
+    "prior, b, where",
+    GRAD_CASES,
+    ids=[f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}" for p, b, w in GRAD_CASES],
+)
 def test_loss_gradient_central_differences(prior, b, where):
     """Central differences with h = 1e-4 in both a and b: the parameters enter through the
     scores, whose natural scale is the offset a - b (O(1)) at every b, so a relative step
@@ -301,14 +358,18 @@ def test_loss_gradient_with_beta_features():
     a, b, feats = 22.0, 20.0, tasks.Beta(2, 3)
     L, g_a, g_b = population.loss_and_gradient(a, b, INTERIOR, feats)
     h = 1e-4
-    fd_a = (population.loss(a + h, b, INTERIOR, feats) - population.loss(a - h, b, INTERIOR, feats)) / (2 * h)
-    fd_b = (population.loss(a, b + h, INTERIOR, feats) - population.loss(a, b - h, INTERIOR, feats)) / (2 * h)
+    fd_a = (
+        population.loss(a + h, b, INTERIOR, feats) - population.loss(a - h, b, INTERIOR, feats)
+    ) / (2 * h)
+    fd_b = (
+        population.loss(a, b + h, INTERIOR, feats) - population.loss(a, b - h, INTERIOR, feats)
+    ) / (2 * h)
     assert abs(fd_a - g_a) <= 1e-7 * (abs(g_a) + L)
     assert abs(fd_b - g_b) <= 1e-7 * (abs(g_b) + L)
 
 
 def test_interior_prior_has_finite_minimizer_full_prior_does_not():
-    """DESIGN §1: under U[0.1, 0.9] dL/da changes sign along a at fixed b; under U[0, 1] it does not."""
+    """Under U[0.1, 0.9] dL/da changes sign along a at fixed b; under U[0, 1] not."""
     b = 200.0
     g_int = [population.gradient(a, b, INTERIOR)[0] for a in (0.9 * b, 0.9 * b + 2 * np.log(b))]
     assert g_int[0] < 0 < g_int[1]
@@ -327,9 +388,15 @@ def test_extreme_scales_finite_without_warnings():
         for a, b in itertools.product(vals, vals):
             for out in population.residual(a, b, s):
                 assert np.all(np.isfinite(out)), (a, b)
-            assert np.all(np.isfinite(population.residual(a, b, s[2:-2], features=tasks.Beta(2, 3))))
+            assert np.all(
+                np.isfinite(population.residual(a, b, s[2:-2], features=tasks.Beta(2, 3)))
+            )
             for prior in (INTERIOR, FULL):
-                assert np.all(np.isfinite(population.loss_and_gradient(a, b, prior))), (a, b, prior)
+                assert np.all(np.isfinite(population.loss_and_gradient(a, b, prior))), (
+                    a,
+                    b,
+                    prior,
+                )
 
 
 def test_bad_inputs():

@@ -57,8 +57,9 @@ def test_pretrain_structured_streams_and_calibration():
     again = pretraining.pretrain([(80, 60)], [12.0], PRIOR, corpora=2, seed=7)
     # size i = 0 here, so other streams: a different corpus
     assert again[0][0] != out[1][0]
-    alone = pretraining.train_to_scale(Corpus.sample(80, 60, PRIOR, rng=(7, 1, 1)),
-                                       *pretraining.start(12.0, PRIOR), 12.0)
+    alone = pretraining.train_to_scale(
+        Corpus.sample(80, 60, PRIOR, rng=(7, 1, 1)), *pretraining.start(12.0, PRIOR), 12.0
+    )
     assert alone == out[1][1]
     for runs, target in zip(out, (10.0, 12.0)):
         for f in runs:
@@ -87,6 +88,7 @@ def test_bad_inputs():
 
 def test_train_until_noisy_freezes_where_the_noise_reaches_the_level():
     from stumplib import certification
+
     corpus = Corpus.sample(100, 100, PRIOR, rng=3)
     (a, b), eta = pretraining.start(8.0, PRIOR, ratio=1.0)
     frozen = pretraining.train_until_noisy(corpus, (a, b), eta, level=0.5)
@@ -109,8 +111,11 @@ def test_size_start_and_pretrain_noisy_use_the_same_corpora():
     assert b0 == 200 * pretraining.SIZE_START and eta == pretraining.STEP * b0**3
     assert pretraining.size_start(20, 20, PRIOR)[0][1] == pretraining.MIN_START
     out = pretraining.pretrain_noisy([(100, 100)], PRIOR, corpora=2, seed=5, n_workers=1)
-    direct = pretraining.train_until_noisy(Corpus.sample(100, 100, PRIOR, rng=(5, 0, 1)),
-                                           *pretraining.size_start(100, 100, PRIOR), 0.5)
+    direct = pretraining.train_until_noisy(
+        Corpus.sample(100, 100, PRIOR, rng=(5, 0, 1)),
+        *pretraining.size_start(100, 100, PRIOR),
+        0.5,
+    )
     assert out[0][1] == direct
     with pytest.raises(ValueError, match="^m must be an integer"):
         pretraining.size_start(0, 3, PRIOR)

@@ -7,11 +7,22 @@ from hypothesis import strategies as st
 from stumplib import prose
 
 
-@pytest.mark.parametrize("value, expected", [
-    (0.0, "0"), (-0.0, "0"), (640.0, "640"), (-3.0, "-3"), (0.0012, "0.0012"),
-    (2.5e-5, "2.5 × 10⁻⁵"), (1e7, "10⁷"), (4e8, "4 × 10⁸"), (-1.5e-12, "-1.5 × 10⁻¹²"),
-    (123456.5, "123456.5"), (1e-4, "0.0001"),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (0.0, "0"),
+        (-0.0, "0"),
+        (640.0, "640"),
+        (-3.0, "-3"),
+        (0.0012, "0.0012"),
+        (2.5e-5, "2.5 × 10⁻⁵"),
+        (1e7, "10⁷"),
+        (4e8, "4 × 10⁸"),
+        (-1.5e-12, "-1.5 × 10⁻¹²"),
+        (123456.5, "123456.5"),
+        (1e-4, "0.0001"),
+    ],
+)
 def test_text_is_written_as_a_reader_writes(value, expected):
     assert prose.text(value) == expected
 
@@ -23,12 +34,15 @@ def test_rounding_by_digits_or_decimals_never_gives_negative_zero():
     assert repr(prose.Shown(prose.rounded(-1e-9, decimals=3))) == "0"
 
 
-@pytest.mark.parametrize("kwargs, error, match", [
-    ({"value": float("nan")}, ValueError, "value"),
-    ({"value": 1.0, "digits": 2, "decimals": 1}, ValueError, "not both"),
-    ({"value": 1.0, "digits": 0}, ValueError, "digits"),
-    ({"value": 1.0, "decimals": -1}, ValueError, "decimals"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"value": float("nan")}, ValueError, "value"),
+        ({"value": 1.0, "digits": 2, "decimals": 1}, ValueError, "not both"),
+        ({"value": 1.0, "digits": 0}, ValueError, "digits"),
+        ({"value": 1.0, "decimals": -1}, ValueError, "decimals"),
+    ],
+)
 def test_bad_arguments(kwargs, error, match):
     with pytest.raises(error, match=match):
         prose.rounded(**kwargs)

@@ -5,8 +5,8 @@ import importlib.metadata
 import importlib.util
 import re
 import sys
-from types import SimpleNamespace
 from pathlib import Path
+from types import SimpleNamespace
 
 import nbformat
 import pytest
@@ -24,7 +24,9 @@ REPOSITORY = "https://git.example/book"  # RFC 2606 reserved name: a test value,
 def test_binder_installs_stumplib_at_the_pinned_versions():
     script = (ROOT / ".binder" / "postBuild").read_text()
     assert re.search(r"^python -m pip install .*-c constraints\.txt -e \. myst-nb$", script, re.M)
-    header = re.search(r"Pinned lock for Python (\d+\.\d+)", (ROOT / "constraints.txt").read_text())
+    header = re.search(
+        r"Pinned lock for Python (\d+\.\d+)", (ROOT / "constraints.txt").read_text()
+    )
     assert (ROOT / ".binder" / "runtime.txt").read_text().strip() == f"python-{header.group(1)}"
 
 
@@ -71,8 +73,11 @@ def test_install_cell_pins_myst_nb_as_the_constraints_do():
 
 
 def theme_config():
-    launch = {"binderhub_url": "https://binder.example", "colab_url": "https://colab.example",
-              "notebook_interface": "jupyterlab"}
+    launch = {
+        "binderhub_url": "https://binder.example",
+        "colab_url": "https://colab.example",
+        "notebook_interface": "jupyterlab",
+    }
     return SimpleNamespace(html_theme_options={"launch_buttons": launch, "repository_url": ""})
 
 

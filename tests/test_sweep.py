@@ -47,6 +47,10 @@ def test_parallel_pretraining_is_identical_to_serial(serial):
 
 def test_dask_local_cluster_is_identical_to_serial(serial):
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
         assert pretraining.pretrain(SIZES, TARGETS, PRIOR, 2, seed=3, backend="dask") == serial

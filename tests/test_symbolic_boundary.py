@@ -31,13 +31,19 @@ def test_closed_forms():
     assert sp.simplify(risks.interior(head_risk) - 2 / ((n + 1) * (n + 2))) == 0
     assert sp.simplify(risks.integrated(head_risk) - n / ((n + 1) * (n + 2))) == 0
     assert sp.simplify(risks.integrated(boundary.risk("average")) - 1 / (2 * (n + 2))) == 0
-    assert sp.simplify(risks.integrated(boundary.risk("evidence"))
-                       - (n + 7) / (2 * (n + 1) * (n + 2) * (n + 3))) == 0
+    assert (
+        sp.simplify(
+            risks.integrated(boundary.risk("evidence"))
+            - (n + 7) / (2 * (n + 1) * (n + 2) * (n + 3))
+        )
+        == 0
+    )
     assert sp.simplify(boundary.risk("midpoint") - risks.risks()["midpoint"]) == 0
     for s_value in ("0.1", "0.7"):
         for n_value in (1, 5, 12):
             assert _at(boundary.risk("mirror"), s_value, n_value) == pytest.approx(
-                _at(head_risk, str(1 - float(s_value)), n_value), rel=1e-12)
+                _at(head_risk, str(1 - float(s_value)), n_value), rel=1e-12
+            )
     assert boundary.integrated_leading(head_risk) == (1, 1)
     assert boundary.integrated_leading(boundary.risk("evidence")) == (2, sp.Rational(1, 2))
 
@@ -51,17 +57,21 @@ def test_edge_term_of_the_head_brute_force():
     assert _at(boundary.edge_term(boundary.D - s), "0.6", n) == pytest.approx(brute, rel=1e-8)
 
 
-@pytest.mark.parametrize("rule, limit", [
-    ("head", head.hard_limit),
-    ("average", symmetrization.average_hard_limit),
-    ("evidence", symmetrization.evidence_hard_limit),
-    ("mirror", symmetrization.mirrored_hard_limit),
-])
+@pytest.mark.parametrize(
+    "rule, limit",
+    [
+        ("head", head.hard_limit),
+        ("average", symmetrization.average_hard_limit),
+        ("evidence", symmetrization.evidence_hard_limit),
+        ("mirror", symmetrization.mirrored_hard_limit),
+    ],
+)
 @pytest.mark.parametrize("s_value", ["0.9", "0.15"])
 def test_monte_carlo_agrees_with_exact_risk(rule, limit, s_value):
     n = 6
-    mc = baselines.monte_carlo_risks({rule: limit}, n, tasks.Fixed(float(s_value)),
-                                     tasks_per_batch=200_000, rng=4)[rule]
+    mc = baselines.monte_carlo_risks(
+        {rule: limit}, n, tasks.Fixed(float(s_value)), tasks_per_batch=200_000, rng=4
+    )[rule]
     assert abs(mc[0] - _at(boundary.risk(rule), s_value, n)) < 4 * mc[1]
 
 

@@ -20,7 +20,12 @@ def test_interior_expansion_reference(interior):
     x = sd.xi
     hi, delta = sp.Rational(9, 10), sp.Rational(8, 10)
     assert sp.simplify(interior.phi - (hi**2 * x**2 / 2 - 2 * hi * x) / delta) == 0
-    assert sp.simplify(interior.psi - (2 * x + hi * x**2 / 2 - sp.Rational(2, 3) * hi**2 * x**3) / delta) == 0
+    assert (
+        sp.simplify(
+            interior.psi - (2 * x + hi * x**2 / 2 - sp.Rational(2, 3) * hi**2 * x**3) / delta
+        )
+        == 0
+    )
 
 
 def test_full_expansion_special_constants(full):
@@ -30,8 +35,9 @@ def test_full_expansion_special_constants(full):
     assert sp.simplify(full.psi + sp.pi**2 * sd.xi / 3) == 0
 
 
-@pytest.mark.parametrize("which,prior", [("interior", tasks.Uniform(0.1, 0.9)),
-                                         ("full", tasks.Uniform(0.0, 1.0))])
+@pytest.mark.parametrize(
+    "which,prior", [("interior", tasks.Uniform(0.1, 0.9)), ("full", tasks.Uniform(0.0, 1.0))]
+)
 def test_expansion_matches_population_loss(which, prior, interior, full):
     ex = interior if which == "interior" else full
     phi, psi = (sp.lambdify(sd.xi, f) for f in (ex.phi, ex.psi))
@@ -40,7 +46,9 @@ def test_expansion_matches_population_loss(which, prior, interior, full):
             a = float(ex.p) * b + float(ex.m) * np.log(b) - np.log(x)
             L = population.loss(a, b, prior)
             # the remainder after the Psi term is O(log b / b) relative to Psi
-            assert b**4 * (L - 1 / b**2 - phi(x) / b**3) == pytest.approx(psi(x), rel=0.2 * 300 / b)
+            assert b**4 * (L - 1 / b**2 - phi(x) / b**3) == pytest.approx(
+                psi(x), rel=0.2 * 300 / b
+            )
     model = ex.numeric_loss()
     a = float(ex.p) * 1000 + float(ex.m) * np.log(1000) - np.log(2.0)
     assert model(a, 1000.0) == pytest.approx(population.loss(a, 1000.0, prior), rel=1e-8)
@@ -55,7 +63,9 @@ def test_reduction_interior(interior):
     assert float(red.e) == pytest.approx(-4.63610487, rel=1e-7)
     assert float(red.lag) == pytest.approx(-0.15700058, rel=1e-6)
     # the slow curve is tangent to the flow: order-3 equation vanishes at xi0
-    assert sp.simplify(red.invariance["order 3"].subs(sp.Symbol("xi_0", positive=True), red.xi0)) == 0
+    assert (
+        sp.simplify(red.invariance["order 3"].subs(sp.Symbol("xi_0", positive=True), red.xi0)) == 0
+    )
 
 
 def test_reduction_full(full):
@@ -74,13 +84,15 @@ def test_interior_expansion_errors():
         sd.interior_expansion(sp.Rational(1, 2), sp.Rational(1, 4))
 
 
-@pytest.mark.parametrize("lo,hi", [(sp.Rational(1, 5), sp.Rational(3, 5)), (sp.Rational(1, 4), sp.Rational(1, 2))])
+@pytest.mark.parametrize(
+    "lo,hi", [(sp.Rational(1, 5), sp.Rational(3, 5)), (sp.Rational(1, 4), sp.Rational(1, 2))]
+)
 def test_kappa_is_universal_in_the_valley_slope(lo, hi):
     # kappa = 8/(1 + hi^2) whatever the prior's width; e and the lag depend on it
     red = sd.reduce_flow(sd.interior_expansion(lo, hi))
     assert sp.simplify(red.kappa - 8 / (1 + hi**2)) == 0
     assert red.xi_valley == 2 / hi
-    assert float(red.lag) < 0          # the flow runs below the valley
+    assert float(red.lag) < 0  # the flow runs below the valley
 
 
 def test_reduce_flow_needs_one_positive_root():

@@ -37,7 +37,9 @@ def test_concrete_estimate_matches_numeric_head():
     x = np.array([0.1, 0.5, 0.8])
     y = np.array([0.0, 1.0, 1.0])
     values = {symbolic_head.a: 2.0, symbolic_head.b: 3.0, **dict(zip(xs, x)), **dict(zip(ys, y))}
-    assert float(expr.subs(values)) == pytest.approx(float(head.estimate(2.0, 3.0, x, y)), rel=1e-13)
+    assert float(expr.subs(values)) == pytest.approx(
+        float(head.estimate(2.0, 3.0, x, y)), rel=1e-13
+    )
 
 
 @pytest.mark.parametrize("size", [1, 2, 5, 8])

@@ -48,9 +48,14 @@ def test_wrong_structured_form_is_not_proved(form):
     assert not sym._is_zero(form.estimate - sym.s - wrong)
 
 
-@pytest.mark.parametrize("a_, b_, s_", list(itertools.product([-4.0, 2.0, 40.0, 300.0],
-                                                              [0.5, 7.0, 60.0, 400.0],
-                                                              [0.01, 0.35, 0.8, 0.999])))
+@pytest.mark.parametrize(
+    "a_, b_, s_",
+    list(
+        itertools.product(
+            [-4.0, 2.0, 40.0, 300.0], [0.5, 7.0, 60.0, 400.0], [0.01, 0.35, 0.8, 0.999]
+        )
+    ),
+)
 def test_high_precision_residual_matches_library(a_, b_, s_):
     ref = sym.residual_high_precision(a_, b_, s_)
     lib = float(population.residual(a_, b_, s_)[0])
@@ -62,7 +67,8 @@ def test_closed_form_estimate_matches_high_precision(form):
     with mpmath.workdps(40):
         for a_, b_, s_ in [(1.0, 2.0, 0.3), (12.0, 15.0, 0.7)]:
             assert float(f(a_, b_, s_)) - s_ == pytest.approx(
-                sym.residual_high_precision(a_, b_, s_), rel=1e-12)
+                sym.residual_high_precision(a_, b_, s_), rel=1e-12
+            )
 
 
 def test_gradient_identities_are_proved(form):

@@ -27,8 +27,12 @@ def test_interior_and_integrated_closed_forms():
     assert sp.simplify(risks.interior(exact["nearest_positive"]) - 2 / ((n + 1) * (n + 2))) == 0
     assert sp.simplify(risks.interior(exact["midpoint"]) - 1 / (2 * (n + 1) * (n + 2))) == 0
     assert sp.simplify(risks.integrated(exact["nearest_positive"]) - 2 / ((n + 2) * (n + 3))) == 0
-    assert sp.simplify(risks.integrated(exact["midpoint"])
-                       - risks.integrated(exact["gap_square"]) / 12) == 0
+    assert (
+        sp.simplify(
+            risks.integrated(exact["midpoint"]) - risks.integrated(exact["gap_square"]) / 12
+        )
+        == 0
+    )
     assert risks.leading_constant(risks.interior(exact["midpoint"])) == sp.Rational(1, 2)
 
 
@@ -40,12 +44,15 @@ def test_readable_form_is_the_same_function():
                 assert _at(shown, s, n) == pytest.approx(_at(expr, s, n), rel=1e-12, abs=1e-15)
 
 
-@pytest.mark.parametrize("rule, name", [(baselines.midpoint, "midpoint"),
-                                        (baselines.nearest_positive, "nearest_positive")])
+@pytest.mark.parametrize(
+    "rule, name",
+    [(baselines.midpoint, "midpoint"), (baselines.nearest_positive, "nearest_positive")],
+)
 def test_monte_carlo_agrees_with_exact_risk(rule, name):
     n, s = 5, "0.25"
-    mc = baselines.monte_carlo_risks({name: rule}, n, tasks.Fixed(float(s)),
-                                     tasks_per_batch=200_000, rng=11)[name]
+    mc = baselines.monte_carlo_risks(
+        {name: rule}, n, tasks.Fixed(float(s)), tasks_per_batch=200_000, rng=11
+    )[name]
     assert abs(mc[0] - _at(risks.risks()[name], s, n)) < 4 * mc[1]
 
 

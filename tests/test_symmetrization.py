@@ -6,28 +6,31 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from stumplib import baselines, head, population, symmetrization as sym, tasks
+from stumplib import baselines, head, population, tasks
+from stumplib import symmetrization as sym
 
 # one context with both sides present, one with no positive, one with no negative
-X = np.array([[0.05, 0.2, 0.35, 0.6, 0.8],
-              [0.05, 0.2, 0.35, 0.6, 0.8],
-              [0.05, 0.2, 0.35, 0.6, 0.8]])
-Y = np.array([[0.0, 0.0, 0.0, 1.0, 1.0],
-              [0.0, 0.0, 0.0, 0.0, 0.0],
-              [1.0, 1.0, 1.0, 1.0, 1.0]])
+X = np.array(
+    [[0.05, 0.2, 0.35, 0.6, 0.8], [0.05, 0.2, 0.35, 0.6, 0.8], [0.05, 0.2, 0.35, 0.6, 0.8]]
+)
+Y = np.array([[0.0, 0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0, 1.0]])
 
 
 def contexts(max_n=8):
     """Hypothesis strategy: one context (x, y) with features in [0, 1]."""
-    return st.integers(1, max_n).flatmap(lambda n: st.tuples(
-        hnp.arrays(float, n, elements=st.floats(0.0, 1.0)),
-        hnp.arrays(float, n, elements=st.sampled_from([0.0, 1.0]))))
+    return st.integers(1, max_n).flatmap(
+        lambda n: st.tuples(
+            hnp.arrays(float, n, elements=st.floats(0.0, 1.0)),
+            hnp.arrays(float, n, elements=st.sampled_from([0.0, 1.0])),
+        )
+    )
 
 
 params = st.tuples(st.floats(-30.0, 60.0), st.floats(-30.0, 60.0))
 
 
 # --- reference values ---------------------------------------------------------------
+
 
 def test_mirrored_estimate_reference_value():
     a, b = 2.0, 3.0
@@ -44,7 +47,9 @@ def test_evidence_and_joint_reference_values():
     p, pm = np.sum(w * y) / w.sum(), np.sum(wm * (1 - y)) / wm.sum()
     s1, s2 = np.sum(w * x) / w.sum(), np.sum(wm * x) / wm.sum()
     assert sym.positive_mass(a, b, x, y) == pytest.approx(p, rel=1e-12)
-    assert sym.evidence_estimate(a, b, x, y) == pytest.approx((p * s1 + pm * s2) / (p + pm), rel=1e-12)
+    assert sym.evidence_estimate(a, b, x, y) == pytest.approx(
+        (p * s1 + pm * s2) / (p + pm), rel=1e-12
+    )
     joint = (w.sum() * s1 + wm.sum() * s2) / (w.sum() + wm.sum())
     assert sym.joint_estimate(a, b, x, y) == pytest.approx(joint, rel=1e-12)
 
@@ -64,12 +69,16 @@ def test_positive_mass_is_exactly_zero_without_positives():
 
 # --- hard limits: the finite models converge to them --------------------------------
 
-@pytest.mark.parametrize("model, limit", [
-    (sym.mirrored_estimate, sym.mirrored_hard_limit),
-    (sym.average_estimate, sym.average_hard_limit),
-    (sym.evidence_estimate, sym.evidence_hard_limit),
-    (sym.joint_estimate, sym.joint_hard_limit),
-])
+
+@pytest.mark.parametrize(
+    "model, limit",
+    [
+        (sym.mirrored_estimate, sym.mirrored_hard_limit),
+        (sym.average_estimate, sym.average_hard_limit),
+        (sym.evidence_estimate, sym.evidence_hard_limit),
+        (sym.joint_estimate, sym.joint_hard_limit),
+    ],
+)
 def test_models_tend_to_their_hard_limits(model, limit):
     x, y, _ = tasks.sample_contexts(200, 12, rng=5)
     gaps = []
@@ -87,13 +96,15 @@ def test_evidence_hard_limit_is_midpoint_when_both_sides_present():
 
 # --- mirror equivariance (hypothesis) -----------------------------------------------
 
+
 @given(contexts(), params)
 def test_mirrored_head_on_the_mirrored_context_is_the_reflected_head(ctx, theta):
     x, y = ctx
     a, b = theta
     xm, ym = tasks.mirror(x, y)
     assert sym.mirrored_estimate(a, b, xm, ym) == pytest.approx(
-        1.0 - float(head.estimate(a, b, x, y)), abs=1e-9)
+        1.0 - float(head.estimate(a, b, x, y)), abs=1e-9
+    )
 
 
 @given(contexts(), params)
@@ -111,20 +122,27 @@ def test_hard_limits_are_mirror_equivariant(ctx):
     xm, ym = tasks.mirror(x, y)
     for limit in (sym.average_hard_limit, sym.evidence_hard_limit):
         assert limit(xm, ym) == pytest.approx(1.0 - float(limit(x, y)), abs=1e-12)
-    assert sym.mirrored_hard_limit(xm, ym) == pytest.approx(1.0 - float(head.hard_limit(x, y)), abs=1e-12)
+    assert sym.mirrored_hard_limit(xm, ym) == pytest.approx(
+        1.0 - float(head.hard_limit(x, y)), abs=1e-12
+    )
 
 
 @given(contexts(), params)
 def test_estimates_lie_in_the_feature_range(ctx, theta):
     x, y = ctx
     a, b = theta
-    for model in (sym.mirrored_estimate, sym.average_estimate, sym.evidence_estimate,
-                  sym.joint_estimate):
+    for model in (
+        sym.mirrored_estimate,
+        sym.average_estimate,
+        sym.evidence_estimate,
+        sym.joint_estimate,
+    ):
         value = float(model(a, b, x, y))
         assert x.min() - 1e-9 <= value <= x.max() + 1e-9
 
 
 # --- gradients ----------------------------------------------------------------------
+
 
 def test_average_gradient_matches_finite_differences():
     x, y, _ = tasks.sample_contexts(4, 9, rng=3)
@@ -158,12 +176,14 @@ def test_population_loss_gradient_matches_finite_differences(theta):
 
 # --- population ---------------------------------------------------------------------
 
+
 def test_mirrored_population_estimate_is_the_limit_of_large_contexts():
     a, b, s = 5.0, 8.0, 0.4
     x = np.linspace(0.0, 1.0, 200_001)
     y = tasks.labels(x, s)
     assert sym.mirrored_estimate(a, b, x, y) == pytest.approx(
-        float(sym.mirrored_population_estimate(a, b, s)), abs=1e-5)
+        float(sym.mirrored_population_estimate(a, b, s)), abs=1e-5
+    )
 
 
 @pytest.mark.parametrize("a, b", [(20.0, 20.0), (185.0, 200.0), (3.0, 2.0), (-4.0, 7.0)])
@@ -172,8 +192,9 @@ def test_edge_terms_decompose_the_population_residual(a, b):
     eps, pi_pos = sym.population_edge_terms(a, b, s)
     np.testing.assert_allclose(population.estimate(a, b, s) - s, 1.0 / b - eps, atol=1e-13)
     mirrored_eps = sym.population_edge_terms(a, b, 1.0 - s)[0]
-    np.testing.assert_allclose(sym.average_population_residual(a, b, s)[0],
-                               (mirrored_eps - eps) / 2, atol=1e-13)
+    np.testing.assert_allclose(
+        sym.average_population_residual(a, b, s)[0], (mirrored_eps - eps) / 2, atol=1e-13
+    )
     assert np.all((pi_pos >= 0) & (pi_pos <= 1))
 
 
@@ -190,19 +211,26 @@ def test_population_loss_matches_dense_quadrature():
     s = np.linspace(0.1, 0.9, 400_001)
     r = sym.average_population_residual(a, b, s)[0]
     dense = np.trapezoid(r**2, s) / 0.8
-    assert sym.average_population_loss_and_gradient(a, b, prior)[0] == pytest.approx(dense, rel=1e-6)
+    assert sym.average_population_loss_and_gradient(a, b, prior)[0] == pytest.approx(
+        dense, rel=1e-6
+    )
 
 
 def test_population_loss_full_prior_resolves_edge_layers():
     prior = tasks.Uniform(0.0, 1.0)
     a, b = 30.0, 25.0
-    s = np.concatenate([np.geomspace(1e-12, 0.5, 200_001), 1 - np.geomspace(0.5, 1e-12, 200_001)[1:]])
+    s = np.concatenate(
+        [np.geomspace(1e-12, 0.5, 200_001), 1 - np.geomspace(0.5, 1e-12, 200_001)[1:]]
+    )
     r = sym.average_population_residual(a, b, s)[0]
     dense = np.trapezoid(r**2, s)
-    assert sym.average_population_loss_and_gradient(a, b, prior)[0] == pytest.approx(dense, rel=1e-5)
+    assert sym.average_population_loss_and_gradient(a, b, prior)[0] == pytest.approx(
+        dense, rel=1e-5
+    )
 
 
 # --- error messages -----------------------------------------------------------------
+
 
 def test_error_messages():
     with pytest.raises(ValueError, match="x must lie in"):

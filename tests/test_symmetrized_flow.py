@@ -3,9 +3,11 @@
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from stumplib import population, symmetrization, symmetrized_flow as sf, tasks, training
+from stumplib import population, symmetrization, tasks, training
+from stumplib import symmetrized_flow as sf
 from stumplib.symbolic import symmetrized as S
 
 INTERIOR = tasks.Uniform(0.1, 0.9)
@@ -53,10 +55,14 @@ def test_loss_gradient_matches_finite_differences():
             a, b = 28.0, 24.0
             _, g_a, g_b = sf.loss_and_gradient(a, b, prior, rule)
             h = 1e-4
-            fd_a = (sf.loss_and_gradient(a + h, b, prior, rule)[0]
-                    - sf.loss_and_gradient(a - h, b, prior, rule)[0]) / (2 * h)
-            fd_b = (sf.loss_and_gradient(a, b + h, prior, rule)[0]
-                    - sf.loss_and_gradient(a, b - h, prior, rule)[0]) / (2 * h)
+            fd_a = (
+                sf.loss_and_gradient(a + h, b, prior, rule)[0]
+                - sf.loss_and_gradient(a - h, b, prior, rule)[0]
+            ) / (2 * h)
+            fd_b = (
+                sf.loss_and_gradient(a, b + h, prior, rule)[0]
+                - sf.loss_and_gradient(a, b - h, prior, rule)[0]
+            ) / (2 * h)
             assert g_a == pytest.approx(fd_a, rel=1e-5)
             assert g_b == pytest.approx(fd_b, rel=1e-5)
 
@@ -75,7 +81,9 @@ def test_interior_loss_is_the_two_layer_model_at_tiny_loss(b):
     l, a = 0.1, b + 5.2
     F = sp.lambdify((S.rho, S.b), S.interior_loss(sp.Rational(1, 10)))
     model = (l * np.exp(-l * b)) ** 2 * F(9 * np.exp(-(a - b)), b)
-    assert sf.loss_and_gradient(a, b, INTERIOR)[0] == pytest.approx(model, rel=2 * np.exp(-l * b) + 1e-9)
+    assert sf.loss_and_gradient(a, b, INTERIOR)[0] == pytest.approx(
+        model, rel=2 * np.exp(-l * b) + 1e-9
+    )
 
 
 def test_full_prior_loss_tends_to_zeta_constant():
@@ -86,13 +94,15 @@ def test_full_prior_loss_tends_to_zeta_constant():
 
 def test_evidence_equals_average_when_both_sides_have_full_mass():
     s = np.linspace(0.3, 0.7, 9)
-    np.testing.assert_allclose(sf.evidence_residual(60.0, 40.0, s)[0],
-                               sf.average_residual(60.0, 40.0, s)[0], atol=1e-12)
+    np.testing.assert_allclose(
+        sf.evidence_residual(60.0, 40.0, s)[0], sf.average_residual(60.0, 40.0, s)[0], atol=1e-12
+    )
 
 
 def test_flow_solves_a_quadratic_exactly():
     def lg(a, b):
         return 0.5 * (a**2 + 4 * b**2), a, 4 * b
+
     traj = sf.flow(lg, (1.0, 2.0), 3.0, points=10, rtol=1e-10)
     np.testing.assert_allclose(traj.a, np.exp(-traj.t), rtol=1e-7)
     np.testing.assert_allclose(traj.b, 2 * np.exp(-4 * traj.t), rtol=1e-6, atol=1e-12)
@@ -102,11 +112,15 @@ def test_flow_solves_a_quadratic_exactly():
 def test_rates_of_a_known_trajectory():
     def lg(a, b):
         return np.exp(-b) + a**2, 2 * a, -np.exp(-b)
-    traj = training.Trajectory(np.array([0.0, 2.0]), np.array([0.0, 1.0]), np.array([1.0, 3.0]),
-                               np.array([0.0, 0.0]))
+
+    traj = training.Trajectory(
+        np.array([0.0, 2.0]), np.array([0.0, 1.0]), np.array([1.0, 3.0]), np.array([0.0, 0.0])
+    )
     rates = sf.rates(lg, traj)
     np.testing.assert_allclose(rates.db_dlog_t, [0.0, 2 * np.exp(-3.0)])
-    np.testing.assert_allclose(rates.loss_exponent[1], -2 * (4 + np.exp(-6.0)) / (np.exp(-3.0) + 1))
+    np.testing.assert_allclose(
+        rates.loss_exponent[1], -2 * (4 + np.exp(-6.0)) / (np.exp(-3.0) + 1)
+    )
 
 
 def test_errors_name_the_argument():

@@ -47,8 +47,9 @@ class TestBeta:
     @pytest.mark.parametrize("alpha, beta", [(2.0, 3.0), (0.5, 0.5), (1.0, 1.0), (5.0, 1.5)])
     def test_density_matches_scipy(self, alpha, beta):
         s = np.linspace(0.01, 0.99, 99)
-        np.testing.assert_allclose(tasks.Beta(alpha, beta).density(s),
-                                   stats.beta.pdf(s, alpha, beta), rtol=1e-12)
+        np.testing.assert_allclose(
+            tasks.Beta(alpha, beta).density(s), stats.beta.pdf(s, alpha, beta), rtol=1e-12
+        )
 
     def test_cdf_matches_scipy(self):
         s = np.linspace(0, 1, 11)
@@ -57,8 +58,9 @@ class TestBeta:
     def test_density_uses_exact_q_near_one(self):
         # Beta(2, 3) density 12 s (1-s)^2; s = 1 - 1e-20 rounds to 1.0 but q carries it.
         q = np.array([1e-20, 1e-10])
-        np.testing.assert_allclose(tasks.Beta(2, 3).density(1.0 - q, q), 12 * (1 - q) * q**2,
-                                   rtol=1e-12)
+        np.testing.assert_allclose(
+            tasks.Beta(2, 3).density(1.0 - q, q), 12 * (1 - q) * q**2, rtol=1e-12
+        )
 
     def test_density_zero_outside(self):
         np.testing.assert_array_equal(tasks.Beta(2, 3).density([-0.1, 1.1]), [0.0, 0.0])
@@ -69,7 +71,9 @@ class TestBeta:
         sd = np.sqrt(2 * 3 / (5**2 * 6))
         assert abs(draws.mean() - 0.4) < 5 * sd / np.sqrt(draws.size)
 
-    @pytest.mark.parametrize("alpha, beta, name", [(0, 1, "alpha"), (1, -2, "beta"), (np.nan, 1, "alpha")])
+    @pytest.mark.parametrize(
+        "alpha, beta, name", [(0, 1, "alpha"), (1, -2, "beta"), (np.nan, 1, "alpha")]
+    )
     def test_bad_parameters(self, alpha, beta, name):
         with pytest.raises(ValueError, match=f"^{name} must be"):
             tasks.Beta(alpha, beta)
@@ -99,7 +103,9 @@ class TestFixed:
 class TestLabels:
     def test_hand_example(self):
         x = np.array([[0.1, 0.5, 0.9], [0.1, 0.5, 0.9]])
-        np.testing.assert_array_equal(tasks.labels(x, np.array([0.5, 0.05])), [[0, 0, 1], [1, 1, 1]])
+        np.testing.assert_array_equal(
+            tasks.labels(x, np.array([0.5, 0.05])), [[0, 0, 1], [1, 1, 1]]
+        )
 
     def test_bad_inputs(self):
         with pytest.raises(ValueError, match=r"^x must lie in \[0, 1\]"):
@@ -111,11 +117,14 @@ class TestLabels:
 
 
 class TestSampleContexts:
-    @pytest.mark.parametrize("prior, features", [
-        (tasks.Uniform(), tasks.Uniform()),
-        (tasks.Uniform(0.1, 0.9), tasks.Beta(2, 3)),
-        (tasks.Beta(2, 2), tasks.Uniform(0.2, 0.7)),
-    ])
+    @pytest.mark.parametrize(
+        "prior, features",
+        [
+            (tasks.Uniform(), tasks.Uniform()),
+            (tasks.Uniform(0.1, 0.9), tasks.Beta(2, 3)),
+            (tasks.Beta(2, 2), tasks.Uniform(0.2, 0.7)),
+        ],
+    )
     def test_shapes_and_consistency(self, prior, features):
         x, y, s = tasks.sample_contexts(40, 13, prior, features, rng=0)
         assert x.shape == y.shape == (40, 13) and s.shape == (40,)
@@ -148,8 +157,9 @@ class TestSampleContexts:
         _, y, _ = tasks.sample_contexts(1000, 100, rng=7)
         assert abs(y.mean() - 0.5) < 0.037
 
-    @pytest.mark.parametrize("m, n, name", [(2.5, 3, "m"), (3, 0, "n"), (3, 1.5, "n"),
-                                            (0, 3, "m"), (True, 3, "m")])
+    @pytest.mark.parametrize(
+        "m, n, name", [(2.5, 3, "m"), (3, 0, "n"), (3, 1.5, "n"), (0, 3, "m"), (True, 3, "m")]
+    )
     def test_bad_counts(self, m, n, name):
         with pytest.raises(ValueError, match=f"^{name} must be an integer"):
             tasks.sample_contexts(m, n, rng=0)
@@ -160,11 +170,13 @@ class TestSampleContexts:
             tasks.sample_contexts(m, n, rng=0)
 
 
-contexts = st.integers(1, 6).flatmap(lambda n: st.tuples(
-    hnp.arrays(float, (3, n), elements=st.floats(0, 1)),
-    hnp.arrays(float, (3, n), elements=st.sampled_from([0.0, 1.0])),
-    hnp.arrays(float, (3,), elements=st.floats(0, 1)),
-))
+contexts = st.integers(1, 6).flatmap(
+    lambda n: st.tuples(
+        hnp.arrays(float, (3, n), elements=st.floats(0, 1)),
+        hnp.arrays(float, (3, n), elements=st.sampled_from([0.0, 1.0])),
+        hnp.arrays(float, (3,), elements=st.floats(0, 1)),
+    )
+)
 
 
 class TestMirror:

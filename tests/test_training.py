@@ -80,8 +80,9 @@ def test_gradient_flow_agrees_with_small_step_descent():
 
 
 def test_gradient_flow_is_monotone_in_loss_and_grows_b():
-    flow = training.gradient_flow(tasks.Uniform(0.0, 1.0), (20 + 2 * np.log(20), 20.0),
-                                  t_max=1e8, points=40)
+    flow = training.gradient_flow(
+        tasks.Uniform(0.0, 1.0), (20 + 2 * np.log(20), 20.0), t_max=1e8, points=40
+    )
     assert np.all(np.diff(flow.loss) <= 1e-15)
     assert flow.b[-1] > 3 * flow.b[0]
     np.testing.assert_allclose(flow.offset, flow.a - flow.b)

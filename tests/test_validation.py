@@ -52,7 +52,9 @@ class TestContext:
         assert x.shape == y.shape == (2, 3, 4)
 
     def test_shape_mismatch(self):
-        with pytest.raises(ValueError, match=r"x and y must have the same shape \(got \(3,\) and \(4,\)\)"):
+        with pytest.raises(
+            ValueError, match=r"x and y must have the same shape \(got \(3,\) and \(4,\)\)"
+        ):
             validation.context([0.1, 0.2, 0.3], [0, 1, 1, 0])
 
     def test_no_context_axis(self):
@@ -74,7 +76,9 @@ class TestContext:
 
 
 class TestParametersPositiveCount:
-    @pytest.mark.parametrize("a, b, name", [(np.nan, 1.0, "a"), (1.0, np.inf, "b"), ([1.0, -np.inf], 2.0, "a")])
+    @pytest.mark.parametrize(
+        "a, b, name", [(np.nan, 1.0, "a"), (1.0, np.inf, "b"), ([1.0, -np.inf], 2.0, "a")]
+    )
     def test_parameters_nonfinite(self, a, b, name):
         with pytest.raises(ValueError, match=f"^{name} must be finite"):
             validation.parameters(a, b)
@@ -110,8 +114,19 @@ class TestParametersPositiveCount:
 
 
 class TestRealNumbers:
-    @pytest.mark.parametrize("bad", [1 + 1j, "0.5", None, b"1", np.array([1.0], dtype=object),
-                                     [0.1, None], np.array([1j]), ["0.1", "0.2"]])
+    @pytest.mark.parametrize(
+        "bad",
+        [
+            1 + 1j,
+            "0.5",
+            None,
+            b"1",
+            np.array([1.0], dtype=object),
+            [0.1, None],
+            np.array([1j]),
+            ["0.1", "0.2"],
+        ],
+    )
     def test_not_real_is_type_error(self, bad):
         with pytest.raises(TypeError, match="^speed must"):
             validation.real(bad, "speed")
@@ -120,7 +135,9 @@ class TestRealNumbers:
         with pytest.raises(ValueError, match="^speed must be a rectangular array"):
             validation.real([[1.0], [1.0, 2.0]], "speed")
 
-    @pytest.mark.parametrize("good", [1, 2.5, True, np.float32(1.5), np.int64(3), [1, 2], np.arange(3)])
+    @pytest.mark.parametrize(
+        "good", [1, 2.5, True, np.float32(1.5), np.int64(3), [1, 2], np.arange(3)]
+    )
     def test_real_numbers_pass(self, good):
         assert validation.real(good, "v").dtype == float
 
@@ -128,11 +145,14 @@ class TestRealNumbers:
 class TestLaws:
     @pytest.mark.parametrize("bad", [None, "U", 0.5, object()])
     def test_density_law(self, bad):
-        with pytest.raises(TypeError, match="^prior must be a law providing support, density, log_density, bulk"):
+        with pytest.raises(
+            TypeError, match="^prior must be a law providing support, density, log_density, bulk"
+        ):
             validation.density_law(bad, "prior")
 
     def test_sampler_accepts_a_point_mass(self):
         from stumplib import tasks
+
         validation.sampler(tasks.Fixed(0.3))
         with pytest.raises(TypeError, match="^prior must be a law"):
             validation.density_law(tasks.Fixed(0.3), "prior")

@@ -56,7 +56,11 @@ def cell_source(repository):
     repository = repository.strip().rstrip("/")
     if repository and not re.fullmatch(r"https://[^\s\"'@]+", repository):
         raise ValueError(f"repository must be an https address, got {repository!r}")
-    body = INSTALL.format(repository=repository, myst_nb=pinned("myst-nb")) if repository else NO_ADDRESS
+    body = (
+        INSTALL.format(repository=repository, myst_nb=pinned("myst-nb"))
+        if repository
+        else NO_ADDRESS
+    )
     return HEADER + body
 
 

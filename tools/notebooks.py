@@ -37,14 +37,22 @@ def environments(machine=None):
     machine = machine or platform.machine()
     if machine in ("x86_64", "AMD64"):
         return [
-            ("Sandybridge kernel, 1 BLAS thread",
-             {"OPENBLAS_CORETYPE": "Sandybridge", "OPENBLAS_NUM_THREADS": "1"}),
-            ("Prescott kernel, numpy without X86_V3/X86_V4",
-             {"OPENBLAS_CORETYPE": "Prescott", "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4"}),
+            (
+                "Sandybridge kernel, 1 BLAS thread",
+                {"OPENBLAS_CORETYPE": "Sandybridge", "OPENBLAS_NUM_THREADS": "1"},
+            ),
+            (
+                "Prescott kernel, numpy without X86_V3/X86_V4",
+                {"OPENBLAS_CORETYPE": "Prescott", "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4"},
+            ),
         ]
-    return [("1 BLAS thread", {"OPENBLAS_NUM_THREADS": "1"}),
-            ("2 BLAS threads, numpy without its widest SIMD",
-             {"OPENBLAS_NUM_THREADS": "2", "NPY_DISABLE_CPU_FEATURES": "ASIMDHP ASIMDDP SVE"})]
+    return [
+        ("1 BLAS thread", {"OPENBLAS_NUM_THREADS": "1"}),
+        (
+            "2 BLAS threads, numpy without its widest SIMD",
+            {"OPENBLAS_NUM_THREADS": "2", "NPY_DISABLE_CPU_FEATURES": "ASIMDHP ASIMDDP SVE"},
+        ),
+    ]
 
 
 def chapters(names):
@@ -69,17 +77,32 @@ def store(paths):
     """Execute each notebook in place, then strip its volatile metadata."""
     for path in paths:
         print(f"executing {path.relative_to(ROOT)}", flush=True)
-        subprocess.run([sys.executable, "-m", "jupyter", "execute", "--inplace",
-                        "--timeout=600", str(path)], check=True)
+        subprocess.run(
+            [sys.executable, "-m", "jupyter", "execute", "--inplace", "--timeout=600", str(path)],
+            check=True,
+        )
         strip_volatile(path)
 
 
 def nbval(paths, variables):
     """Run nbval on ``paths`` with extra environment ``variables``; return (rc, output)."""
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=",
-               "--nbval", "--nbval-current-env", "--nbval-cell-timeout=600",
-               "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
-               "-q", "-rf", *map(str, paths)]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=",
+        "--nbval",
+        "--nbval-current-env",
+        "--nbval-cell-timeout=600",
+        "--nbval-sanitize-with",
+        str(ROOT / "tests" / "nbval_sanitize.cfg"),
+        "-q",
+        "-rf",
+        *map(str, paths),
+    ]
     env = dict(os.environ, **variables)
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     return done.returncode, done.stdout + done.stderr
@@ -92,8 +115,11 @@ PASSED = re.compile(r"(\d+) passed")
 def check(paths):
     """nbval under every environment of :func:`environments`, in parallel; return 0 if all pass."""
     envs = environments()
-    print(f"portability: nbval on {len(paths)} notebook(s) under {len(envs)} other "
-          "floating-point environments:", flush=True)
+    print(
+        f"portability: nbval on {len(paths)} notebook(s) under {len(envs)} other "
+        "floating-point environments:",
+        flush=True,
+    )
     t0 = time.monotonic()
     with ThreadPoolExecutor(len(envs)) as pool:
         results = list(pool.map(lambda e: nbval(paths, e[1]), envs))
@@ -102,15 +128,19 @@ def check(paths):
         setting = " ".join(f"{k}={v}" for k, v in variables.items())
         cells = FAILED.findall(output)
         passed = PASSED.search(output)
-        print(f"  [{name}] {setting}: {passed[1] if passed else 0} cells reproduce"
-              + (f", {len(cells)} do not:" if cells else ""))
+        print(
+            f"  [{name}] {setting}: {passed[1] if passed else 0} cells reproduce"
+            + (f", {len(cells)} do not:" if cells else "")
+        )
         for cell in cells:
             print(f"    {cell}")
         if rc != 0:
             failures += 1
             print(output[-4000:])
-    print(f"portability: {'all outputs reproduce' if not failures else 'FAILED'} "
-          f"({time.monotonic() - t0:.0f} s)")
+    print(
+        f"portability: {'all outputs reproduce' if not failures else 'FAILED'} "
+        f"({time.monotonic() - t0:.0f} s)"
+    )
     return 1 if failures else 0
 
 

@@ -45,7 +45,10 @@ def _store(env):
 
 
 def executed_records(env, docname):
-    """The check records in the notebook myst-nb executed (or took from its cache) for ``docname``."""
+    """The check records in the notebook that myst-nb executed (or took from its cache).
+
+    ``docname`` names the page.
+    """
     folder = getattr(getattr(env, "mystnb_config", None), "output_folder", None)
     if not folder or Path(env.doc2path(docname)).suffix != ".ipynb":
         return []
@@ -69,14 +72,19 @@ def collect_checks(app, doctree):
             record = records[k] if k < len(records) else None
             k += 1
             if record is None or claims.parse_lines(claims.line(record)) != [shown]:
-                logger.warning(f"claims ledger: the {shown['id']!r} line in {docname} "
-                               f"(claim-check-{n}) has no matching record in its output",
-                               location=docname)
+                logger.warning(
+                    f"claims ledger: the {shown['id']!r} line in {docname} "
+                    f"(claim-check-{n}) has no matching record in its output",
+                    location=docname,
+                )
                 continue
             found.append(dict(record, docname=docname, anchor=f"claim-check-{n}"))
     if k < len(records):
-        logger.warning(f"claims ledger: {len(records) - k} record(s) in {docname} have no "
-                       "claim line in the rendered outputs", location=docname)
+        logger.warning(
+            f"claims ledger: {len(records) - k} record(s) in {docname} have no "
+            "claim line in the rendered outputs",
+            location=docname,
+        )
     _store(app.env)[docname] = found
 
 
@@ -118,8 +126,9 @@ def check_consistency(app, env):
         logger.warning(f"claims ledger: claim {claim_id!r} is checked by no chapter")
     for c in checks:
         if not c["holds"]:
-            logger.warning(f"claims ledger: claim {c['id']!r} FAILS in "
-                           f"{c['docname']} ({c['anchor']})")
+            logger.warning(
+                f"claims ledger: claim {c['id']!r} FAILS in {c['docname']} ({c['anchor']})"
+            )
 
 
 def fill_ledger(app, doctree, docname):
@@ -128,15 +137,23 @@ def fill_ledger(app, doctree, docname):
         checks = ordered_checks(app.env)
         rows = [_row(app, docname, c) for c in checks]
         figure = _margin_figure(app, docname, checks)
-        placeholder.replace_self([_overview(checks), _summary(checks), *figure,
-                                  _table(rows, HEADER, WIDTHS, "claims-ledger")])
+        placeholder.replace_self(
+            [
+                _overview(checks),
+                _summary(checks),
+                *figure,
+                _table(rows, HEADER, WIDTHS, "claims-ledger"),
+            ]
+        )
 
 
 def _overview(checks):
     covered = len({c["id"] for c in checks})
     holding = sum(c["holds"] for c in checks)
-    return nodes.paragraph(text=f"This build ran {len(checks)} checks covering {covered} of the "
-                                f"{len(claims.IDS)} claims; {holding} of them hold.")
+    return nodes.paragraph(
+        text=f"This build ran {len(checks)} checks covering {covered} of the "
+        f"{len(claims.IDS)} claims; {holding} of them hold."
+    )
 
 
 def claim_summary(checks):
@@ -146,39 +163,66 @@ def claim_summary(checks):
         mine = [c for c in checks if c["id"] == claim_id]
         if not mine:
             continue
-        kinds = {kind: sorted({c["span"] for c in mine if c["evidence"] == kind and c["span"]})
-                 for kind in claims.EVIDENCE if any(c["evidence"] == kind for c in mine)}
+        kinds = {
+            kind: sorted({c["span"] for c in mine if c["evidence"] == kind and c["span"]})
+            for kind in claims.EVIDENCE
+            if any(c["evidence"] == kind for c in mine)
+        }
         margins = [c["margin"] for c in mine if c["margin"] is not None]
-        summary.append({"id": claim_id, "checks": len(mine), "holding": sum(c["holds"] for c in mine),
-                        "kinds": kinds, "margin": max(margins) if margins else None})
+        summary.append(
+            {
+                "id": claim_id,
+                "checks": len(mine),
+                "holding": sum(c["holds"] for c in mine),
+                "kinds": kinds,
+                "margin": max(margins) if margins else None,
+            }
+        )
     return summary
 
 
 def _summary(checks):
     rows = []
     for s in claim_summary(checks):
-        kinds = [nodes.paragraph("", "", nodes.strong(text=kind),
-                                 nodes.Text(f" ({'; '.join(spans)})" if spans else ""))
-                 for kind, spans in s["kinds"].items()]
+        kinds = [
+            nodes.paragraph(
+                "",
+                "",
+                nodes.strong(text=kind),
+                nodes.Text(f" ({'; '.join(spans)})" if spans else ""),
+            )
+            for kind, spans in s["kinds"].items()
+        ]
         margin = "—" if s["margin"] is None else f"{s['margin']:g} of its tolerance"
-        rows.append([[nodes.paragraph("", "", nodes.literal(text=s["id"]))],
-                     [nodes.paragraph(text=f"{s['holding']} of {s['checks']} hold")],
-                     kinds, [nodes.paragraph(text=margin)]])
+        rows.append(
+            [
+                [nodes.paragraph("", "", nodes.literal(text=s["id"]))],
+                [nodes.paragraph(text=f"{s['holding']} of {s['checks']} hold")],
+                kinds,
+                [nodes.paragraph(text=margin)],
+            ]
+        )
     return _table(rows, SUMMARY_HEADER, SUMMARY_WIDTHS, "claims-summary")
 
 
-MARKERS = {"exact": ("s", "#1f5aa6"), "asymptotic": ("o", "#2e933c"),
-           "numerical": ("D", "#d1495b")}
+MARKERS = {
+    "exact": ("s", "#1f5aa6"),
+    "asymptotic": ("o", "#2e933c"),
+    "numerical": ("D", "#d1495b"),
+}
 FIGURE = "claims-margins.png"
-CAPTION = ("How close each check comes to its tolerance: |measured − expected| / tolerance "
-           "of the values as shown, one marker per check, grouped by claim; 0 is an exact "
-           "match and 1 the limit at which the check would fail. The marker gives the kind "
-           "of evidence.")
+CAPTION = (
+    "How close each check comes to its tolerance: |measured − expected| / tolerance "
+    "of the values as shown, one marker per check, grouped by claim; 0 is an exact "
+    "match and 1 the limit at which the check would fail. The marker gives the kind "
+    "of evidence."
+)
 
 
 def margin_plot(checks, path):
     """Draw every check's margin (|measured - expected| / tol) by claim; save to ``path``."""
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -191,11 +235,23 @@ def margin_plot(checks, path):
         mine = [c for c in checks if c["evidence"] == kind and c["margin"] is not None]
         rows = [ids.index(c["id"]) for c in mine]
         jitter = [0.12 * ((k % 3) - 1) for k in range(len(mine))]
-        ax.scatter([min(c["margin"], 1.05) for c in mine], [r + j for r, j in zip(rows, jitter)],
-                   marker=marker, color=color, s=22, label=kind, zorder=3)
+        ax.scatter(
+            [min(c["margin"], 1.05) for c in mine],
+            [r + j for r, j in zip(rows, jitter)],
+            marker=marker,
+            color=color,
+            s=22,
+            label=kind,
+            zorder=3,
+        )
     ax.axvline(1.0, color="0.3", linewidth=1.0, linestyle="--")
-    ax.set(yticks=range(len(ids)), yticklabels=ids, xlim=(-0.03, 1.08), ylim=(len(ids) - 0.5, -0.5),
-           xlabel="|measured − expected| / tolerance")
+    ax.set(
+        yticks=range(len(ids)),
+        yticklabels=ids,
+        xlim=(-0.03, 1.08),
+        ylim=(len(ids) - 0.5, -0.5),
+        xlabel="|measured − expected| / tolerance",
+    )
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, title="evidence")
     fig.savefig(path)
     plt.close(fig)
@@ -209,28 +265,44 @@ def _margin_figure(app, docname, checks):
     folder.mkdir(parents=True, exist_ok=True)
     margin_plot(checks, folder / FIGURE)
     prefix = "../" * docname.count("/")
-    html = (f'<figure class="claims-margins" id="fig-claims-margins">'
-            f'<img src="{prefix}_images/{FIGURE}" style="width: 100%; height: auto;" '
-            f'alt="Dot plot of every check of the book, one row per claim: the distance of '
-            f'each measured value from its expectation as a fraction of its tolerance, '
-            f'between 0 and 1 for every check that holds."/>'
-            f"<figcaption><p>{CAPTION}</p></figcaption></figure>")
+    html = (
+        f'<figure class="claims-margins" id="fig-claims-margins">'
+        f'<img src="{prefix}_images/{FIGURE}" style="width: 100%; height: auto;" '
+        f'alt="Dot plot of every check of the book, one row per claim: the distance of '
+        f"each measured value from its expectation as a fraction of its tolerance, "
+        f'between 0 and 1 for every check that holds."/>'
+        f"<figcaption><p>{CAPTION}</p></figcaption></figure>"
+    )
     return [nodes.raw("", html, format="html")]
 
 
 def _row(app, docname, check):
     """Three cells: id and link; statement; status, values and evidence."""
     uri = app.builder.get_relative_uri(docname, check["docname"]) + "#" + check["anchor"]
-    link = nodes.reference("", _short_title(app.env, check["docname"]), internal=True,
-                           refuri=uri, reftitle=app.env.titles[check["docname"]].astext())
+    link = nodes.reference(
+        "",
+        _short_title(app.env, check["docname"]),
+        internal=True,
+        refuri=uri,
+        reftitle=app.env.titles[check["docname"]].astext(),
+    )
     evidence = check["evidence"] + (f" ({check['span']})" if check["span"] else "")
     return [
-        [nodes.paragraph("", "", nodes.literal(text=check["id"])), nodes.paragraph("", "", link)],
+        [
+            nodes.paragraph("", "", nodes.literal(text=check["id"])),
+            nodes.paragraph("", "", link),
+        ],
         [nodes.paragraph(text=check["statement"])],
-        [nodes.paragraph("", "", nodes.strong(text="holds" if check["holds"] else "FAILS")),
-         nodes.paragraph(text=f"measured {check['measured']}"),
-         nodes.paragraph(text=f"expected {check['expected']} ± {check['tol']}"),
-         nodes.paragraph(text=f"evidence: {evidence}")],
+        [
+            nodes.paragraph(
+                "",
+                "",
+                nodes.strong(text="holds" if check["holds"] else "FAILS"),
+            ),
+            nodes.paragraph(text=f"measured {check['measured']}"),
+            nodes.paragraph(text=f"expected {check['expected']} ± {check['tol']}"),
+            nodes.paragraph(text=f"evidence: {evidence}"),
+        ],
     ]
 
 
@@ -269,4 +341,8 @@ def setup(app):
     app.connect("env-get-outdated", always_outdated)
     app.connect("env-check-consistency", check_consistency)
     app.connect("doctree-resolved", fill_ledger)
-    return {"version": "2.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {
+        "version": "2.0",
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }

@@ -83,19 +83,34 @@ def id_rows(checks, claim_ids):
 def _rows_table(rows):
     cells = []
     for r in rows:
-        kinds = [nodes.paragraph("", "", nodes.strong(text=kind),
-                                 nodes.Text(f" ({'; '.join(spans)})" if spans else ""))
-                 for kind, spans in r["kinds"].items()] or [nodes.paragraph(text="—")]
+        kinds = [
+            nodes.paragraph(
+                "",
+                "",
+                nodes.strong(text=kind),
+                nodes.Text(f" ({'; '.join(spans)})" if spans else ""),
+            )
+            for kind, spans in r["kinds"].items()
+        ] or [nodes.paragraph(text="—")]
         count = f"{r['holding']} of {r['checks']} hold" if r["checks"] else "no check"
-        cells.append([[nodes.paragraph("", "", nodes.literal(text=r["id"]))],
-                      [nodes.paragraph(text=count)], kinds])
+        cells.append(
+            [
+                [nodes.paragraph("", "", nodes.literal(text=r["id"]))],
+                [nodes.paragraph(text=count)],
+                kinds,
+            ]
+        )
     return claims_ledger._table(cells, ROW_HEADER, ROW_WIDTHS, "claim-verdict-evidence")
 
 
 def _verdict_paragraph(name, reason):
-    return nodes.paragraph("", "", nodes.Text("Verdict: "),
-                           nodes.strong(text=name, classes=[f"verdict-{name.replace(' ', '-')}"]),
-                           nodes.Text(f" ({reason})."))
+    return nodes.paragraph(
+        "",
+        "",
+        nodes.Text("Verdict: "),
+        nodes.strong(text=name, classes=[f"verdict-{name.replace(' ', '-')}"]),
+        nodes.Text(f" ({reason})."),
+    )
 
 
 def note_verdict_doc(app, doctree):
@@ -116,12 +131,17 @@ def fill_verdicts(app, doctree, docname):
         summary.append((placeholder["title"], placeholder["ids_"], name))
         placeholder.replace_self([_rows_table(rows), _verdict_paragraph(name, reason)])
     for placeholder in list(doctree.findall(summary_placeholder)):
-        cells = [[[nodes.paragraph(text=title)],
-                  [nodes.paragraph("", "", *_literals(ids))],
-                  [nodes.paragraph("", "", nodes.strong(text=name))]]
-                 for title, ids, name in summary]
-        placeholder.replace_self(claims_ledger._table(cells, SUMMARY_HEADER, SUMMARY_WIDTHS,
-                                                      "claims-verdicts"))
+        cells = [
+            [
+                [nodes.paragraph(text=title)],
+                [nodes.paragraph("", "", *_literals(ids))],
+                [nodes.paragraph("", "", nodes.strong(text=name))],
+            ]
+            for title, ids, name in summary
+        ]
+        placeholder.replace_self(
+            claims_ledger._table(cells, SUMMARY_HEADER, SUMMARY_WIDTHS, "claims-verdicts")
+        )
 
 
 def _literals(ids):

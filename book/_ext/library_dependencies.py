@@ -149,4 +149,8 @@ def setup(app):
     app.add_config_value("library_dependencies_package", "stumplib", "env")
     app.connect("env-get-outdated", find_stale)
     app.connect("doctree-read", record_executed)
-    return {"version": "1.0", "parallel_read_safe": False, "parallel_write_safe": True}
+    return {
+        "version": "1.0",
+        "parallel_read_safe": False,
+        "parallel_write_safe": True,
+    }

@@ -28,9 +28,13 @@ def repository_buttons(app, config):
     options = config.html_theme_options
     url = os.environ.get("BOOK_REPOSITORY_URL", "").strip().rstrip("/")
     if url:
-        options.update(repository_url=url, path_to_docs="",
-                       repository_branch=os.environ.get("BOOK_REPOSITORY_BRANCH") or "main",
-                       use_repository_button=True, use_issues_button=True)
+        options.update(
+            repository_url=url,
+            path_to_docs="",
+            repository_branch=os.environ.get("BOOK_REPOSITORY_BRANCH") or "main",
+            use_repository_button=True,
+            use_issues_button=True,
+        )
     else:
         options["repository_url"] = ""
         launch = dict(options.get("launch_buttons") or {})
@@ -58,8 +62,9 @@ def pdf_link(app, pagename, templatename, context, doctree):
     """Add a footer link to the PDF when it has been built."""
     if context.get("book_pdf"):
         href = context["pathto"](context["book_pdf"], 1)
-        context["theme_extra_footer"] = (f'<p class="book-pdf"><a href="{href}">'
-                                         f"The whole book as one PDF</a></p>")
+        context["theme_extra_footer"] = (
+            f'<p class="book-pdf"><a href="{href}">The whole book as one PDF</a></p>'
+        )
 
 
 def pdf_numbering(app, doctree):

@@ -104,9 +104,14 @@ EDGE_ERRORS = {
     # the evidence-aware combination: the side that has evidence
     "evidence": (-C, C),
 }
-CONVENTION = {"head": "nearest_positive", "mirror": "nearest_positive", "average": "midpoint",
-              "evidence": "midpoint", "midpoint": "midpoint",
-              "nearest_positive": "nearest_positive"}
+CONVENTION = {
+    "head": "nearest_positive",
+    "mirror": "nearest_positive",
+    "average": "midpoint",
+    "evidence": "midpoint",
+    "midpoint": "midpoint",
+    "nearest_positive": "nearest_positive",
+}
 
 
 @lru_cache(maxsize=None)
@@ -132,8 +137,9 @@ def risk(rule):
     base = CONVENTION[rule]
     conv_hi, conv_lo = EDGE_ERRORS[base]
     rule_hi, rule_lo = EDGE_ERRORS[rule]
-    change = (edge_term(rule_hi) - edge_term(conv_hi)
-              + mirrored(edge_term(rule_lo) - edge_term(conv_lo)))
+    change = (
+        edge_term(rule_hi) - edge_term(conv_hi) + mirrored(edge_term(rule_lo) - edge_term(conv_lo))
+    )
     return sp.factor(sp.simplify(sp.expand(risks.risks()[base] + change)))
 
 

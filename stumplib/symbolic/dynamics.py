@@ -124,8 +124,12 @@ def full_expansion():
     excess = sp.expand(full.excess.subs(population.b, 1 / eps))
     phi = xi + full.bias_integral
     psi = sp.simplify(xi * excess.coeff(eps, 1))
-    steps = {"bias integral": full.bias_integral, "J": full.J, "K": full.K,
-             "excess G(b)": full.excess}
+    steps = {
+        "bias integral": full.bias_integral,
+        "J": full.J,
+        "K": full.K,
+        "excess G(b)": full.excess,
+    }
     return LossExpansion("U[0, 1]", sp.Integer(1), sp.Integer(2), phi, psi, steps)
 
 
@@ -224,9 +228,15 @@ def reduce_flow(expansion):
     c3 = sp.simplify(rate.coeff(eps, 3).subs(x0, xi0))
     c4 = sp.simplify(rate.coeff(eps, 4).subs({x0: xi0, x1: xi1}))
     valley = [z for z in sp.solve(sp.diff(expansion.phi, xi), xi) if z.is_positive]
-    return Reduction(xi0, xi1, valley[0] if valley else None, sp.simplify(4 * c3),
-                     sp.simplify(c4 / c3), sp.simplify(expansion.phi.subs(xi, xi0)),
-                     {"order 3": order3, "order 4": order4})
+    return Reduction(
+        xi0,
+        xi1,
+        valley[0] if valley else None,
+        sp.simplify(4 * c3),
+        sp.simplify(c4 / c3),
+        sp.simplify(expansion.phi.subs(xi, xi0)),
+        {"order 3": order3, "order 4": order4},
+    )
 
 
 def shared_descent_kappa(p, c=1):

@@ -122,8 +122,9 @@ def derive(size=None):
     s_hat = estimate(size)
     d_a, d_b = sp.diff(s_hat, a).doit(), sp.diff(s_hat, b).doit()
     cov, neg_var = weighted_moments(size)
-    return Derivation(s_hat, d_a, d_b, cov, neg_var,
-                      sp.simplify(d_a - cov), sp.simplify(d_b - neg_var))
+    return Derivation(
+        s_hat, d_a, d_b, cov, neg_var, sp.simplify(d_a - cov), sp.simplify(d_b - neg_var)
+    )
 
 
 def gradient_function(size):

@@ -1,4 +1,6 @@
-"""SymPy derivations for the population limit (chapter 3, claims ``population-form``, ``calibration``).
+"""SymPy derivations for the population limit.
+
+Chapter 3, claims ``population-form`` and ``calibration``.
 
 With uniform features on [0, 1] and threshold ``s`` (``q = 1 - s``), the infinite-context
 head is a ratio of four elementary integrals,
@@ -39,8 +41,15 @@ _U, _A, _B = sp.symbols("U A B", positive=True)  # e^{-bs}, e^{a}, e^{-b}
 def _algebraic(expr):
     """Rewrite ``expr`` with ``e^{-bs} -> U``, ``e^{a} -> A``, ``e^{-b} -> B`` (q = 1 - s)."""
     expr = sp.expand(expr.subs(q, 1 - s), power_exp=True)
-    return expr.subs({sp.exp(-b * s): _U, sp.exp(b * s): 1 / _U, sp.exp(a): _A,
-                      sp.exp(-b): _B, sp.exp(b): 1 / _B})
+    return expr.subs(
+        {
+            sp.exp(-b * s): _U,
+            sp.exp(b * s): 1 / _U,
+            sp.exp(a): _A,
+            sp.exp(-b): _B,
+            sp.exp(b): 1 / _B,
+        }
+    )
 
 
 def _is_zero(expr):
@@ -94,13 +103,23 @@ def closed_form():
         "pos_first": sp.Integral(x * sp.exp(z_pos), (x, s, 1)),
     }
     values = {k: sp.simplify(i.doit()) for k, i in integrals.items()}
-    estimate = (values["neg_first"] + values["pos_first"]) / (values["neg_mass"] + values["pos_mass"])
+    estimate = (values["neg_first"] + values["pos_first"]) / (
+        values["neg_mass"] + values["pos_mass"]
+    )
     bias_pos = 1 / b - q / (sp.exp(b * q) - 1)
     bias_neg = 1 / b - s / (1 - sp.exp(-b * s))
     odds = sp.exp(-(a - b * s)) * (1 - sp.exp(-b * s)) / (1 - sp.exp(-b * q))
     structured = (bias_pos + odds * bias_neg) / (1 + odds)
-    return ClosedForm(integrals, values, estimate, bias_pos, bias_neg, odds, structured,
-                      _is_zero(estimate - s - structured))
+    return ClosedForm(
+        integrals,
+        values,
+        estimate,
+        bias_pos,
+        bias_neg,
+        odds,
+        structured,
+        _is_zero(estimate - s - structured),
+    )
 
 
 def residual_high_precision(a_, b_, s_, dps=50):
@@ -114,7 +133,9 @@ def residual_high_precision(a_, b_, s_, dps=50):
         neg_mass = -mpmath.expm1(-b_ * s_) / b_
         neg_first = (1 - (1 + b_ * s_) * mpmath.exp(-b_ * s_)) / b_**2
         pos_mass = mpmath.exp(a_ - b_ * s_) * (-mpmath.expm1(-b_ * (1 - s_))) / b_
-        pos_first = ((1 + b_ * s_) * mpmath.exp(a_ - b_ * s_) - (1 + b_) * mpmath.exp(a_ - b_)) / b_**2
+        pos_first = (
+            (1 + b_ * s_) * mpmath.exp(a_ - b_ * s_) - (1 + b_) * mpmath.exp(a_ - b_)
+        ) / b_**2
         return float((neg_first + pos_first) / (neg_mass + pos_mass) - s_)
 
 
@@ -148,22 +169,26 @@ def gradient_identities(form=None):
     form = form or closed_form()
     val = form.values
     mass = val["neg_mass"] + val["pos_mass"]
-    second = sp.integrate(x**2 * sp.exp(-b * x), (x, 0, s)) \
-        + sp.integrate(x**2 * sp.exp(a - b * x), (x, s, 1))
+    second = sp.integrate(x**2 * sp.exp(-b * x), (x, 0, s)) + sp.integrate(
+        x**2 * sp.exp(a - b * x), (x, s, 1)
+    )
     mean_x = form.estimate
     mean_y = val["pos_mass"] / mass
-    cov = val["pos_first"] / mass - mean_x * mean_y      # E_w[x y] - E_w[x] E_w[y]
+    cov = val["pos_first"] / mass - mean_x * mean_y  # E_w[x y] - E_w[x] E_w[y]
     neg_var = -(second / mass - mean_x**2)
     d_a, d_b = sp.diff(form.estimate, a), sp.diff(form.estimate, b)
-    return GradientIdentities(d_a, d_b, cov, neg_var,
-                              _is_zero(d_a - cov) and _is_zero(d_b - neg_var))
+    return GradientIdentities(
+        d_a, d_b, cov, neg_var, _is_zero(d_a - cov) and _is_zero(d_b - neg_var)
+    )
 
 
 # --------------------------------------------------------------------------- interior s
 
 
 def interior_series(order=4):
-    """Terms ``T_0, ..., T_{order-1}`` of ``s_hat - s`` in ``λ = e^{-(a-bs)}``, ``ε_q = e^{-bq}``, ``ε_s = e^{-bs}``.
+    """Terms ``T_0, ..., T_{order-1}`` of ``s_hat - s``.
+
+    In ``λ = e^{-(a-bs)}``, ``ε_q = e^{-bq}``, ``ε_s = e^{-bs}``.
 
     ``T_k`` collects the products of ``k`` of the three small factors (a bookkeeping
     parameter ``τ`` multiplies each); all three are exponentially small in ``b`` at fixed
@@ -179,8 +204,9 @@ def interior_series(order=4):
     d_pos = 1 / b - q * eps_q / (1 - eps_q)
     d_neg = 1 / b - s / (1 - eps_s)
     rho = lam * (1 - eps_s) / (1 - eps_q)
-    r = ((d_pos + rho * d_neg) / (1 + rho)).subs({lam: tau * lam, eps_q: tau * eps_q,
-                                                    eps_s: tau * eps_s})
+    r = ((d_pos + rho * d_neg) / (1 + rho)).subs(
+        {lam: tau * lam, eps_q: tau * eps_q, eps_s: tau * eps_s}
+    )
     ser = sp.expand(sp.series(r, tau, 0, order).removeO())
     return [sp.factor(ser.coeff(tau, k)) for k in range(order)]
 
@@ -188,8 +214,12 @@ def interior_series(order=4):
 def interior_terms_function(order=4):
     """NumPy function ``(a, b, s) -> [T_0, ..., T_{order-1}]`` of :func:`interior_series`."""
     terms = interior_series(order)
-    subs = {lam: sp.exp(-(a - b * s)), eps_q: sp.exp(-b * (1 - s)), eps_s: sp.exp(-b * s),
-            q: 1 - s}
+    subs = {
+        lam: sp.exp(-(a - b * s)),
+        eps_q: sp.exp(-b * (1 - s)),
+        eps_s: sp.exp(-b * s),
+        q: 1 - s,
+    }
     f = sp.lambdify((a, b, s), [term.subs(subs) for term in terms], modules="numpy")
     return lambda a_, b_, s_: f(a_, b_, s_)
 
@@ -298,8 +328,9 @@ def interior_valley(order=3):
     g_star = [solution[c] for c in coeffs]
     g_full = sum(gk * h**k for k, gk in enumerate(g_star))
     offset_series = sp.expand(sp.series(-sp.log(g_full), h, 0, order).removeO())
-    offset = [sp.simplify(sp.expand_log(offset_series.coeff(h, k), force=True))
-              for k in range(order)]
+    offset = [
+        sp.simplify(sp.expand_log(offset_series.coeff(h, k), force=True)) for k in range(order)
+    ]
     min_series = sp.expand(sp.series(F.subs(g, g_full), h, 0, order + 1).removeO())
     min_F = [sp.simplify(min_series.coeff(h, k)) for k in range(order + 1)]
     return Valley(integrand, F, g_star, offset, min_F)
@@ -341,13 +372,15 @@ def full_prior():
     phi = t / (sp.exp(t) - 1)
     # (1 - φ)² - 1 = -2φ + φ², φ = Σ_{n≥1} t e^{-nt}, φ² = Σ_{n≥2} (n-1) t² e^{-nt}
     first = sp.summation(sp.integrate(t * sp.exp(-n * t), (t, 0, sp.oo)), (n, 1, sp.oo))
-    second = sp.summation((n - 1) * sp.integrate(t**2 * sp.exp(-n * t), (t, 0, sp.oo)),
-                          (n, 2, sp.oo))
+    second = sp.summation(
+        (n - 1) * sp.integrate(t**2 * sp.exp(-n * t), (t, 0, sp.oo)), (n, 2, sp.oo)
+    )
     bias_integral = sp.simplify(-2 * first + second)
     # J: 1/(e^t-1)² = -d/dt[1/(e^t-1)] - 1/(e^t-1), integrate t/(e^t-1)² by parts on [ε, ∞):
     # J(ε) = ∫_ε 1/(e^t-1) - ∫_ε t/(e^t-1)² = -ε/(e^ε - 1) + ∫_ε t/(e^t-1)  ->  ζ(2) - 1
-    id_square = sp.simplify(sp.diff(-1 / (sp.exp(t) - 1), t) - 1 / (sp.exp(t) - 1)
-                            - 1 / (sp.exp(t) - 1) ** 2)
+    id_square = sp.simplify(
+        sp.diff(-1 / (sp.exp(t) - 1), t) - 1 / (sp.exp(t) - 1) - 1 / (sp.exp(t) - 1) ** 2
+    )
     boundary = sp.limit(phi, t, 0)
     J = first - boundary
     # K: t e^t/(e^t-1)² = φ/t - φ', so K = ∫ (1-φ)φ/t - ∫ (1-φ)φ' = J + [φ²/2 - φ]_0^∞
@@ -356,10 +389,21 @@ def full_prior():
     bracket = sp.limit(phi**2 / 2 - phi, t, sp.oo) - sp.limit(phi**2 / 2 - phi, t, 0)
     K = J + bracket
     excess = sp.expand((1 - 1 / b) ** 2 - 2 * J / b + 2 * K / b**2)
-    identities = {"square": id_square, "kernel": id_kernel, "J_integrand": id_j,
-                  "phi_at_0": boundary, "bracket": bracket}
-    return FullPrior(bias_integral, {"first": first, "second": second}, sp.nsimplify(J),
-                     sp.nsimplify(K), excess, identities)
+    identities = {
+        "square": id_square,
+        "kernel": id_kernel,
+        "J_integrand": id_j,
+        "phi_at_0": boundary,
+        "bracket": bracket,
+    }
+    return FullPrior(
+        bias_integral,
+        {"first": first, "second": second},
+        sp.nsimplify(J),
+        sp.nsimplify(K),
+        excess,
+        identities,
+    )
 
 
 def quadrature_check(dps=30):
@@ -376,6 +420,10 @@ def quadrature_check(dps=30):
         return {
             "bias_integral": mpmath.quad(lambda t_: (1 - phi(t_)) ** 2 - 1 if t_ else -1, pts),
             "J": mpmath.quad(lambda t_: (1 - phi(t_)) / mpmath.expm1(t_) if t_ else 0.5, pts),
-            "K": mpmath.quad(lambda t_: (1 - phi(t_)) * t_ * mpmath.exp(t_) / mpmath.expm1(t_) ** 2
-                             if t_ else 0.5, pts),
+            "K": mpmath.quad(
+                lambda t_: (
+                    (1 - phi(t_)) * t_ * mpmath.exp(t_) / mpmath.expm1(t_) ** 2 if t_ else 0.5
+                ),
+                pts,
+            ),
         }

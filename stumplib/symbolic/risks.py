@@ -60,7 +60,8 @@ def interior(expr):
     is the interior risk, a rational function of ``N``.
     """
     dropped = sp.expand(expr).replace(
-        lambda e: e.is_Pow and e.exp.has(N) and e.base.has(s), lambda e: sp.Integer(0))
+        lambda e: e.is_Pow and e.exp.has(N) and e.base.has(s), lambda e: sp.Integer(0)
+    )
     return sp.factor(sp.simplify(dropped))
 
 

@@ -73,14 +73,18 @@ class Law:
         limit = float(sp.N(sp.sympify(self.limit).subs(lo, l)))
         if b_ is None:
             return limit
-        return limit + float(sp.N(sp.sympify(self.correction).subs(lo, l))) / np.asarray(b_, dtype=float)
+        return limit + float(sp.N(sp.sympify(self.correction).subs(lo, l))) / np.asarray(
+            b_, dtype=float
+        )
 
 
 def _series(expr, order=2):
     """Coefficients ``(c0, c1)`` of ``expr`` in ``epsilon = 1/b``."""
     e = sp.cancel(sp.together(expr.subs(b, 1 / eps)))
-    return [sp.factor(sp.cancel(sp.diff(e, eps, k).subs(eps, 0) / sp.factorial(k)))
-            for k in range(order)]
+    return [
+        sp.factor(sp.cancel(sp.diff(e, eps, k).subs(eps, 0) / sp.factorial(k)))
+        for k in range(order)
+    ]
 
 
 def interior_laws(l=lo):
@@ -116,8 +120,12 @@ def interior_laws(l=lo):
     hi = 1 - l
     offset = sp.log(hi / (l * root0)) - sp.log(1 + root1 / (root0 * b))
     out = {"rho": Law(root0, root1)}
-    for name, expr in (("offset", offset), ("db_dlog_t", rate), ("loss_times_t", lt),
-                       ("loss_exponent", exponent)):
+    for name, expr in (
+        ("offset", offset),
+        ("db_dlog_t", rate),
+        ("loss_times_t", lt),
+        ("loss_exponent", exponent),
+    ):
         out[name] = Law(*_series(expr))
     return out
 
@@ -184,6 +192,11 @@ def full_laws(rule="average"):
     c_star = sp.solve(sp.Eq(a_dot, b_dot), c)[0]
     rate = sp.simplify(b_dot.subs(c, c_star) * b**4)  # b' = rate / b^4
     growth = 5 * rate
-    return {"Z": Z, "lambda": lam, "offset_constant": sp.simplify(sp.log(c_star / b**3)),
-            "growth": growth, "loss_exponent": sp.Rational(-3, 5),
-            "loss_prefactor": sp.simplify(Z * growth ** sp.Rational(-3, 5))}
+    return {
+        "Z": Z,
+        "lambda": lam,
+        "offset_constant": sp.simplify(sp.log(c_star / b**3)),
+        "growth": growth,
+        "loss_exponent": sp.Rational(-3, 5),
+        "loss_prefactor": sp.simplify(Z * growth ** sp.Rational(-3, 5)),
+    }

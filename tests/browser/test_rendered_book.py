@@ -3,12 +3,20 @@
 Run after ``make book`` (``make check-book`` does both the set-up and the run). For
 every page: MathJax typeset every formula without error and no raw TeX is left in the
 prose, every image loaded and has alt text, no cell shows an error or stderr output,
-every internal link points to an existing page and anchor, the page requests nothing
-from the network (every request other than a local file is refused and reported: MathJax
-is served by the book itself, from ``_static/mathjax``), launch links (Binder, Colab)
-appear for the repository given at build time (``$BOOK_REPOSITORY_URL``) and for no
-other, and the claims ledger shows every claim of ``stumplib.claims.IDS`` holding. A
-full-page screenshot of each page is saved to ``_build/screenshots``.
+every internal link points to an existing page and anchor, and the claims ledger shows
+every claim of ``stumplib.claims.IDS`` holding. And what a reader sees at 1200 x 900:
+no image is distorted (rendered aspect ratio within 2% of the file's), every figure is
+shown at a size at which its smallest text is at least 9 px on screen, every figure
+has a caption, no code line (folded cells opened) is wider than its cell, and nothing
+is cut off: a display, table or output wider than its box scrolls. Each check reports
+per page (``test_page[<page>-<check>]``); pages not yet fixed are listed in
+``KNOWN_FAILURES``. A full-page screenshot of each page is saved to
+``_build/screenshots``.
+
+No page requests anything from the network: every request other than a local file is
+refused and reported (MathJax is served by the book itself, from ``_static/mathjax``).
+Launch links (Binder, Colab) appear for the repository given at build time
+(``$BOOK_REPOSITORY_URL``) and for no other.
 """
 
 import os
@@ -20,19 +28,26 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 
-from stumplib import claims
+from stumplib import claims, plotting
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
 SHOTS = Path(os.environ.get("BOOK_SCREENSHOTS", ROOT / "_build" / "screenshots"))
 MATHJAX = HTML / "_static" / "mathjax" / "tex-mml-chtml.js"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-RAW_TEX = re.compile(r"\\[a-zA-Z]+|\\[()\[\]]|\$")
 LAUNCH = yaml.safe_load((ROOT / "_config.yml").read_text())["launch_buttons"]
 REPOSITORY = os.environ.get("BOOK_REPOSITORY_URL", "").strip().rstrip("/")
 BRANCH = os.environ.get("BOOK_REPOSITORY_BRANCH") or "main"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+RAW_TEX = re.compile(r"\\[a-zA-Z]+|\\[()\[\]]|\$")
 PAGES = sorted(p.relative_to(HTML).as_posix() for p in (HTML / "book").glob("*.html"))
 
 # Everything the page shows as prose: the body without code, outputs, typeset math and scripts.
@@ -44,7 +59,8 @@ PROSE_JS = """() => {
   return copy.innerText;
 }"""
 IMAGES_JS = """() => Array.from(document.images).map(i => (
-  {src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0, alt: i.getAttribute('alt')}))"""
+  {src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0,
+   alt: i.getAttribute('alt')}))"""
 LEDGER_JS = """() => Array.from(document.querySelectorAll('table.claims-ledger tbody tr')).map(
   r => Array.from(r.cells).map(c => c.innerText.trim()))"""  # id + chapter, statement, result
 
@@ -65,12 +81,14 @@ def browser():
 
 def offline(problems):
     """A route handler: local files load; every other request is refused and reported."""
+
     def route(route):
         url = route.request.url
         if url.startswith(("file://", "data:")):
             return route.continue_()
         problems.append(f"network request: {url}")
         return route.abort()
+
     return route
 
 
@@ -91,8 +109,9 @@ def math_problems(page):
     if page.query_selector_all(".math") and not page.query_selector_all("mjx-container"):
         problems.append("MathJax typeset nothing")
     errors = page.query_selector_all("mjx-merror, [data-mjx-error]")
-    problems += [f"MathJax error: {e.get_attribute('data-mjx-error') or e.inner_text()}"
-                 for e in errors]
+    problems += [
+        f"MathJax error: {e.get_attribute('data-mjx-error') or e.inner_text()}" for e in errors
+    ]
     raw = sorted(set(RAW_TEX.findall(page.evaluate(PROSE_JS))))
     if raw:
         problems.append(f"raw TeX left in the prose: {raw[:10]}")
@@ -111,8 +130,10 @@ def image_problems(page):
 
 
 def output_problems(page):
-    bad = page.query_selector_all(".cell_output .error, .cell_output .traceback, "
-                                  ".cell_output .stderr, .cell_output .output.error")
+    bad = page.query_selector_all(
+        ".cell_output .error, .cell_output .traceback, "
+        ".cell_output .stderr, .cell_output .output.error"
+    )
     return [f"error output in a cell: {b.inner_text()[:200]!r}" for b in bad]
 
 
@@ -134,7 +155,9 @@ def _anchors(path, cache={}):
 
 
 def page_links(page):
-    return set(page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))"))
+    return set(
+        page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
+    )
 
 
 def link_problems(hrefs, page_name):
@@ -143,11 +166,17 @@ def link_problems(hrefs, page_name):
         parts = urlsplit(href)
         if parts.scheme or href.startswith(("mailto:", "javascript:")):
             continue
-        target = (HTML / page_name).parent / unquote(parts.path) if parts.path else HTML / page_name
+        target = (
+            (HTML / page_name).parent / unquote(parts.path) if parts.path else HTML / page_name
+        )
         target = target.resolve()
         if not target.exists():
             problems.append(f"broken link: {href}")
-        elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in _anchors(target):
+        elif (
+            parts.fragment
+            and target.suffix == ".html"
+            and unquote(parts.fragment) not in _anchors(target)
+        ):
             problems.append(f"link to a missing anchor: {href}")
     return problems
 
@@ -171,7 +200,9 @@ def launch_problems(hrefs, page_name):
             f"{services[0]}/v2/gh/{owner}/{repo}/{BRANCH}?urlpath=lab/tree/{notebook}",
             f"{services[1]}/github/{owner}/{repo}/blob/{BRANCH}/{notebook}",
         }
-        problems += [f"missing launch link {e} (found {sorted(launch)})" for e in expected - launch]
+        problems += [
+            f"missing launch link {e} (found {sorted(launch)})" for e in expected - launch
+        ]
     return problems
 
 
@@ -184,15 +215,157 @@ def ledger_problems(page):
     return problems
 
 
-@pytest.mark.parametrize("page_name", PAGES)
-def test_page(browser, page_name):
-    page, problems = open_page(browser, page_name)
-    problems += math_problems(page) + image_problems(page) + output_problems(page)
+# What a reader sees. Folded cells are opened first, so their code is measured too.
+OPEN_FOLDS_JS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+FIGURES_JS = """() => Array.from(document.querySelectorAll('article img')).map(i => {
+  const r = i.getBoundingClientRect();
+  const figure = i.closest('figure');
+  const caption = figure && figure.querySelector('figcaption');
+  return {src: i.getAttribute('src'), width: r.width, height: r.height,
+          naturalWidth: i.naturalWidth, naturalHeight: i.naturalHeight,
+          output: !!i.closest('.cell_output'),
+          caption: caption ? caption.innerText.trim() : ''};
+})"""
+WIDE_CODE_JS = """() => Array.from(document.querySelectorAll('article .cell_input pre'))
+  .filter(p => p.offsetParent !== null && p.scrollWidth > p.clientWidth + 1)
+  .map(p => p.innerText.split('\\n').reduce((a, b) => (b.length > a.length ? b : a), ''))"""
+BOXES = (
+    "mjx-container[display='true'], article table, .cell_output pre, "
+    ".cell_output .output, div.math, .highlight pre"
+)
+CUT_OFF_JS = """(selector) => {
+  const article = document.querySelector('article').getBoundingClientRect();
+  const found = [];
+  for (const e of document.querySelectorAll(selector)) {
+    if (e.offsetParent === null) continue;
+    const style = getComputedStyle(e);
+    const scrolls = ['auto', 'scroll'].includes(style.overflowX);
+    const inner = e.scrollWidth > e.clientWidth + 1 && !scrolls;
+    const r = e.getBoundingClientRect();
+    const outside = r.right > article.right + 1 || r.left < article.left - 1;
+    let clipped = false;  // an ancestor that hides what sticks out of it
+    for (let a = e.parentElement; a && !clipped; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      clipped = (o === 'hidden' || o === 'clip') && r.right > a.getBoundingClientRect().right + 1;
+    }
+    if (inner || outside || clipped)
+      found.push(e.tagName.toLowerCase() + ': ' + (e.innerText || '').trim().slice(0, 80));
+  }
+  return found;
+}"""
+ASPECT_TOLERANCE = 0.02  # rendered aspect ratio within 2% of the image file's
+READABLE_PX = 9.0  # the smallest text of a figure, in CSS px on screen
+
+
+def aspect_problems(figures):
+    problems = []
+    for f in figures:
+        if f["height"] and f["naturalHeight"]:
+            shown = (f["width"] / f["height"]) / (f["naturalWidth"] / f["naturalHeight"])
+            if abs(shown - 1) > ASPECT_TOLERANCE:
+                problems.append(f"distorted image (aspect ratio x{shown:.2f}): {f['src']}")
+    return problems
+
+
+def readability_problems(figures):
+    """A stored figure's smallest text is SMALLEST_FONT pt at DPI (stumplib.plotting)."""
+    natural_px = plotting.SMALLEST_FONT * plotting.DPI / 72
+    problems = []
+    for f in figures:
+        if f["output"] and f["naturalWidth"]:
+            px = f["width"] / f["naturalWidth"] * natural_px
+            if px < READABLE_PX:
+                problems.append(
+                    f"figure shown too small: its smallest text is {px:.1f} px on screen "
+                    f"(at least {READABLE_PX:g}): {f['src']}"
+                )
+    return problems
+
+
+def caption_problems(figures):
+    return [f"figure without a caption: {f['src']}" for f in figures if not f["caption"]]
+
+
+def code_width_problems(page):
+    return [
+        f"code line wider than its cell: {line[:80]!r}" for line in page.evaluate(WIDE_CODE_JS)
+    ]
+
+
+def cut_off_problems(page):
+    return [f"cut off without a scroll: {box}" for box in page.evaluate(CUT_OFF_JS, BOXES)]
+
+
+CHECKS = (
+    "math",
+    "images",
+    "outputs",
+    "links",
+    "ledger",
+    "aspect",
+    "readable",
+    "caption",
+    "code-width",
+    "cut-off",
+)
+
+# Pages whose chapters are being rewritten on other branches, with the checks they are
+# known to fail here. Remove an entry when its chapter is fixed (a known failure that
+# passes is reported as XPASS).
+KNOWN_FAILURES = {
+    # Chapters 5-7: figures drawn wider than the column (text below 9 px on screen),
+    # no figure captions yet, code lines wider than their cells.
+    "book/05-finite-corpus.html": ("readable", "caption", "code-width"),
+    "book/06-frozen-estimator.html": ("readable", "caption", "code-width"),
+    "book/07-boundary-and-symmetrization.html": ("readable", "caption", "code-width"),
+}
+
+
+def inspect(browser, page_name):
+    """Open one page; return its problems by check and save its screenshot."""
+    page, errors = open_page(browser, page_name)
+    problems = dict.fromkeys(CHECKS, [])
+    problems["math"] = errors + math_problems(page)
+    problems["images"] = image_problems(page)
+    problems["outputs"] = output_problems(page)
     hrefs = page_links(page)
-    problems += link_problems(hrefs, page_name) + launch_problems(hrefs, page_name)
+    problems["links"] = link_problems(hrefs, page_name) + launch_problems(hrefs, page_name)
     if page_name.endswith("claims-ledger.html"):
-        problems += ledger_problems(page)
+        problems["ledger"] = ledger_problems(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / (Path(page_name).stem + ".png")), full_page=True)
+    page.evaluate(OPEN_FOLDS_JS)
+    figures = page.evaluate(FIGURES_JS)
+    problems["aspect"] = aspect_problems(figures)
+    problems["readable"] = readability_problems(figures)
+    problems["caption"] = caption_problems(figures)
+    problems["code-width"] = code_width_problems(page)
+    problems["cut-off"] = cut_off_problems(page)
     page.close()
-    assert not problems, f"{page_name}:\n" + "\n".join(problems)
+    return problems
+
+
+@pytest.fixture(scope="module")
+def inspected(browser):
+    cache = {}
+
+    def get(page_name):
+        if page_name not in cache:
+            cache[page_name] = inspect(browser, page_name)
+        return cache[page_name]
+
+    return get
+
+
+def _cases():
+    for page_name in PAGES:
+        for check in CHECKS:
+            known = check in KNOWN_FAILURES.get(page_name, ())
+            marks = [pytest.mark.xfail(strict=False, reason="known failure")] if known else []
+            yield pytest.param(page_name, check, marks=marks, id=f"{page_name}-{check}")
+
+
+@pytest.mark.parametrize(("page_name", "check"), list(_cases()))
+def test_page(inspected, page_name, check):
+    problems = inspected(page_name)[check]
+    assert not problems, f"{page_name} ({check}):\n" + "\n".join(problems)

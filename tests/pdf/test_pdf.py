@@ -55,8 +55,11 @@ def normalized(text):
 @pytest.fixture(scope="module")
 def text():
     assert PDF.exists(), f"no PDF at {PDF}: run `make pdf`"
-    return normalized(subprocess.run(["pdftotext", "-layout", str(PDF), "-"], check=True,
-                                     capture_output=True, text=True).stdout)
+    return normalized(
+        subprocess.run(
+            ["pdftotext", "-layout", str(PDF), "-"], check=True, capture_output=True, text=True
+        ).stdout
+    )
 
 
 def pages():
@@ -70,8 +73,10 @@ def test_every_page_converts_to_an_image_and_to_text(tmp_path):
     subprocess.run(["pdftoppm", "-r", "12", "-png", str(PDF), str(tmp_path / "page")], check=True)
     assert len(list(tmp_path.glob("page-*.png"))) == n
     for k in range(1, n + 1):
-        subprocess.run(["pdftotext", "-f", str(k), "-l", str(k), str(PDF), str(tmp_path / "p.txt")],
-                       check=True)
+        subprocess.run(
+            ["pdftotext", "-f", str(k), "-l", str(k), str(PDF), str(tmp_path / "p.txt")],
+            check=True,
+        )
 
 
 @pytest.mark.parametrize("stem", toc_files())
@@ -87,7 +92,11 @@ def test_every_claim_check_is_in_the_pdf(text):
 
 def test_latex_reports_no_error_and_no_missing_glyph():
     log = LOG.read_text(encoding="latin-1")
-    problems = [line for line in log.splitlines()
-                if line.startswith("! ") or "Missing character" in line
-                or re.search(r"(LaTeX|Package \w+) Error", line)]
+    problems = [
+        line
+        for line in log.splitlines()
+        if line.startswith("! ")
+        or "Missing character" in line
+        or re.search(r"(LaTeX|Package \w+) Error", line)
+    ]
     assert not problems, "\n".join(problems[:20])

@@ -1,0 +1,69 @@
+"""Finite-difference checks of a gradient of ``f(a, b)`` at rounding-aware tolerances."""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import validation
+
+EPS = np.finfo(float).eps
+RESOLVED = 1e6  # |gradient| >= RESOLVED * phi is compared relatively
+
+
+class Comparison(NamedTuple):
+    """Gradient entries against central differences (see :func:`compare`)."""
+
+    relative: float  #: max ``|difference - gradient| / |gradient|`` over resolved entries
+    noise: float  #: max ``|difference - gradient| / phi`` where ``|gradient| < phi``
+    compared: int  #: number of gradient entries
+    resolved: int  #: number of entries with ``|gradient| >= RESOLVED * phi``
+    b_max: float  #: largest b at which some entry is resolved
+
+
+def central_differences(f, a, b, h, *args):
+    """Central differences ``(df/da, df/db)`` of ``f(a, b, *args)`` with step ``h``."""
+    a, b = validation.parameters(a, b)
+    h = float(validation.positive(h, "h"))
+    d_a = (f(a + h, b, *args) - f(a - h, b, *args)) / (2 * h)
+    d_b = (f(a, b + h, *args) - f(a, b - h, *args)) / (2 * h)
+    return d_a, d_b
+
+
+def compare(gradient, differences, a, b, h):
+    """Compare gradient entries with central differences of step ``h``.
+
+    A difference of values near 1 carries rounding of about
+    ``phi = eps (1 + |a| + |b|) / h``. Entries with ``|gradient| >= 1e6 phi`` are
+    compared relatively; entries with ``|gradient| < phi`` are measured in units of phi.
+
+    Parameters
+    ----------
+    gradient, differences : pair of arrays
+        ``(d/da, d/db)`` from the gradient and from :func:`central_differences`.
+    a, b : array_like
+        Where they were evaluated (same shape as each entry).
+    h : float
+        The step of the differences.
+
+    Returns
+    -------
+    Comparison
+    """
+    a, b = np.broadcast_arrays(*validation.parameters(a, b))
+    h = float(validation.positive(h, "h"))
+    g = np.concatenate([validation.finite(v, "gradient").ravel() for v in gradient])
+    d = np.concatenate([validation.finite(v, "differences").ravel() for v in differences])
+    if g.shape != d.shape or g.size != 2 * a.size:
+        raise ValueError("gradient and differences must hold one pair per (a, b)")
+    phi = np.tile(EPS * (1 + np.abs(a) + np.abs(b)).ravel() / h, 2)
+    scale = np.tile(b.ravel(), 2)
+    error = np.abs(d - g)
+    resolved = np.abs(g) >= RESOLVED * phi
+    tiny = np.abs(g) < phi
+    return Comparison(
+        relative=float(np.max(error[resolved] / np.abs(g[resolved]), initial=0.0)),
+        noise=float(np.max(error[tiny] / phi[tiny], initial=0.0)),
+        compared=int(g.size),
+        resolved=int(resolved.sum()),
+        b_max=float(np.max(scale[resolved], initial=-np.inf)),
+    )
