@@ -22,7 +22,16 @@ class Shown(float):
 
 
 def rounded(value, digits=None, decimals=None):
-    """``value`` rounded to ``digits`` significant digits or ``decimals`` decimals (not both)."""
+    """``value`` rounded to ``digits`` significant digits or ``decimals`` decimals (not both).
+
+    ``value`` is anything ``float`` accepts as a real number (a SymPy number included).
+    """
+    if isinstance(value, (str, bytes, complex)):
+        raise TypeError(f"value must be a real number (got {type(value).__name__})")
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"value must be a real number (got {type(value).__name__})") from None
     value = float(validation.finite(value, "value"))
     if digits is not None and decimals is not None:
         raise ValueError("give digits or decimals, not both")

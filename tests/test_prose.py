@@ -48,6 +48,15 @@ def test_bad_arguments(kwargs, error, match):
         prose.rounded(**kwargs)
 
 
+def test_sympy_numbers_are_accepted_and_non_numbers_rejected():
+    import sympy as sp
+
+    assert prose.rounded(sp.log(2), digits=3) == 0.693
+    for bad in ("1.5", 1 + 2j, None, [1.0, 2.0]):
+        with pytest.raises(TypeError, match="value"):
+            prose.rounded(bad)
+
+
 def test_glue_records_the_shown_text(monkeypatch):
     glued = {}
     monkeypatch.setattr("myst_nb.glue", lambda name, value, display: glued.update({name: value}))
