@@ -267,7 +267,7 @@ def test_loss_limits():
     # b = 0, a = 0: s_hat = 1/2, so L = E(s - 1/2)^2 = Var(s) (+ 0 bias for symmetric priors)
     assert population.loss(0.0, 0.0, FULL) == pytest.approx(1 / 12, rel=1e-13)
     assert population.loss(0.0, 0.0, INTERIOR) == pytest.approx(0.8**2 / 12, rel=1e-13)
-    # DESIGN claim 'calibration': b^2 min_a L -> 1 (interior), b^2 L(inf, b) -> 1 (full)
+    # claim 'calibration': b^2 min_a L -> 1 (interior), b^2 L(inf, b) -> 1 (full)
     for b in (1e4, 1e6):
         assert b**2 * population.loss(valley(b, INTERIOR), b, INTERIOR) == pytest.approx(1.0, abs=1e-3)
         assert b**2 * population.loss(b + 60.0, b, FULL) == pytest.approx(1.0, abs=1e-3)
@@ -308,7 +308,7 @@ def test_loss_gradient_with_beta_features():
 
 
 def test_interior_prior_has_finite_minimizer_full_prior_does_not():
-    """DESIGN §1: under U[0.1, 0.9] dL/da changes sign along a at fixed b; under U[0, 1] it does not."""
+    """Under U[0.1, 0.9] dL/da changes sign along a at fixed b; under U[0, 1] it does not."""
     b = 200.0
     g_int = [population.gradient(a, b, INTERIOR)[0] for a in (0.9 * b, 0.9 * b + 2 * np.log(b))]
     assert g_int[0] < 0 < g_int[1]
