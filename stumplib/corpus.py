@@ -4,7 +4,7 @@ The empirical loss is ``L_{m,n}(a, b) = (1/m) sum_j (s_hat(C_j) - s_j)^2``; its
 gradient is ``(2/m) sum_j (s_hat_j - s_j) (Cov_w(x, y), -Var_w(x))_j``.
 
 **The engine: cost that falls with the scale.** At scale ``b > 0`` an example whose score
-``a*y - b*x`` lies more than :attr:`Corpus.cutoff` units below its task's heaviest example
+``a*y - b*x`` lies more than ``Corpus.cutoff`` units below its task's heaviest example
 (the *leader*) has relative weight below ``e^{-cutoff}``. Each task is stored sorted
 within its classes, negatives ascending from the left end of its row and positives
 descending to the right end, so the examples that matter for a class are a run of columns
@@ -136,7 +136,7 @@ class Corpus:
     def windows(self, a, b):
         """Numbers of examples of each class that carry weight at ``(a, b)``, for ``b > 0``.
 
-        An example counts when its score is within :attr:`cutoff` units of its task's
+        An example counts when its score is within ``cutoff`` units of its task's
         leader; within a class these are the smallest features.
 
         Returns

@@ -24,7 +24,7 @@ import numpy as np
 from . import moments, quadrature, tasks, validation
 
 #: Panels graded by 4 toward each end of a class interval, down to 4**-EDGE_DEPTH of its
-#: length: resolves kernels of width 1/|b| down to 1e-18 of the interval and integrable
+#: length. This resolves kernels of width ``1/abs(b)`` down to 1e-18 of the interval and integrable
 #: singularities of the feature density at the ends (never evaluated there).
 EDGE_DEPTH = 30
 _TINY = 4.0**-EDGE_DEPTH

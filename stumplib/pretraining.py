@@ -25,8 +25,9 @@ from .corpus import Corpus
 START_RATIO = 1.5
 #: ``eta = STEP * b_0^3``.
 STEP = 0.1
-#: Start of a run frozen by the corpus rule: ``b_0 = SIZE_START * (m ∧ n)``, at least ``MIN_START``
-#: (chapter 5 measured certified ends near ``0.06 (m ∧ n)``: the start lies well inside).
+#: Start of a run frozen by the corpus rule, ``b_0 = SIZE_START * (m ∧ n)``, at least
+#: ``MIN_START`` (chapter 5 measured certified ends near ``0.06 (m ∧ n)``, so the start
+#: lies well inside).
 SIZE_START = 1 / 40
 MIN_START = 2.5
 

@@ -11,7 +11,7 @@ from scipy import special, stats
 
 from . import validation
 
-#: Narrowest uniform law accepted: its density ``1/(hi - lo)`` stays a normal float.
+#: Narrowest uniform law accepted, so that its density ``1/(hi - lo)`` stays a normal float.
 MIN_WIDTH = 1e-300
 
 
@@ -70,7 +70,7 @@ class Uniform:
 
     @property
     def bulk(self):
-        """Centre and width of the law's mass: ``((lo + hi)/2, hi - lo)``."""
+        """Centre and width of the law's mass, ``((lo + hi)/2, hi - lo)``."""
         return 0.5 * (self.lo + self.hi), self.hi - self.lo
 
     def sample(self, size, rng):
@@ -113,7 +113,7 @@ class Beta:
 
     @property
     def bulk(self):
-        """Centre and width of the law's mass: its mean and standard deviation."""
+        """Centre and width of the law's mass, as its mean and standard deviation."""
         total = self.alpha + self.beta
         mean = self.alpha / total
         return mean, float(np.sqrt(mean * (self.beta / total) / (total + 1.0)))

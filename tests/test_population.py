@@ -315,7 +315,7 @@ def test_loss_limits():
     # b = 0, a = 0: s_hat = 1/2, so L = E(s - 1/2)^2 = Var(s) (+ 0 bias for symmetric priors)
     assert population.loss(0.0, 0.0, FULL) == pytest.approx(1 / 12, rel=1e-13)
     assert population.loss(0.0, 0.0, INTERIOR) == pytest.approx(0.8**2 / 12, rel=1e-13)
-    # DESIGN claim 'calibration': b^2 min_a L -> 1 (interior), b^2 L(inf, b) -> 1 (full)
+    # claim 'calibration': b^2 min_a L -> 1 (interior), b^2 L(inf, b) -> 1 (full)
     for b in (1e4, 1e6):
         assert b**2 * population.loss(valley(b, INTERIOR), b, INTERIOR) == pytest.approx(
             1.0, abs=1e-3
