@@ -59,14 +59,12 @@ def make_project(src, notebook):
     nbformat.write(notebook, src / "chapter.ipynb")
 
 
-def build(tmp_path, monkeypatch, notebook=None, fresh=True):
-    """Build the two-page project under ``tmp_path``.
+def sphinx_build(src, tmp_path, monkeypatch, fresh):
+    """Build the HTML of ``src`` into ``tmp_path / "out"``; return the warnings text.
 
-    Returns (ledger HTML, chapter HTML, warnings).
+    The book's extensions are imported from book/_ext and forgotten afterwards, so
+    that each build imports them afresh.
     """
-    src = tmp_path / "src"
-    if notebook is not None or not src.exists():
-        make_project(src, notebook or chapter_notebook())
     monkeypatch.syspath_prepend(str(EXT))
     warnings = StringIO()
     app = Sphinx(
@@ -80,10 +78,22 @@ def build(tmp_path, monkeypatch, notebook=None, fresh=True):
         freshenv=fresh,
     )
     app.build()
-    for name in ("claims_ledger", "unique_scripts"):
+    for name in ("claims_ledger", "claims_verdicts", "unique_scripts"):
         sys.modules.pop(name, None)
+    return warnings.getvalue()
+
+
+def build(tmp_path, monkeypatch, notebook=None, fresh=True):
+    """Build the two-page project under ``tmp_path``.
+
+    Returns (ledger HTML, chapter HTML, warnings).
+    """
+    src = tmp_path / "src"
+    if notebook is not None or not src.exists():
+        make_project(src, notebook or chapter_notebook())
+    warnings = sphinx_build(src, tmp_path, monkeypatch, fresh)
     read = lambda name: (tmp_path / "out" / f"{name}.html").read_text()  # noqa: E731
-    return read("ledger"), read("chapter"), warnings.getvalue()
+    return read("ledger"), read("chapter"), warnings
 
 
 def test_ledger_lists_each_check_with_statement_values_evidence_and_link(tmp_path, monkeypatch):
@@ -300,24 +310,10 @@ def build_results(tmp_path, monkeypatch, notebook):
     (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   chapter\n   results\n")
     (src / "results.md").write_text(RESULTS_PAGE)
     nbformat.write(notebook, src / "chapter.ipynb")
-    monkeypatch.syspath_prepend(str(EXT))
-    warnings = StringIO()
-    app = Sphinx(
-        str(src),
-        str(src),
-        str(tmp_path / "out"),
-        str(tmp_path / "doctrees"),
-        "html",
-        status=None,
-        warning=warnings,
-        freshenv=True,
-    )
-    app.build()
-    for name in ("claims_ledger", "claims_verdicts"):
-        sys.modules.pop(name, None)
+    warnings = sphinx_build(src, tmp_path, monkeypatch, True)
     html = (tmp_path / "out" / "results.html").read_text()
     summary, *sections = html.split('<div class="claim-verdict')
-    return summary, sections, warnings.getvalue()
+    return summary, sections, warnings
 
 
 def verdict_of(section):

@@ -181,18 +181,23 @@ def claim_summary(checks):
     return summary
 
 
+def kind_paragraphs(kinds):
+    """One paragraph per kind of evidence: the kind in bold, then its spans."""
+    return [
+        nodes.paragraph(
+            "",
+            "",
+            nodes.strong(text=kind),
+            nodes.Text(f" ({'; '.join(spans)})" if spans else ""),
+        )
+        for kind, spans in kinds.items()
+    ]
+
+
 def _summary(checks):
     rows = []
     for s in claim_summary(checks):
-        kinds = [
-            nodes.paragraph(
-                "",
-                "",
-                nodes.strong(text=kind),
-                nodes.Text(f" ({'; '.join(spans)})" if spans else ""),
-            )
-            for kind, spans in s["kinds"].items()
-        ]
+        kinds = kind_paragraphs(s["kinds"])
         margin = "—" if s["margin"] is None else f"{s['margin']:g} of its tolerance"
         rows.append(
             [

@@ -83,15 +83,7 @@ def id_rows(checks, claim_ids):
 def _rows_table(rows):
     cells = []
     for r in rows:
-        kinds = [
-            nodes.paragraph(
-                "",
-                "",
-                nodes.strong(text=kind),
-                nodes.Text(f" ({'; '.join(spans)})" if spans else ""),
-            )
-            for kind, spans in r["kinds"].items()
-        ] or [nodes.paragraph(text="—")]
+        kinds = claims_ledger.kind_paragraphs(r["kinds"]) or [nodes.paragraph(text="—")]
         count = f"{r['holding']} of {r['checks']} hold" if r["checks"] else "no check"
         cells.append(
             [
