@@ -38,6 +38,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     frozen heads and reference rules on shared fresh contexts
 ``baselines``
     nearest-positive, nearest-negative and gap-midpoint rules
+``risk_checks``
+    Monte Carlo risk profiles over thresholds, z-scores and ratios of risks
 ``symmetrization``
     the mirrored head and its reflected symmetrizations
 ``symmetrized_flow``

@@ -1,0 +1,114 @@
+"""Monte Carlo risks across thresholds, and how they are compared with exact risks.
+
+:func:`stumplib.baselines.monte_carlo_risks` simulates the risks of several rules at
+one threshold law. A *risk profile* repeats it at each threshold of a grid, with one
+random stream per threshold (``(*seed, j)`` for the ``j``-th threshold), so that the
+profile does not depend on how the grid is traversed. The two comparisons a chapter
+makes with a Monte Carlo risk ``r ± se`` are its largest ``z``-score against an exact
+value and the ratio of two risks with its first-order standard error.
+"""
+
+import numpy as np
+
+from . import baselines, tasks, validation
+
+
+def _seed(seed):
+    """A seed as a tuple of non-negative integers (an int is a tuple of one)."""
+    if isinstance(seed, tuple):
+        if not seed:
+            raise ValueError("seed must hold at least one integer")
+        return tuple(validation.count(k, "seed", minimum=0) for k in seed)
+    return (validation.count(seed, "seed", minimum=0),)
+
+
+def pointwise_risks(rules, n, thresholds, seed, tasks_per_batch=20000):
+    """Monte Carlo risks of several rules at each threshold of a grid.
+
+    Parameters
+    ----------
+    rules : dict of str to callable
+        Each rule maps ``(x, y)`` of shape ``(tasks, n)`` to estimates ``(tasks,)``.
+    n : int
+        Context size (features uniform on [0, 1]).
+    thresholds : array_like of float
+        The thresholds ``s``, each in [0, 1] (one-dimensional).
+    seed : int or tuple of int
+        The stream of the ``j``-th threshold is ``(*seed, j)``.
+    tasks_per_batch : int
+        Simulated contexts per threshold.
+
+    Returns
+    -------
+    dict of str to (numpy.ndarray, numpy.ndarray)
+        For each rule, its risks and their standard errors, one per threshold.
+    """
+    rules = validation.rules(rules)
+    thresholds = validation.unit_interval(thresholds, "thresholds")
+    if thresholds.ndim != 1:
+        raise ValueError(f"thresholds must be one-dimensional (got shape {thresholds.shape})")
+    seed = _seed(seed)
+    runs = [
+        baselines.monte_carlo_risks(
+            rules, n, tasks.Fixed(float(s)), tasks_per_batch=tasks_per_batch, rng=(*seed, j)
+        )
+        for j, s in enumerate(thresholds)
+    ]
+    return {
+        name: tuple(
+            np.array([run[name][k] for run in runs]).reshape(thresholds.shape) for k in (0, 1)
+        )
+        for name in rules
+    }
+
+
+def largest_z(measured, errors, exact):
+    """The largest ``|measured - exact| / errors`` over a set of Monte Carlo risks.
+
+    Parameters
+    ----------
+    measured, errors, exact : array_like of float
+        Monte Carlo values, their standard errors (positive) and the exact values;
+        broadcastable to one shape, not empty.
+
+    Returns
+    -------
+    float
+    """
+    measured = validation.finite(measured, "measured")
+    errors = validation.positive(errors, "errors")
+    exact = validation.finite(exact, "exact")
+    validation.broadcastable((measured, errors, exact), ("measured", "errors", "exact"))
+    z = np.abs(measured - exact) / errors
+    if z.size == 0:
+        raise ValueError("measured must not be empty")
+    return float(np.max(z))
+
+
+def ratio(numerator, denominator):
+    """The ratio of two Monte Carlo risks and its first-order standard error.
+
+    Parameters
+    ----------
+    numerator, denominator : (float, float)
+        Each a risk (positive) and its standard error (non-negative), as returned by
+        :func:`stumplib.baselines.monte_carlo_risks`.
+
+    Returns
+    -------
+    (float, float)
+        ``r = r1 / r2`` and ``r * hypot(se1 / r1, se2 / r2)`` (errors independent).
+    """
+    (r1, se1), (r2, se2) = (_risk(numerator, "numerator"), _risk(denominator, "denominator"))
+    value = r1 / r2
+    return value, value * float(np.hypot(se1 / r1, se2 / r2))
+
+
+def _risk(pair, name):
+    pair = validation.finite(pair, name)
+    if pair.shape != (2,):
+        raise ValueError(f"{name} must be a pair (risk, standard error) (got shape {pair.shape})")
+    risk, error = (float(v) for v in pair)
+    if risk <= 0 or error < 0:
+        raise ValueError(f"{name} must hold a positive risk and a non-negative standard error")
+    return risk, error

@@ -1,0 +1,98 @@
+"""Tests for stumplib.risk_checks: risk profiles over thresholds and their comparisons.
+
+Reference: the nearest-positive rule has the exact risk
+A(s) = 2 [(1 - s^{N+1})/(N+1) - (1 - s^{N+2})/(N+2)] at threshold s (tests/test_baselines).
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from stumplib import baselines, risk_checks, tasks
+
+RULES = {"positive": baselines.nearest_positive, "midpoint": baselines.midpoint}
+
+
+def risk_nearest_positive(s, n):
+    return 2 * ((1 - s ** (n + 1)) / (n + 1) - (1 - s ** (n + 2)) / (n + 2))
+
+
+def test_profile_matches_exact_risk():
+    s = np.array([0.1, 0.5, 0.95])
+    profile = risk_checks.pointwise_risks(RULES, 8, s, seed=(7, 1), tasks_per_batch=20000)
+    risk, se = profile["positive"]
+    assert risk.shape == se.shape == (3,)
+    z = risk_checks.largest_z(risk, se, risk_nearest_positive(s, 8))
+    assert z < 4.5
+
+
+def test_profile_streams_are_per_threshold():
+    # the j-th threshold uses the stream (*seed, j): the same as a direct call
+    s = np.array([0.3, 0.6])
+    profile = risk_checks.pointwise_risks(RULES, 5, s, seed=(7, 2), tasks_per_batch=50)
+    direct = baselines.monte_carlo_risks(
+        RULES, 5, tasks.Fixed(0.6), tasks_per_batch=50, rng=(7, 2, 1)
+    )
+    assert profile["midpoint"][0][1] == direct["midpoint"][0]
+    assert profile["midpoint"][1][1] == direct["midpoint"][1]
+    # and a profile over a sub-grid is the matching part of the full one
+    first = risk_checks.pointwise_risks(RULES, 5, s[:1], seed=(7, 2), tasks_per_batch=50)
+    assert first["positive"][0][0] == profile["positive"][0][0]
+
+
+def test_int_seed_is_a_tuple_of_one():
+    a = risk_checks.pointwise_risks(RULES, 4, [0.5], seed=3, tasks_per_batch=40)
+    b = risk_checks.pointwise_risks(RULES, 4, [0.5], seed=(3,), tasks_per_batch=40)
+    assert a["positive"][0][0] == b["positive"][0][0]
+
+
+def test_largest_z_reference():
+    assert risk_checks.largest_z([1.0, 2.0, 3.0], [0.5, 1.0, 2.0], [1.0, 1.0, 1.0]) == 1.0
+    assert risk_checks.largest_z([0.3], [0.1], 0.0) == pytest.approx(3.0)
+
+
+@given(
+    st.floats(0.01, 10),
+    st.floats(0.0, 1.0),
+    st.floats(0.01, 10),
+    st.floats(0.0, 1.0),
+)
+def test_ratio_propagates_relative_errors(r1, f1, r2, f2):
+    value, se = risk_checks.ratio((r1, f1 * r1), (r2, f2 * r2))
+    assert value == pytest.approx(r1 / r2)
+    assert se == pytest.approx(value * np.hypot(f1, f2))
+    inverse, inverse_se = risk_checks.ratio((r2, f2 * r2), (r1, f1 * r1))
+    assert inverse_se / inverse == pytest.approx(se / value)  # same relative error
+
+
+def test_ratio_reference():
+    assert risk_checks.ratio((4.0, 0.3), (2.0, 0.4)) == pytest.approx(
+        (2.0, 2.0 * np.hypot(0.075, 0.2))
+    )
+
+
+@pytest.mark.parametrize(
+    "call, error, name",
+    [
+        (lambda: risk_checks.pointwise_risks(RULES, 4, [[0.5]], seed=1), ValueError, "thresholds"),
+        (lambda: risk_checks.pointwise_risks(RULES, 4, [1.5], seed=1), ValueError, "thresholds"),
+        (lambda: risk_checks.pointwise_risks(RULES, 4, ["a"], seed=1), TypeError, "thresholds"),
+        (lambda: risk_checks.pointwise_risks(RULES, 4, [0.5], seed=(1, -2)), ValueError, "seed"),
+        (lambda: risk_checks.pointwise_risks(RULES, 4, [0.5], seed=()), ValueError, "seed"),
+        (lambda: risk_checks.pointwise_risks(RULES, 4, [0.5], seed="x"), TypeError, "seed"),
+        (lambda: risk_checks.pointwise_risks(RULES, 0, [0.5], seed=1), ValueError, "n"),
+        (lambda: risk_checks.pointwise_risks([1], 4, [0.5], seed=1), TypeError, "rules"),
+        (lambda: risk_checks.largest_z([1.0], [0.0], [1.0]), ValueError, "errors"),
+        (lambda: risk_checks.largest_z([np.nan], [1.0], [1.0]), ValueError, "measured"),
+        (lambda: risk_checks.largest_z([1.0, 2.0], [1.0], [1.0, 2.0, 3.0]), ValueError, "exact"),
+        (lambda: risk_checks.largest_z([], [], []), ValueError, "measured"),
+        (lambda: risk_checks.ratio((1.0,), (1.0, 0.1)), ValueError, "numerator"),
+        (lambda: risk_checks.ratio((1.0, 0.1), (0.0, 0.1)), ValueError, "denominator"),
+        (lambda: risk_checks.ratio((1.0, -0.1), (1.0, 0.1)), ValueError, "numerator"),
+        (lambda: risk_checks.ratio(("a", 0.1), (1.0, 0.1)), TypeError, "numerator"),
+    ],
+)
+def test_errors_name_the_argument(call, error, name):
+    with pytest.raises(error, match=name):
+        call()
