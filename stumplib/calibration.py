@@ -14,6 +14,8 @@ closed form by :mod:`stumplib.population`, with relative accuracy even where it 
 exponentially small), bracketed by steps doubling away from the asymptotic guess.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from scipy import optimize
 
@@ -120,6 +122,45 @@ def min_loss(b, prior):
     b = validation.positive(b, "b")
     out = np.array([population.loss(ai, bi, prior) for ai, bi in zip(a.ravel(), b.ravel())])
     return float(out.reshape(b.shape)) if b.ndim == 0 else out.reshape(b.shape)
+
+
+class OffValley(NamedTuple):
+    """How far points ``(a, b)`` are from the valley at their own scales."""
+
+    #: ``a - a*(b)``: the label score measured from the valley.
+    offset: np.ndarray
+    #: ``L(a, b) / min_a L(a, b) - 1``: the share of loss lost by being off the valley.
+    inefficiency: np.ndarray
+
+
+def off_valley(a, b, prior):
+    """Offset from the valley and population inefficiency of points ``(a, b)``.
+
+    Along a training run the scale ``b`` is whatever the run reached; both measures
+    compare the run with the best label score at that scale, ``a*(b)``
+    (:func:`a_star`, computed once per point).
+
+    Parameters
+    ----------
+    a, b : array_like
+        Label scores and scales (``b`` positive), of the same shape.
+    prior : tasks.Uniform
+        Threshold prior ``U[lo, hi]`` with ``hi < 1`` (one with a finite valley).
+
+    Returns
+    -------
+    OffValley
+        ``offset = a - a*(b)`` and ``inefficiency = L(a, b) / L(a*(b), b) - 1``, arrays
+        of the shape of ``a``. The inefficiency is ``>= 0`` up to rounding, and 0 on
+        the valley.
+    """
+    a = validation.finite(a, "a")
+    b = validation.positive(b, "b")
+    validation.same_shape(a, b, ("a", "b"))
+    valley = np.asarray(a_star(b, prior))
+    loss = np.array([population.loss(x, y, prior) for x, y in zip(a.ravel(), b.ravel())])
+    best = np.array([population.loss(x, y, prior) for x, y in zip(valley.ravel(), b.ravel())])
+    return OffValley(a - valley, (loss / best - 1.0).reshape(b.shape))
 
 
 def _bias_deficit(t0, t1):

@@ -334,3 +334,87 @@ def crossing(b, values, level):
     i = int(reached[0])
     t = np.log(level / values[i - 1]) / np.log(values[i] / values[i - 1])
     return float(np.exp(np.log(b[i - 1]) + t * np.log(b[i] / b[i - 1]))), i
+
+
+class Crossing(NamedTuple):
+    """The scale at which a measured bias reaches a level, and its standard error."""
+
+    scale: float
+    se: float
+
+
+def bias_crossing(b, biases, level):
+    """Scale at which the finite-context bias ``beta_n`` first reaches ``level``.
+
+    The crossing is interpolated log-linearly (:func:`crossing`); its standard error
+    comes from the standard error of ``beta_n`` at the first grid point at or above the
+    level, carried through the local slope ``d log beta_n / d log b`` of that grid
+    interval (delta method).
+
+    Parameters
+    ----------
+    b : array_like, shape (k,)
+        Increasing positive scales at which the bias was measured.
+    biases : sequence of ContextBias
+        The measurements at those scales (one context size ``n``).
+    level : float
+        The level to reach.
+
+    Returns
+    -------
+    Crossing
+
+    Raises
+    ------
+    ValueError
+        If the bias does not start below ``level`` and reach it on the grid, or does
+        not grow across the crossing interval (no local slope to carry the error).
+    """
+    if not all(isinstance(r, ContextBias) for r in biases):
+        raise TypeError("biases must be a sequence of ContextBias")
+    beta = np.array([r.ratio for r in biases])
+    scale, i = crossing(b, beta, level)
+    b = np.asarray(b, dtype=float)
+    slope = np.log(beta[i] / beta[i - 1]) / np.log(b[i] / b[i - 1])
+    if not slope > 0:
+        raise ValueError("the bias must grow across the crossing interval")
+    return Crossing(scale, float(scale * (biases[i].se / beta[i]) / slope))
+
+
+def steps_outside(end, low, high, factor):
+    """Steps of a geometric grid by which ``end`` lies outside ``[low, high]``.
+
+    Parameters
+    ----------
+    end, low, high : float
+        Points of one geometric grid of scales (ratio ``factor`` between neighbours),
+        such as a measured certified-interval end and its predicted range
+        (:func:`certified_end`, :func:`predicted_end`), with ``low <= high``.
+    factor : float
+        The ratio of neighbouring grid points, above 1.
+
+    Returns
+    -------
+    int
+        0 if ``low <= end <= high``, otherwise the number of grid steps from ``end`` to
+        the nearer end of the range.
+
+    Raises
+    ------
+    ValueError
+        If the three points are not on one grid of ratio ``factor`` (to 1e-6 of a
+        step), or ``low > high``.
+    """
+    end, low, high = (
+        validation.positive_scalar(v, n) for v, n in ((end, "end"), (low, "low"), (high, "high"))
+    )
+    factor = validation.positive_scalar(factor, "factor")
+    if factor <= 1:
+        raise ValueError(f"factor must be above 1 (got {factor:g})")
+    if low > high:
+        raise ValueError(f"low must not exceed high (got {low:g} > {high:g})")
+    steps = np.log(np.array([low / end, end / high])) / np.log(factor)
+    whole = np.rint(steps)
+    if np.any(np.abs(steps - whole) > 1e-6):
+        raise ValueError(f"end, low and high must lie on one grid of ratio factor={factor:g}")
+    return int(max(0.0, *whole))

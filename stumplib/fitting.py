@@ -71,3 +71,36 @@ def power_law(x, y, y_se=None):
         cov *= residual @ residual / (len(x) - 2)
     se = np.sqrt(np.diag(cov))
     return PowerLaw(float(coef[1]), float(se[1]), float(coef[0]), float(se[0]))
+
+
+class Pooled(NamedTuple):
+    """An inverse-variance weighted mean and its standard error."""
+
+    value: float
+    se: float
+
+
+def pooled(values, se):
+    """Pool independent estimates of one quantity by inverse-variance weights.
+
+    Parameters
+    ----------
+    values : array_like
+        Independent estimates, one-dimensional, at least one.
+    se : array_like
+        Their standard errors, positive, same shape.
+
+    Returns
+    -------
+    Pooled
+        ``value = sum(w_i values_i) / sum(w_i)`` with ``w_i = se_i^-2``, and
+        ``se = sum(w_i)^-1/2``, the standard error of that mean.
+    """
+    values = validation.finite(values, "values")
+    se = validation.positive(se, "se")
+    if values.ndim != 1 or values.size == 0:
+        raise ValueError(f"values must be 1-D and not empty (got shape {values.shape})")
+    validation.same_shape(values, se, ("values", "se"))
+    weights = se**-2.0
+    total = float(weights.sum())
+    return Pooled(float(weights @ values / total), total**-0.5)

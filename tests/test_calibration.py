@@ -159,3 +159,48 @@ def test_a_star_with_beta_features_minimizes_the_loss():
     )
     assert a == pytest.approx(res.x, abs=1e-4)
     assert abs(population.gradient(a, b, INTERIOR, features)[0]) < 1e-12
+
+
+def test_off_valley_reference_values():
+    b = np.array([20.0, 80.0])
+    valley = calibration.a_star(b, INTERIOR)
+    a = valley + np.array([0.0, -1.0])
+    result = calibration.off_valley(a, b, INTERIOR)
+    assert result.offset == pytest.approx([0.0, -1.0], abs=1e-12)
+    assert result.inefficiency[0] == 0.0
+    expected = population.loss(a[1], 80.0, INTERIOR) / calibration.min_loss(80.0, INTERIOR) - 1
+    assert result.inefficiency[1] == pytest.approx(expected, rel=1e-12)
+    assert result.inefficiency[1] > 0  # one unit below the valley costs loss
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(2.0, 500.0), st.floats(-3.0, 3.0))
+def test_property_off_valley_inefficiency_is_nonnegative(b, shift):
+    a = calibration.a_star(b, INTERIOR) + shift
+    result = calibration.off_valley([a], [b], INTERIOR)
+    assert result.offset[0] == pytest.approx(shift, abs=1e-9)
+    assert result.inefficiency[0] >= -1e-12  # a* minimizes the loss (to rounding)
+
+
+def test_off_valley_keeps_shape_and_accepts_empty():
+    b = np.array([[10.0, 20.0], [40.0, 80.0]])
+    result = calibration.off_valley(calibration.a_star(b, INTERIOR) + 0.5, b, INTERIOR)
+    assert result.offset.shape == result.inefficiency.shape == (2, 2)
+    empty = calibration.off_valley([], [], INTERIOR)
+    assert empty.offset.shape == empty.inefficiency.shape == (0,)
+
+
+@pytest.mark.parametrize(
+    "a, b, prior, error, message",
+    [
+        ([1.0, 2.0], [10.0], INTERIOR, ValueError, "a and b must have the same shape"),
+        ([1.0], [0.0], INTERIOR, ValueError, "b must be positive"),
+        ([np.nan], [10.0], INTERIOR, ValueError, "a must be finite"),
+        (["x"], [10.0], INTERIOR, TypeError, "a must hold real numbers"),
+        ([10.0], [10.0], FULL, ValueError, "no finite minimizer"),
+        ([10.0], [10.0], tasks.Beta(2, 2), TypeError, "prior must be a tasks.Uniform"),
+    ],
+)
+def test_off_valley_bad_inputs(a, b, prior, error, message):
+    with pytest.raises(error, match=message):
+        calibration.off_valley(a, b, prior)

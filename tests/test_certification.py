@@ -260,3 +260,68 @@ def test_noise_ratio_bad_inputs():
         certification.noise_ratio(np.ones((3, 3)))
     with pytest.raises(ValueError, match="^gradients must be finite"):
         certification.noise_ratio(np.full((3, 2), np.nan))
+
+
+def test_bias_crossing_reference_power_law():
+    # beta = (b / 8)^2 with 10% standard errors reaches 1/4 at b = 4; a crossing of a
+    # power law of exponent 2 moves by (10% / 2) of itself when beta moves by 10%
+    b = np.array([1.0, 2.0, 4.0, 8.0])
+    beta = (b / 8) ** 2
+    result = certification.bias_crossing(b, _biases(beta, 0.1 * beta, np.ones(4)), 0.3)
+    assert result.scale == pytest.approx(8 * np.sqrt(0.3))
+    assert result.se == pytest.approx(0.05 * result.scale)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(0.3, 3.0), st.floats(0.01, 0.5), st.floats(0.05, 0.95))
+def test_bias_crossing_se_matches_a_moved_bias(slope, rel_se, frac):
+    # moving beta by a small multiple of its se moves the crossing by that multiple of se
+    b = np.geomspace(1.0, 100.0, 7)
+    beta = (b / 100.0) ** slope
+    level = float(np.exp(frac * np.log(beta[0])))
+    result = certification.bias_crossing(b, _biases(beta, rel_se * beta, beta), level)
+    eps = 1e-6
+    moved, _ = certification.crossing(b, beta * (1 + eps * rel_se), level)
+    assert (result.scale - moved) / eps == pytest.approx(result.se, rel=1e-4)
+
+
+def test_bias_crossing_errors():
+    with pytest.raises(TypeError, match="biases must be a sequence of ContextBias"):
+        certification.bias_crossing([1.0, 2.0], [0.1, 0.9], 0.5)
+    with pytest.raises(ValueError, match="start below"):
+        certification.bias_crossing([1.0, 2.0], _biases([0.6, 0.9], [0.1, 0.1], [1, 1]), 0.5)
+    with pytest.raises(ValueError, match="level must be positive"):
+        certification.bias_crossing([1.0, 2.0], _biases([0.1, 0.9], [0.1, 0.1], [1, 1]), 0)
+
+
+def test_steps_outside_reference():
+    f = 2.0 ** (1 / 3)
+    grid = 5.0 * f ** np.arange(10)
+    assert certification.steps_outside(grid[4], grid[3], grid[6], f) == 0
+    assert certification.steps_outside(grid[3], grid[3], grid[3], f) == 0
+    assert certification.steps_outside(grid[1], grid[3], grid[6], f) == 2
+    assert certification.steps_outside(grid[9], grid[3], grid[6], f) == 3
+    assert isinstance(certification.steps_outside(grid[9], grid[3], grid[6], f), int)
+
+
+@given(st.integers(0, 20), st.integers(0, 20), st.integers(0, 20))
+def test_steps_outside_counts_grid_steps(i, j, k):
+    lo, hi = min(j, k), max(j, k)
+    f = 2.0 ** (1 / 3)
+    grid = 5.0 * f ** np.arange(21)
+    expected = max(0, lo - i, i - hi)
+    assert certification.steps_outside(grid[i], grid[lo], grid[hi], f) == expected
+
+
+def test_steps_outside_errors():
+    f = 2.0 ** (1 / 3)
+    with pytest.raises(ValueError, match="one grid"):
+        certification.steps_outside(5.0, 5.5, 6.0, f)
+    with pytest.raises(ValueError, match="low must not exceed high"):
+        certification.steps_outside(5.0, 10.0, 5.0, 2.0)
+    with pytest.raises(ValueError, match="factor must be above 1"):
+        certification.steps_outside(5.0, 5.0, 5.0, 1.0)
+    with pytest.raises(ValueError, match="end must be finite"):
+        certification.steps_outside(np.nan, 5.0, 5.0, 2.0)
+    with pytest.raises(TypeError, match="low must"):
+        certification.steps_outside(5.0, "5", 5.0, 2.0)

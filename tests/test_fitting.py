@@ -71,3 +71,49 @@ def test_fit_is_equivariant_under_rescaling_x(slope, log_c, shift):
 def test_bad_input_is_rejected(x, y, y_se, message):
     with pytest.raises(ValueError, match=message):
         fitting.power_law(x, y, y_se)
+
+
+def test_pooled_reference_values():
+    # weights 1/0.1^2 = 100 and 1/0.2^2 = 25: mean (100 + 25 * 2) / 125 = 1.2, se 125^-1/2
+    result = fitting.pooled([1.0, 2.0], [0.1, 0.2])
+    assert result.value == pytest.approx(1.2)
+    assert result.se == pytest.approx(125**-0.5)
+    assert fitting.pooled([3.0], [0.5]) == (3.0, 0.5)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(st.floats(-10, 10), st.floats(1e-3, 10)), min_size=1, max_size=8))
+def test_pooled_lies_within_the_values_and_beats_every_se(pairs):
+    values, se = (np.array(v) for v in zip(*pairs))
+    result = fitting.pooled(values, se)
+    assert values.min() - 1e-9 <= result.value <= values.max() + 1e-9
+    assert result.se <= se.min() * (1 + 1e-12)
+    # order does not matter
+    again = fitting.pooled(values[::-1], se[::-1])
+    assert again.value == pytest.approx(result.value, abs=1e-9)
+
+
+def test_pooled_standard_error_matches_monte_carlo_scatter():
+    rng = np.random.default_rng((5, 0))
+    se = np.array([0.1, 0.3, 0.5])
+    draws = rng.normal(2.0, se, size=(20000, 3))
+    pooled = np.array([fitting.pooled(d, se).value for d in draws])
+    # the scatter of 20000 pooled means estimates se to about 0.5%
+    assert pooled.std() == pytest.approx(fitting.pooled([0, 0, 0], se).se, rel=0.03)
+    assert pooled.mean() == pytest.approx(2.0, abs=5 * pooled.std() / np.sqrt(20000))
+
+
+@pytest.mark.parametrize(
+    "values, se, error, message",
+    [
+        ([1.0, 2.0], [0.1], ValueError, "values and se must have the same shape"),
+        ([], [], ValueError, "values must be 1-D and not empty"),
+        ([[1.0]], [[1.0]], ValueError, "values must be 1-D"),
+        ([1.0, np.nan], [0.1, 0.1], ValueError, "values must be finite"),
+        ([1.0, 2.0], [0.1, 0.0], ValueError, "se must be positive"),
+        (["a"], [0.1], TypeError, "values must"),
+    ],
+)
+def test_pooled_bad_input(values, se, error, message):
+    with pytest.raises(error, match=message):
+        fitting.pooled(values, se)
