@@ -313,9 +313,8 @@ CHECKS = (
 # known to fail here. Remove an entry when its chapter is fixed (a known failure that
 # passes is reported as XPASS).
 KNOWN_FAILURES = {
-    # Chapters 5-6: figures drawn wider than the column (text below 9 px on screen),
+    # Chapter 6: figures drawn wider than the column (text below 9 px on screen),
     # no figure captions yet, code lines wider than their cells.
-    "book/05-finite-corpus.html": ("readable", "caption", "code-width"),
     "book/06-frozen-estimator.html": ("readable", "caption", "code-width"),
 }
 
