@@ -36,6 +36,24 @@ def combine(neg, pos):
     offset, d_a, d_b : ndarray
         Estimate minus the common origin, ``Cov_w(x, y)`` and ``-Var_w(x)``.
     """
+    classes = []
+    for name, summary in (("neg", neg), ("pos", pos)):
+        if not isinstance(summary, (tuple, list)) or len(summary) != 3:
+            raise ValueError(f"{name} must be a triple (log_mass, offset, variance)")
+        log_mass, offset, variance = (
+            validation.real(v, f"{name}[{i}]") for i, v in enumerate(summary)
+        )
+        if np.any(np.isnan(log_mass) | (log_mass == np.inf)):
+            raise ValueError(f"{name}[0] (log mass) must be finite or -inf")
+        validation.finite(offset, f"{name}[1]")
+        validation.finite(variance, f"{name}[2]")
+        classes.append((log_mass, offset, variance))
+    arrays = [v for c in classes for v in c]
+    validation.broadcastable(arrays, [f"{n}[{i}]" for n in ("neg", "pos") for i in range(3)])
+    return _combine(*classes)
+
+
+def _combine(neg, pos):
     (lm_neg, d_neg, v_neg), (lm_pos, d_pos, v_pos) = neg, pos
     with np.errstate(invalid="ignore"):
         logit = lm_pos - lm_neg

@@ -223,8 +223,8 @@ def _edge_powers(features):
 def _summaries(a, b, s, q, features):
     a, b, s, q = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, s, q)))
     if _is_uniform(features):
-        return moments.combine(*_uniform_summaries(a, b, s, q))
-    return moments.combine(*_density_summaries(a, b, s, q, features))
+        return moments._combine(*_uniform_summaries(a, b, s, q))
+    return moments._combine(*_density_summaries(a, b, s, q, features))
 
 
 def residual(a, b, s, q=None, features=None):
