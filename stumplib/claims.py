@@ -15,6 +15,10 @@ a notebook elsewhere writes nothing that a later build reads.
 import math
 import re
 
+import numpy as np
+
+from . import validation
+
 #: The claim ids of the book, in the order of the claims ledger.
 IDS = (
     "rule",
@@ -116,7 +120,11 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
         raise ValueError(f"span must be a one-line string without brackets or '|' (got {span!r})")
     if not (isinstance(statement, str) and statement.strip()):
         raise ValueError("statement must be a non-empty string")
+    for name, value in (("measured", measured), ("expected", expected), ("tol", tol)):
+        if validation.real(value, name).ndim:
+            raise ValueError(f"{name} must be a scalar (got shape {np.shape(value)})")
     measured, expected, tol = float(measured), float(expected), float(tol)
+    digits = validation.count(digits, "digits")
     if not (math.isfinite(expected) and math.isfinite(tol) and tol >= 0):
         raise ValueError("expected and tol must be finite, with tol >= 0")
     holds = math.isfinite(measured) and abs(measured - expected) <= tol

@@ -249,7 +249,7 @@ class Corpus:
             log_mass = np.where(skipped, -np.inf, np.log(safe) - b * self._lead)
         log_mass[:, 1] += a
         classes = [(log_mass[:, k], self._lead[:, k] + mean[:, k], var[:, k]) for k in (0, 1)]
-        return moments.combine(*classes)
+        return moments._combine(*classes)
 
     def estimates(self, a, b):
         """The head's estimate on each task, shape ``(m,)``."""

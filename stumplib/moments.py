@@ -36,6 +36,23 @@ def combine(neg, pos):
     offset, d_a, d_b : ndarray
         Estimate minus the common origin, ``Cov_w(x, y)`` and ``-Var_w(x)``.
     """
+    classes = []
+    for name, summary in (("neg", neg), ("pos", pos)):
+        if not isinstance(summary, (tuple, list)) or len(summary) != 3:
+            raise ValueError(f"{name} must be a triple (log_mass, offset, variance)")
+        classes.append(tuple(validation.real(v, f"{name}[{i}]") for i, v in enumerate(summary)))
+    arrays = [v for c in classes for v in c]
+    validation.broadcastable(arrays, [f"{n}[{i}]" for n in ("neg", "pos") for i in range(3)])
+    for name, (log_mass, offset, variance) in zip(("neg", "pos"), classes):
+        if np.any(np.isnan(log_mass) | (log_mass == np.inf)):
+            raise ValueError(f"{name}[0] (log mass) must be finite or -inf")
+        for i, value in ((1, offset), (2, variance)):
+            if np.any(~np.isfinite(value) & (log_mass > -np.inf)):
+                raise ValueError(f"{name}[{i}] must be finite where the class is not empty")
+    return _combine(*classes)
+
+
+def _combine(neg, pos):
     (lm_neg, d_neg, v_neg), (lm_pos, d_pos, v_pos) = neg, pos
     with np.errstate(invalid="ignore"):
         logit = lm_pos - lm_neg

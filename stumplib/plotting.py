@@ -85,8 +85,8 @@ def subplots(*args, height=None, **kwargs):
         return plt.subplots(*args, **kwargs)
     if "figsize" in kwargs:
         raise ValueError("give height or figsize, not both")
-    height = validation.positive(height, "height")
-    fig, axes = plt.subplots(*args, figsize=(COLUMN_WIDTH, float(height)), **kwargs)
+    height = validation.positive_scalar(height, "height")
+    fig, axes = plt.subplots(*args, figsize=(COLUMN_WIDTH, height), **kwargs)
     fig.column = True
     return fig, axes
 
@@ -103,8 +103,18 @@ def smallest_font(fig):
 
 
 def reference_slope(ax, x, slope, anchor, label=None, **kwargs):
-    """Draw ``y = anchor * (x / x[0])**slope`` on log-log axes as a dashed guide."""
-    x = np.asarray(x, dtype=float)
+    """Draw ``y = anchor * (x / x[0])**slope`` on log-log axes as a dashed guide.
+
+    ``x`` is a non-empty 1-D array of positive abscissae, ``slope`` a finite number and
+    ``anchor > 0`` the guide's value at ``x[0]``.
+    """
+    x = validation.positive(x, "x")
+    if x.ndim != 1 or x.size == 0:
+        raise ValueError(f"x must be a non-empty 1-D array (got shape {x.shape})")
+    slope = validation.scalar(slope, "slope")
+    anchor = validation.positive_scalar(anchor, "anchor")
+    if not isinstance(ax, mpl.axes.Axes):
+        raise TypeError(f"ax must be a matplotlib Axes (got {type(ax).__name__})")
     kwargs = {"color": "0.4", "linestyle": "--", "linewidth": 1.0, **kwargs}
     label = label or f"slope {slope:g}"
     ax.plot(x, anchor * (x / x[0]) ** slope, label=label, **kwargs)
@@ -119,6 +129,8 @@ def show(fig):
         If ``fig`` is a column figure (see :func:`subplots`) holding text smaller
         than :data:`SMALLEST_FONT`.
     """
+    if not isinstance(fig, mpl.figure.Figure):
+        raise TypeError(f"fig must be a matplotlib Figure (got {type(fig).__name__})")
     if getattr(fig, "column", False):
         size = smallest_font(fig)
         if size < SMALLEST_FONT:

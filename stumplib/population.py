@@ -14,9 +14,13 @@ layers thinner than the float spacing near 1 are still resolved.
 Feature laws with a density (``features=``) are integrated class by class over the
 class interval clipped to the law's support, on panels graded toward both ends (where
 the kernel peaks and where the density may be singular; no node is ever at an end)
-and around the law's bulk when it is narrow; measured against ``scipy.integrate.quad``
-the estimate agrees to 1e-8 relative for uniform laws and Beta laws with exponents
->= 0.5 (singular ones included), and to about 1e-6 at exponent 0.3.
+and around the law's bulk when it is narrow. Where the density is a singular power law
+``t^e`` (``-1 < e < 0``) at the end 0 or 1 of the support, the innermost panel of
+each class end within reach of that point is mapped by ``u = (c + t)^(e + 1)``
+(:func:`stumplib.quadrature.power_panel`), which removes the singularity. Measured
+against ``scipy.integrate.quad`` (algebraic weights at the singular ends) the estimate
+agrees to 1e-8 relative for uniform laws and Beta laws with exponents down to 0.05,
+singular ones included (``tests/test_population.py``).
 """
 
 import numpy as np
@@ -28,6 +32,7 @@ from . import moments, quadrature, tasks, validation
 #: singularities of the feature density at the ends (never evaluated there).
 EDGE_DEPTH = 30
 _TINY = 4.0**-EDGE_DEPTH
+_SMALLEST = np.finfo(float).smallest_subnormal
 
 
 def _bulk_offsets(width):
@@ -74,7 +79,8 @@ def _class_rule(features, lo, length):
     center, width = features.bulk
     if width >= NARROW:
         return _UNIT_RULE
-    bulk = (center + width * _bulk_offsets(width) - lo[..., None]) / length[..., None]
+    with np.errstate(over="ignore"):  # a class far narrower than the bulk: clipped below
+        bulk = (center + width * _bulk_offsets(width) - lo[..., None]) / length[..., None]
     bulk = np.clip(bulk, 2.0**-20, 1.0 - 2.0**-20)  # never onto an end (h = 0)
     rows = lo.shape + (_UNIT_G.size,)
     g = np.concatenate([np.broadcast_to(_UNIT_G, rows), bulk], axis=-1)
@@ -85,13 +91,40 @@ def _class_rule(features, lo, length):
     )
 
 
-def _density_class(features, b, lo, q_lo, hi, q_hi, score_lo, score_hi):
+def _edge_panels(rule, length, powers, gaps):
+    """The rule with its innermost panels (width ``_TINY`` at ``g = 0`` and ``h = 0``)
+    mapped for densities ``~ (gap + t)^power`` there (:func:`quadrature.power_panel`).
+
+    ``powers`` are the density's exponents at the support ends beyond the class's
+    lower and upper ends (0 where it is regular), ``gaps`` the distances (per row) from
+    the class ends to them.
+    """
+    if min(powers) >= 0:
+        return rule
+    n, rows = quadrature.NODES_PER_PANEL, length.shape
+    with np.errstate(over="ignore"):  # an infinite offset is a far singularity
+        ends = [quadrature._power_panel(e, gap / length / _TINY) for e, gap in zip(powers, gaps)]
+    (t_lo, w_lo), (t_hi, w_hi) = (
+        (np.broadcast_to(_TINY * v, rows + (n,)) for v in e) for e in ends
+    )
+    g, h, w = (np.broadcast_to(v[..., n:-n], rows + (v.shape[-1] - 2 * n,)) for v in rule)
+    return (
+        np.concatenate([t_lo, g, 1.0 - t_hi], axis=-1),
+        np.concatenate([1.0 - t_lo, h, t_hi], axis=-1),
+        np.concatenate([w_lo, w, w_hi], axis=-1),
+    )
+
+
+def _density_class(features, b, lo, q_lo, hi, q_hi, score_lo, score_hi, powers, gaps):
     """Summary of the weight ``exp(score(x)) p(x)`` on ``x`` in ``[lo, hi]``.
 
     The score is linear with slope ``-b`` (``score_lo``, ``score_hi`` at the ends), and
-    ``q_lo``, ``q_hi`` are the exact complements ``1 - lo``, ``1 - hi``. The kernel is
-    taken relative to the end where it peaks, the terms are summed in the log domain,
-    and every node is interior, with its complement ``1 - x`` passed to the density.
+    ``q_lo``, ``q_hi`` are the exact complements ``1 - lo``, ``1 - hi``; ``powers`` and
+    ``gaps`` describe the density's singular ends (see :func:`_edge_panels`). The kernel
+    is taken relative to the end where it peaks, the terms are summed in the log domain,
+    and every node is interior (kept at least the smallest positive float from 0 and 1
+    where ``lo + (hi - lo) g`` would underflow), with its complement ``1 - x`` passed to
+    the density.
 
     Returns
     -------
@@ -102,11 +135,12 @@ def _density_class(features, b, lo, q_lo, hi, q_hi, score_lo, score_hi):
     length = np.where(lo > 0.5, q_lo - q_hi, hi - lo)
     empty = ~(length > 0)
     length = np.where(empty, 1.0, length)
-    g, h, w = _class_rule(features, lo, length)
+    g, h, w = _edge_panels(_class_rule(features, lo, length), length, powers, gaps)
     span = length[..., None]
     lower = g <= 0.5
     x = np.where(lower, lo[..., None] + span * g, hi[..., None] - span * h)
     q = np.where(lower, q_lo[..., None] - span * g, q_hi[..., None] + span * h)
+    x, q = np.maximum(x, _SMALLEST), np.maximum(q, _SMALLEST)
     rising = (b < 0)[..., None]
     with np.errstate(divide="ignore"):
         log_terms = features.log_density(x, q) + np.log(w)
@@ -138,17 +172,21 @@ def _density_summaries(a, b, s, q, features):
     negatives on ``[lo_f, min(s, hi_f)]``, positives on ``[max(s, lo_f), hi_f]``.
     """
     lo_f, hi_f = (float(v) for v in features.support)
+    powers = _edge_powers(features)
     inside_hi, inside_lo = s < hi_f, s > lo_f
     neg_hi = np.where(inside_hi, s, hi_f)
+    q_neg = np.where(inside_hi, q, 1.0 - hi_f)
     lm_neg, len_neg, _, mean_h, v_neg = _density_class(
         features,
         b,
         np.full_like(s, lo_f),
         np.full_like(s, 1.0 - lo_f),
         neg_hi,
-        np.where(inside_hi, q, 1.0 - hi_f),
+        q_neg,
         -b * lo_f,
         -b * neg_hi,
+        powers,
+        (0.0, q_neg - (1.0 - hi_f)),
     )
     d_neg = -np.where(inside_hi, 0.0, s - hi_f) - len_neg * mean_h
     pos_lo = np.where(inside_lo, s, lo_f)
@@ -161,16 +199,32 @@ def _density_summaries(a, b, s, q, features):
         np.full_like(s, 1.0 - hi_f),
         np.where(inside_lo, _shift(a, b, s, q), a - b * lo_f),
         a - b * hi_f,
+        powers,
+        (pos_lo - lo_f, 0.0),
     )
     d_pos = np.where(inside_lo, 0.0, lo_f - s) + len_pos * mean_g
     return (lm_neg, d_neg, v_neg), (lm_pos, d_pos, v_pos)
 
 
+def _edge_powers(features):
+    """Exponents ``e`` of the feature density ``~ t^e`` at the support ends 0 and 1.
+
+    0 where the density is regular there (see :func:`_edge_power`) or the support
+    ends before 0 or 1.
+    """
+    lo_f, hi_f = (float(v) for v in features.support)
+    pairs = ((lo_f == 0.0, lambda t: (t, 1.0 - t)), (hi_f == 1.0, lambda t: (1.0 - t, t)))
+    powers = (
+        _edge_power(features, pair, EDGE_FLOOR, "features") if at else None for at, pair in pairs
+    )
+    return tuple(0.0 if p is None else p for p in powers)
+
+
 def _summaries(a, b, s, q, features):
     a, b, s, q = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, s, q)))
     if _is_uniform(features):
-        return moments.combine(*_uniform_summaries(a, b, s, q))
-    return moments.combine(*_density_summaries(a, b, s, q, features))
+        return moments._combine(*_uniform_summaries(a, b, s, q))
+    return moments._combine(*_density_summaries(a, b, s, q, features))
 
 
 def residual(a, b, s, q=None, features=None):
@@ -239,21 +293,21 @@ EDGE_FLOOR = 1e-24
 _DEEP = 4.0 ** -np.arange(1, 41)  # panels graded by 4 toward such an edge, to EDGE_FLOOR
 
 
-def _edge_power(prior, pair, floor):
-    """Exponent ``e`` of the prior density ``~ C t^e`` at distance ``t -> 0`` from an edge.
+def _edge_power(law, pair, floor, name="prior"):
+    """Exponent ``e`` of the density ``~ C t^e`` of ``law`` at distance ``t -> 0`` from an edge.
 
     ``None`` when the density is analytic there (``e`` an integer, e.g. uniform or
     Beta with integer exponents) or vanishes to rounding.
     """
     octaves = min(100.0, np.floor(np.log2(floor / 1e-307)))  # a wide ratio: well conditioned
-    log_p = prior.log_density(*pair(np.array([floor, floor * 2.0**-octaves])))
+    log_p = law.log_density(*pair(np.array([floor, floor * 2.0**-octaves])))
     if not np.isfinite(log_p[0]) or octaves < 1:
         return None
     power = (log_p[0] - log_p[1]) / (octaves * np.log(2.0))
     if abs(power - np.round(power)) < 1e-6:
         return None
     if power <= -1:
-        raise ValueError(f"prior density is not integrable at an edge (~ t^{power:.3g})")
+        raise ValueError(f"{name} density is not integrable at an edge (~ t^{power:.3g})")
     return power
 
 

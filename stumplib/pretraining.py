@@ -46,8 +46,8 @@ def start(b_target, prior, ratio=START_RATIO):
 
     ``b_0 = b_target / ratio``, ``a_0 = a*(b_0)`` and ``eta = STEP * b_0^3``.
     """
-    b_target = float(validation.positive(b_target, "b_target"))
-    ratio = float(validation.finite(ratio, "ratio"))
+    b_target = validation.positive_scalar(b_target, "b_target")
+    ratio = validation.scalar(ratio, "ratio")
     if not ratio >= 1:
         raise ValueError(f"ratio must be >= 1 (got {ratio})")
     b0 = b_target / ratio
@@ -70,10 +70,10 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     RuntimeError
         If ``b_target`` is not reached within ``max_steps`` steps.
     """
-    eta = float(validation.positive(eta, "eta"))
-    b_target = float(validation.positive(b_target, "b_target"))
+    eta = validation.positive_scalar(eta, "eta")
+    b_target = validation.positive_scalar(b_target, "b_target")
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
-    a, b = (float(v) for v in validation.parameters(*theta0))
+    a, b = validation.point(theta0)
     for k in range(max_steps + 1):
         if b >= b_target:
             return Frozen(a, b, eta * k, k)
@@ -104,10 +104,10 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
     FloatingPointError, RuntimeError
         As :func:`train_to_scale` (``RuntimeError`` if the level is not reached).
     """
-    eta = float(validation.positive(eta, "eta"))
-    level = float(validation.positive(level, "level"))
+    eta = validation.positive_scalar(eta, "eta")
+    level = validation.positive_scalar(level, "level")
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
-    a, b = (float(v) for v in validation.parameters(*theta0))
+    a, b = validation.point(theta0)
     for k in range(max_steps + 1):
         gradients = certification.task_gradients(corpus, a, b)
         if certification.noise_ratio(gradients) >= level:

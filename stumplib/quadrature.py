@@ -54,6 +54,50 @@ def _clipped(points, lo, hi):
     return np.concatenate([[lo, hi], points[(points > lo) & (points < hi)]])
 
 
+def power_panel(power, offset=0.0):
+    """Gauss-Legendre rule on [0, 1] for integrands that behave as ``(offset + t)^power``.
+
+    For ``f(t) = (c + t)^power g(t)`` with ``c = offset >= 0`` and ``-1 < power < 0`` (a
+    singular but integrable power law), the substitution ``u = (c + t)^(power + 1)``
+    turns the integral into ``∫ g(t(u)) du / (power + 1)``: exact when ``g`` is
+    constant, and accurate to the rule's order when ``g`` varies little on the panel
+    (as on the innermost panel of a graded rule), whether the singular point ``t = -c``
+    is the panel's end (``c = 0``) or just outside it. A bounded integrand
+    (``power >= 0``) or a singularity at least a panel's width away (``offset >= 1``)
+    gets the plain Gauss-Legendre rule.
+
+    Parameters
+    ----------
+    power : float or array_like
+        Exponents ``> -1`` (an integrable power law).
+    offset : float or array_like, optional
+        Distances ``c >= 0`` of the singular point below ``t = 0`` (broadcast against
+        ``power``).
+
+    Returns
+    -------
+    nodes, weights : ndarray, shape ``broadcast shape + (NODES_PER_PANEL,)``
+        Nodes in (0, 1] and their positive weights.
+    """
+    power = validation.finite(power, "power")
+    if np.any(power <= -1):
+        raise ValueError("power must exceed -1 (an integrable power law)")
+    offset = validation.finite(offset, "offset")
+    if np.any(offset < 0):
+        raise ValueError("offset must be non-negative")
+    validation.broadcastable((power, offset), ("power", "offset"))
+    return _power_panel(power, offset)
+
+
+def _power_panel(power, offset):
+    near = np.asarray((offset < 1) & (power < 0))[..., None]
+    k = np.where(near, 1.0 / (np.asarray(power)[..., None] + 1.0), 1.0)  # t + c = u^k
+    c = np.where(near, np.asarray(offset)[..., None], 0.0)
+    u0, u1 = c ** (1.0 / k), (c + 1.0) ** (1.0 / k)
+    u = u0 + (u1 - u0) * (0.5 * (_GL_X + 1.0))
+    return u**k - c, k * u ** (k - 1.0) * (u1 - u0) * (0.5 * _GL_W)
+
+
 def gauss_legendre_rows(g, h):
     """Composite rules on ``[0, 1]``, one per row, from sorted break pairs ``(g, 1 - g)``.
 
@@ -61,14 +105,27 @@ def gauss_legendre_rows(g, h):
 
     Parameters
     ----------
-    g, h : ndarray, shape (rows, k)
-        Breaks sorted along the last axis and their exact complements.
+    g, h : array_like, shape (rows, k)
+        Breaks in [0, 1], sorted along the last axis (``k >= 2``), and their exact
+        complements (``g + h = 1`` to rounding).
 
     Returns
     -------
     g, h, weights : ndarray, shape (rows, (k - 1) * NODES_PER_PANEL)
         Nodes, their exact complements and weights (zero on empty panels).
     """
+    g, h = validation.unit_interval(g, "g"), validation.unit_interval(h, "h")
+    validation.same_shape(g, h, ("g", "h"))
+    if np.any(np.abs(g + h - 1.0) > 4 * np.finfo(float).eps):
+        raise ValueError("h must be 1 - g (to rounding)")
+    if g.ndim == 0 or g.shape[-1] < 2:
+        raise ValueError(f"g needs at least two breaks along its last axis (got shape {g.shape})")
+    if np.any(np.diff(g, axis=-1) < 0):
+        raise ValueError("g must be sorted along its last axis")
+    return _gauss_legendre_rows(g, h)
+
+
+def _gauss_legendre_rows(g, h):
     left, right = g[..., :-1], g[..., 1:]
     width = np.where(left < 0.5, right - left, h[..., :-1] - h[..., 1:])
     half = 0.5 * width[..., None]

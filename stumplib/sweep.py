@@ -12,7 +12,7 @@ import os
 
 import joblib
 
-from . import experiments
+from . import experiments, validation
 
 
 def workers():
@@ -50,15 +50,14 @@ def run(function, items, n_workers=None, backend=None, desc="sweep"):
     list
         The results, in the order of ``items``.
     """
+    validation.function(function, "function")
     items = list(items)
     if backend not in (None, "dask"):
         raise ValueError(f"backend must be None or 'dask' (got {backend!r})")
     if backend == "dask":
         with joblib.parallel_config(backend="dask"):
             return joblib.Parallel()(joblib.delayed(function)(item) for item in items)
-    n_workers = workers() if n_workers is None else n_workers
-    if not (isinstance(n_workers, int) and n_workers >= 1):
-        raise ValueError(f"n_workers must be an integer >= 1 (got {n_workers!r})")
+    n_workers = workers() if n_workers is None else validation.count(n_workers, "n_workers")
     if n_workers == 1 or len(items) <= 1:
         return [function(item) for item in experiments.progress(items, desc=desc)]
     calls = (joblib.delayed(function)(item) for item in items)

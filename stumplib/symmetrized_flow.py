@@ -70,6 +70,10 @@ def side(a, b, s, q):
         ``eps``, ``d eps/da``, ``d eps/db``, ``logit(pi_+)`` and its ``b``-derivative
         (its ``a``-derivative is 1).
     """
+    return _side(*_checked(a, b, s, q))
+
+
+def _side(a, b, s, q):
     shift = np.where(s <= 0.5, a - b * s, (a - b) + b * q)
     logit = shift + _log_mass_ratio(b, s, q)
     t_s, dt_s = _tail(b, s)
@@ -84,8 +88,8 @@ def side(a, b, s, q):
 
 
 def _checked(a, b, s, q):
-    a, b = (float(v) for v in validation.parameters(a, b))
-    b = float(validation.positive(b, "b"))
+    a, b = validation.scalar_parameters(a, b)
+    b = validation.positive_scalar(b, "b")
     s = validation.unit_interval(s, "s")
     q = 1.0 - s if q is None else validation.unit_interval(q, "q")
     if s.shape != q.shape:
@@ -110,7 +114,7 @@ def average_residual(a, b, s, q=None):
     r, r_a, r_b : ndarray
     """
     a, b, s, q = _checked(a, b, s, q)
-    head, mirror = side(a, b, s, q), side(a, b, q, s)
+    head, mirror = _side(a, b, s, q), _side(a, b, q, s)
     return tuple(0.5 * (m - h) for h, m in zip(head[:3], mirror[:3]))
 
 
@@ -135,7 +139,7 @@ def evidence_residual(a, b, s, q=None):
     r, r_a, r_b : ndarray
     """
     a, b, s, q = _checked(a, b, s, q)
-    head, mirror = side(a, b, s, q), side(a, b, q, s)
+    head, mirror = _side(a, b, s, q), _side(a, b, q, s)
     gap = special.log_expit(head.logit) - special.log_expit(mirror.logit)
     gap_a = special.expit(-head.logit) - special.expit(-mirror.logit)
     gap_b = (
@@ -161,10 +165,11 @@ def threshold_nodes(a, b, prior):
     ``e^{-(a-b)}/b``), toward the calibrated thresholds ``a/b`` and ``1 - a/b`` and
     toward the ends of the prior's support (layers of width ``1/b``).
     """
+    a, b = validation.scalar_parameters(a, b)
     scale = 1.0 / max(abs(b), 1.0)
     edge = max(1e-3 * scale * np.exp(-max(a - b, -a, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
-    lo, hi = prior.support
+    lo, hi = validation.density_law(prior, "prior").support
     points = [quadrature.graded(0.0, edge, 0.5)[1:]]
     points += [quadrature.graded(p, 1e-2 * scale) for p in (center, 1.0 - center, lo, 1.0 - hi)]
     points += [quadrature.graded(1.0 - p, 1e-2 * scale) for p in (lo, 1.0 - hi)]
@@ -190,8 +195,8 @@ def loss_and_gradient(a, b, prior, rule="average"):
     """
     if rule not in RESIDUALS:
         raise ValueError(f"rule must be one of {tuple(RESIDUALS)} (got {rule!r})")
-    a, b = (float(v) for v in validation.parameters(a, b))
-    b = float(validation.positive(b, "b"))
+    a, b = validation.scalar_parameters(a, b)
+    b = validation.positive_scalar(b, "b")
     s, q, w = threshold_nodes(a, b, prior)
     return population.squared_error(w, *RESIDUALS[rule](a, b, s, q))
 
@@ -220,12 +225,12 @@ def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
     -------
     training.Trajectory
     """
-    t_max = float(validation.positive(t_max, "t_max"))
+    t_max = validation.positive_scalar(t_max, "t_max")
     if t_max <= 1e-2:
         raise ValueError(f"t_max must exceed 1e-2 (got {t_max})")
     points = validation.count(points, "points", minimum=2)
-    rtol = float(validation.positive(rtol, "rtol"))
-    theta0 = np.array([float(v) for v in validation.parameters(*theta0)])
+    rtol = validation.positive_scalar(rtol, "rtol")
+    theta0 = np.array(validation.point(theta0))
     t_eval = np.concatenate([[0.0], np.geomspace(1e-2, t_max, points)])
 
     def rhs(tau, theta):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scipy import integrate
+from scipy import integrate, special
 
 from stumplib import moments, population, tasks
 
@@ -262,6 +262,108 @@ def test_gradient_of_estimate_with_beta_features():
     )
     np.testing.assert_allclose(d_a, fd_a, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(d_b, fd_b, rtol=1e-6, atol=1e-9)
+
+
+# ------------------------------------------- singular Beta features, against quad
+
+
+def _alg_quad(f, lo, hi, power):
+    """∫_lo^hi f(t) t^power dt by quad, with the algebraic weight on a piece from t = 0."""
+    opts = dict(limit=200, epsabs=0.0, epsrel=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an IntegrationWarning would mean an unreliable reference
+        if lo == 0.0 and power != 0.0:
+            return integrate.quad(f, lo, hi, weight="alg", wvar=(power, 0.0), **opts)[0]
+        return integrate.quad(lambda t: f(t) * t**power, lo, hi, **opts)[0]
+
+
+def beta_feature_moments(a, b, s, law):
+    """Moments of ``w(x) = e^{a 1{x>s} - b x} p(x)`` for Beta features, by quad.
+
+    Returns ``(∫ w, ∫ (x-s) w, ∫ (x-s)^2 w, ∫_{x>s} w, ∫_{x>s} (x-s) w)`` up to a common
+    factor. Each piece of [0, 1/2] is integrated in ``t = x`` and each piece of [1/2, 1] in
+    ``t = 1 - x`` (exact distances to the ends), the singular factor ``t^(alpha-1)`` or
+    ``t^(beta-1)`` of a piece touching 0 or 1 as quad's algebraic weight, with breaks at
+    the kernel layers ``k/|b|`` and graded toward a singular point just outside a piece.
+    """
+    alpha, beta = law.alpha, law.beta
+    top = max(0.0, -b * s, a - b * s, a - b) + special.betaln(alpha, beta)
+    scale = 1.0 / max(abs(b), 1.0)
+    layers = [s + k * scale for k in (-16, -4, -1, 1, 4, 16)] + [k * scale for k in (1, 4, 16)]
+    out = np.zeros(5)
+    pieces = [(0.0, min(s, 0.5)), (min(s, 0.5), 0.5), (0.5, max(s, 0.5)), (max(s, 0.5), 1.0)]
+    for x_lo, x_hi in (p for p in pieces if p[1] > p[0]):
+        positive, lower = x_lo >= s, x_hi <= 0.5
+        offset = (a if positive else 0.0) - top
+        if lower:
+            t_lo, t_hi, near, far, inner = x_lo, x_hi, alpha - 1, beta - 1, layers
+            x_minus_s = lambda t: t - s  # noqa: E731
+            score = lambda t, c=offset: c - b * t  # noqa: E731
+        else:
+            t_lo, t_hi, near, far = 1.0 - x_hi, 1.0 - x_lo, beta - 1, alpha - 1
+            inner = [1.0 - p for p in layers]
+            x_minus_s = lambda t: ((1.0 - s) - t) if s >= 0.5 else ((1.0 - t) - s)  # noqa: E731
+            score = lambda t, c=offset: c - b * (1.0 - t)  # noqa: E731
+        graded = t_lo * 4.0 ** np.arange(1, 40) if t_lo > 0 else []
+        cuts = sorted({t_lo, t_hi, *(p for p in (*inner, *graded) if t_lo < p < t_hi)})
+        for left, right in zip(cuts[:-1], cuts[1:]):
+            m = [
+                _alg_quad(
+                    lambda t, k=k: x_minus_s(t) ** k * np.exp(score(t)) * (1.0 - t) ** far,
+                    left,
+                    right,
+                    near,
+                )
+                for k in (0, 1, 2)
+            ]
+            out[:3] += m
+            out[3:] += m[:2] if positive else 0.0
+    return out
+
+
+def beta_feature_residual(a, b, s, law):
+    """``(s_hat - s, d/da, d/db) = (E_w[x - s], Cov_w(x, y), -Var_w(x))`` from the moments."""
+    mass, first, second, pos, pos_first = beta_feature_moments(a, b, s, law)
+    r = first / mass
+    return r, pos_first / mass - r * pos / mass, -(second / mass - r**2)
+
+
+SINGULAR_BETAS = [(0.5, 0.5), (0.3, 3.0), (0.2, 0.2), (2.0, 0.3), (0.1, 0.1), (0.05, 2.0)]
+
+
+@pytest.mark.parametrize("alpha, beta", SINGULAR_BETAS)
+@pytest.mark.parametrize("a, b", [(5.0, 10.0), (0.0, 1.0), (3.0, -4.0), (210.0, 200.0)])
+def test_singular_beta_features_match_quad(alpha, beta, a, b):
+    """Estimate and its gradient to 1e-8 relative for exponents down to 0.05.
+
+    The gradient is compared on the scale of the weight's spread (``Cov_w(x, y)``
+    vanishes at s = 0 and 1).
+    """
+    law = tasks.Beta(alpha, beta)
+    for s in (0.0, 1e-12, 1e-3, 0.3, 0.5, 0.95, 1 - 1e-3, 1.0):
+        r, r_a, r_b = population.residual(a, b, s, features=law)
+        ref, ref_a, ref_b = beta_feature_residual(a, b, s, law)
+        assert float(population.estimate(a, b, s, features=law)) == pytest.approx(
+            s + ref, rel=1e-8
+        ), s
+        assert r_a == pytest.approx(ref_a, abs=1e-8 * np.sqrt(-ref_b)), s
+        assert r_b == pytest.approx(ref_b, rel=1e-8), s
+
+
+@pytest.mark.parametrize("alpha, beta", [(0.3, 3.0), (0.2, 0.2), (2.0, 0.3), (0.1, 0.1)])
+@pytest.mark.parametrize("prior", [INTERIOR, tasks.Beta(2.0, 3.0)])
+def test_loss_with_singular_beta_features_matches_quad(alpha, beta, prior):
+    """``E_s (r^2, 2 r r_a, 2 r r_b)`` by adaptive quad over s of the quad residual."""
+    law, a, b = tasks.Beta(alpha, beta), 4.0, 6.0
+    lo, hi = prior.support
+
+    def integrand(s):
+        r, r_a, r_b = beta_feature_residual(a, b, s, law)
+        return float(prior.density(s)) * np.array([r**2, 2 * r * r_a, 2 * r * r_b])
+
+    ref = integrate.quad_vec(integrand, lo, hi, epsabs=0.0, epsrel=1e-11, limit=200)[0]
+    got = population.loss_and_gradient(a, b, prior, features=law)
+    np.testing.assert_allclose(got, ref, rtol=1e-8)
 
 
 # -------------------------------------------------------------------- the loss

@@ -80,3 +80,62 @@ def test_integrates_exponential_on_random_panels(lo, width, rate):
     nodes, weights = quadrature.gauss_legendre(pts)
     exact = (np.exp(-rate * lo) - np.exp(-rate * hi)) / rate
     assert weights @ np.exp(-rate * nodes) == pytest.approx(exact, rel=1e-12)
+
+
+@given(st.floats(-0.95, -0.05), st.floats(0.0, 3.0))
+def test_power_panel_is_exact_for_the_power_law(power, offset):
+    # ∫_0^1 (c + t)^p dt = ((c + 1)^(p+1) - c^(p+1)) / (p + 1); the substitution makes the
+    # integrand constant (c < 1), or the plain rule meets a singularity >= 1 away (c >= 1)
+    t, w = quadrature.power_panel(power, offset)
+    exact = ((offset + 1) ** (power + 1) - offset ** (power + 1)) / (power + 1)
+    assert w @ (offset + t) ** power == pytest.approx(exact, rel=1e-12)
+    assert np.all((t > 0) & (t < 1)) and np.all(w > 0)
+
+
+def test_power_panel_smooth_factor_and_plain_cases():
+    # t^-0.9 e^{-3t} on [0, 1]: 10 γ(0.1, 3) 3^-0.1 / 10 = γ(0.1, 3) 3^-0.1
+    from scipy import special
+
+    t, w = quadrature.power_panel(-0.9)
+    exact = special.gammainc(0.1, 3.0) * special.gamma(0.1) * 3.0**-0.1
+    assert w @ (t**-0.9 * np.exp(-3 * t)) == pytest.approx(exact, rel=1e-12)
+    plain = quadrature.gauss_legendre([0.0, 1.0])
+    for power, offset in [(0.0, 0.0), (1.5, 0.0), (-0.5, 1.0)]:
+        for u, v in zip(quadrature.power_panel(power, offset), plain):
+            np.testing.assert_allclose(u, v, rtol=1e-15)
+    nodes, weights = quadrature.power_panel([-0.5, 0.0], [[0.0], [0.5]])
+    assert nodes.shape == weights.shape == (2, 2, quadrature.NODES_PER_PANEL)
+
+
+def test_power_panel_rejects_bad_inputs():
+    with pytest.raises(ValueError, match="power"):
+        quadrature.power_panel(-1.0)
+    with pytest.raises(ValueError, match="offset"):
+        quadrature.power_panel(-0.5, -1e-3)
+    with pytest.raises(TypeError, match="power"):
+        quadrature.power_panel("0.5")
+    with pytest.raises(ValueError, match="power"):
+        quadrature.power_panel([-0.5, -0.2], [0.0, 0.1, 0.2])
+
+
+def test_gauss_legendre_rows_matches_the_composite_rule():
+    breaks = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+    g, h, w = quadrature.gauss_legendre_rows(breaks[None, :], 1.0 - breaks[None, :])
+    nodes, weights = quadrature.gauss_legendre(breaks)
+    np.testing.assert_allclose(g[0], nodes, rtol=1e-15)
+    np.testing.assert_allclose(h[0], 1.0 - nodes, rtol=0, atol=2.3e-16)  # one ulp at 1
+    np.testing.assert_allclose(w[0], weights, rtol=1e-14)
+
+
+def test_gauss_legendre_rows_rejects_bad_inputs():
+    g = np.array([[0.0, 0.5, 1.0]])
+    with pytest.raises(ValueError, match="sorted"):
+        quadrature.gauss_legendre_rows(g[:, ::-1], 1.0 - g[:, ::-1])
+    with pytest.raises(ValueError, match="h must be 1 - g"):
+        quadrature.gauss_legendre_rows(g, g)
+    with pytest.raises(ValueError, match="g and h"):
+        quadrature.gauss_legendre_rows(g, 1.0 - g[0])
+    with pytest.raises(ValueError, match="two breaks"):
+        quadrature.gauss_legendre_rows([[0.5]], [[0.5]])
+    with pytest.raises(TypeError, match="g"):
+        quadrature.gauss_legendre_rows(None, g)

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from .. import validation
+
 a, b = sp.symbols("a b", real=True)
 n = sp.Symbol("n", integer=True, positive=True)
 i = sp.Symbol("i", integer=True, positive=True)
@@ -61,8 +63,7 @@ def context_symbols(size):
     size : int
         Context size, at least 1.
     """
-    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-        raise ValueError(f"size must be an integer >= 1 (got {size!r})")
+    size = validation.count(size, "size")
     xs = sp.symbols(f"x_1:{size + 1}", real=True)
     ys = sp.symbols(f"y_1:{size + 1}", real=True)
     return xs, ys

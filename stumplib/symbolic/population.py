@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import mpmath
 import sympy as sp
 
+from .. import validation
+
 a, b, s, q, x, t, u, w = sp.symbols("a b s q x t u w", positive=True)
 v, g, h, nu, delta = sp.symbols("v g h nu delta", positive=True)
 lo, hi = sp.symbols("lo hi", positive=True)
@@ -128,7 +130,9 @@ def residual_high_precision(a_, b_, s_, dps=50):
     An independent reference for :func:`stumplib.population.residual` (valid while
     ``e^{|a|+|b|}`` fits mpmath's exponent range, i.e. any practical value).
     """
-    with mpmath.workdps(dps):
+    a_, b_ = validation.scalar(a_, "a_"), validation.scalar(b_, "b_")
+    s_ = validation.scalar(validation.unit_interval(s_, "s_"), "s_")
+    with mpmath.workdps(validation.count(dps, "dps")):
         a_, b_, s_ = (mpmath.mpf(val) for val in (a_, b_, s_))
         neg_mass = -mpmath.expm1(-b_ * s_) / b_
         neg_first = (1 - (1 + b_ * s_) * mpmath.exp(-b_ * s_)) / b_**2
@@ -199,8 +203,7 @@ def interior_series(order=4):
     list of sympy.Expr
         ``T_0 = 1/b``, ``T_1 = -sλ - q ε_q``, ``T_2 = (λ - ε_q)(sλ + q ε_q)``, ...
     """
-    if isinstance(order, bool) or not isinstance(order, int) or order < 1:
-        raise ValueError(f"order must be an integer >= 1 (got {order!r})")
+    order = validation.count(order, "order")
     d_pos = 1 / b - q * eps_q / (1 - eps_q)
     d_neg = 1 / b - s / (1 - eps_s)
     rho = lam * (1 - eps_s) / (1 - eps_q)
@@ -311,8 +314,7 @@ class Valley:
 
 def interior_valley(order=3):
     """Derive ``a*(b)`` and ``min_a L`` under ``U[lo, hi]`` to ``order`` in ``1/b``."""
-    if isinstance(order, bool) or not isinstance(order, int) or order < 1:
-        raise ValueError(f"order must be an integer >= 1 (got {order!r})")
+    order = validation.count(order, "order")
     big_x = (hi - h * v) * g * sp.exp(-v) / (1 + h * g * sp.exp(-v))
     integrand = (1 - big_x) ** 2 - 1
     expanded = sp.expand(sp.series(integrand, h, 0, order + 1).removeO())
@@ -414,7 +416,7 @@ def quadrature_check(dps=30):
     dict
         ``bias_integral``, ``J``, ``K`` as mpmath numbers at ``dps`` digits.
     """
-    with mpmath.workdps(dps):
+    with mpmath.workdps(validation.count(dps, "dps")):
         phi = lambda t_: t_ / mpmath.expm1(t_) if t_ else mpmath.mpf(1)  # noqa: E731
         pts = [0, 1, 10, 100, mpmath.inf]
         return {
