@@ -210,3 +210,24 @@ def loss_at_infinity(b, prior):
     b = validation.positive(b, "b")
     out = np.array([_loss_at_infinity(float(bi), lo, hi) for bi in b.ravel()]).reshape(b.shape)
     return float(out) if out.ndim == 0 else out
+
+
+def offset(a, b, prior):
+    """The distance ``a - a*(b)`` of the label score from the valley.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Parameters (broadcast against each other); ``b`` positive.
+    prior : tasks.Uniform
+        Interior threshold prior defining the valley (see :func:`a_star`).
+
+    Returns
+    -------
+    float or ndarray
+        ``a - a*(b)``, with the broadcast shape of ``a`` and ``b``.
+    """
+    a, b = validation.parameters(a, b)
+    shape = validation.broadcastable((a, b), ("a", "b"))
+    out = np.broadcast_to(a, shape) - np.asarray(a_star(np.broadcast_to(b, shape), prior))
+    return float(out) if out.ndim == 0 else out

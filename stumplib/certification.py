@@ -26,8 +26,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import calibration, population, validation
 from . import corpus as corpus_module
-from . import population, validation
 
 
 def task_gradients(corpus, a, b):
@@ -128,6 +128,41 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
             g, norm = reference[k]
             out[r, k] = np.linalg.norm(np.array(sample.gradient(ai, bi)) - g) / norm
     return out
+
+
+def rms_relative_errors(m, n, a, b, prior, repetitions, rng=None):
+    """Root-mean-square over independent corpora of :func:`relative_errors`, per point.
+
+    The parameters are those of :func:`relative_errors`; returns an array of shape
+    ``(k,)``, ``(mean_r rho_r(a_i, b_i)^2)^{1/2}``.
+    """
+    return np.sqrt((relative_errors(m, n, a, b, prior, repetitions, rng) ** 2).mean(axis=0))
+
+
+def valley_grid(prior, b_min=5.0, points=22, per_octave=3):
+    """Scales a factor ``2^(1/per_octave)`` apart from ``b_min``, on the valley.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform
+        Interior threshold prior (see :func:`stumplib.calibration.a_star`).
+    b_min : float
+        The first scale.
+    points : int
+        Number of scales.
+    per_octave : int
+        Scales per doubling of ``b``.
+
+    Returns
+    -------
+    a, b : ndarray, shape (points,)
+        ``b_i = b_min 2^(i/per_octave)`` and ``a_i = a*(b_i)``.
+    """
+    b_min = validation.positive_scalar(b_min, "b_min")
+    points = validation.count(points, "points")
+    per_octave = validation.count(per_octave, "per_octave")
+    b = b_min * 2.0 ** (np.arange(points) / per_octave)
+    return np.atleast_1d(calibration.a_star(b, prior)), b
 
 
 def sampling_coefficient(a, b, prior, features=None):

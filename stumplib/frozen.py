@@ -93,3 +93,83 @@ def pooled_slope(fits):
     return float(weights @ np.array([f.slope for f in fits]) / weights.sum()), float(
         weights.sum() ** -0.5
     )
+
+
+def local_sizes(sizes, b, s, edge=1e-3):
+    """Fresh-context sizes at which a head of scale ``b`` localizes like the nearest positive.
+
+    ``N <= b / 2`` (the kernel, of width ``1/b``, is narrower than half the spacing
+    ``1/N`` of the examples) and ``s^N <= edge`` (a context with no positive example,
+    of probability ``s^N`` at the threshold ``s``, is rare).
+
+    Parameters
+    ----------
+    sizes : array_like of int, shape (p,)
+        Fresh-context sizes ``N``.
+    b : float
+        Scale of the frozen head.
+    s : float
+        Threshold, in ``[0, 1]``.
+    edge : float
+        Largest probability of a context without positive example.
+
+    Returns
+    -------
+    ndarray of bool, shape (p,)
+    """
+    sizes = np.array([validation.count(v, "sizes") for v in np.atleast_1d(sizes)], float)
+    b = validation.positive_scalar(b, "b")
+    s = float(validation.unit_interval(validation.scalar(s, "s"), "s"))
+    edge = validation.positive_scalar(edge, "edge")
+    return (sizes <= b / 2) & (s**sizes <= edge)
+
+
+def scaled_difference(value, value_se, reference, reference_se, allowance, width=3.0):
+    """``|value / reference - 1|`` in units of its allowance (agreement when ``<= 1``).
+
+    The allowance is ``allowance`` (a bound on the relative difference that the model
+    permits) plus ``width`` standard errors of the ratio, each bounded by the sum
+    ``value_se / value + reference_se / reference`` of the relative standard errors
+    (valid for estimates on the same contexts, whatever their correlation).
+
+    Parameters
+    ----------
+    value, reference : array_like
+        Positive estimates (broadcast together).
+    value_se, reference_se : array_like
+        Their standard errors, non-negative (``0`` for an exact reference).
+    allowance : array_like
+        Non-negative relative difference permitted by the model.
+    width : float
+        Standard errors allowed.
+
+    Returns
+    -------
+    ndarray
+        The broadcast shape of the inputs; where nothing is allowed (zero allowance and
+        standard errors), ``0`` if the two are equal and ``inf`` otherwise.
+    """
+    value = validation.positive(value, "value")
+    reference = validation.positive(reference, "reference")
+    value_se, reference_se, allowance = (
+        _non_negative(v, name)
+        for v, name in (
+            (value_se, "value_se"),
+            (reference_se, "reference_se"),
+            (allowance, "allowance"),
+        )
+    )
+    width = _non_negative(validation.scalar(width, "width"), "width")
+    names = ("value", "value_se", "reference", "reference_se", "allowance")
+    validation.broadcastable((value, value_se, reference, reference_se, allowance), names)
+    noise = width * (value_se / value + reference_se / reference)
+    diff, bound = np.broadcast_arrays(np.abs(value / reference - 1), allowance + noise)
+    exact = np.where(diff > 0, np.inf, 0.0)  # nothing allowed: agreement only if equal
+    return np.divide(diff, bound, out=exact, where=bound > 0)
+
+
+def _non_negative(value, name):
+    value = validation.finite(value, name)
+    if np.any(value < 0):
+        raise ValueError(f"{name} must be non-negative")
+    return value

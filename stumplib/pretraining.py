@@ -11,7 +11,8 @@ steps is then about ``(START_RATIO^4 - 1) b_0 / (STEP kappa)``: linear in ``b_T`
 ``b_T^4 / eta`` from a fixed start.
 
 Every corpus is drawn from its own structured stream ``rng = (seed, i, r)`` (size ``i``,
-replicate ``r``).
+replicate ``r``); a tuple ``seed = (SEED, e)`` puts them under experiment ``e`` of a
+chapter (see :func:`stream`).
 """
 
 from typing import NamedTuple
@@ -120,11 +121,64 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
     raise RuntimeError(f"level={level} not reached in max_steps={max_steps} steps (b = {b:.4g})")
 
 
+def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
+    """:func:`train_to_scale` from :func:`start`, with the label score moved by ``shift``.
+
+    The run starts at ``(a*(b_0) + shift, b_0)``, ``b_0 = b_target / ratio``, with the
+    step ``eta = STEP * b_0^3``: on the valley for ``shift = 0``, above it for
+    ``shift > 0`` and below it for ``shift < 0``.
+
+    Returns
+    -------
+    Frozen
+    """
+    shift = validation.scalar(shift, "shift")
+    (a0, b0), eta = start(b_target, prior, ratio)
+    return train_to_scale(corpus, (a0 + shift, b0), eta, b_target)
+
+
+def train_through(corpus, theta0, eta, targets, max_steps=100_000):
+    """One constant-step run, recorded where its scale first reaches each target.
+
+    Parameters
+    ----------
+    corpus, theta0, eta, max_steps
+        As :func:`train_to_scale` (``max_steps`` per target).
+    targets : array_like, shape (k,)
+        Non-decreasing positive scales.
+
+    Returns
+    -------
+    list of Frozen
+        One per target; times ``t`` and step counts from ``theta0``.
+    """
+    targets = validation.positive(targets, "targets")
+    if targets.ndim != 1 or np.any(np.diff(targets) < 0):
+        raise ValueError("targets must be a 1-D non-decreasing sequence of scales")
+    theta, t, steps, out = validation.point(theta0), 0.0, 0, []
+    for target in targets:
+        run = train_to_scale(corpus, theta, eta, float(target), max_steps)
+        theta, t, steps = (run.a, run.b), t + run.t, steps + run.steps
+        out.append(Frozen(run.a, run.b, t, steps))
+    return out
+
+
+def stream(seed, *index):
+    """The structured stream ``(*seed, *index)``; ``seed`` is an int or a tuple of ints.
+
+    A tuple seed gives one experiment of a chapter its own streams, e.g.
+    ``stream((SEED, 2), i, r) == (SEED, 2, i, r)``.
+    """
+    prefix = seed if isinstance(seed, tuple) else (seed,)
+    if not prefix:
+        raise ValueError("seed must hold at least one integer")
+    return (*(validation.count(v, "seed", minimum=0) for v in prefix), *index)
+
+
 def _pretrain_one(item):
     """One corpus of a sweep: ``(m, n, target, prior, ratio, rng)`` -> :class:`Frozen`."""
     m, n, target, prior, ratio, rng = item
-    theta0, eta = start(target, prior, ratio)
-    return train_to_scale(Corpus.sample(m, n, prior, rng=rng), theta0, eta, target)
+    return train_from_start(Corpus.sample(m, n, prior, rng=rng), target, prior, ratio)
 
 
 def size_start(m, n, prior):
@@ -147,12 +201,13 @@ def _noisy_one(item):
 def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None):
     """Like :func:`pretrain`, from :func:`size_start`, frozen by :func:`train_until_noisy`.
 
-    Corpus ``r`` of size ``i`` is drawn with ``rng = (seed, i, r)`` (the same corpora as
-    :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of :class:`Frozen`.
+    Corpus ``r`` of size ``i`` is drawn with ``rng = stream(seed, i, r)`` (the same
+    corpora as :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of
+    :class:`Frozen`.
     """
     corpora = validation.count(corpora, "corpora")
     items = [
-        (m, n, prior, level, (seed, i, r))
+        (m, n, prior, level, stream(seed, i, r))
         for i, (m, n) in enumerate(sizes)
         for r in range(corpora)
     ]
@@ -175,8 +230,8 @@ def pretrain(
         Threshold prior of the corpora (and of the valley of the start).
     corpora : int
         Independent corpora per size.
-    seed : int
-        Corpus ``r`` of size ``i`` is drawn with ``rng = (seed, i, r)``.
+    seed : int or tuple of int
+        Corpus ``r`` of size ``i`` is drawn with ``rng = stream(seed, i, r)``.
     ratio : float
         Start at ``b_0 = target / ratio`` (see :func:`start`).
     n_workers, backend
@@ -193,7 +248,7 @@ def pretrain(
         )
     corpora = validation.count(corpora, "corpora")
     items = [
-        (m, n, float(target), prior, ratio, (seed, i, r))
+        (m, n, float(target), prior, ratio, stream(seed, i, r))
         for i, ((m, n), target) in enumerate(zip(sizes, targets))
         for r in range(corpora)
     ]

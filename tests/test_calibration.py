@@ -204,3 +204,34 @@ def test_off_valley_keeps_shape_and_accepts_empty():
 def test_off_valley_bad_inputs(a, b, prior, error, message):
     with pytest.raises(error, match=message):
         calibration.off_valley(a, b, prior)
+
+
+def test_offset_is_the_distance_from_the_valley():
+    prior = tasks.Uniform(0.1, 0.9)
+    b = np.array([5.0, 40.0])
+    a = calibration.a_star(b, prior) + np.array([0.25, -1.5])
+    np.testing.assert_allclose(calibration.offset(a, b, prior), [0.25, -1.5], atol=1e-12)
+    assert calibration.offset(float(calibration.a_star(10.0, prior)), 10.0, prior) == 0.0
+    # broadcasting: one scale, several label scores
+    out = calibration.offset([1.0, 2.0], 10.0, prior)
+    np.testing.assert_allclose(np.diff(out), [1.0], rtol=1e-14)
+
+
+@given(st.floats(3.0, 300.0), st.floats(-5.0, 5.0))
+@settings(max_examples=25, deadline=None)
+def test_property_offset_shifts_with_a(b, shift):
+    prior = tasks.Uniform(0.1, 0.9)
+    a = calibration.a_star(b, prior) + shift
+    assert calibration.offset(a, b, prior) == pytest.approx(shift, abs=1e-9)
+
+
+def test_offset_errors_name_the_argument():
+    prior = tasks.Uniform(0.1, 0.9)
+    with pytest.raises(ValueError, match="^a must be finite"):
+        calibration.offset(np.nan, 10.0, prior)
+    with pytest.raises(ValueError, match="^b must be positive"):
+        calibration.offset(1.0, -1.0, prior)
+    with pytest.raises(ValueError, match="shapes do not broadcast: a"):
+        calibration.offset([1.0, 2.0], [1.0, 2.0, 3.0], prior)
+    with pytest.raises(TypeError, match="prior must be a tasks.Uniform"):
+        calibration.offset(1.0, 10.0, tasks.Beta(2.0, 2.0))

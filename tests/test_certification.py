@@ -325,3 +325,29 @@ def test_steps_outside_errors():
         certification.steps_outside(np.nan, 5.0, 5.0, 2.0)
     with pytest.raises(TypeError, match="low must"):
         certification.steps_outside(5.0, "5", 5.0, 2.0)
+
+
+def test_rms_relative_errors_is_the_rms_over_corpora(point):
+    a, b = point
+    rho = certification.relative_errors(30, 20, [a, a + 1], [b, b], PRIOR, 4, rng=(1, 2))
+    rms = certification.rms_relative_errors(30, 20, [a, a + 1], [b, b], PRIOR, 4, rng=(1, 2))
+    np.testing.assert_allclose(rms, np.sqrt((rho**2).mean(axis=0)), rtol=1e-15)
+    assert rms.shape == (2,)
+
+
+def test_valley_grid_reference_values():
+    a, b = certification.valley_grid(PRIOR, 5.0, 22)
+    np.testing.assert_allclose(b, 5.0 * 2.0 ** (np.arange(22) / 3), rtol=1e-15)
+    np.testing.assert_allclose(a, calibration.a_star(b, PRIOR), rtol=1e-15)
+    assert b[3] == pytest.approx(10.0, rel=1e-15) and b[-1] == pytest.approx(640.0, rel=1e-15)
+    a1, b1 = certification.valley_grid(PRIOR, 2.5, 1, per_octave=2)
+    assert b1.tolist() == [2.5] and a1.shape == (1,)
+
+
+def test_valley_grid_errors_name_the_argument():
+    with pytest.raises(ValueError, match="^b_min must be positive"):
+        certification.valley_grid(PRIOR, 0.0)
+    with pytest.raises(ValueError, match="^points must be an integer"):
+        certification.valley_grid(PRIOR, 5.0, 0)
+    with pytest.raises(TypeError, match="^per_octave must be an integer"):
+        certification.valley_grid(PRIOR, 5.0, 3, per_octave="3")

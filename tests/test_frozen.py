@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from stumplib import baselines, frozen, head, tasks
 
@@ -71,3 +73,62 @@ def test_pooled_slope():
         frozen.pooled_slope([])
     with pytest.raises(ValueError, match="positive slope standard errors"):
         frozen.pooled_slope([PowerLaw(-1.0, 0.0, 0.0, 0.1)])
+
+
+def test_local_sizes_reference_values():
+    sizes = [2, 4, 8, 12, 16, 24, 32, 64]
+    mask = frozen.local_sizes(sizes, 50.0, 0.5)  # N <= 25 and 0.5^N <= 1e-3 (N >= 10)
+    assert [n for n, keep in zip(sizes, mask) if keep] == [12, 16, 24]
+    assert frozen.local_sizes(sizes, 50.0, 0.0).tolist() == [n <= 25 for n in sizes]
+    assert not frozen.local_sizes(sizes, 1000.0, 1.0).any()  # s = 1: never a positive
+
+
+def test_local_sizes_errors_name_the_argument():
+    with pytest.raises(ValueError, match="^sizes must be an integer"):
+        frozen.local_sizes([0, 4], 10.0, 0.5)
+    with pytest.raises(ValueError, match="^b must be positive"):
+        frozen.local_sizes([4], 0.0, 0.5)
+    with pytest.raises(ValueError, match=r"^s must lie in \[0, 1\]"):
+        frozen.local_sizes([4], 10.0, 1.5)
+    with pytest.raises(ValueError, match="^edge must be positive"):
+        frozen.local_sizes([4], 10.0, 0.5, edge=0.0)
+
+
+def test_scaled_difference_reference_values():
+    # |1.1 / 1 - 1| = 0.1 against 0.05 + 3 (0.011 / 1.1 + 0.02 / 1) = 0.14
+    out = frozen.scaled_difference(1.1, 0.011, 1.0, 0.02, 0.05)
+    assert float(out) == pytest.approx(0.1 / 0.14, rel=1e-12)
+    exact = frozen.scaled_difference([2.0, 2.0], [0.0, 0.0], 2.0, 0.0, 0.0)
+    assert exact.tolist() == [0.0, 0.0]  # nothing allowed, and equal
+    assert frozen.scaled_difference(2.1, 0.0, 2.0, 0.0, 0.0) == np.inf
+    assert frozen.scaled_difference([1.0, 3.0], 0.0, 2.0, 0.0, [0.5, 0.25]).tolist() == [1.0, 2.0]
+
+
+@given(
+    st.floats(0.01, 10.0),
+    st.floats(0.01, 10.0),
+    st.floats(0.0, 1.0),
+    st.floats(0.0, 1.0),
+    st.floats(0.001, 1.0),
+)
+@settings(max_examples=50, deadline=None)
+def test_property_scaled_difference_agrees_iff_within_the_allowance(v, r, v_se, r_se, allow):
+    out = float(frozen.scaled_difference(v, v_se, r, r_se, allow))
+    bound = allow + 3 * (v_se / v + r_se / r)
+    assert np.isfinite(out) and out >= 0
+    assert (out <= 1) == (abs(v / r - 1) <= bound * (1 + 1e-12)) or abs(out - 1) < 1e-9
+    # more allowance never makes agreement worse
+    assert float(frozen.scaled_difference(v, v_se, r, r_se, 2 * allow)) <= out
+
+
+def test_scaled_difference_errors_name_the_argument():
+    with pytest.raises(ValueError, match="^value must be positive"):
+        frozen.scaled_difference(0.0, 0.1, 1.0, 0.1, 0.1)
+    with pytest.raises(ValueError, match="^reference_se must be non-negative"):
+        frozen.scaled_difference(1.0, 0.1, 1.0, -0.1, 0.1)
+    with pytest.raises(ValueError, match="^allowance must be finite"):
+        frozen.scaled_difference(1.0, 0.1, 1.0, 0.1, np.nan)
+    with pytest.raises(ValueError, match="^width must be non-negative"):
+        frozen.scaled_difference(1.0, 0.1, 1.0, 0.1, 0.1, width=-1.0)
+    with pytest.raises(ValueError, match="shapes do not broadcast: value"):
+        frozen.scaled_difference([1.0, 2.0], 0.1, [1.0, 2.0, 3.0], 0.1, 0.1)

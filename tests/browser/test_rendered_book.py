@@ -9,9 +9,8 @@ no image is distorted (rendered aspect ratio within 2% of the file's), every fig
 shown at a size at which its smallest text is at least 9 px on screen, every figure
 has a caption, no code line (folded cells opened) is wider than its cell, and nothing
 is cut off: a display, table or output wider than its box scrolls. Each check reports
-per page (``test_page[<page>-<check>]``); pages not yet fixed are listed in
-``KNOWN_FAILURES``. A full-page screenshot of each page is saved to
-``_build/screenshots``.
+per page (``test_page[<page>-<check>]``). A full-page screenshot of each page is
+saved to ``_build/screenshots``.
 
 No page requests anything from the network: every request other than a local file is
 refused and reported (MathJax is served by the book itself, from ``_static/mathjax``).
@@ -309,15 +308,6 @@ CHECKS = (
     "cut-off",
 )
 
-# Pages whose chapters are being rewritten on other branches, with the checks they are
-# known to fail here. Remove an entry when its chapter is fixed (a known failure that
-# passes is reported as XPASS).
-KNOWN_FAILURES = {
-    # Chapter 6: figures drawn wider than the column (text below 9 px on screen),
-    # no figure captions yet, code lines wider than their cells.
-    "book/06-frozen-estimator.html": ("readable", "caption", "code-width"),
-}
-
 
 def inspect(browser, page_name):
     """Open one page; return its problems by check and save its screenshot."""
@@ -358,9 +348,7 @@ def inspected(browser):
 def _cases():
     for page_name in PAGES:
         for check in CHECKS:
-            known = check in KNOWN_FAILURES.get(page_name, ())
-            marks = [pytest.mark.xfail(strict=False, reason="known failure")] if known else []
-            yield pytest.param(page_name, check, marks=marks, id=f"{page_name}-{check}")
+            yield pytest.param(page_name, check, id=f"{page_name}-{check}")
 
 
 @pytest.mark.parametrize(("page_name", "check"), list(_cases()))
