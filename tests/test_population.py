@@ -8,6 +8,7 @@ from a carefully split integral over the prior (see ``reference_loss``).
 import itertools
 import warnings
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import given
@@ -364,6 +365,42 @@ def test_loss_with_singular_beta_features_matches_quad(alpha, beta, prior):
     ref = integrate.quad_vec(integrand, lo, hi, epsabs=0.0, epsrel=1e-11, limit=200)[0]
     got = population.loss_and_gradient(a, b, prior, features=law)
     np.testing.assert_allclose(got, ref, rtol=1e-8)
+
+
+# ------------------------------------- Beta features against Kummer's function
+
+KUMMER_LAWS = [(0.05, 2.0), (0.5, 0.5), (0.5, 1e3), (1e3, 0.5), (3.0, 3e3), (300.0, 300.0)]
+
+
+def kummer_moments(b, law):
+    """Mean and variance of ``x`` under ``x^(alpha-1) (1-x)^(beta-1) e^(-b x)``, exactly.
+
+    ``E[x^k] = (alpha)_k / (alpha+beta)_k * M(alpha+k, alpha+beta+k, -b) / M(alpha,
+    alpha+beta, -b)`` with Kummer's function ``M`` (mpmath, 40 digits).
+    """
+    with mpmath.workdps(40):
+        alpha, total, z = mpmath.mpf(law.alpha), mpmath.mpf(law.alpha + law.beta), -mpmath.mpf(b)
+        base = mpmath.hyp1f1(alpha, total, z)
+        m1 = alpha / total * mpmath.hyp1f1(alpha + 1, total + 1, z) / base
+        m2 = alpha * (alpha + 1) / (total * (total + 1)) * mpmath.hyp1f1(alpha + 2, total + 2, z)
+        return float(m1), float(m2 / base - m1**2)
+
+
+@pytest.mark.parametrize("alpha, beta", KUMMER_LAWS)
+@pytest.mark.parametrize("b", [-1e4, -30.0, 1.0, 300.0, 1e5])
+def test_beta_features_match_kummer(alpha, beta, b):
+    """With ``a = 0`` the label plays no part, so at every threshold the estimate is the
+    weight's mean and ``d/db`` minus its variance, in closed form; the classes are still
+    integrated apart, so this checks their quadrature, peaks away from the law's bulk
+    and the class ends included (Beta(0.5, 1000) at b = -1e4 peaks near x = 0.9), to
+    1e-10 relative (plus the rounding of ``s + offset``)."""
+    law = tasks.Beta(alpha, beta)
+    s = np.array([0.0, 1e-9, 0.3, 0.5, 0.9, 1 - 1e-9, 1.0])
+    mean, variance = kummer_moments(b, law)
+    offset, _, d_b = population.residual(0.0, b, s, features=law)
+    rounding = 4 * np.finfo(float).eps * s  # of the sum s + offset
+    assert np.all(np.abs(s + offset - mean) <= 1e-10 * mean + rounding), s + offset - mean
+    np.testing.assert_allclose(d_b, -variance, rtol=1e-8)
 
 
 # -------------------------------------------------------------------- the loss
