@@ -192,10 +192,16 @@ def size_start(m, n, prior):
 
 
 def _noisy_one(item):
-    """One corpus of a sweep frozen by the corpus rule: ``(m, n, prior, level, rng)``."""
-    m, n, prior, level, rng = item
-    theta0, eta = size_start(m, n, prior)
-    return train_until_noisy(Corpus.sample(m, n, prior, rng=rng), theta0, eta, level)
+    """One corpus of a sweep frozen by the corpus rule: ``(m, n, prior, level, rng, divisor)``.
+
+    The run starts at :func:`size_start`'s scale divided by ``divisor``, on the valley,
+    with the step ``STEP * b_0^3`` of that scale.
+    """
+    m, n, prior, level, rng, divisor = item
+    b0 = size_start(m, n, prior)[0][1] / divisor
+    theta0 = (float(calibration.a_star(b0, prior)), b0)
+    corpus = Corpus.sample(m, n, prior, rng=rng)
+    return train_until_noisy(corpus, theta0, STEP * b0**3, level)
 
 
 def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None):
@@ -206,13 +212,38 @@ def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backe
     :class:`Frozen`.
     """
     corpora = validation.count(corpora, "corpora")
+    indices = range(len(sizes))
+    return _noisy_sweep(sizes, indices, prior, corpora, seed, level, 1.0, n_workers, backend)
+
+
+def lower_starts(
+    sizes, indices, prior, corpora, seed, level=0.5, divisor=2.0, n_workers=None, backend=None
+):
+    """The corpus rule from lower starts: does the frozen scale depend on the start?
+
+    Trains the first ``corpora`` corpora of each size ``sizes[i]``, ``i`` in ``indices``
+    (the same corpora as :func:`pretrain_noisy` with the same ``seed``), from the
+    size-tied start divided by ``divisor``, with that start's own step. A frozen scale
+    equal to :func:`pretrain_noisy`'s is the rule's own; a lower one means the
+    size-tied start was already past the point where the corpus's noise reaches
+    ``level``. Returns ``[j][r]`` of :class:`Frozen` for ``i = indices[j]``.
+    """
+    corpora = validation.count(corpora, "corpora")
+    divisor = validation.positive_scalar(divisor, "divisor")
+    indices = [validation.count(i, "indices", minimum=0) for i in indices]
+    if any(i >= len(sizes) for i in indices):
+        raise ValueError(f"indices must be below len(sizes) = {len(sizes)} (got {indices})")
+    return _noisy_sweep(sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend)
+
+
+def _noisy_sweep(sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend):
     items = [
-        (m, n, prior, level, stream(seed, i, r))
-        for i, (m, n) in enumerate(sizes)
+        (*sizes[i], prior, level, stream(seed, i, r), divisor)
+        for i in indices
         for r in range(corpora)
     ]
     done = sweep.run(_noisy_one, items, n_workers, backend, desc="pretraining (corpus rule)")
-    return [done[i * corpora : (i + 1) * corpora] for i in range(len(sizes))]
+    return [done[j * corpora : (j + 1) * corpora] for j in range(len(indices))]
 
 
 def pretrain(

@@ -121,6 +121,24 @@ def test_size_start_and_pretrain_noisy_use_the_same_corpora():
         pretraining.size_start(0, 3, PRIOR)
 
 
+def test_lower_starts_train_the_same_corpora_from_lower_starts():
+    sizes = [(60, 60), (100, 100)]
+    same = pretraining.lower_starts(sizes, [1], PRIOR, 2, seed=5, divisor=1.0, n_workers=1)
+    assert same == pretraining.pretrain_noisy(sizes, PRIOR, 2, seed=5, n_workers=1)[1:]
+    (lower,) = pretraining.lower_starts(sizes, [1], PRIOR, 1, seed=5, n_workers=1)
+    b0 = pretraining.size_start(100, 100, PRIOR)[0][1] / 2
+    direct = pretraining.train_until_noisy(
+        Corpus.sample(100, 100, PRIOR, rng=(5, 1, 0)),
+        (float(calibration.a_star(b0, PRIOR)), b0),
+        pretraining.STEP * b0**3,
+    )
+    assert lower == [direct] and direct.b >= b0
+    with pytest.raises(ValueError, match="^indices must be below len"):
+        pretraining.lower_starts(sizes, [2], PRIOR, 1, seed=5)
+    with pytest.raises(ValueError, match="^divisor must be positive"):
+        pretraining.lower_starts(sizes, [0], PRIOR, 1, seed=5, divisor=0.0)
+
+
 def test_train_from_start_on_and_off_the_valley():
     corpus = Corpus.sample(60, 40, PRIOR, rng=4)
     on = pretraining.train_from_start(corpus, 12.0, PRIOR, ratio=1.2)
