@@ -35,7 +35,7 @@ def task_gradients(corpus, a, b):
 
     Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``.
     """
-    validation.law(corpus, "corpus", ("summaries", "s"))
+    validation.instance(corpus, corpus_module.Corpus, "corpus")
     est, d_a, d_b = corpus.summaries(*validation.scalar_parameters(a, b))
     r = 2.0 * (est - corpus.s)
     return np.stack([r * d_a, r * d_b], axis=-1)
@@ -89,7 +89,7 @@ def relative_error(corpus, a, b, prior):
     prior : tasks.Uniform or tasks.Beta
         The threshold prior defining the population loss.
     """
-    validation.law(corpus, "corpus", ("gradient",))
+    validation.instance(corpus, corpus_module.Corpus, "corpus")
     a, b = validation.scalar_parameters(a, b)
     g, norm = _population_gradient(a, b, prior)
     return float(np.linalg.norm(np.array(corpus.gradient(a, b)) - g) / norm)
@@ -239,6 +239,7 @@ def context_bias(corpus, a, b, prior):
     threshold; the difference has mean ``E_n G - g`` and a much smaller variance than
     ``G`` itself (a control variate with known mean).
     """
+    validation.instance(corpus, corpus_module.Corpus, "corpus")
     a, b = validation.scalar_parameters(a, b)
     g, norm = _population_gradient(a, b, prior)
     total = task_gradients(corpus, a, b) / norm

@@ -93,6 +93,7 @@ def subplots(*args, height=None, **kwargs):
 
 def smallest_font(fig):
     """The smallest font size, in points, of the visible text drawn in ``fig``."""
+    _figure(fig)
     fig.canvas.draw()  # legends, ticks and colorbars create their text when drawn
     sizes = [
         t.get_fontsize()
@@ -120,6 +121,11 @@ def reference_slope(ax, x, slope, anchor, label=None, **kwargs):
     ax.plot(x, anchor * (x / x[0]) ** slope, label=label, **kwargs)
 
 
+def _figure(fig):
+    if not isinstance(fig, mpl.figure.Figure):
+        raise TypeError(f"fig must be a matplotlib Figure (got {type(fig).__name__})")
+
+
 def show(fig):
     """Display ``fig`` once and close it (no stray ``<Figure ...>`` text in outputs).
 
@@ -129,8 +135,7 @@ def show(fig):
         If ``fig`` is a column figure (see :func:`subplots`) holding text smaller
         than :data:`SMALLEST_FONT`.
     """
-    if not isinstance(fig, mpl.figure.Figure):
-        raise TypeError(f"fig must be a matplotlib Figure (got {type(fig).__name__})")
+    _figure(fig)
     if getattr(fig, "column", False):
         size = smallest_font(fig)
         if size < SMALLEST_FONT:
