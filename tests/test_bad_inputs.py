@@ -604,7 +604,7 @@ _NO_ARGUMENTS = "takes no arguments"
 # Public callables outside the table: {callable: why no bad-number row applies}.
 NO_NUMERIC_INPUT = {
     calibration.OffValley: _RESULT,
-    certification.ContextBias: _RESULT + "; predicted_end and bias_crossing check its type",
+    certification.ContextBias: _RESULT + "; predicted_end and bias_crossing check its fields",
     certification.Crossing: _RESULT,
     dynamics.Phases: _RESULT,
     dynamics.Expansion: _RESULT,
