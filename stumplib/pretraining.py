@@ -175,10 +175,7 @@ def stream(seed, *index):
     A tuple seed gives one experiment of a chapter its own streams, e.g.
     ``stream((SEED, 2), i, r) == (SEED, 2, i, r)``.
     """
-    prefix = seed if isinstance(seed, tuple) else (seed,)
-    if not prefix:
-        raise ValueError("seed must hold at least one integer")
-    return (*(validation.count(v, "seed", minimum=0) for v in prefix), *index)
+    return (*validation.seed(seed), *index)
 
 
 def _sizes(sizes):

@@ -184,6 +184,14 @@ def counts(value, name, minimum=1):
     return [count(v, name, minimum) for v in np.ravel(value).tolist()]
 
 
+def seed(value, name="seed"):
+    """A structured seed as a tuple of integers ``>= 0`` (an int is a tuple of one)."""
+    prefix = value if isinstance(value, tuple) else (value,)
+    if not prefix:
+        raise ValueError(f"{name} must hold at least one integer")
+    return tuple(count(v, name, minimum=0) for v in prefix)
+
+
 def instance(value, cls, name):
     """Check that ``value`` is an instance of ``cls`` (e.g. a corpus); ``TypeError`` if not."""
     if not isinstance(value, cls):

@@ -374,8 +374,8 @@ CASES = [
     (
         risk_checks.pointwise_risks,
         dict(rules=RULES, n=4, thresholds=[0.3, 0.6], seed=(1, 2), tasks_per_batch=50),
-        "n thresholds tasks_per_batch",
-        "n tasks_per_batch",
+        "n thresholds seed tasks_per_batch",
+        "n seed tasks_per_batch",
         "",
         "",
     ),

@@ -126,6 +126,13 @@ class TestParametersPositiveCount:
         with pytest.raises(error, match="^sizes must"):
             validation.counts(bad, "sizes")
 
+    def test_seed(self):
+        assert validation.seed(3) == (3,) and validation.seed((1, 2.0)) == (1, 2)
+        with pytest.raises(ValueError, match="^seed must hold at least one integer"):
+            validation.seed(())
+        with pytest.raises(ValueError, match="^seed must be an integer >= 0"):
+            validation.seed((1, -1))
+
     def test_instance(self):
         assert validation.instance(3, int, "n") == 3
         with pytest.raises(TypeError, match="^corpus must be a dict"):
