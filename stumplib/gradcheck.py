@@ -50,7 +50,9 @@ def compare(gradient, differences, a, b, h):
     -------
     Comparison
     """
-    a, b = np.broadcast_arrays(*validation.parameters(a, b))
+    a, b = validation.parameters(a, b)
+    validation.broadcastable((a, b), ("a", "b"))
+    a, b = np.broadcast_arrays(a, b)
     h = validation.positive_scalar(h, "h")
     g = validation.finite(gradient, "gradient").ravel()
     d = validation.finite(differences, "differences").ravel()

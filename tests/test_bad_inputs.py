@@ -1055,6 +1055,14 @@ class TestNonNumericArguments:
         with pytest.raises(ValueError, match="^sizes and targets must have equal lengths"):
             pretraining.pretrain([(2, 3), (3, 4)], [3.0], PRIOR, 1, 0, n_workers=1)
 
+    def test_path_parameters_must_broadcast(self):
+        with pytest.raises(ValueError, match="^shapes do not broadcast: a .*b"):
+            head.distance_to_limit([1.0, 2.0], [1.0, 2.0, 3.0], X, Y)
+        with pytest.raises(ValueError, match="^shapes do not broadcast: a .*b"):
+            gradcheck.compare(
+                ([1.0, 2.0],) * 2, ([1.0, 2.0],) * 2, [1.0, 2.0], [1.0, 2.0, 3.0], 0.1
+            )
+
     @pytest.mark.parametrize("sizes, error", [([3, 0], ValueError), ([3, 2.5], ValueError)])
     def test_sizes_are_counts(self, sizes, error):
         with pytest.raises(error, match="^sizes must be an integer"):
