@@ -151,7 +151,14 @@ CASES = [
     (symmetrization.evidence_hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
     (symmetrization.joint_hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
     (symmetrization.mirrored_population_estimate, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "", ""),
-    (symmetrization.average_population_residual, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "", ""),
+    (
+        symmetrization.average_population_residual,
+        dict(a=1.0, b=2.0, s=0.3),
+        "a b s q",
+        "",
+        "",
+        "",
+    ),
     (symmetrization.population_edge_terms, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "", ""),
     (symmetrization.threshold_nodes, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior", ""),
     (
@@ -315,7 +322,7 @@ CASES = [
     (
         certification.predicted_end,
         dict(b=[1.0], biases=[BIAS], m=10, level=0.5),
-        "m level width",
+        "b m level width",
         "m",
         "",
         "",
@@ -382,7 +389,14 @@ CASES = [
     (moments.log_phi, dict(t=1.0), "t", "", "", ""),
     (moments.mean_fraction, dict(t=1.0), "t", "", "", ""),
     (moments.variance_fraction, dict(t=1.0), "t", "", "", ""),
-    (moments.truncated_exponential, dict(rate=1.0, length=0.5), "rate length", "", "", ""),
+    (
+        moments.truncated_exponential,
+        dict(rate=1.0, length=0.5),
+        "rate length shift",
+        "",
+        "",
+        "",
+    ),
     (quadrature.gauss_legendre, dict(breaks=[0.0, 1.0]), "breaks", "", "", ""),
     (
         quadrature.graded,
