@@ -612,7 +612,7 @@ CASES = [
 IDS = [f"{c[0].__qualname__}" for c in CASES]
 
 _RESULT = "a result record, built by stumplib from validated input"
-_SYMPY = "takes SymPy expressions, symbols or exact numbers (SymPy checks them)"
+_SYMPY = "takes SymPy expressions, symbols or exact numbers (symbolic, no float input)"
 _NO_ARGUMENTS = "takes no arguments"
 
 # Public callables outside the table: {callable: why no bad-number row applies}.
@@ -631,7 +631,7 @@ NO_NUMERIC_INPUT = {
     symmetrized_flow.Rates: _RESULT,
     training.Trajectory: _RESULT + "; its readers check it (validation.trajectory)",
     claims.ClaimFailed: "an exception class",
-    claims.RecordRenderer: "a myst-nb plugin; takes a renderer and MIME data",
+    claims.RecordRenderer: "a myst-nb plugin class (handle_mime takes a renderer and MIME data)",
     claims.line: "takes a claim record (a dict of strings made by make_record)",
     claims.records: "takes a notebook (a dict)",
     claims.parse_lines: "takes text",
@@ -681,8 +681,8 @@ NO_NUMERIC_INPUT = {
     symbolic_symmetrized.interior_laws: _SYMPY,
     symbolic_symmetrized.zeta_constant: _NO_ARGUMENTS,
     symbolic_symmetrized.inner_profiles: _NO_ARGUMENTS,
-    symbolic_symmetrized.leakage_coefficient: "takes a rule name (symbolic)",
-    symbolic_symmetrized.full_laws: "takes a rule name (symbolic)",
+    symbolic_symmetrized.leakage_coefficient: "takes a rule name (ValueError naming rule)",
+    symbolic_symmetrized.full_laws: "takes a rule name (ValueError naming rule)",
 }
 NO_NUMERIC_INPUT.update(
     {
@@ -980,8 +980,9 @@ class TestNonNumericArguments:
 
     @pytest.mark.parametrize("fig", [None, "fig", AX])
     def test_show_needs_a_figure(self, fig):
-        with pytest.raises(TypeError, match="^fig must be a matplotlib Figure"):
-            plotting.show(fig)
+        for func in (plotting.show, plotting.smallest_font):
+            with pytest.raises(TypeError, match="^fig must be a matplotlib Figure"):
+                func(fig)
 
     def test_reference_slope_needs_axes_and_a_1d_x(self):
         with pytest.raises(TypeError, match="^ax must"):

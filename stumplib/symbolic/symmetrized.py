@@ -166,7 +166,10 @@ def leakage_coefficient(rule):
 
     The two edges each contribute ``∫ r^2 d(1 - s) = ∫ r^2 dy / (b c)``.
     """
-    profile = inner_profiles()[rule]
+    profiles = inner_profiles()
+    if rule not in profiles:
+        raise ValueError(f"rule must be one of {tuple(profiles)} (got {rule!r})")
+    profile = profiles[rule]
     return sp.simplify(2 * sp.integrate(sp.expand(profile**2), (y, 0, sp.oo)))
 
 
