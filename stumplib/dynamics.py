@@ -139,8 +139,8 @@ class Expansion(NamedTuple):
     se: np.ndarray
 
     def __call__(self, b):
-        """The fitted expansion at ``b``."""
-        inv = 1.0 / np.asarray(b, dtype=float)
+        """The fitted expansion at ``b`` (positive)."""
+        inv = 1.0 / validation.positive(b, "b")
         return sum(c * inv**j for j, c in enumerate(self.coef))
 
 
