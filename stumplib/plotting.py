@@ -66,13 +66,13 @@ def use_book_style():
         pass
 
 
-def subplots(*args, height=None, **kwargs):
+def subplots(nrows=1, ncols=1, *, height=None, **kwargs):
     """``plt.subplots`` under the book style.
 
     Parameters
     ----------
-    *args
-        ``nrows, ncols`` as for ``plt.subplots``.
+    nrows, ncols : int
+        The grid of axes, as for ``plt.subplots``.
     height : float, optional
         Height in inches of a column figure, :data:`COLUMN_WIDTH` wide, whose text
         :func:`show` checks. Without it ``figsize`` is taken as given (chapters not
@@ -80,13 +80,14 @@ def subplots(*args, height=None, **kwargs):
     **kwargs
         Passed to ``plt.subplots``; ``figsize`` only without ``height``.
     """
+    grid = validation.count(nrows, "nrows"), validation.count(ncols, "ncols")
     use_book_style()
     if height is None:
-        return plt.subplots(*args, **kwargs)
+        return plt.subplots(*grid, **kwargs)
     if "figsize" in kwargs:
         raise ValueError("give height or figsize, not both")
     height = validation.positive_scalar(height, "height")
-    fig, axes = plt.subplots(*args, figsize=(COLUMN_WIDTH, height), **kwargs)
+    fig, axes = plt.subplots(*grid, figsize=(COLUMN_WIDTH, height), **kwargs)
     fig.column = True
     return fig, axes
 

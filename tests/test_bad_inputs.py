@@ -607,7 +607,7 @@ CASES = [
     (prose.glue, dict(name="x", value=1.234, digits=2), "value digits", "digits", "", ""),
     (prose.rounded, dict(value=1.234, decimals=2), "value decimals", "decimals", "", ""),
     (sweep.run, dict(function=abs, items=[1, -2], n_workers=1), "n_workers", "n_workers", "", ""),
-    (plotting.subplots, dict(height=2.0), "height", "", "", ""),
+    (plotting.subplots, dict(height=2.0), "nrows ncols height", "nrows ncols", "", ""),
     (symbolic_head.estimate, dict(size=2), "size", "size", "", ""),
     (symbolic_head.weighted_moments, dict(size=2), "size", "size", "", ""),
     (symbolic_head.derive, dict(size=2), "size", "size", "", ""),
