@@ -83,6 +83,8 @@ def pooled_slope(fits):
     -------
     slope, se : float
     """
+    if not np.iterable(fits):
+        raise TypeError(f"fits must be a sequence of fits (got {type(fits).__name__})")
     fits = [validation.law(f, "fits", ("slope", "slope_se")) for f in fits]
     if not fits:
         raise ValueError("fits must not be empty")

@@ -1055,6 +1055,7 @@ class TestNonNumericArguments:
         "fits, error, match",
         [
             ([], ValueError, "^fits must not be empty"),
+            (None, TypeError, "^fits must be a sequence"),
             ([FIT, 0.5], TypeError, "^fits must be a law providing slope, slope_se"),
             ([FIT._replace(slope="1")], TypeError, r"^fits\.slope must hold real"),
             ([FIT._replace(slope_se=np.nan)], ValueError, r"^fits\.slope_se must be finite"),
