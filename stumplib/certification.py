@@ -35,7 +35,7 @@ def task_gradients(corpus, a, b):
 
     Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``.
     """
-    validation.law(corpus, "corpus", ("summaries", "s"))
+    validation.instance(corpus, corpus_module.Corpus, "corpus")
     est, d_a, d_b = corpus.summaries(*validation.scalar_parameters(a, b))
     r = 2.0 * (est - corpus.s)
     return np.stack([r * d_a, r * d_b], axis=-1)
@@ -89,7 +89,7 @@ def relative_error(corpus, a, b, prior):
     prior : tasks.Uniform or tasks.Beta
         The threshold prior defining the population loss.
     """
-    validation.law(corpus, "corpus", ("gradient",))
+    validation.instance(corpus, corpus_module.Corpus, "corpus")
     a, b = validation.scalar_parameters(a, b)
     g, norm = _population_gradient(a, b, prior)
     return float(np.linalg.norm(np.array(corpus.gradient(a, b)) - g) / norm)
@@ -239,6 +239,7 @@ def context_bias(corpus, a, b, prior):
     threshold; the difference has mean ``E_n G - g`` and a much smaller variance than
     ``G`` itself (a control variate with known mean).
     """
+    validation.instance(corpus, corpus_module.Corpus, "corpus")
     a, b = validation.scalar_parameters(a, b)
     g, norm = _population_gradient(a, b, prior)
     total = task_gradients(corpus, a, b) / norm
@@ -253,6 +254,20 @@ def context_bias(corpus, a, b, prior):
     se = float(np.sqrt(max(direction @ cov @ direction, 0.0)))
     spread = float(np.sqrt(np.trace(np.cov(total.T))))
     return ContextBias(ratio, se, spread, mean)
+
+
+def _measurements(biases):
+    """``ratio, se, spread`` of a sequence of :class:`ContextBias`, as finite arrays."""
+    try:
+        items = list(biases)
+    except TypeError:
+        items = None
+    if items is None or not all(isinstance(r, ContextBias) for r in items):
+        raise TypeError(f"biases must be a sequence of ContextBias (got {type(biases).__name__})")
+    return (
+        validation.finite([getattr(r, k) for r in items], f"biases.{k}")
+        for k in ("ratio", "se", "spread")
+    )
 
 
 def certified_end(b, ratio, level):
@@ -317,11 +332,7 @@ def predicted_end(b, biases, m, level, width=2.0):
     width = validation.scalar(width, "width")
     if width < 0:
         raise ValueError(f"width must be >= 0 (got {width})")
-    if not all(isinstance(r, ContextBias) for r in biases):
-        raise TypeError("biases must be a sequence of ContextBias")
-    beta = np.array([r.ratio for r in biases])
-    se = np.array([r.se for r in biases])
-    spread = np.array([r.spread for r in biases])
+    beta, se, spread = _measurements(biases)
 
     def end(bias):
         return certified_end(b, np.sqrt(bias**2 + spread**2 / m), level)
@@ -405,15 +416,13 @@ def bias_crossing(b, biases, level):
         If the bias does not start below ``level`` and reach it on the grid, or does
         not grow across the crossing interval (no local slope to carry the error).
     """
-    if not all(isinstance(r, ContextBias) for r in biases):
-        raise TypeError("biases must be a sequence of ContextBias")
-    beta = np.array([r.ratio for r in biases])
+    beta, se, _ = _measurements(biases)
     scale, i = crossing(b, beta, level)
     b = np.asarray(b, dtype=float)
     slope = np.log(beta[i] / beta[i - 1]) / np.log(b[i] / b[i - 1])
     if not slope > 0:
         raise ValueError("the bias must grow across the crossing interval")
-    return Crossing(scale, float(scale * (biases[i].se / beta[i]) / slope))
+    return Crossing(scale, float(scale * (se[i] / beta[i]) / slope))
 
 
 def steps_outside(end, low, high, factor):

@@ -56,7 +56,12 @@ class ClaimFailed(AssertionError):
 
 
 def number(value, digits=4):
-    """``value`` with ``digits`` significant digits, as the ledger shows it (never ``-0``)."""
+    """Finite ``value`` to ``digits`` significant digits, as the ledger shows it (never ``-0``)."""
+    return _number(validation.scalar(value, "value"), validation.count(digits, "digits"))
+
+
+def _number(value, digits):
+    """:func:`number` of a float, NaN and inf included (a failed measurement is shown)."""
     text = f"{float(value) + 0.0:.{digits}g}"
     return "0" if text in ("-0", "0") else text
 
@@ -128,7 +133,7 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
     if not (math.isfinite(expected) and math.isfinite(tol) and tol >= 0):
         raise ValueError("expected and tol must be finite, with tol >= 0")
     holds = math.isfinite(measured) and abs(measured - expected) <= tol
-    shown = [number(measured, digits), number(expected, digits), number(_round_up(tol), 2)]
+    shown = [_number(measured, digits), _number(expected, digits), _number(_round_up(tol), 2)]
     return {
         "id": claim_id,
         "holds": holds,
@@ -159,7 +164,7 @@ def _margin(measured, expected, tol):
         return None
     if tol == 0:
         return 0.0 if measured == expected else None
-    return float(number(abs(measured - expected) / tol, 2))
+    return float(_number(abs(measured - expected) / tol, 2))
 
 
 def line(record):

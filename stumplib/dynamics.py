@@ -53,9 +53,11 @@ def reduced_time(b_start, b_end, kappa, e):
     e : float
         The ``1/b`` coefficient of the rate.
     """
-    b = validation.positive([b_start, b_end], "b_start, b_end")
-    kappa = float(validation.positive(kappa, "kappa"))
-    e = float(validation.finite(e, "e"))
+    b = np.array(
+        [validation.positive_scalar(v, n) for v, n in ((b_start, "b_start"), (b_end, "b_end"))]
+    )
+    kappa = validation.positive_scalar(kappa, "kappa")
+    e = validation.scalar(e, "e")
     if np.any(b + e <= 0):
         raise ValueError("b + e must be positive on [b_start, b_end]")
     antiderivative = b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * np.log(b + e)
@@ -92,18 +94,12 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
     """
     fraction = validation.positive_scalar(fraction, "fraction")
     growth = validation.positive_scalar(growth, "growth")
-    validation.law(trajectory, "trajectory", ("t", "a", "b"))
+    t, a, b = validation.trajectory(trajectory)
     validation.function(curve, "curve")
     if fraction >= 1:
         raise ValueError(f"fraction must be below 1 (got {fraction})")
     if growth <= 1:
         raise ValueError(f"growth must exceed 1 (got {growth})")
-    t, a, b = (validation.finite(getattr(trajectory, k), f"trajectory.{k}") for k in "tab")
-    if t.ndim != 1 or a.shape != t.shape or b.shape != t.shape:
-        raise ValueError(
-            f"trajectory.t, .a and .b must be 1-D of equal length (got {t.shape}, "
-            f"{a.shape} and {b.shape})"
-        )
     if len(t) < 2:
         raise ValueError("the trajectory needs at least two records")
     distance = np.abs(a - curve(b))
@@ -143,8 +139,8 @@ class Expansion(NamedTuple):
     se: np.ndarray
 
     def __call__(self, b):
-        """The fitted expansion at ``b``."""
-        inv = 1.0 / np.asarray(b, dtype=float)
+        """The fitted expansion at ``b`` (positive)."""
+        inv = 1.0 / validation.positive(b, "b")
         return sum(c * inv**j for j, c in enumerate(self.coef))
 
 

@@ -27,8 +27,8 @@ class PowerLaw(NamedTuple):
         return float(np.exp(self.log_prefactor))
 
     def __call__(self, x):
-        """The fitted curve at ``x``."""
-        return self.prefactor * np.asarray(x, dtype=float) ** self.slope
+        """The fitted curve at ``x`` (positive)."""
+        return self.prefactor * validation.positive(x, "x") ** self.slope
 
 
 def power_law(x, y, y_se=None):

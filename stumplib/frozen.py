@@ -49,7 +49,7 @@ def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     if a.shape != b.shape or a.ndim != 1:
         raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
-    sizes = [validation.count(v, "sizes") for v in np.atleast_1d(validation.real(sizes, "sizes"))]
+    sizes = validation.counts(sizes, "sizes")
     if not sizes:
         raise ValueError("sizes must hold at least one context size")
     contexts = validation.count(contexts, "contexts", minimum=2)
@@ -83,16 +83,17 @@ def pooled_slope(fits):
     -------
     slope, se : float
     """
-    fits = list(fits)
+    if not np.iterable(fits):
+        raise TypeError(f"fits must be a sequence of fits (got {type(fits).__name__})")
+    fits = [validation.law(f, "fits", ("slope", "slope_se")) for f in fits]
     if not fits:
         raise ValueError("fits must not be empty")
-    se = np.array([f.slope_se for f in fits], dtype=float)
+    slope = validation.finite([f.slope for f in fits], "fits.slope")
+    se = validation.finite([f.slope_se for f in fits], "fits.slope_se")
     if not np.all(se > 0):
         raise ValueError("fits must have positive slope standard errors")
     weights = se**-2.0
-    return float(weights @ np.array([f.slope for f in fits]) / weights.sum()), float(
-        weights.sum() ** -0.5
-    )
+    return float(weights @ slope / weights.sum()), float(weights.sum() ** -0.5)
 
 
 def local_sizes(sizes, b, s, edge=1e-3):
@@ -117,7 +118,7 @@ def local_sizes(sizes, b, s, edge=1e-3):
     -------
     ndarray of bool, shape (p,)
     """
-    sizes = np.array([validation.count(v, "sizes") for v in np.atleast_1d(sizes)], float)
+    sizes = np.array(validation.counts(sizes, "sizes"), float)
     b = validation.positive_scalar(b, "b")
     s = float(validation.unit_interval(validation.scalar(s, "s"), "s"))
     edge = validation.positive_scalar(edge, "edge")

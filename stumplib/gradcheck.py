@@ -22,8 +22,9 @@ class Comparison(NamedTuple):
 
 def central_differences(f, a, b, h, *args):
     """Central differences ``(df/da, df/db)`` of ``f(a, b, *args)`` with step ``h``."""
+    validation.function(f, "f")
     a, b = validation.parameters(a, b)
-    h = float(validation.positive(h, "h"))
+    h = validation.positive_scalar(h, "h")
     d_a = (f(a + h, b, *args) - f(a - h, b, *args)) / (2 * h)
     d_b = (f(a, b + h, *args) - f(a, b - h, *args)) / (2 * h)
     return d_a, d_b
@@ -49,10 +50,12 @@ def compare(gradient, differences, a, b, h):
     -------
     Comparison
     """
-    a, b = np.broadcast_arrays(*validation.parameters(a, b))
-    h = float(validation.positive(h, "h"))
-    g = np.concatenate([validation.finite(v, "gradient").ravel() for v in gradient])
-    d = np.concatenate([validation.finite(v, "differences").ravel() for v in differences])
+    a, b = validation.parameters(a, b)
+    validation.broadcastable((a, b), ("a", "b"))
+    a, b = np.broadcast_arrays(a, b)
+    h = validation.positive_scalar(h, "h")
+    g = validation.finite(gradient, "gradient").ravel()
+    d = validation.finite(differences, "differences").ravel()
     if g.shape != d.shape or g.size != 2 * a.size:
         raise ValueError("gradient and differences must hold one pair per (a, b)")
     phi = np.tile(EPS * (1 + np.abs(a) + np.abs(b)).ravel() / h, 2)

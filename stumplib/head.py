@@ -232,7 +232,9 @@ def distance_to_limit(a, b, x, y):
     -------
     ndarray, shape (k,)
     """
-    a, b = np.broadcast_arrays(*(np.atleast_1d(v) for v in validation.parameters(a, b)))
+    a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
+    validation.broadcastable((a, b), ("a", "b"))
+    a, b = np.broadcast_arrays(a, b)
     x, y = validation.context(x, y)
     if x.ndim != 1:
         raise ValueError("x and y must be one context (1-D)")

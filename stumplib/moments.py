@@ -110,14 +110,19 @@ def _variance_fraction(t):
 def truncated_exponential(rate, length, shift=0.0):
     """Class summary of the weight ``exp(shift - rate*u)`` on ``u`` in [0, length].
 
+    ``rate``, ``length >= 0`` and ``shift`` are finite and broadcast together.
+
     Returns
     -------
     log_mass, mean, variance : ndarray
-        With the mean measured from ``u = 0``.
+        With the mean measured from ``u = 0`` (``log_mass = -inf`` for ``length = 0``).
     """
-    return _truncated_exponential(
-        validation.finite(rate, "rate"), validation.finite(length, "length"), shift
-    )
+    names = ("rate", "length", "shift")
+    rate, length, shift = (validation.finite(v, n) for v, n in zip((rate, length, shift), names))
+    if np.any(length < 0):
+        raise ValueError("length must be non-negative")
+    validation.broadcastable((rate, length, shift), names)
+    return _truncated_exponential(rate, length, shift)
 
 
 def _truncated_exponential(rate, length, shift=0.0):

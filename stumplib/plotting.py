@@ -66,13 +66,13 @@ def use_book_style():
         pass
 
 
-def subplots(*args, height=None, **kwargs):
+def subplots(nrows=1, ncols=1, *, height=None, **kwargs):
     """``plt.subplots`` under the book style.
 
     Parameters
     ----------
-    *args
-        ``nrows, ncols`` as for ``plt.subplots``.
+    nrows, ncols : int
+        The grid of axes, as for ``plt.subplots``.
     height : float, optional
         Height in inches of a column figure, :data:`COLUMN_WIDTH` wide, whose text
         :func:`show` checks. Without it ``figsize`` is taken as given (chapters not
@@ -80,19 +80,21 @@ def subplots(*args, height=None, **kwargs):
     **kwargs
         Passed to ``plt.subplots``; ``figsize`` only without ``height``.
     """
+    grid = validation.count(nrows, "nrows"), validation.count(ncols, "ncols")
     use_book_style()
     if height is None:
-        return plt.subplots(*args, **kwargs)
+        return plt.subplots(*grid, **kwargs)
     if "figsize" in kwargs:
         raise ValueError("give height or figsize, not both")
     height = validation.positive_scalar(height, "height")
-    fig, axes = plt.subplots(*args, figsize=(COLUMN_WIDTH, height), **kwargs)
+    fig, axes = plt.subplots(*grid, figsize=(COLUMN_WIDTH, height), **kwargs)
     fig.column = True
     return fig, axes
 
 
 def smallest_font(fig):
     """The smallest font size, in points, of the visible text drawn in ``fig``."""
+    _figure(fig)
     fig.canvas.draw()  # legends, ticks and colorbars create their text when drawn
     sizes = [
         t.get_fontsize()
@@ -120,6 +122,11 @@ def reference_slope(ax, x, slope, anchor, label=None, **kwargs):
     ax.plot(x, anchor * (x / x[0]) ** slope, label=label, **kwargs)
 
 
+def _figure(fig):
+    if not isinstance(fig, mpl.figure.Figure):
+        raise TypeError(f"fig must be a matplotlib Figure (got {type(fig).__name__})")
+
+
 def show(fig):
     """Display ``fig`` once and close it (no stray ``<Figure ...>`` text in outputs).
 
@@ -129,8 +136,7 @@ def show(fig):
         If ``fig`` is a column figure (see :func:`subplots`) holding text smaller
         than :data:`SMALLEST_FONT`.
     """
-    if not isinstance(fig, mpl.figure.Figure):
-        raise TypeError(f"fig must be a matplotlib Figure (got {type(fig).__name__})")
+    _figure(fig)
     if getattr(fig, "column", False):
         size = smallest_font(fig)
         if size < SMALLEST_FONT:

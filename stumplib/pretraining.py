@@ -71,6 +71,7 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     RuntimeError
         If ``b_target`` is not reached within ``max_steps`` steps.
     """
+    validation.instance(corpus, Corpus, "corpus")
     eta = validation.positive_scalar(eta, "eta")
     b_target = validation.positive_scalar(b_target, "b_target")
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
@@ -105,6 +106,7 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
     FloatingPointError, RuntimeError
         As :func:`train_to_scale` (``RuntimeError`` if the level is not reached).
     """
+    validation.instance(corpus, Corpus, "corpus")
     eta = validation.positive_scalar(eta, "eta")
     level = validation.positive_scalar(level, "level")
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
@@ -132,6 +134,7 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     -------
     Frozen
     """
+    validation.instance(corpus, Corpus, "corpus")
     shift = validation.scalar(shift, "shift")
     (a0, b0), eta = start(b_target, prior, ratio)
     return train_to_scale(corpus, (a0 + shift, b0), eta, b_target)
@@ -152,6 +155,9 @@ def train_through(corpus, theta0, eta, targets, max_steps=100_000):
     list of Frozen
         One per target; times ``t`` and step counts from ``theta0``.
     """
+    validation.instance(corpus, Corpus, "corpus")
+    eta = validation.positive_scalar(eta, "eta")
+    max_steps = validation.count(max_steps, "max_steps", minimum=0)
     targets = validation.positive(targets, "targets")
     if targets.ndim != 1 or np.any(np.diff(targets) < 0):
         raise ValueError("targets must be a 1-D non-decreasing sequence of scales")
@@ -169,10 +175,15 @@ def stream(seed, *index):
     A tuple seed gives one experiment of a chapter its own streams, e.g.
     ``stream((SEED, 2), i, r) == (SEED, 2, i, r)``.
     """
-    prefix = seed if isinstance(seed, tuple) else (seed,)
-    if not prefix:
-        raise ValueError("seed must hold at least one integer")
-    return (*(validation.count(v, "seed", minimum=0) for v in prefix), *index)
+    return (*validation.seed(seed), *index)
+
+
+def _sizes(sizes):
+    """Corpus sizes as a list of ``(m, n)`` pairs of counts."""
+    counts = validation.counts(sizes, "sizes")
+    if np.ndim(sizes) != 2 or np.shape(sizes)[1] != 2:
+        raise ValueError(f"sizes must be a sequence of (m, n) pairs (got {sizes!r})")
+    return list(zip(counts[::2], counts[1::2]))
 
 
 def _pretrain_one(item):
@@ -211,6 +222,7 @@ def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backe
     corpora as :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of
     :class:`Frozen`.
     """
+    sizes = _sizes(sizes)
     corpora = validation.count(corpora, "corpora")
     indices = range(len(sizes))
     return _noisy_sweep(sizes, indices, prior, corpora, seed, level, 1.0, n_workers, backend)
@@ -273,9 +285,11 @@ def pretrain(
     list of list of Frozen
         ``[i][r]`` for size ``i``, corpus ``r``.
     """
-    if len(sizes) != len(targets):
+    sizes, targets = _sizes(sizes), validation.positive(targets, "targets")
+    if targets.shape != (len(sizes),):
         raise ValueError(
-            f"sizes and targets must have equal lengths (got {len(sizes)} and {len(targets)})"
+            f"sizes and targets must have equal lengths (got {len(sizes)} and shape "
+            f"{targets.shape})"
         )
     corpora = validation.count(corpora, "corpora")
     items = [

@@ -6,6 +6,7 @@ without ``.0``, very small or large ones as ``2.5 × 10⁻⁵``, and ``-0`` neve
 """
 
 import math
+import numbers
 
 from . import validation
 
@@ -24,15 +25,14 @@ class Shown(float):
 def rounded(value, digits=None, decimals=None):
     """``value`` rounded to ``digits`` significant digits or ``decimals`` decimals (not both).
 
-    ``value`` is anything ``float`` accepts as a real number (a SymPy number included).
+    ``value`` is one finite real number, a real SymPy number (such as ``log(2)``) included.
     """
-    if isinstance(value, (str, bytes, complex)):
-        raise TypeError(f"value must be a real number (got {type(value).__name__})")
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"value must be a real number (got {type(value).__name__})") from None
-    value = float(validation.finite(value, "value"))
+    if getattr(value, "is_real", False) and not isinstance(value, numbers.Real):
+        try:  # a real SymPy number
+            value = float(value)
+        except TypeError:
+            raise TypeError(f"value must be a real number (got {value!r})") from None
+    value = validation.scalar(value, "value")
     if digits is not None and decimals is not None:
         raise ValueError("give digits or decimals, not both")
     if digits is not None:
@@ -43,8 +43,8 @@ def rounded(value, digits=None, decimals=None):
 
 
 def text(value):
-    """How a reader writes ``value``: ``640``, ``0.0012``, ``2.5 × 10⁻⁵``, ``3 × 10⁸``."""
-    value = float(value) + 0.0
+    """How a reader writes ``value`` (finite): ``640``, ``0.0012``, ``2.5 × 10⁻⁵``, ``3 × 10⁸``."""
+    value = validation.scalar(value, "value") + 0.0
     if value == 0:
         return "0"
     if value.is_integer() and abs(value) < 1e6:

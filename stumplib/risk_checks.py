@@ -13,15 +13,6 @@ import numpy as np
 from . import baselines, tasks, validation
 
 
-def _seed(seed):
-    """A seed as a tuple of non-negative integers (an int is a tuple of one)."""
-    if isinstance(seed, tuple):
-        if not seed:
-            raise ValueError("seed must hold at least one integer")
-        return tuple(validation.count(k, "seed", minimum=0) for k in seed)
-    return (validation.count(seed, "seed", minimum=0),)
-
-
 def pointwise_risks(rules, n, thresholds, seed, tasks_per_batch=20000):
     """Monte Carlo risks of several rules at each threshold of a grid.
 
@@ -47,7 +38,7 @@ def pointwise_risks(rules, n, thresholds, seed, tasks_per_batch=20000):
     thresholds = validation.unit_interval(thresholds, "thresholds")
     if thresholds.ndim != 1:
         raise ValueError(f"thresholds must be one-dimensional (got shape {thresholds.shape})")
-    seed = _seed(seed)
+    seed = validation.seed(seed)
     runs = [
         baselines.monte_carlo_risks(
             rules, n, tasks.Fixed(float(s)), tasks_per_batch=tasks_per_batch, rng=(*seed, j)

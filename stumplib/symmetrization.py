@@ -195,7 +195,7 @@ def average_population_loss_and_gradient(a, b, prior):
     loss, d_a, d_b : float
     """
     s, q, w = threshold_nodes(a, b, prior)
-    return population.squared_error(w, *average_population_residual(a, b, s, q))
+    return population._squared_error(w, *average_population_residual(a, b, s, q))
 
 
 def _tail(b, length):

@@ -54,7 +54,7 @@ class Side(NamedTuple):
     logit_b: np.ndarray
 
 
-def side(a, b, s, q):
+def side(a, b, s, q=None):
     """Edge term ``eps`` and the logit of the positive mass, with gradients.
 
     Parameters
@@ -62,7 +62,7 @@ def side(a, b, s, q):
     a, b : float
         Head parameters, ``b > 0``.
     s, q : ndarray
-        Thresholds and their exact complements ``q = 1 - s``.
+        Thresholds and their exact complements ``q = 1 - s`` (computed if not given).
 
     Returns
     -------
@@ -90,11 +90,7 @@ def _side(a, b, s, q):
 def _checked(a, b, s, q):
     a, b = validation.scalar_parameters(a, b)
     b = validation.positive_scalar(b, "b")
-    s = validation.unit_interval(s, "s")
-    q = 1.0 - s if q is None else validation.unit_interval(q, "q")
-    if s.shape != q.shape:
-        raise ValueError(f"s and q must have the same shape (got {s.shape} and {q.shape})")
-    return a, b, s, q
+    return (a, b, *validation.complements(s, q))
 
 
 def average_residual(a, b, s, q=None):
@@ -198,7 +194,7 @@ def loss_and_gradient(a, b, prior, rule="average"):
     a, b = validation.scalar_parameters(a, b)
     b = validation.positive_scalar(b, "b")
     s, q, w = threshold_nodes(a, b, prior)
-    return population.squared_error(w, *RESIDUALS[rule](a, b, s, q))
+    return population._squared_error(w, *RESIDUALS[rule](a, b, s, q))
 
 
 def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
@@ -273,10 +269,11 @@ def rates(loss_and_gradient, trajectory):
     -------
     Rates
     """
-    t = validation.finite(trajectory.t, "trajectory.t")
+    validation.function(loss_and_gradient, "loss_and_gradient")
+    t, a, b = validation.trajectory(trajectory)
     if np.any(t < 0):
         raise ValueError("trajectory.t must be non-negative")
-    values = np.array([loss_and_gradient(a, b) for a, b in zip(trajectory.a, trajectory.b)])
+    values = np.array([loss_and_gradient(ai, bi) for ai, bi in zip(a, b)])
     loss, g_a, g_b = values.T
     if np.any(loss <= 0):
         raise ValueError("the loss must be positive along the trajectory")

@@ -79,17 +79,17 @@ class Uniform:
 
     def density(self, s, q=None):
         """Density at ``s`` (``q = 1 - s`` may be given exactly; unused here)."""
-        s = validation.real(s, "s")
+        s = validation.finite(s, "s")
         return np.where((s >= self.lo) & (s <= self.hi), 1.0 / (self.hi - self.lo), 0.0)
 
     def log_density(self, s, q=None):
         """Log density at ``s`` (``-inf`` outside ``[lo, hi]``)."""
-        s = validation.real(s, "s")
+        s = validation.finite(s, "s")
         return np.where((s >= self.lo) & (s <= self.hi), -np.log(self.hi - self.lo), -np.inf)
 
     def cdf(self, x):
         """Distribution function at ``x``."""
-        return np.clip((validation.real(x, "x") - self.lo) / (self.hi - self.lo), 0.0, 1.0)
+        return np.clip((validation.finite(x, "x") - self.lo) / (self.hi - self.lo), 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -134,8 +134,8 @@ class Beta:
         relative to the mean, ``(alpha-1) log(s/m) + (beta-1) log(q/(1-m))``, accurate
         for ``alpha, beta`` up to 1e12.
         """
-        s = validation.real(s, "s")
-        q = 1.0 - s if q is None else validation.real(q, "q")
+        s = validation.finite(s, "s")
+        q = 1.0 - s if q is None else validation.finite(q, "q")
         if max(self.alpha, self.beta) <= _MODERATE:  # direct form, relative error < 1e-13
             with np.errstate(divide="ignore", invalid="ignore"):
                 log_pdf = (
@@ -187,7 +187,7 @@ class Beta:
 
     def cdf(self, x):
         """Distribution function at ``x``."""
-        return stats.beta.cdf(validation.real(x, "x"), self.alpha, self.beta)
+        return stats.beta.cdf(validation.finite(x, "x"), self.alpha, self.beta)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import numpy as np
 from scipy import integrate
 
 from . import experiments, population, validation
+from .corpus import Corpus
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,7 @@ def population_descent(prior, theta0, eta, steps, features=None, points=200):
 
 def corpus_descent(corpus, theta0, eta, steps, points=200):
     """Gradient descent on a corpus's empirical loss (see :func:`gradient_descent`)."""
-    validation.law(corpus, "corpus", ("loss_and_gradient",))
+    validation.instance(corpus, Corpus, "corpus")
     return gradient_descent(
         corpus.loss_and_gradient, theta0, eta, steps, points, label="corpus GD"
     )

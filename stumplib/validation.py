@@ -178,6 +178,39 @@ def count(value, name, minimum=1):
     return int(value)
 
 
+def counts(value, name, minimum=1):
+    """Return ``value`` (an integer or an array of them) as a flat list of ints ``>= minimum``."""
+    real(value, name)
+    return [count(v, name, minimum) for v in np.ravel(value).tolist()]
+
+
+def seed(value, name="seed"):
+    """A structured seed as a tuple of integers ``>= 0`` (an int is a tuple of one)."""
+    prefix = value if isinstance(value, tuple) else (value,)
+    if not prefix:
+        raise ValueError(f"{name} must hold at least one integer")
+    return tuple(count(v, name, minimum=0) for v in prefix)
+
+
+def instance(value, cls, name):
+    """Check that ``value`` is an instance of ``cls`` (e.g. a corpus); ``TypeError`` if not."""
+    if not isinstance(value, cls):
+        raise TypeError(f"{name} must be a {cls.__name__} (got {type(value).__name__})")
+    return value
+
+
+def trajectory(value, name="trajectory"):
+    """Check a recorded run: finite 1-D ``t``, ``a``, ``b`` of equal length; returns them."""
+    law(value, name, ("t", "a", "b"))
+    t, a, b = (finite(getattr(value, k), f"{name}.{k}") for k in "tab")
+    if t.ndim != 1 or a.shape != t.shape or b.shape != t.shape:
+        raise ValueError(
+            f"{name}.t, .a and .b must be 1-D of equal length (got {t.shape}, "
+            f"{a.shape} and {b.shape})"
+        )
+    return t, a, b
+
+
 def law(value, name, methods):
     """Check that ``value`` provides ``methods`` (attribute names); ``TypeError`` if not.
 

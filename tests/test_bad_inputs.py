@@ -3,10 +3,14 @@
 A table lists, for each public function, a valid call, the arguments that must hold
 real numbers (and which of them are counts) and the arguments that must be laws.
 Hypothesis then replaces one argument at a time by a bad value of some kind and checks
-the exception type and that the message names the argument.
+the exception type and that the message names the argument. Every public callable of
+stumplib is in the table or, with the reason, in :data:`NO_NUMERIC_INPUT`.
 """
 
+import dataclasses
+import importlib
 import inspect
+import pkgutil
 import re
 
 import matplotlib.pyplot as plt
@@ -15,6 +19,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import stumplib
 from stumplib import (
     baselines,
     calibration,
@@ -25,6 +30,7 @@ from stumplib import (
     experiments,
     fitting,
     frozen,
+    gradcheck,
     head,
     moments,
     plotting,
@@ -38,9 +44,14 @@ from stumplib import (
     symmetrized_flow,
     tasks,
     training,
+    validation,
 )
+from stumplib.symbolic import boundary as symbolic_boundary
+from stumplib.symbolic import dynamics as symbolic_dynamics
 from stumplib.symbolic import head as symbolic_head
 from stumplib.symbolic import population as symbolic_population
+from stumplib.symbolic import risks as symbolic_risks
+from stumplib.symbolic import symmetrized as symbolic_symmetrized
 
 X, Y = [0.1, 0.4, 0.7], [0.0, 1.0, 1.0]
 XB, YB = [[0.1, 0.4, 0.7], [0.2, 0.5, 0.9]], [[0.0, 1.0, 1.0], [0.0, 0.0, 1.0]]
@@ -60,11 +71,21 @@ def quadratic_gradient(a, b):
     return 2 * a, 2 * b
 
 
+def product(a, b):
+    return a * b
+
+
 BIAS = certification.ContextBias(0.1, 0.01, 1.0, np.array([0.1, 0.0]))
 AX = plt.figure().add_subplot()
 RECORD = dict(
     claim_id="rule", measured=1.0, expected=1.0, tol=0.1, statement="s", evidence="exact"
 )
+FIT = fitting.PowerLaw(-1.0, 0.1, 0.0, 0.1)
+BETA, FIXED = tasks.Beta(2.0, 3.0), tasks.Fixed(0.3)
+CONTEXTS = head.Contexts(XB, YB)
+EXPANSION = dynamics.Expansion(np.array([1.0, 0.5]), np.array([0.1, 0.1]))
+LOSS_EXPANSION = symbolic_dynamics.LossExpansion("U[0, 1]", 1, 1, 0, 0, {})
+LAW = symbolic_symmetrized.Law(symbolic_symmetrized.lo, 1)
 
 # (function, valid keyword arguments, real arguments, counts, density laws, sampling laws)
 CASES = [
@@ -135,7 +156,14 @@ CASES = [
     (symmetrization.evidence_hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
     (symmetrization.joint_hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
     (symmetrization.mirrored_population_estimate, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "", ""),
-    (symmetrization.average_population_residual, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "", ""),
+    (
+        symmetrization.average_population_residual,
+        dict(a=1.0, b=2.0, s=0.3),
+        "a b s q",
+        "",
+        "",
+        "",
+    ),
     (symmetrization.population_edge_terms, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "", ""),
     (symmetrization.threshold_nodes, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior", ""),
     (
@@ -146,11 +174,11 @@ CASES = [
         "prior",
         "",
     ),
-    (calibration.guess, dict(b=10.0, prior=PRIOR), "b", "", "", ""),
-    (calibration.a_star, dict(b=10.0, prior=PRIOR), "b", "", "features", ""),
-    (calibration.min_loss, dict(b=10.0, prior=PRIOR), "b", "", "", ""),
-    (calibration.loss_at_infinity, dict(b=10.0, prior=PRIOR), "b", "", "", ""),
-    (calibration.scaled_loss_at_infinity, dict(b=10.0, prior=PRIOR), "b", "", "", ""),
+    (calibration.guess, dict(b=10.0, prior=PRIOR), "b", "", "prior", ""),
+    (calibration.a_star, dict(b=10.0, prior=PRIOR), "b", "", "prior features", ""),
+    (calibration.min_loss, dict(b=10.0, prior=PRIOR), "b", "", "prior", ""),
+    (calibration.loss_at_infinity, dict(b=10.0, prior=PRIOR), "b", "", "prior", ""),
+    (calibration.scaled_loss_at_infinity, dict(b=10.0, prior=PRIOR), "b", "", "prior", ""),
     (corpus.Corpus, dict(x=XB, y=YB, s=[0.3, 0.6]), "x y s", "", "", ""),
     (corpus.Corpus.sample, dict(m=3, n=4, rng=0), "m n", "m n", "", "prior features"),
     (CORPUS.loss_and_gradient, dict(a=1.0, b=2.0), "a b", "", "", ""),
@@ -299,7 +327,7 @@ CASES = [
     (
         certification.predicted_end,
         dict(b=[1.0], biases=[BIAS], m=10, level=0.5),
-        "m level width",
+        "b m level width",
         "m",
         "",
         "",
@@ -358,15 +386,22 @@ CASES = [
     (
         risk_checks.pointwise_risks,
         dict(rules=RULES, n=4, thresholds=[0.3, 0.6], seed=(1, 2), tasks_per_batch=50),
-        "n thresholds tasks_per_batch",
-        "n tasks_per_batch",
+        "n thresholds seed tasks_per_batch",
+        "n seed tasks_per_batch",
         "",
         "",
     ),
     (moments.log_phi, dict(t=1.0), "t", "", "", ""),
     (moments.mean_fraction, dict(t=1.0), "t", "", "", ""),
     (moments.variance_fraction, dict(t=1.0), "t", "", "", ""),
-    (moments.truncated_exponential, dict(rate=1.0, length=0.5), "rate length", "", "", ""),
+    (
+        moments.truncated_exponential,
+        dict(rate=1.0, length=0.5),
+        "rate length shift",
+        "",
+        "",
+        "",
+    ),
     (quadrature.gauss_legendre, dict(breaks=[0.0, 1.0]), "breaks", "", "", ""),
     (
         quadrature.graded,
@@ -461,8 +496,260 @@ CASES = [
     ),
     (symbolic_head.context_symbols, dict(size=3), "size", "size", "", ""),
     (symbolic_population.interior_series, dict(order=2), "order", "order", "", ""),
+    (calibration.offset, dict(a=20.0, b=20.0, prior=PRIOR), "a b", "", "prior", ""),
+    (certification.noise_ratio, dict(gradients=[[1.0, 2.0], [2.0, 3.0]]), "gradients", "", "", ""),
+    (
+        certification.rms_relative_errors,
+        dict(m=3, n=4, a=[5.0], b=[10.0], prior=PRIOR, repetitions=1, rng=0),
+        "m n a b repetitions",
+        "m n repetitions",
+        "prior",
+        "",
+    ),
+    (
+        certification.valley_grid,
+        dict(prior=PRIOR, b_min=5.0, points=2),
+        "b_min points per_octave",
+        "points per_octave",
+        "prior",
+        "",
+    ),
+    (
+        dynamics.reduced_time,
+        dict(b_start=1.0, b_end=2.0, kappa=1.0, e=0.5),
+        "b_start b_end kappa e",
+        "",
+        "",
+        "",
+    ),
+    (frozen.pooled_slope, dict(fits=[FIT, FIT]), "", "", "", ""),
+    (frozen.local_sizes, dict(sizes=[3, 4], b=10.0, s=0.3), "sizes b s edge", "", "", ""),
+    (
+        frozen.scaled_difference,
+        dict(value=1.0, value_se=0.1, reference=1.1, reference_se=0.1, allowance=0.05),
+        "value value_se reference reference_se allowance width",
+        "",
+        "",
+        "",
+    ),
+    (
+        gradcheck.central_differences,
+        dict(f=product, a=1.0, b=2.0, h=1e-3),
+        "a b h",
+        "",
+        "",
+        "",
+    ),
+    (
+        gradcheck.compare,
+        dict(gradient=(2.0, 1.0), differences=(2.0, 1.0), a=1.0, b=2.0, h=1e-3),
+        "gradient differences a b h",
+        "",
+        "",
+        "",
+    ),
+    (head.distance_to_limit, dict(a=[1.0], b=[2.0], x=X, y=Y), "a b x y", "", "", ""),
+    (
+        population.squared_error,
+        dict(weights=[0.5, 0.5], r=[0.1, 0.2], r_a=[0.0, 0.1], r_b=[0.1, 0.0]),
+        "weights r r_a r_b",
+        "",
+        "",
+        "",
+    ),
+    (
+        pretraining.train_from_start,
+        dict(corpus=CORPUS, b_target=3.0, prior=PRIOR, ratio=1.0),
+        "b_target ratio shift",
+        "",
+        "prior",
+        "",
+    ),
+    (
+        pretraining.train_through,
+        dict(corpus=CORPUS, theta0=(1.0, 2.0), eta=0.1, targets=[1.5, 2.0], max_steps=3),
+        "eta targets max_steps",
+        "max_steps",
+        "",
+        "",
+    ),
+    (pretraining.stream, dict(seed=0), "seed", "seed", "", ""),
+    (
+        pretraining.pretrain,
+        dict(
+            sizes=[(2, 3)], targets=[3.0], prior=PRIOR, corpora=1, seed=0, ratio=1.0, n_workers=1
+        ),
+        "sizes targets corpora seed ratio n_workers",
+        "corpora seed n_workers",
+        "prior",
+        "",
+    ),
+    (
+        pretraining.pretrain_noisy,
+        dict(sizes=[(2, 3)], prior=PRIOR, corpora=1, seed=0, n_workers=1),
+        "sizes corpora seed level n_workers",
+        "corpora seed n_workers",
+        "prior",
+        "",
+    ),
+    (symmetrized_flow.rates, dict(loss_and_gradient=quadratic, trajectory=TRAJ), "", "", "", ""),
+    (claims.number, dict(value=1.5), "value digits", "digits", "", ""),
+    (claims.check, RECORD, "expected tol digits", "digits", "", ""),
+    (prose.text, dict(value=1.5), "value", "", "", ""),
+    (
+        prose.glue,
+        dict(name="x", value=1.234, decimals=2),
+        "value decimals",
+        "decimals",
+        "",
+        "",
+    ),
+    (prose.glue, dict(name="x", value=1.234, digits=2), "value digits", "digits", "", ""),
+    (prose.rounded, dict(value=1.234, decimals=2), "value decimals", "decimals", "", ""),
+    (sweep.run, dict(function=abs, items=[1, -2], n_workers=1), "n_workers", "n_workers", "", ""),
+    (plotting.subplots, dict(height=2.0), "nrows ncols height", "nrows ncols", "", ""),
+    (symbolic_head.estimate, dict(size=2), "size", "size", "", ""),
+    (symbolic_head.weighted_moments, dict(size=2), "size", "size", "", ""),
+    (symbolic_head.derive, dict(size=2), "size", "size", "", ""),
+    (symbolic_head.gradient_function, dict(size=2), "size", "size", "", ""),
+    (symbolic_population.interior_terms_function, dict(order=2), "order", "order", "", ""),
+    (symbolic_population.interior_valley, dict(order=1), "order", "order", "", ""),
+    (symbolic_population.quadrature_check, dict(dps=15), "dps", "dps", "", ""),
+    (PRIOR.sample, dict(size=3, rng=0), "size", "size", "", ""),
+    (PRIOR.density, dict(s=[0.3]), "s", "", "", ""),
+    (PRIOR.log_density, dict(s=[0.3]), "s", "", "", ""),
+    (PRIOR.cdf, dict(x=[0.3]), "x", "", "", ""),
+    (BETA.sample, dict(size=3, rng=0), "size", "size", "", ""),
+    (BETA.density, dict(s=[0.3]), "s q", "", "", ""),
+    (BETA.log_density, dict(s=[0.3]), "s q", "", "", ""),
+    (BETA.cdf, dict(x=[0.3]), "x", "", "", ""),
+    (FIXED.sample, dict(size=3), "size", "size", "", ""),
+    (CORPUS.windows, dict(a=1.0, b=2.0), "a b", "", "", ""),
+    (CORPUS.summaries, dict(a=1.0, b=2.0), "a b", "", "", ""),
+    (CORPUS.loss, dict(a=1.0, b=2.0), "a b", "", "", ""),
+    (CORPUS.gradient, dict(a=1.0, b=2.0), "a b", "", "", ""),
+    (CONTEXTS.summaries, dict(a=1.0, b=2.0), "a b", "", "", ""),
+    (CONTEXTS.log_positive_share, dict(a=1.0, b=2.0), "a b", "", "", ""),
+    (EXPANSION.__call__, dict(b=[2.0]), "b", "", "", ""),
+    (FIT.__call__, dict(x=[2.0]), "x", "", "", ""),
+    (LOSS_EXPANSION.coordinate, dict(a=1.0, b_=2.0), "a b_", "", "", ""),
+    (LAW.at, dict(l=0.1, b_=[2.0]), "l b_", "", "", ""),
 ]
 IDS = [f"{c[0].__qualname__}" for c in CASES]
+
+_RESULT = "a result record, built by stumplib from validated input"
+_SYMPY = "takes SymPy expressions, symbols or exact numbers (symbolic, no float input)"
+_NO_ARGUMENTS = "takes no arguments"
+
+# Public callables outside the table: {callable: why no bad-number row applies}.
+NO_NUMERIC_INPUT = {
+    calibration.OffValley: _RESULT,
+    certification.ContextBias: _RESULT + "; predicted_end and bias_crossing check its fields",
+    certification.Crossing: _RESULT,
+    dynamics.Phases: _RESULT,
+    dynamics.Expansion: _RESULT,
+    dynamics.Limit: _RESULT,
+    fitting.PowerLaw: _RESULT + "; pooled_slope checks the fields it reads",
+    fitting.Pooled: _RESULT,
+    gradcheck.Comparison: _RESULT,
+    pretraining.Frozen: _RESULT,
+    symmetrized_flow.Side: _RESULT,
+    symmetrized_flow.Rates: _RESULT,
+    training.Trajectory: _RESULT + "; its readers check it (validation.trajectory)",
+    claims.ClaimFailed: "an exception class",
+    claims.RecordRenderer: "a myst-nb plugin class",
+    claims.RecordRenderer.handle_mime: "takes a myst-nb renderer and MIME data",
+    claims.line: "takes a claim record (a dict of strings made by make_record)",
+    claims.records: "takes a notebook (a dict)",
+    claims.parse_lines: "takes text",
+    experiments.scale: _NO_ARGUMENTS + " (STUMPLIB_SCALE is checked, TestNonNumericArguments)",
+    experiments.progress: "takes an iterable and tqdm's own options",
+    sweep.workers: _NO_ARGUMENTS + " (STUMPLIB_WORKERS is checked, tests/test_sweep.py)",
+    plotting.use_book_style: _NO_ARGUMENTS,
+    plotting.smallest_font: "takes a Figure (TypeError naming fig, TestNonNumericArguments)",
+    plotting.show: "takes a Figure (TypeError naming fig, TestNonNumericArguments)",
+    prose.Shown: "a float subclass for display; glue builds it from a validated value",
+    symbolic_boundary.empty_side_survival: _NO_ARGUMENTS,
+    symbolic_boundary.empty_side_moments: _NO_ARGUMENTS,
+    symbolic_boundary.edge_term: _SYMPY,
+    symbolic_boundary.mirrored: _SYMPY,
+    symbolic_boundary.risk: "takes a rule name (ValueError naming rule)",
+    symbolic_boundary.integrated_leading: _SYMPY,
+    symbolic_dynamics.LossExpansion: _RESULT,
+    symbolic_dynamics.Reduction: _RESULT,
+    symbolic_dynamics.LossExpansion.loss: _NO_ARGUMENTS,
+    symbolic_dynamics.LossExpansion.numeric_loss: _NO_ARGUMENTS
+    + " (its function checks via coordinate)",
+    symbolic_dynamics.interior_expansion: _SYMPY + "; the range 0 < lo < hi < 1 is checked",
+    symbolic_dynamics.full_expansion: _NO_ARGUMENTS,
+    symbolic_dynamics.partials: "takes a LossExpansion (symbolic)",
+    symbolic_dynamics.reduce_flow: "takes a LossExpansion (symbolic)",
+    symbolic_dynamics.shared_descent_kappa: _SYMPY,
+    symbolic_head.Derivation: _RESULT,
+    symbolic_head.score_weight: _SYMPY,
+    symbolic_population.ClosedForm: _RESULT,
+    symbolic_population.GradientIdentities: _RESULT,
+    symbolic_population.InnerLayer: _RESULT,
+    symbolic_population.Valley: _RESULT,
+    symbolic_population.FullPrior: _RESULT,
+    symbolic_population.closed_form: _NO_ARGUMENTS,
+    symbolic_population.gradient_identities: "takes a ClosedForm (symbolic)",
+    symbolic_population.logistic_form: _NO_ARGUMENTS,
+    symbolic_population.inner_layer: _NO_ARGUMENTS,
+    symbolic_population.full_prior: _NO_ARGUMENTS,
+    symbolic_risks.survival: _NO_ARGUMENTS,
+    symbolic_risks.gap_moments: _NO_ARGUMENTS,
+    symbolic_risks.risks: _NO_ARGUMENTS,
+    symbolic_risks.integrated: _SYMPY,
+    symbolic_risks.interior: _SYMPY,
+    symbolic_risks.leading_constant: _SYMPY,
+    symbolic_risks.numeric: _SYMPY,
+    symbolic_risks.readable: _SYMPY,
+    symbolic_symmetrized.Law: _RESULT,
+    symbolic_symmetrized.interior_loss: _SYMPY,
+    symbolic_symmetrized.layer_loss: _SYMPY,
+    symbolic_symmetrized.interior_laws: _SYMPY,
+    symbolic_symmetrized.zeta_constant: _NO_ARGUMENTS,
+    symbolic_symmetrized.inner_profiles: _NO_ARGUMENTS,
+    symbolic_symmetrized.leakage_coefficient: "takes a rule name (ValueError naming rule)",
+    symbolic_symmetrized.full_laws: "takes a rule name (ValueError naming rule)",
+}
+NO_NUMERIC_INPUT.update(
+    {
+        check: "a check itself, tested in tests/test_validation.py"
+        for name, check in vars(validation).items()
+        if not name.startswith("_")
+        and inspect.isfunction(check)
+        and check.__module__ == validation.__name__
+    }
+)
+
+
+def _public_callables():
+    """``(qualified name, callable)`` of every public function, class and method of stumplib.
+
+    Methods (``__call__`` included) are their functions, as defined in the class body.
+    """
+    for info in pkgutil.walk_packages(stumplib.__path__, "stumplib."):
+        module = importlib.import_module(info.name)
+        for name, obj in vars(module).items():
+            if name.startswith("_") or not callable(obj) or obj.__module__ != module.__name__:
+                continue
+            yield f"{module.__name__}.{name}", obj
+            for attr, member in vars(obj).items() if inspect.isclass(obj) else ():
+                function = getattr(member, "__func__", member)  # class and static methods
+                if inspect.isfunction(function) and (attr == "__call__" or attr[0] != "_"):
+                    yield f"{module.__name__}.{name}.{attr}", function
+
+
+def test_every_public_callable_is_in_the_table_or_exempt():
+    tabled = {getattr(case[0], "__func__", case[0]) for case in CASES}
+    public = dict(_public_callables())
+    missing = [name for name, obj in public.items() if obj not in tabled | set(NO_NUMERIC_INPUT)]
+    assert not missing, f"add these to CASES (or, with a reason, NO_NUMERIC_INPUT): {missing}"
+    assert not tabled & set(NO_NUMERIC_INPUT)
+    assert set(NO_NUMERIC_INPUT) <= set(public.values())  # no stale exemption
+
 
 # bad values of a real argument: (value, exception)
 NOT_REAL = [
@@ -541,11 +828,24 @@ def test_not_a_law_is_a_type_error_naming_the_argument(case, data):
 )
 def test_bad_counts_are_value_errors_naming_the_argument(case, data, bad):
     name = data.draw(st.sampled_from(_names(case[3])))
-    if name in ("steps", "degree", "max_steps", "decimals") and bad == 0 and bad is not True:
-        return  # zero steps (degree, decimals) is valid
+    zero_is_valid = name in ("steps", "degree", "max_steps", "decimals", "seed") or (
+        name == "size" and case[0].__name__ == "sample"
+    )
+    if zero_is_valid and bad == 0 and bad is not True:
+        return  # zero steps (degree, decimals, seed; a sample of size 0) is valid
     with pytest.raises(ValueError) as info:
         _call(case, name, bad)
     assert _names_in(name, str(info.value)), (case[0].__qualname__, name, str(info.value))
+
+
+CORPUS_CASES = [c for c in CASES if "corpus" in inspect.signature(c[0]).parameters]
+
+
+@pytest.mark.parametrize("case", CORPUS_CASES, ids=[c[0].__qualname__ for c in CORPUS_CASES])
+@pytest.mark.parametrize("value", BAD_LAWS + [head.Contexts(XB, YB)], ids=repr)
+def test_not_a_corpus_is_a_type_error_naming_it(case, value):
+    with pytest.raises(TypeError, match="^corpus must be a Corpus"):
+        _call(case, "corpus", value)
 
 
 @settings(max_examples=100, deadline=None)
@@ -717,8 +1017,9 @@ class TestNonNumericArguments:
 
     @pytest.mark.parametrize("fig", [None, "fig", AX])
     def test_show_needs_a_figure(self, fig):
-        with pytest.raises(TypeError, match="^fig must be a matplotlib Figure"):
-            plotting.show(fig)
+        for func in (plotting.show, plotting.smallest_font):
+            with pytest.raises(TypeError, match="^fig must be a matplotlib Figure"):
+                func(fig)
 
     def test_reference_slope_needs_axes_and_a_1d_x(self):
         with pytest.raises(TypeError, match="^ax must"):
@@ -749,6 +1050,78 @@ class TestNonNumericArguments:
             experiments.scale()
         with pytest.raises(ValueError, match="^STUMPLIB_SCALE"):
             experiments.sized(1, 2)
+
+    @pytest.mark.parametrize(
+        "fits, error, match",
+        [
+            ([], ValueError, "^fits must not be empty"),
+            (None, TypeError, "^fits must be a sequence"),
+            ([FIT, 0.5], TypeError, "^fits must be a law providing slope, slope_se"),
+            ([FIT._replace(slope="1")], TypeError, r"^fits\.slope must hold real"),
+            ([FIT._replace(slope_se=np.nan)], ValueError, r"^fits\.slope_se must be finite"),
+            ([FIT._replace(slope_se=0.0)], ValueError, "^fits must have positive"),
+        ],
+    )
+    def test_pooled_slope_checks_its_fits(self, fits, error, match):
+        with pytest.raises(error, match=match):
+            frozen.pooled_slope(fits)
+
+    @pytest.mark.parametrize(
+        "trajectory, error, match",
+        [
+            (None, TypeError, "^trajectory must be a law providing t, a, b"),
+            (
+                dataclasses.replace(TRAJ, a=np.array([1.0, np.nan])),
+                ValueError,
+                r"^trajectory\.a must be",
+            ),
+            (
+                dataclasses.replace(TRAJ, b=np.array([3.0])),
+                ValueError,
+                r"^trajectory\.t, \.a and \.b",
+            ),
+            (
+                dataclasses.replace(TRAJ, t=np.array([-1.0, 1.0])),
+                ValueError,
+                r"^trajectory\.t must be non",
+            ),
+        ],
+    )
+    def test_rates_check_the_trajectory(self, trajectory, error, match):
+        with pytest.raises(error, match=match):
+            symmetrized_flow.rates(quadratic, trajectory)
+        with pytest.raises(TypeError, match="^loss_and_gradient must be callable"):
+            symmetrized_flow.rates(None, TRAJ)
+
+    @pytest.mark.parametrize(
+        "sizes, error",
+        [
+            ([(2, 0)], ValueError),
+            ([(2, 2.5)], ValueError),
+            ([2, 3], ValueError),
+            ([(2, "3")], TypeError),
+        ],
+    )
+    def test_pretraining_sizes_are_pairs_of_counts(self, sizes, error):
+        with pytest.raises(error, match="^sizes must"):
+            pretraining.pretrain_noisy(sizes, PRIOR, 1, 0, n_workers=1)
+        with pytest.raises(ValueError, match="^sizes and targets must have equal lengths"):
+            pretraining.pretrain([(2, 3), (3, 4)], [3.0], PRIOR, 1, 0, n_workers=1)
+
+    def test_path_parameters_must_broadcast(self):
+        with pytest.raises(ValueError, match="^shapes do not broadcast: a .*b"):
+            head.distance_to_limit([1.0, 2.0], [1.0, 2.0, 3.0], X, Y)
+        with pytest.raises(ValueError, match="^shapes do not broadcast: a .*b"):
+            gradcheck.compare(
+                ([1.0, 2.0],) * 2, ([1.0, 2.0],) * 2, [1.0, 2.0], [1.0, 2.0, 3.0], 0.1
+            )
+
+    @pytest.mark.parametrize("sizes, error", [([3, 0], ValueError), ([3, 2.5], ValueError)])
+    def test_sizes_are_counts(self, sizes, error):
+        with pytest.raises(error, match="^sizes must be an integer"):
+            frozen.local_sizes(sizes, 10.0, 0.3)
+        with pytest.raises(error, match="^sizes must be an integer"):
+            frozen.fresh_errors([5.0], [10.0], sizes, contexts=4, rng=0)
 
     @pytest.mark.parametrize("theta0", [None, "ab", (1.0,), (1.0, "2")])
     def test_theta0_of_the_pretraining_and_flow_loops(self, theta0):

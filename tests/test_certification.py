@@ -288,6 +288,14 @@ def test_bias_crossing_se_matches_a_moved_bias(slope, rel_se, frac):
 def test_bias_crossing_errors():
     with pytest.raises(TypeError, match="biases must be a sequence of ContextBias"):
         certification.bias_crossing([1.0, 2.0], [0.1, 0.9], 0.5)
+    for bad in (None, _biases([0.1], [0.01], [1.0])[0]):
+        with pytest.raises(TypeError, match="^biases must be a sequence of ContextBias"):
+            certification.bias_crossing([1.0, 2.0], bad, 0.5)
+    nan_se = _biases([0.1, 0.9], [0.01, np.nan], [1, 1])
+    for func in (certification.bias_crossing, certification.predicted_end):
+        args = (nan_se, 0.5) if func is certification.bias_crossing else (nan_se, 10, 0.5)
+        with pytest.raises(ValueError, match=r"^biases\.se must be finite"):
+            func([1.0, 2.0], *args)
     with pytest.raises(ValueError, match="start below"):
         certification.bias_crossing([1.0, 2.0], _biases([0.6, 0.9], [0.1, 0.1], [1, 1]), 0.5)
     with pytest.raises(ValueError, match="level must be positive"):

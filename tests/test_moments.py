@@ -165,6 +165,12 @@ class TestTruncatedExponential:
         log_mass, mean, var = moments.truncated_exponential(5.0, 0.0)
         assert log_mass == -np.inf and mean == 0 and var == 0
 
+    def test_negative_length_and_shapes_are_rejected(self):
+        with pytest.raises(ValueError, match="^length must be non-negative"):
+            moments.truncated_exponential(1.0, -0.5)
+        with pytest.raises(ValueError, match="^shapes do not broadcast: rate"):
+            moments.truncated_exponential([1.0, 2.0], [0.1, 0.2, 0.3])
+
 
 class TestCombine:
     def test_matches_explicit_two_point_mixture(self):

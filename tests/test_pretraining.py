@@ -39,8 +39,8 @@ def test_train_to_scale_already_there_and_not_reached():
         pretraining.train_to_scale(corpus, (10.0, 10.0), 1.0, 1000.0, max_steps=3)
 
 
-class Exploding:
-    """A loss whose gradient overflows any step (stands in for a diverging run)."""
+class Exploding(Corpus):
+    """A corpus whose gradient overflows any step (stands in for a diverging run)."""
 
     def loss_and_gradient(self, a, b):
         return 1.0, 1e300, -1e300
@@ -48,7 +48,7 @@ class Exploding:
 
 def test_train_to_scale_divergence_is_reported():
     with pytest.raises(FloatingPointError, match="diverged at step 0"):
-        pretraining.train_to_scale(Exploding(), (10.0, 10.0), 1e10, 1e6)
+        pretraining.train_to_scale(Exploding([[0.5]], [[1.0]], [0.2]), (10.0, 10.0), 1e10, 1e6)
 
 
 def test_pretrain_structured_streams_and_calibration():

@@ -52,9 +52,11 @@ def test_sympy_numbers_are_accepted_and_non_numbers_rejected():
     import sympy as sp
 
     assert prose.rounded(sp.log(2), digits=3) == 0.693
-    for bad in ("1.5", 1 + 2j, None, [1.0, 2.0]):
-        with pytest.raises(TypeError, match="value"):
+    for bad in ("1.5", 1 + 2j, None, sp.Symbol("x", real=True)):
+        with pytest.raises(TypeError, match="^value must"):
             prose.rounded(bad)
+    with pytest.raises(ValueError, match="^value must be a scalar"):
+        prose.rounded([1.0, 2.0])
 
 
 def test_glue_records_the_shown_text(monkeypatch):

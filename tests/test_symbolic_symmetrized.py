@@ -65,8 +65,9 @@ def test_full_laws():
         assert sp.simplify(law["growth"] - 15 * Z / 2) == 0
         assert sp.simplify(law["offset_constant"] - sp.log(2 * law["lambda"] / (3 * Z))) == 0
         assert float(law["loss_prefactor"]) == pytest.approx(float(Z * (15 * Z / 2) ** -0.6))
-    with pytest.raises(KeyError):
-        S.full_laws("joint")
+    for func in (S.full_laws, S.leakage_coefficient):
+        with pytest.raises(ValueError, match="^rule must be one of"):
+            func("joint")
 
 
 def test_law_evaluates_on_arrays():

@@ -107,6 +107,50 @@ class TestParametersPositiveCount:
         with pytest.raises(TypeError, match="^m must be an integer"):
             validation.count(bad, "m")
 
+    def test_counts(self):
+        assert validation.counts([[2, 3], [4.0, 5]], "sizes") == [2, 3, 4, 5]
+        assert validation.counts(0, "k", minimum=0) == [0]
+
+    @pytest.mark.parametrize(
+        "bad, error",
+        [
+            ([3, 0], ValueError),
+            ([2, 2.5], ValueError),
+            ([True], ValueError),
+            ("3", TypeError),
+            ([3, None], TypeError),
+            ([[2, 3], [4]], ValueError),
+        ],
+    )
+    def test_counts_rejects(self, bad, error):
+        with pytest.raises(error, match="^sizes must"):
+            validation.counts(bad, "sizes")
+
+    def test_seed(self):
+        assert validation.seed(3) == (3,) and validation.seed((1, 2.0)) == (1, 2)
+        with pytest.raises(ValueError, match="^seed must hold at least one integer"):
+            validation.seed(())
+        with pytest.raises(ValueError, match="^seed must be an integer >= 0"):
+            validation.seed((1, -1))
+
+    def test_instance(self):
+        assert validation.instance(3, int, "n") == 3
+        with pytest.raises(TypeError, match="^corpus must be a dict"):
+            validation.instance([], dict, "corpus")
+
+    def test_trajectory(self):
+        from types import SimpleNamespace
+
+        run = SimpleNamespace(t=[0, 1], a=[1.0, 2.0], b=[3.0, 4.0])
+        t, a, b = validation.trajectory(run)
+        assert t.dtype == float and a.tolist() == [1.0, 2.0] and b.tolist() == [3.0, 4.0]
+        with pytest.raises(TypeError, match="^run must be a law providing t, a, b"):
+            validation.trajectory(SimpleNamespace(t=[0.0]), "run")
+        with pytest.raises(ValueError, match=r"^trajectory\.b must be finite"):
+            validation.trajectory(SimpleNamespace(t=[0, 1], a=[1, 2], b=[1, np.nan]))
+        with pytest.raises(ValueError, match=r"^trajectory\.t, \.a and \.b must be 1-D"):
+            validation.trajectory(SimpleNamespace(t=[0, 1], a=[1, 2], b=[1]))
+
     def test_count_minimum(self):
         assert validation.count(0, "k", minimum=0) == 0
         with pytest.raises(ValueError, match="^k must be an integer >= 2"):

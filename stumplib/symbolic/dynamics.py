@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
+from .. import validation
 from . import population
 
 b = sp.Symbol("b", positive=True)
@@ -61,9 +62,10 @@ class LossExpansion:
         return 1 / b**2 + self.phi / b**3 + self.psi / b**4
 
     def coordinate(self, a, b_):
-        """The valley coordinate ``ξ = b^m e^{-(a - p b)}`` (SymPy or NumPy arguments)."""
+        """The valley coordinate ``ξ = b^m e^{-(a - p b)}`` at real ``a`` and ``b_ > 0``."""
         m, p = float(self.m), float(self.p)
-        return np.exp(m * np.log(b_) - (np.asarray(a, dtype=float) - p * np.asarray(b_)))
+        a, b_ = validation.finite(a, "a"), validation.positive(b_, "b_")
+        return np.exp(m * np.log(b_) - (a - p * b_))
 
     def numeric_loss(self):
         """A NumPy function ``(a, b) -> L`` evaluating the two-term expansion."""

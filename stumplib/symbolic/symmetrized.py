@@ -29,8 +29,9 @@ gives :func:`full_laws`.
 from dataclasses import dataclass
 
 import mpmath
-import numpy as np
 import sympy as sp
+
+from .. import validation
 
 b = sp.Symbol("b", positive=True)
 rho = sp.Symbol("rho", positive=True)
@@ -69,13 +70,16 @@ class Law:
     correction: sp.Expr
 
     def at(self, l, b_=None):
-        """Numeric value of the limit (``b_`` omitted) or of the two terms at ``b_`` (array)."""
+        """Numeric value of the limit (``b_`` omitted) or of the two terms at ``b_ > 0`` (array).
+
+        ``l`` is one real number, the ``l`` of the prior ``U[l, 1 - l]``.
+        """
+        l = validation.scalar(l, "l")
         limit = float(sp.N(sp.sympify(self.limit).subs(lo, l)))
         if b_ is None:
             return limit
-        return limit + float(sp.N(sp.sympify(self.correction).subs(lo, l))) / np.asarray(
-            b_, dtype=float
-        )
+        b_ = validation.positive(b_, "b_")
+        return limit + float(sp.N(sp.sympify(self.correction).subs(lo, l))) / b_
 
 
 def _series(expr, order=2):
@@ -166,7 +170,10 @@ def leakage_coefficient(rule):
 
     The two edges each contribute ``∫ r^2 d(1 - s) = ∫ r^2 dy / (b c)``.
     """
-    profile = inner_profiles()[rule]
+    profiles = inner_profiles()
+    if rule not in profiles:
+        raise ValueError(f"rule must be one of {tuple(profiles)} (got {rule!r})")
+    profile = profiles[rule]
     return sp.simplify(2 * sp.integrate(sp.expand(profile**2), (y, 0, sp.oo)))
 
 
