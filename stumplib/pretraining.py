@@ -240,9 +240,10 @@ def lower_starts(
     size-tied start was already past the point where the corpus's noise reaches
     ``level``. Returns ``[j][r]`` of :class:`Frozen` for ``i = indices[j]``.
     """
+    sizes = _sizes(sizes)
     corpora = validation.count(corpora, "corpora")
     divisor = validation.positive_scalar(divisor, "divisor")
-    indices = [validation.count(i, "indices", minimum=0) for i in indices]
+    indices = validation.counts(indices, "indices", minimum=0)
     if any(i >= len(sizes) for i in indices):
         raise ValueError(f"indices must be below len(sizes) = {len(sizes)} (got {indices})")
     return _noisy_sweep(sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend)

@@ -16,7 +16,7 @@ import re
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import stumplib
@@ -592,6 +592,14 @@ CASES = [
         "prior",
         "",
     ),
+    (
+        pretraining.lower_starts,
+        dict(sizes=[(2, 3)], indices=[0], prior=PRIOR, corpora=1, seed=0, n_workers=1),
+        "sizes indices corpora seed level divisor n_workers",
+        "corpora seed n_workers",
+        "prior",
+        "",
+    ),
     (symmetrized_flow.rates, dict(loss_and_gradient=quadratic, trajectory=TRAJ), "", "", "", ""),
     (claims.number, dict(value=1.5), "value digits", "digits", "", ""),
     (claims.check, RECORD, "expected tol digits", "digits", "", ""),
@@ -792,13 +800,10 @@ def test_the_valid_call_runs(case):
     case[0](**case[1])
 
 
-@settings(max_examples=400, deadline=None)
-@given(case=st.sampled_from([c for c in CASES if c[2]]), data=st.data())
-def test_not_a_real_number_is_a_type_error_naming_the_argument(case, data):
-    names = _names(case[2])
-    name = data.draw(st.sampled_from(names))
-    value, error = data.draw(st.sampled_from(NOT_REAL + NOT_FINITE + RAGGED))
-    assume(not (value is None and _none_is_valid(case[0], name)))
+def _rejects_real(case, name, value, error):
+    """A bad value of real argument ``name`` raises ``error`` naming it."""
+    if value is None and _none_is_valid(case[0], name):
+        return  # None is the documented default
     if name in _names(case[3]) and not np.isscalar(value):
         error = TypeError  # a count given as an array is not an integer
     with pytest.raises(error) as info:
@@ -806,11 +811,8 @@ def test_not_a_real_number_is_a_type_error_naming_the_argument(case, data):
     assert _names_in(name, str(info.value)), (case[0].__qualname__, name, value, str(info.value))
 
 
-@settings(max_examples=200, deadline=None)
-@given(case=st.sampled_from([c for c in CASES if c[4] or c[5]]), data=st.data())
-def test_not_a_law_is_a_type_error_naming_the_argument(case, data):
-    name = data.draw(st.sampled_from(_names(case[4]) + _names(case[5])))
-    value = data.draw(st.sampled_from(BAD_LAWS))
+def _rejects_law(case, name, value):
+    """A bad law for argument ``name`` is a TypeError naming it."""
     if isinstance(value, tasks.Fixed) and name in _names(case[5]):
         return  # a point mass is a valid law to sample from
     if value is None and name == "features":
@@ -818,6 +820,36 @@ def test_not_a_law_is_a_type_error_naming_the_argument(case, data):
     with pytest.raises(TypeError) as info:
         _call(case, name, value)
     assert _names_in(name, str(info.value)), (case[0].__qualname__, name, str(info.value))
+
+
+BAD_REALS = NOT_REAL + NOT_FINITE + RAGGED
+
+
+@settings(max_examples=400, deadline=None)
+@given(case=st.sampled_from([c for c in CASES if c[2]]), data=st.data())
+def test_not_a_real_number_is_a_type_error_naming_the_argument(case, data):
+    name = data.draw(st.sampled_from(_names(case[2])))
+    _rejects_real(case, name, *data.draw(st.sampled_from(BAD_REALS)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(case=st.sampled_from([c for c in CASES if c[4] or c[5]]), data=st.data())
+def test_not_a_law_is_a_type_error_naming_the_argument(case, data):
+    name = data.draw(st.sampled_from(_names(case[4]) + _names(case[5])))
+    _rejects_law(case, name, data.draw(st.sampled_from(BAD_LAWS)))
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_every_argument_rejects_every_bad_value(case):
+    """The same checks, exhaustively: every real argument against every bad real value
+    and every law argument against every bad law (the hypothesis tests above sample
+    these combinations, a few percent per run)."""
+    for name in _names(case[2]):
+        for value, error in BAD_REALS:
+            _rejects_real(case, name, value, error)
+    for name in _names(case[4]) + _names(case[5]):
+        for value in BAD_LAWS:
+            _rejects_law(case, name, value)
 
 
 @settings(max_examples=200, deadline=None)
