@@ -204,7 +204,8 @@ def _density_class(features, b, lo, q_lo, hi, q_hi, score_lo, score_hi, powers, 
     g, h, w = _edge_panels(_class_rule(features, lo, length), length, powers, gaps)
     with np.errstate(divide="ignore"):
         log_terms = log_weight(g, h) + np.log(w)
-    peak = _peak(log_weight, g, log_terms)
+    center, width = _peak(log_weight, g, log_terms)
+    peak = center, np.where(empty, 1.0, width)  # an empty class has no peak of its own
     if np.any(peak[1] < 1.0):
         g, h, w = _edge_panels(_class_rule(features, lo, length, peak), length, powers, gaps)
         with np.errstate(divide="ignore"):
