@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import integrate
 
-from . import experiments, population, validation
+from . import experiments, population, sweep, validation
 from .corpus import Corpus
 
 
@@ -132,6 +132,39 @@ def corpus_descent(corpus, theta0, eta, steps, points=200):
     return gradient_descent(
         corpus.loss_and_gradient, theta0, eta, steps, points, label="corpus GD"
     )
+
+
+def corpus_descents(keys, prior, theta0, eta, steps, seed, points=200, n_workers=None):
+    """:func:`corpus_descent` on one corpus per key ``(m, n, copy)``, in parallel.
+
+    Corpus ``(m, n, copy)`` is drawn from ``prior`` with ``rng = (*seed, m, n, copy)``,
+    and every run starts at ``theta0`` with the step ``eta``. The runs are independent,
+    so the result does not depend on ``n_workers`` (see :func:`stumplib.sweep.run`).
+
+    Returns
+    -------
+    dict
+        ``{key: Trajectory}`` in the order of ``keys``.
+    """
+    flat = validation.counts(keys, "keys", minimum=0)
+    if np.ndim(keys) != 2 or np.shape(keys)[1] != 3 or min(flat[0::3] + flat[1::3]) < 1:
+        raise ValueError(f"keys must be (m, n, copy) triples with m, n >= 1 (got {keys!r})")
+    keys = list(zip(flat[0::3], flat[1::3], flat[2::3]))
+    validation.sampler(prior, "prior")
+    theta0 = validation.point(theta0)
+    eta = validation.positive_scalar(eta, "eta")
+    steps = validation.count(steps, "steps", minimum=0)
+    points = validation.count(points, "points")
+    items = [
+        (key, prior, theta0, eta, steps, (*validation.seed(seed), *key), points) for key in keys
+    ]
+    return dict(zip(keys, sweep.run(_corpus_run, items, n_workers, desc="corpus GD")))
+
+
+def _corpus_run(item):
+    """One run of :func:`corpus_descents`: ``(key, prior, theta0, eta, steps, rng, points)``."""
+    (m, n, _), prior, theta0, eta, steps, rng, points = item
+    return corpus_descent(Corpus.sample(m, n, prior, rng=rng), theta0, eta, steps, points)
 
 
 def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):

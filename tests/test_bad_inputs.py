@@ -593,6 +593,16 @@ CASES = [
         "",
     ),
     (
+        training.corpus_descents,
+        dict(
+            keys=[(3, 4, 0)], prior=PRIOR, theta0=(1.0, 2.0), eta=0.1, steps=2, seed=0, n_workers=1
+        ),
+        "keys eta steps seed points n_workers",
+        "steps seed points n_workers",
+        "",
+        "prior",
+    ),
+    (
         pretraining.lower_starts,
         dict(sizes=[(2, 3)], indices=[0], prior=PRIOR, corpora=1, seed=0, n_workers=1),
         "sizes indices corpora seed level divisor n_workers",

@@ -92,3 +92,22 @@ def test_gradient_flow_is_monotone_in_loss_and_grows_b():
 def test_gradient_flow_rejects_bad_horizon():
     with pytest.raises(ValueError, match="t_max"):
         training.gradient_flow(PRIOR, (1.0, 1.0), t_max=-1.0)
+
+
+def test_corpus_descents_are_the_serial_runs_on_their_streams():
+    keys = [(30, 20, 0), (30, 20, 1), (40, 10, 0)]
+    theta0, eta, steps = (9.0, 10.0), 50.0, 40
+    runs = training.corpus_descents(keys, PRIOR, theta0, eta, steps, (7, 4), points=5, n_workers=2)
+    assert list(runs) == keys
+    for key, run in runs.items():
+        corpus = Corpus.sample(key[0], key[1], PRIOR, rng=(7, 4, *key))
+        serial = training.corpus_descent(corpus, theta0, eta, steps, points=5)
+        for field in ("t", "a", "b", "loss"):
+            np.testing.assert_array_equal(getattr(run, field), getattr(serial, field))
+    assert not np.array_equal(runs[keys[0]].b, runs[keys[1]].b)  # independent copies
+
+
+@pytest.mark.parametrize("keys", [[(30, 20)], [(0, 20, 0)], [(30, 20, -1)]])
+def test_corpus_descents_keys_are_m_n_copy(keys):
+    with pytest.raises(ValueError, match="^keys must"):
+        training.corpus_descents(keys, PRIOR, (9.0, 10.0), 50.0, 4, 7)
