@@ -178,14 +178,6 @@ def stream(seed, *index):
     return (*validation.seed(seed), *index)
 
 
-def _sizes(sizes):
-    """Corpus sizes as a list of ``(m, n)`` pairs of counts."""
-    counts = validation.counts(sizes, "sizes")
-    if np.ndim(sizes) != 2 or np.shape(sizes)[1] != 2:
-        raise ValueError(f"sizes must be a sequence of (m, n) pairs (got {sizes!r})")
-    return list(zip(counts[::2], counts[1::2]))
-
-
 def _pretrain_one(item):
     """One corpus of a sweep: ``(m, n, target, prior, ratio, rng)`` -> :class:`Frozen`."""
     m, n, target, prior, ratio, rng = item
@@ -222,7 +214,7 @@ def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backe
     corpora as :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of
     :class:`Frozen`.
     """
-    sizes = _sizes(sizes)
+    sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
     indices = range(len(sizes))
     return _noisy_sweep(sizes, indices, prior, corpora, seed, level, 1.0, n_workers, backend)
@@ -240,7 +232,7 @@ def lower_starts(
     size-tied start was already past the point where the corpus's noise reaches
     ``level``. Returns ``[j][r]`` of :class:`Frozen` for ``i = indices[j]``.
     """
-    sizes = _sizes(sizes)
+    sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
     divisor = validation.positive_scalar(divisor, "divisor")
     indices = validation.counts(indices, "indices", minimum=0)
@@ -286,7 +278,8 @@ def pretrain(
     list of list of Frozen
         ``[i][r]`` for size ``i``, corpus ``r``.
     """
-    sizes, targets = _sizes(sizes), validation.positive(targets, "targets")
+    sizes = validation.count_rows(sizes, "sizes", (1, 1))
+    targets = validation.positive(targets, "targets")
     if targets.shape != (len(sizes),):
         raise ValueError(
             f"sizes and targets must have equal lengths (got {len(sizes)} and shape "

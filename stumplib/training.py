@@ -146,10 +146,7 @@ def corpus_descents(keys, prior, theta0, eta, steps, seed, points=200, n_workers
     dict
         ``{key: Trajectory}`` in the order of ``keys``.
     """
-    flat = validation.counts(keys, "keys", minimum=0)
-    if np.ndim(keys) != 2 or np.shape(keys)[1] != 3 or min(flat[0::3] + flat[1::3]) < 1:
-        raise ValueError(f"keys must be (m, n, copy) triples with m, n >= 1 (got {keys!r})")
-    keys = list(zip(flat[0::3], flat[1::3], flat[2::3]))
+    keys = validation.count_rows(keys, "keys", (1, 1, 0))  # (m, n, copy)
     validation.sampler(prior, "prior")
     theta0 = validation.point(theta0)
     eta = validation.positive_scalar(eta, "eta")

@@ -184,6 +184,22 @@ def counts(value, name, minimum=1):
     return [count(v, name, minimum) for v in np.ravel(value).tolist()]
 
 
+def count_rows(value, name, minima):
+    """``value`` as a list of tuples of integers, entry ``j`` of each at least ``minima[j]``.
+
+    For tables of counts such as corpus sizes ``(m, n)``: a 2-D sequence whose rows have
+    ``len(minima)`` entries.
+    """
+    flat = counts(value, name, minimum=min(minima))
+    width = len(minima)
+    if np.ndim(value) != 2 or np.shape(value)[1] != width:
+        raise ValueError(f"{name} must be a sequence of rows of {width} integers (got {value!r})")
+    rows = [tuple(flat[i : i + width]) for i in range(0, len(flat), width)]
+    if any(v < lo for row in rows for v, lo in zip(row, minima)):
+        raise ValueError(f"{name} must have entries >= {tuple(minima)} (got {value!r})")
+    return rows
+
+
 def seed(value, name="seed"):
     """A structured seed as a tuple of integers ``>= 0`` (an int is a tuple of one)."""
     prefix = value if isinstance(value, tuple) else (value,)

@@ -107,6 +107,19 @@ class TestParametersPositiveCount:
         with pytest.raises(TypeError, match="^m must be an integer"):
             validation.count(bad, "m")
 
+    def test_count_rows(self):
+        assert validation.count_rows([(2, 3, 0), [4.0, 5, 1]], "keys", (1, 1, 0)) == [
+            (2, 3, 0),
+            (4, 5, 1),
+        ]
+        for bad in ([(2, 3)], [2, 3, 0], [], [[2, 3, 0], [1, 2]]):
+            with pytest.raises(ValueError, match="^keys must be"):
+                validation.count_rows(bad, "keys", (1, 1, 0))
+        with pytest.raises(ValueError, match=r"^keys must have entries >= \(1, 1, 0\)"):
+            validation.count_rows([(0, 3, 0)], "keys", (1, 1, 0))
+        with pytest.raises(TypeError, match="^keys must hold real numbers"):
+            validation.count_rows([("2", 3, 0)], "keys", (1, 1, 0))
+
     def test_counts(self):
         assert validation.counts([[2, 3], [4.0, 5]], "sizes") == [2, 3, 4, 5]
         assert validation.counts(0, "k", minimum=0) == [0]
