@@ -128,6 +128,27 @@ class Corpus:
         corpus._build(s, (m, n), blocks())
         return corpus
 
+    @classmethod
+    def stack(cls, corpora):
+        """One corpus holding the tasks of ``corpora``, in order (all with ``n`` examples).
+
+        Its per-task summaries at one point per task are those of the corpora it holds, so
+        many corpora of one size can be trained side by side in one evaluation per step.
+        """
+        if isinstance(corpora, Corpus) or not len(corpora):
+            raise ValueError("corpora must be a non-empty sequence of Corpus")
+        for corpus in corpora:
+            validation.instance(corpus, Corpus, "corpora")
+        widths = {corpus.shape[1] for corpus in corpora}
+        if len(widths) != 1:
+            raise ValueError(f"corpora must have equal n (got {sorted(widths)})")
+        stacked = cls.__new__(cls)
+        stacked.s = np.concatenate([corpus.s for corpus in corpora])
+        stacked._x = np.concatenate([corpus._x for corpus in corpora])
+        stacked.n_neg = np.concatenate([corpus.n_neg for corpus in corpora])
+        stacked._finish()
+        return stacked
+
     @property
     def shape(self):
         """``(m, n)``."""
@@ -137,18 +158,29 @@ class Corpus:
         """Numbers of examples of each class that carry weight at ``(a, b)``, for ``b > 0``.
 
         An example counts when its score is within ``cutoff`` units of its task's
-        leader; within a class these are the smallest features.
+        leader; within a class these are the smallest features. ``a`` and ``b`` are one
+        point or one point per task (shape ``(m,)``).
 
         Returns
         -------
         ndarray of int, shape (m, 2)
             Counts of negatives and of positives.
         """
-        a, b = (float(v) for v in validation.parameters(a, b))
-        if not b > 0:
-            raise ValueError(f"b must be positive (got {b})")
+        a, b = self._points(a, b)
+        if not np.all(b > 0):
+            raise ValueError(f"b must be positive (got {b.min()})")
+        return self._windows(a, b)
+
+    def _points(self, a, b):
+        """``a`` and ``b`` as finite arrays of shape ``(m,)``: one point per task."""
+        a, b = validation.parameters(a, b)
+        m = self._x.shape[0]
+        return validation.batch(a, "a", (m,)), validation.batch(b, "b", (m,))
+
+    def _windows(self, a, b):
         m, n = self._x.shape
-        score = np.where(self._empty, -np.inf, [0.0, a] - b * self._lead)
+        a, b = a[:, None], b[:, None]
+        score = np.where(self._empty, -np.inf, np.where([False, True], a, 0.0) - b * self._lead)
         with np.errstate(over="ignore"):  # tiny b: every example counts (d <= 1 < 2)
             limit = np.minimum((self.cutoff - (score.max(axis=1, keepdims=True) - score)) / b, 2.0)
         base = 4.0 * np.arange(m)
@@ -158,7 +190,7 @@ class Corpus:
         return np.clip(np.column_stack([neg, pos]), 0, self._sizes)
 
     def _window_sums(self, rate, lengths, sizes, right):
-        """Moment sums of one class over its windows, shape ``(3, m)``.
+        """Moment sums of one class over its windows, shape ``(3, m)`` (``rate`` per task).
 
         Each task's run of ``width = max(lengths)`` columns at its class's end of the row is
         summed; members of the class beyond the window are kept (their weight is
@@ -178,7 +210,7 @@ class Corpus:
             lo = stop
             cols = slice(n - width, n) if right else slice(0, width)
             d = self._dev[rows, cols]
-            w = d * -rate
+            w = d * -rate[rows, None]
             short = sizes[rows] < width
             if short.any():
                 place = np.arange(width)[::-1] if right else np.arange(width)
@@ -192,7 +224,8 @@ class Corpus:
         return out
 
     def _dense_sums(self, rate):
-        """Moment sums of every class over all its members, shape ``(3, 2, m)``."""
+        """Moment sums of every class over all its members, shape ``(3, 2, m)``
+        (``rate`` per task)."""
         m, n = self._x.shape
         per = max(1, self.BLOCK // n)
         out = np.empty((3, 2 * m))
@@ -204,7 +237,7 @@ class Corpus:
             flat = buf[: k * n + 1]
             flat[-1] = 0.0
             w = flat[:-1].reshape(k, n)
-            np.multiply(d, -rate, out=w)
+            np.multiply(d, -rate[rows, None], out=w)
             np.exp(w, out=w)
             starts = np.column_stack(
                 [np.arange(k) * n, np.arange(k) * n + self.n_neg[rows]]
@@ -220,9 +253,10 @@ class Corpus:
 
     def _sums(self, a, b):
         """Moment sums ``(sum w, sum w d, sum w d^2)`` per class, shape ``(3, 2, m)``,
-        with ``w = exp(-b d)``, and the mask of classes left out (empty or negligible)."""
+        with ``w = exp(-b d)``, and the mask of classes left out (empty or negligible);
+        ``a`` and ``b`` of shape ``(m,)``, ``b > 0``."""
         m, n = self._x.shape
-        lengths = self.windows(a, b)
+        lengths = self._windows(a, b)
         left_out = self._empty | (lengths == 0)
         if lengths.sum() > self.DENSE_SHARE * m * n:
             return self._dense_sums(b), left_out
@@ -233,9 +267,12 @@ class Corpus:
         return out, left_out
 
     def summaries(self, a, b):
-        """Estimate, ``d/da`` and ``d/db`` for every task, each of shape ``(m,)``."""
-        a, b = (float(v) for v in validation.parameters(a, b))
-        if not b > 0:
+        """Estimate, ``d/da`` and ``d/db`` for every task, each of shape ``(m,)``.
+
+        ``a`` and ``b`` are one point or one point per task (shape ``(m,)``).
+        """
+        a, b = self._points(a, b)
+        if not np.all(b > 0):
             if self._dense is None:
                 cols = np.arange(self._x.shape[1])
                 self._dense = head.Contexts(self._x, (cols >= self.n_neg[:, None]).astype(float))
@@ -246,7 +283,7 @@ class Corpus:
         mean = first / safe
         var = np.maximum(second / safe - mean**2, 0.0)
         with np.errstate(divide="ignore"):
-            log_mass = np.where(skipped, -np.inf, np.log(safe) - b * self._lead)
+            log_mass = np.where(skipped, -np.inf, np.log(safe) - b[:, None] * self._lead)
         log_mass[:, 1] += a
         classes = [(log_mass[:, k], self._lead[:, k] + mean[:, k], var[:, k]) for k in (0, 1)]
         return moments._combine(*classes)

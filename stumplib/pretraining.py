@@ -169,6 +169,105 @@ def train_through(corpus, theta0, eta, targets, max_steps=100_000):
     return out
 
 
+def train_side_by_side(corpora, theta0, targets, max_steps=100_000):
+    """Corpora of one size trained side by side, each recorded where its scale first
+    reaches each target, with a step that restarts at every target.
+
+    Corpus ``r`` starts at ``theta0[r]``. On its way from one target to the next (a *leg*)
+    its step is constant, ``STEP * b^3`` at the scale ``b`` where the leg began: the
+    large-resolution rule of :func:`start`, applied afresh at every target. A leg from
+    ``b`` to ``f b`` then costs about ``(f^4 - 1) b / (4 STEP kappa)`` steps, instead of
+    ``f^4`` times more with the first leg's step kept throughout. The corpora still being
+    trained are evaluated together, as one :meth:`Corpus.stack <stumplib.corpus.Corpus.stack>`,
+    at every step.
+
+    Parameters
+    ----------
+    corpora : sequence of Corpus
+        Corpora of one shape ``(m, n)``.
+    theta0 : array_like, shape (R, 2)
+        Start ``(a, b)`` of each corpus, ``b > 0``.
+    targets : array_like, shape (k,) or (R, k)
+        Non-decreasing positive scales (shared, or one row per corpus).
+    max_steps : int
+        Steps allowed per leg.
+
+    Returns
+    -------
+    list of list of Frozen
+        ``[r][j]``: corpus ``r`` at target ``j``; times and step counts from ``theta0``.
+
+    Raises
+    ------
+    FloatingPointError
+        If the parameters of a corpus stop being finite.
+    RuntimeError
+        If a leg does not reach its target within ``max_steps`` steps.
+    """
+    stacked, m = _stackable(corpora)
+    theta = validation.finite(theta0, "theta0")
+    if theta.shape != (len(corpora), 2) or np.any(theta[:, 1] <= 0):
+        raise ValueError(
+            f"theta0 must hold one point (a, b) with b > 0 per corpus, shape "
+            f"({len(corpora)}, 2) (got {theta0!r})"
+        )
+    targets = validation.positive(targets, "targets")
+    if targets.ndim not in (1, 2) or np.any(np.diff(targets, axis=-1) < 0):
+        raise ValueError("targets must be non-decreasing scales, shape (k,) or (R, k)")
+    targets = validation.batch(targets, "targets", (len(corpora), targets.shape[-1]))
+    max_steps = validation.count(max_steps, "max_steps", minimum=0)
+    return _side_by_side(corpora, stacked, m, theta.copy(), targets, max_steps)
+
+
+def _stackable(corpora):
+    """``(Corpus.stack(corpora), m)`` for a non-empty sequence of corpora of one shape."""
+    stacked = Corpus.stack(corpora)
+    shapes = {corpus.shape for corpus in corpora}
+    if len(shapes) != 1:
+        raise ValueError(f"corpora must have one shape (got {sorted(shapes)})")
+    return stacked, corpora[0].shape[0]
+
+
+def _side_by_side(corpora, stacked, m, theta, targets, max_steps):
+    R, k = targets.shape
+    a, b = theta[:, 0], theta[:, 1]
+    leg, taken = np.zeros(R, int), np.zeros(R, int)  # current target, steps in the leg
+    eta, t0, steps0 = STEP * b**3, np.zeros(R), np.zeros(R, int)
+    out, live = [[] for _ in range(R)], np.arange(R)
+    while True:
+        for r in live:
+            while leg[r] < k and b[r] >= targets[r, leg[r]]:
+                t0[r], steps0[r] = t0[r] + eta[r] * taken[r], steps0[r] + taken[r]
+                out[r].append(Frozen(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r])))
+                leg[r], taken[r], eta[r] = leg[r] + 1, 0, STEP * b[r] ** 3
+        if not np.array_equal(np.flatnonzero(leg < k), live):
+            live = np.flatnonzero(leg < k)
+            if not live.size:
+                return out
+            stacked = Corpus.stack([corpora[r] for r in live])
+        late = live[taken[live] >= max_steps]
+        if late.size:
+            r = late[0]
+            raise RuntimeError(
+                f"corpus {r}: target {targets[r, leg[r]]} not reached in max_steps="
+                f"{max_steps} steps (b = {b[r]:.4g})"
+            )
+        est, d_a, d_b = stacked.summaries(np.repeat(a[live], m), np.repeat(b[live], m))
+        residual = (est - stacked.s).reshape(-1, m)
+        g_a = 2 * np.mean(residual * d_a.reshape(-1, m), axis=1)
+        g_b = 2 * np.mean(residual * d_b.reshape(-1, m), axis=1)
+        with np.errstate(over="ignore"):
+            a[live], b[live] = a[live] - eta[live] * g_a, b[live] - eta[live] * g_b
+        bad = live[~(np.isfinite(a[live]) & np.isfinite(b[live]))]
+        if bad.size:
+            r = bad[0]
+            raise FloatingPointError(
+                f"descent of corpus {r} diverged at step {taken[r]} of leg {leg[r]} "
+                f"(eta={eta[r]:.4g} too large?)"
+            )
+        taken[live] += 1
+
+
 def stream(seed, *index):
     """The structured stream ``(*seed, *index)``; ``seed`` is an int or a tuple of ints.
 
@@ -249,6 +348,46 @@ def _noisy_sweep(sizes, indices, prior, corpora, seed, level, divisor, n_workers
     ]
     done = sweep.run(_noisy_one, items, n_workers, backend, desc="pretraining (corpus rule)")
     return [done[j * corpora : (j + 1) * corpora] for j in range(len(indices))]
+
+
+def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers=None):
+    """Corpora frozen by the corpus rule, then trained on to multiples of their frozen scale.
+
+    Corpus ``r`` of size ``sizes[i]`` (the corpus of :func:`pretrain_noisy` with the same
+    ``seed``) is frozen at ``b_T`` by :func:`train_until_noisy` from :func:`size_start`,
+    then trained on from there by :func:`train_side_by_side` (all corpora of one size
+    together), recorded where its scale first reaches each ``f * b_T``, ``f`` in
+    ``factors``. Sizes are spread over the sweep's workers.
+
+    Returns
+    -------
+    list of list of list of Frozen
+        ``[i][r][j]``: size ``i``, corpus ``r``, at the freeze (``j = 0``, its time and
+        steps from the start) and at ``factors[j - 1] * b_T`` (time and steps from the
+        freeze).
+    """
+    sizes = validation.count_rows(sizes, "sizes", (1, 1))
+    corpora = validation.count(corpora, "corpora")
+    factors = validation.positive(factors, "factors")
+    if factors.ndim != 1 or np.any(np.diff(factors) < 0) or np.any(factors < 1):
+        raise ValueError("factors must be a 1-D non-decreasing sequence of numbers >= 1")
+    level = validation.positive_scalar(level, "level")
+    items = [
+        ((m, n), prior, corpora, stream(seed, i), factors, level) for i, (m, n) in enumerate(sizes)
+    ]
+    return sweep.run(_past_freeze_one, items, n_workers, desc="training past the freeze")
+
+
+def _past_freeze_one(item):
+    """One size of :func:`train_past_freeze`."""
+    (m, n), prior, corpora, seed, factors, level = item
+    theta0, eta = size_start(m, n, prior)
+    drawn = [Corpus.sample(m, n, prior, rng=stream(seed, r)) for r in range(corpora)]
+    frozen = [train_until_noisy(corpus, theta0, eta, level) for corpus in drawn]
+    theta = [(h.a, h.b) for h in frozen]
+    targets = np.outer([h.b for h in frozen], factors)
+    on = train_side_by_side(drawn, theta, targets)
+    return [[h, *later] for h, later in zip(frozen, on)]
 
 
 def pretrain(

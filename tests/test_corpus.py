@@ -285,3 +285,57 @@ def test_engine_bad_inputs():
         c.windows(np.nan, 1.0)
     with pytest.raises(ValueError, match=r"x must have shape \(m, n\)"):
         Corpus(np.zeros(3), np.zeros(3), 0.5)
+
+
+# --- one point per task, and corpora stacked ----------------------------------------------
+
+
+@pytest.mark.parametrize("b", [3.0, 40.0, 400.0])
+def test_one_point_per_task_matches_the_dense_evaluation(large, b):
+    corpus, x, y = large
+    m = corpus.shape[0]
+    rng = np.random.default_rng(5)
+    bs = b * rng.uniform(0.5, 2.0, m)
+    a_s = 0.5 * bs + rng.normal(0.0, 2.0, m)
+    est, d_a, d_b = head.Contexts(x, y).summaries(a_s, bs)
+    np.testing.assert_allclose(
+        np.array(corpus.summaries(a_s, bs)), [est, d_a, d_b], rtol=1e-13, atol=1e-15
+    )
+    windows = corpus.windows(a_s, bs)
+    for j in (0, m // 2, m - 1):  # each row's window is its own point's
+        assert windows[j].tolist() == corpus.windows(a_s[j], bs[j])[j].tolist()
+
+
+def test_one_point_per_task_with_some_scales_not_positive(large):
+    corpus, x, y = large
+    bs = np.linspace(-20.0, 20.0, corpus.shape[0])
+    est = head.Contexts(x, y).summaries(3.0, bs)[0]
+    np.testing.assert_allclose(corpus.summaries(3.0, bs)[0], est, rtol=1e-13, atol=1e-15)
+    with pytest.raises(ValueError, match="^b must be positive"):
+        corpus.windows(3.0, bs)
+    with pytest.raises(ValueError, match="^b of shape \\(3,\\) does not broadcast"):
+        corpus.summaries(3.0, [1.0, 2.0, 3.0])
+
+
+def test_stack_holds_the_corpora_in_order():
+    parts = [Corpus.sample(30, 20, rng=r) for r in range(3)]
+    stacked = Corpus.stack(parts)
+    assert stacked.shape == (90, 20)
+    np.testing.assert_array_equal(stacked.s, np.concatenate([c.s for c in parts]))
+    points = [(4.0, 6.0), (9.0, 15.0), (60.0, 100.0)]  # dense, windowed, narrow windows
+    a, b = np.repeat(points, 30, axis=0).T
+    got = stacked.summaries(a, b)
+    want = np.concatenate([np.array(c.summaries(*p)) for c, p in zip(parts, points)], axis=1)
+    np.testing.assert_allclose(np.array(got), want, rtol=1e-15, atol=1e-17)
+
+
+def test_stack_bad_inputs():
+    corpus = Corpus.sample(3, 4, rng=0)
+    with pytest.raises(ValueError, match="^corpora must be a non-empty sequence"):
+        Corpus.stack([])
+    with pytest.raises(ValueError, match="^corpora must be a non-empty sequence"):
+        Corpus.stack(corpus)
+    with pytest.raises(TypeError, match="^corpora must be a Corpus"):
+        Corpus.stack([corpus, "corpus"])
+    with pytest.raises(ValueError, match=r"^corpora must have equal n \(got \[4, 5\]\)"):
+        Corpus.stack([corpus, Corpus.sample(3, 5, rng=0)])

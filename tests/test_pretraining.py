@@ -196,3 +196,77 @@ def test_pretrain_noisy_with_an_experiment_prefix():
         0.5,
     )
     assert out[0][0] == direct
+
+
+def test_train_side_by_side_restarts_the_step_at_every_target():
+    corpus = Corpus.sample(60, 40, PRIOR, rng=8)
+    (a0, b0), eta = pretraining.start(10.0, PRIOR, 1.2)
+    (marks,) = pretraining.train_side_by_side([corpus], [(a0, b0)], [10.0, 15.0, 15.0])
+    first = pretraining.train_to_scale(corpus, (a0, b0), eta, 10.0)
+    assert marks[0] == first  # the first leg is train_to_scale from the start
+    second = pretraining.train_to_scale(
+        corpus, (first.a, first.b), pretraining.STEP * first.b**3, 15.0
+    )
+    assert (marks[1].a, marks[1].b) == (second.a, second.b)
+    assert marks[1].steps == first.steps + second.steps
+    assert marks[1].t == pytest.approx(first.t + second.t, rel=1e-14)
+    assert marks[2] == marks[1]  # a repeated target is already reached
+
+
+def test_train_side_by_side_is_each_corpus_trained_alone():
+    corpora = [Corpus.sample(50, 30, PRIOR, rng=(9, r)) for r in range(3)]
+    (a0, b0), _ = pretraining.start(8.0, PRIOR, 1.2)
+    theta0 = [(a0, b0), (a0 + 0.5, b0), (a0, 1.1 * b0)]
+    targets = np.array([[8.0, 12.0], [8.0, 16.0], [9.0, 10.0]])  # one row per corpus
+    together = pretraining.train_side_by_side(corpora, theta0, targets)
+    for corpus, theta, row, marks in zip(corpora, theta0, targets, together):
+        alone = pretraining.train_side_by_side([corpus], [theta], row)[0]
+        assert [m.steps for m in marks] == [m.steps for m in alone]
+        np.testing.assert_allclose(
+            [(m.a, m.b, m.t) for m in marks], [(m.a, m.b, m.t) for m in alone], rtol=1e-12
+        )
+        assert all(m.b >= target for m, target in zip(marks, row))
+
+
+def test_train_side_by_side_errors_name_the_argument():
+    corpus = Corpus.sample(20, 10, PRIOR, rng=3)
+    with pytest.raises(ValueError, match=r"^theta0 must hold one point \(a, b\) with b > 0"):
+        pretraining.train_side_by_side([corpus], [(1.0, 2.0, 3.0)], [3.0])
+    with pytest.raises(ValueError, match=r"^theta0 must hold one point \(a, b\) with b > 0"):
+        pretraining.train_side_by_side([corpus], [(1.0, -2.0)], [3.0])
+    with pytest.raises(ValueError, match="^targets must be non-decreasing"):
+        pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [3.0, 2.5])
+    with pytest.raises(ValueError, match="^targets of shape \\(3, 1\\) does not broadcast"):
+        pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [[3.0], [4.0], [5.0]])
+    with pytest.raises(ValueError, match=r"^corpora must have one shape"):
+        other = Corpus.sample(21, 10, PRIOR, rng=3)
+        pretraining.train_side_by_side([corpus, other], [(1.0, 2.0)] * 2, [3.0])
+    with pytest.raises(RuntimeError, match=r"^corpus 0: target 1000.0 not reached in max_steps=2"):
+        pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [1000.0], max_steps=2)
+
+
+def test_train_side_by_side_divergence_is_reported(monkeypatch):
+    corpus = Corpus.sample(20, 10, PRIOR, rng=3)
+
+    def overflowing(self, a, b):  # stands in for a diverging run
+        return np.zeros_like(a), np.full_like(a, 1e307), np.full_like(a, -1e307)
+
+    monkeypatch.setattr(Corpus, "summaries", overflowing)
+    with pytest.raises(FloatingPointError, match="^descent of corpus 0 diverged at step 0"):
+        pretraining.train_side_by_side([corpus], [(1.0, 20.0)], [30.0])
+
+
+def test_train_past_freeze_trains_pretrain_noisy_corpora_on():
+    sizes = [(40, 40), (60, 60)]
+    out = pretraining.train_past_freeze(sizes, PRIOR, 2, (4, 1), [2.0, 4.0], n_workers=1)
+    frozen = pretraining.pretrain_noisy(sizes, PRIOR, 2, (4, 1), n_workers=1)
+    for i, (m, n) in enumerate(sizes):
+        assert [row[0] for row in out[i]] == frozen[i]  # the same corpora, the same freeze
+        drawn = [Corpus.sample(m, n, PRIOR, rng=(4, 1, i, r)) for r in range(2)]
+        b_T = np.array([h.b for h in frozen[i]])
+        later = pretraining.train_side_by_side(
+            drawn, [(h.a, h.b) for h in frozen[i]], np.outer(b_T, [2.0, 4.0])
+        )
+        assert [row[1:] for row in out[i]] == later
+    with pytest.raises(ValueError, match="^factors must be a 1-D non-decreasing sequence"):
+        pretraining.train_past_freeze(sizes, PRIOR, 1, 0, [0.5])
