@@ -350,14 +350,19 @@ def _noisy_sweep(sizes, indices, prior, corpora, seed, level, divisor, n_workers
     return [done[j * corpora : (j + 1) * corpora] for j in range(len(indices))]
 
 
+#: Corpora trained side by side in one item of :func:`train_past_freeze`'s sweep.
+SIDE_BY_SIDE = 8
+
+
 def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers=None):
     """Corpora frozen by the corpus rule, then trained on to multiples of their frozen scale.
 
     Corpus ``r`` of size ``sizes[i]`` (the corpus of :func:`pretrain_noisy` with the same
     ``seed``) is frozen at ``b_T`` by :func:`train_until_noisy` from :func:`size_start`,
-    then trained on from there by :func:`train_side_by_side` (all corpora of one size
-    together), recorded where its scale first reaches each ``f * b_T``, ``f`` in
-    ``factors``. Sizes are spread over the sweep's workers.
+    then trained on from there by :func:`train_side_by_side` (in groups of
+    ``SIDE_BY_SIDE`` corpora of one size), recorded where its scale first reaches each
+    ``f * b_T``, ``f`` in ``factors``. The groups, largest sizes first, are spread over the
+    sweep's workers; the result does not depend on them.
 
     Returns
     -------
@@ -372,17 +377,25 @@ def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers
     if factors.ndim != 1 or np.any(np.diff(factors) < 0) or np.any(factors < 1):
         raise ValueError("factors must be a 1-D non-decreasing sequence of numbers >= 1")
     level = validation.positive_scalar(level, "level")
-    items = [
-        ((m, n), prior, corpora, stream(seed, i), factors, level) for i, (m, n) in enumerate(sizes)
+    groups = [
+        (i, range(r, min(corpora, r + SIDE_BY_SIDE)))
+        for i in range(len(sizes))
+        for r in range(0, corpora, SIDE_BY_SIDE)
     ]
-    return sweep.run(_past_freeze_one, items, n_workers, desc="training past the freeze")
+    groups.sort(key=lambda group: -int(np.prod(sizes[group[0]])))  # stable: largest first
+    items = [(sizes[i], prior, rs, stream(seed, i), factors, level) for i, rs in groups]
+    done = sweep.run(_past_freeze_group, items, n_workers, desc="training past the freeze")
+    out = [[] for _ in sizes]
+    for (i, rs), runs in sorted(zip(groups, done), key=lambda pair: pair[0][1].start):
+        out[i].extend(runs)
+    return out
 
 
-def _past_freeze_one(item):
-    """One size of :func:`train_past_freeze`."""
-    (m, n), prior, corpora, seed, factors, level = item
+def _past_freeze_group(item):
+    """One group of corpora of one size in :func:`train_past_freeze`."""
+    (m, n), prior, rs, seed, factors, level = item
     theta0, eta = size_start(m, n, prior)
-    drawn = [Corpus.sample(m, n, prior, rng=stream(seed, r)) for r in range(corpora)]
+    drawn = [Corpus.sample(m, n, prior, rng=stream(seed, r)) for r in rs]
     frozen = [train_until_noisy(corpus, theta0, eta, level) for corpus in drawn]
     theta = [(h.a, h.b) for h in frozen]
     targets = np.outer([h.b for h in frozen], factors)

@@ -270,3 +270,18 @@ def test_train_past_freeze_trains_pretrain_noisy_corpora_on():
         assert [row[1:] for row in out[i]] == later
     with pytest.raises(ValueError, match="^factors must be a 1-D non-decreasing sequence"):
         pretraining.train_past_freeze(sizes, PRIOR, 1, 0, [0.5])
+
+
+def test_train_past_freeze_does_not_depend_on_the_groups_or_workers(monkeypatch):
+    sizes = [(30, 30), (50, 40)]
+    default = pretraining.train_past_freeze(sizes, PRIOR, 3, 2, [2.0], n_workers=1)
+    monkeypatch.setattr(pretraining, "SIDE_BY_SIDE", 2)  # groups of 2 and 1, two workers
+    grouped = pretraining.train_past_freeze(sizes, PRIOR, 3, 2, [2.0], n_workers=2)
+    assert [[[h.steps for h in row] for row in size] for size in grouped] == [
+        [[h.steps for h in row] for row in size] for size in default
+    ]
+    np.testing.assert_allclose(
+        [[[(h.a, h.b, h.t) for h in row] for row in size] for size in grouped],
+        [[[(h.a, h.b, h.t) for h in row] for row in size] for size in default],
+        rtol=1e-12,
+    )
