@@ -10,6 +10,12 @@ step measured at ``b_0 = 80``). Since ``b^4`` grows like ``kappa t``, the number
 steps is then about ``(START_RATIO^4 - 1) b_0 / (STEP kappa)``: linear in ``b_T`` instead of
 ``b_T^4 / eta`` from a fixed start.
 
+**Training on.** A run that must go on from a scale to several times it with one constant
+step pays ``f^4`` for a factor ``f``; :func:`train_side_by_side` instead restarts the step at
+``STEP * b^3`` at every target (constant between targets), and trains many corpora of one
+size together, one stacked evaluation per step (used for small initializations and for
+training past the freeze, :func:`train_past_freeze`).
+
 Every corpus is drawn from its own structured stream ``rng = (seed, i, r)`` (size ``i``,
 replicate ``r``); a tuple ``seed = (SEED, e)`` puts them under experiment ``e`` of a
 chapter (see :func:`stream`).
@@ -169,12 +175,12 @@ def train_through(corpus, theta0, eta, targets, max_steps=100_000):
     return out
 
 
-def train_side_by_side(corpora, theta0, targets, max_steps=100_000):
+def train_side_by_side(corpora, theta0, targets, max_steps=100_000, step=STEP):
     """Corpora of one size trained side by side, each recorded where its scale first
     reaches each target, with a step that restarts at every target.
 
     Corpus ``r`` starts at ``theta0[r]``. On its way from one target to the next (a *leg*)
-    its step is constant, ``STEP * b^3`` at the scale ``b`` where the leg began: the
+    its step is constant, ``step * b^3`` at the scale ``b`` where the leg began: the
     large-resolution rule of :func:`start`, applied afresh at every target. A leg from
     ``b`` to ``f b`` then costs about ``(f^4 - 1) b / (4 STEP kappa)`` steps, instead of
     ``f^4`` times more with the first leg's step kept throughout. The corpora still being
@@ -191,6 +197,9 @@ def train_side_by_side(corpora, theta0, targets, max_steps=100_000):
         Non-decreasing positive scales (shared, or one row per corpus).
     max_steps : int
         Steps allowed per leg.
+    step : float
+        The step at scale ``b`` is ``step * b^3`` (default ``STEP``; far past the freeze a
+        small corpus may need less).
 
     Returns
     -------
@@ -216,7 +225,8 @@ def train_side_by_side(corpora, theta0, targets, max_steps=100_000):
         raise ValueError("targets must be non-decreasing scales, shape (k,) or (R, k)")
     targets = validation.batch(targets, "targets", (len(corpora), targets.shape[-1]))
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
-    return _side_by_side(corpora, stacked, m, theta.copy(), targets, max_steps)
+    step = validation.positive_scalar(step, "step")
+    return _side_by_side(corpora, stacked, m, theta.copy(), targets, max_steps, step)
 
 
 def _stackable(corpora):
@@ -228,18 +238,18 @@ def _stackable(corpora):
     return stacked, corpora[0].shape[0]
 
 
-def _side_by_side(corpora, stacked, m, theta, targets, max_steps):
+def _side_by_side(corpora, stacked, m, theta, targets, max_steps, step):
     R, k = targets.shape
     a, b = theta[:, 0], theta[:, 1]
     leg, taken = np.zeros(R, int), np.zeros(R, int)  # current target, steps in the leg
-    eta, t0, steps0 = STEP * b**3, np.zeros(R), np.zeros(R, int)
+    eta, t0, steps0 = step * b**3, np.zeros(R), np.zeros(R, int)
     out, live = [[] for _ in range(R)], np.arange(R)
     while True:
         for r in live:
             while leg[r] < k and b[r] >= targets[r, leg[r]]:
                 t0[r], steps0[r] = t0[r] + eta[r] * taken[r], steps0[r] + taken[r]
                 out[r].append(Frozen(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r])))
-                leg[r], taken[r], eta[r] = leg[r] + 1, 0, STEP * b[r] ** 3
+                leg[r], taken[r], eta[r] = leg[r] + 1, 0, step * b[r] ** 3
         if not np.array_equal(np.flatnonzero(leg < k), live):
             live = np.flatnonzero(leg < k)
             if not live.size:

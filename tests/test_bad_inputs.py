@@ -614,7 +614,7 @@ CASES = [
     (
         pretraining.train_side_by_side,
         dict(corpora=[CORPUS, CORPUS], theta0=[(1.0, 2.0), (1.0, 2.5)], targets=[1.5, 2.0]),
-        "theta0 targets max_steps",
+        "theta0 targets max_steps step",
         "max_steps",
         "",
         "",

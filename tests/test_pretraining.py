@@ -285,3 +285,12 @@ def test_train_past_freeze_does_not_depend_on_the_groups_or_workers(monkeypatch)
         [[[(h.a, h.b, h.t) for h in row] for row in size] for size in default],
         rtol=1e-12,
     )
+
+
+def test_train_side_by_side_step_rule():
+    corpus = Corpus.sample(40, 30, PRIOR, rng=10)
+    (a0, b0), _ = pretraining.start(8.0, PRIOR, 1.2)
+    (marks,) = pretraining.train_side_by_side([corpus], [(a0, b0)], [8.0], step=0.05)
+    assert marks[0] == pretraining.train_to_scale(corpus, (a0, b0), 0.05 * b0**3, 8.0)
+    with pytest.raises(ValueError, match="^step must be positive"):
+        pretraining.train_side_by_side([corpus], [(a0, b0)], [8.0], step=0.0)
