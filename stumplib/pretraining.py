@@ -57,7 +57,11 @@ def start(b_target, prior, ratio=START_RATIO):
     ratio = validation.scalar(ratio, "ratio")
     if not ratio >= 1:
         raise ValueError(f"ratio must be >= 1 (got {ratio})")
-    b0 = b_target / ratio
+    return _valley_start(b_target / ratio, prior)
+
+
+def _valley_start(b0, prior):
+    """``((a*(b_0), b_0), STEP * b_0^3)``: on the valley, with the step of that scale."""
     return (float(calibration.a_star(b0, prior)), b0), STEP * b0**3
 
 
@@ -299,8 +303,12 @@ def size_start(m, n, prior):
     ``b_0 = max(SIZE_START * min(m, n), MIN_START)``, ``a_0 = a*(b_0)``, ``eta = STEP * b_0^3``.
     """
     m, n = validation.count(m, "m"), validation.count(n, "n")
-    b0 = max(SIZE_START * min(m, n), MIN_START)
-    return (float(calibration.a_star(b0, prior)), b0), STEP * b0**3
+    return _valley_start(_size_scale(m, n), prior)
+
+
+def _size_scale(m, n):
+    """The size-tied start scale ``max(SIZE_START * min(m, n), MIN_START)``."""
+    return max(SIZE_START * min(m, n), MIN_START)
 
 
 def _noisy_one(item):
@@ -310,10 +318,8 @@ def _noisy_one(item):
     with the step ``STEP * b_0^3`` of that scale.
     """
     m, n, prior, level, rng, divisor = item
-    b0 = size_start(m, n, prior)[0][1] / divisor
-    theta0 = (float(calibration.a_star(b0, prior)), b0)
-    corpus = Corpus.sample(m, n, prior, rng=rng)
-    return train_until_noisy(corpus, theta0, STEP * b0**3, level)
+    theta0, eta = _valley_start(_size_scale(m, n) / divisor, prior)
+    return train_until_noisy(Corpus.sample(m, n, prior, rng=rng), theta0, eta, level)
 
 
 def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None):
