@@ -168,18 +168,21 @@ class Corpus:
         """
         a, b = self._points(a, b)
         if not np.all(b > 0):
-            raise ValueError(f"b must be positive (got {b.min()})")
+            raise ValueError(f"b must be positive (got {np.min(b)})")
         return self._windows(a, b)
 
     def _points(self, a, b):
-        """``a`` and ``b`` as finite arrays of shape ``(m,)``: one point per task."""
+        """``a`` and ``b`` as two floats (one point) or two arrays of shape ``(m,)`` (one
+        point per task)."""
         a, b = validation.parameters(a, b)
+        if a.ndim == b.ndim == 0:
+            return float(a), float(b)  # the scalar path: no per-task broadcasting
         m = self._x.shape[0]
         return validation.batch(a, "a", (m,)), validation.batch(b, "b", (m,))
 
     def _windows(self, a, b):
         m, n = self._x.shape
-        a, b = a[:, None], b[:, None]
+        a, b = np.reshape(a, (-1, 1)), np.reshape(b, (-1, 1))
         score = np.where(self._empty, -np.inf, np.where([False, True], a, 0.0) - b * self._lead)
         with np.errstate(over="ignore"):  # tiny b: every example counts (d <= 1 < 2)
             limit = np.minimum((self.cutoff - (score.max(axis=1, keepdims=True) - score)) / b, 2.0)
@@ -210,7 +213,7 @@ class Corpus:
             lo = stop
             cols = slice(n - width, n) if right else slice(0, width)
             d = self._dev[rows, cols]
-            w = d * -rate[rows, None]
+            w = d * -_per_row(rate, rows)
             short = sizes[rows] < width
             if short.any():
                 place = np.arange(width)[::-1] if right else np.arange(width)
@@ -237,7 +240,7 @@ class Corpus:
             flat = buf[: k * n + 1]
             flat[-1] = 0.0
             w = flat[:-1].reshape(k, n)
-            np.multiply(d, -rate[rows, None], out=w)
+            np.multiply(d, -_per_row(rate, rows), out=w)
             np.exp(w, out=w)
             starts = np.column_stack(
                 [np.arange(k) * n, np.arange(k) * n + self.n_neg[rows]]
@@ -254,7 +257,7 @@ class Corpus:
     def _sums(self, a, b):
         """Moment sums ``(sum w, sum w d, sum w d^2)`` per class, shape ``(3, 2, m)``,
         with ``w = exp(-b d)``, and the mask of classes left out (empty or negligible);
-        ``a`` and ``b`` of shape ``(m,)``, ``b > 0``."""
+        ``a`` and ``b`` as from :meth:`_points`, ``b > 0``."""
         m, n = self._x.shape
         lengths = self._windows(a, b)
         left_out = self._empty | (lengths == 0)
@@ -283,7 +286,9 @@ class Corpus:
         mean = first / safe
         var = np.maximum(second / safe - mean**2, 0.0)
         with np.errstate(divide="ignore"):
-            log_mass = np.where(skipped, -np.inf, np.log(safe) - b[:, None] * self._lead)
+            log_mass = np.where(
+                skipped, -np.inf, np.log(safe) - np.reshape(b, (-1, 1)) * self._lead
+            )
         log_mass[:, 1] += a
         classes = [(log_mass[:, k], self._lead[:, k] + mean[:, k], var[:, k]) for k in (0, 1)]
         return moments._combine(*classes)
@@ -305,3 +310,8 @@ class Corpus:
     def gradient(self, a, b):
         """Empirical gradient ``(dL/da, dL/db)``."""
         return self.loss_and_gradient(a, b)[1:]
+
+
+def _per_row(rate, rows):
+    """The rate of each row in ``rows`` as a column, or the one rate of every row."""
+    return rate if np.ndim(rate) == 0 else rate[rows, None]
