@@ -33,9 +33,10 @@ from . import corpus as corpus_module
 def task_gradients(corpus, a, b):
     """Per-task gradients ``G_j = 2 (s_hat_j - s_j) (d/da, d/db) s_hat_j``, shape ``(m, 2)``.
 
-    Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``.
+    Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``. ``corpus`` may be
+    a :class:`~stumplib.corpus.Follower` of the corpus (along a run).
     """
-    validation.instance(corpus, corpus_module.Corpus, "corpus")
+    validation.instance(corpus, (corpus_module.Corpus, corpus_module.Follower), "corpus")
     est, d_a, d_b = corpus.summaries(*validation.scalar_parameters(a, b))
     r = 2.0 * (est - corpus.s)
     return np.stack([r * d_a, r * d_b], axis=-1)

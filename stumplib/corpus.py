@@ -24,7 +24,29 @@ import numpy as np
 from . import head, moments, tasks, validation
 
 
-class Corpus:
+class _Empirical:
+    """The empirical loss and its gradient, from ``summaries`` and the thresholds ``s``."""
+
+    def estimates(self, a, b):
+        """The head's estimate on each task, shape ``(m,)``."""
+        return self.summaries(a, b)[0]
+
+    def loss_and_gradient(self, a, b):
+        """Empirical loss and its gradient ``(L, dL/da, dL/db)`` at one point ``(a, b)``."""
+        est, d_a, d_b = self.summaries(*validation.scalar_parameters(a, b))
+        r = est - self.s
+        return float(np.mean(r**2)), float(2 * np.mean(r * d_a)), float(2 * np.mean(r * d_b))
+
+    def loss(self, a, b):
+        """Empirical loss ``L_{m,n}(a, b)``."""
+        return self.loss_and_gradient(a, b)[0]
+
+    def gradient(self, a, b):
+        """Empirical gradient ``(dL/da, dL/db)``."""
+        return self.loss_and_gradient(a, b)[1:]
+
+
+class Corpus(_Empirical):
     """Labelled contexts with their true thresholds, ready for gradient descent.
 
     Parameters
@@ -154,6 +176,10 @@ class Corpus:
         """``(m, n)``."""
         return self._x.shape
 
+    def follow(self):
+        """A :class:`Follower` of this corpus: the same summaries, much cheaper along a run."""
+        return Follower(self)
+
     def windows(self, a, b):
         """Numbers of examples of each class that carry weight at ``(a, b)``, for ``b > 0``.
 
@@ -181,25 +207,36 @@ class Corpus:
         return validation.batch(a, "a", (m,)), validation.batch(b, "b", (m,))
 
     def _windows(self, a, b):
-        m, n = self._x.shape
+        with np.errstate(over="ignore"):  # tiny b: every example counts (d <= 1 < 2)
+            limit = (self.cutoff - self._gaps(a, b)) / np.reshape(b, (-1, 1))
+        return self._lengths(np.minimum(limit, 2.0))
+
+    def _gaps(self, a, b):
+        """How far each class leader's score lies below its task's leader, shape ``(m, 2)``
+        (``inf`` for an empty class)."""
         a, b = np.reshape(a, (-1, 1)), np.reshape(b, (-1, 1))
         score = np.where(self._empty, -np.inf, np.where([False, True], a, 0.0) - b * self._lead)
-        with np.errstate(over="ignore"):  # tiny b: every example counts (d <= 1 < 2)
-            limit = np.minimum((self.cutoff - (score.max(axis=1, keepdims=True) - score)) / b, 2.0)
+        return score.max(axis=1, keepdims=True) - score
+
+    def _lengths(self, limit):
+        """Numbers of each class's members within ``limit`` of their leader, shape ``(m, 2)``
+        (``limit`` of shape ``(m, 2)``)."""
+        m, n = self._x.shape
         base = 4.0 * np.arange(m)
         start = np.arange(m) * n
         neg = np.searchsorted(self._keys, base + limit[:, 0], side="right") - start
         pos = start + n - np.searchsorted(self._keys, base + 3.0 - limit[:, 1], side="left")
         return np.clip(np.column_stack([neg, pos]), 0, self._sizes)
 
-    def _window_sums(self, rate, lengths, sizes, right):
-        """Moment sums of one class over its windows, shape ``(3, m)`` (``rate`` per task).
+    def _window_sums(self, rate, lengths, sizes, right, powers=3):
+        """Moment sums ``sum w d^p``, ``p < powers``, of one class over its windows, shape
+        ``(powers, m)`` (``rate`` per task).
 
         Each task's run of ``width = max(lengths)`` columns at its class's end of the row is
         summed; members of the class beyond the window are kept (their weight is
         negligible, and keeping them is exact), members of the other class are masked.
         """
-        out = np.zeros((3, lengths.size))
+        out = np.zeros((powers, lengths.size))
         n = self._x.shape[1]
         # rows by window length, in chunks of about BLOCK elements each padded to its longest
         order = np.argsort(lengths, kind="stable")
@@ -220,18 +257,17 @@ class Corpus:
                 w[short] = np.where(place < sizes[rows[short], None], w[short], -np.inf)
             np.exp(w, out=w)
             out[0, rows] = w.sum(axis=1)
-            w *= d
-            out[1, rows] = w.sum(axis=1)
-            w *= d
-            out[2, rows] = w.sum(axis=1)
+            for p in range(1, powers):
+                w *= d
+                out[p, rows] = w.sum(axis=1)
         return out
 
-    def _dense_sums(self, rate):
-        """Moment sums of every class over all its members, shape ``(3, 2, m)``
-        (``rate`` per task)."""
+    def _dense_sums(self, rate, powers=3):
+        """Moment sums ``sum w d^p``, ``p < powers``, of every class over all its members,
+        shape ``(powers, 2, m)`` (``rate`` per task)."""
         m, n = self._x.shape
         per = max(1, self.BLOCK // n)
-        out = np.empty((3, 2 * m))
+        out = np.empty((powers, 2 * m))
         buf = np.empty(per * n + 1)  # a trailing zero ends the last segment of a block
         for r in range(0, m, per):
             rows = slice(r, min(m, r + per))
@@ -247,27 +283,32 @@ class Corpus:
             ).ravel()
             segments = slice(2 * r, 2 * r + 2 * k)
             np.add.reduceat(flat, starts, out=out[0, segments])
-            w *= d
-            np.add.reduceat(flat, starts, out=out[1, segments])
-            w *= d
-            np.add.reduceat(flat, starts, out=out[2, segments])
+            for p in range(1, powers):
+                w *= d
+                np.add.reduceat(flat, starts, out=out[p, segments])
         # an empty class gets the element at its start: masked by the caller
-        return out.reshape(3, m, 2).transpose(0, 2, 1)
+        return out.reshape(powers, m, 2).transpose(0, 2, 1)
 
     def _sums(self, a, b):
         """Moment sums ``(sum w, sum w d, sum w d^2)`` per class, shape ``(3, 2, m)``,
         with ``w = exp(-b d)``, and the mask of classes left out (empty or negligible);
         ``a`` and ``b`` as from :meth:`_points`, ``b > 0``."""
-        m, n = self._x.shape
         lengths = self._windows(a, b)
-        left_out = self._empty | (lengths == 0)
-        if lengths.sum() > self.DENSE_SHARE * m * n:
-            return self._dense_sums(b), left_out
-        out = np.stack(
-            [self._window_sums(b, lengths[:, k], self._sizes[:, k], right=k == 1) for k in (0, 1)],
+        return self._class_sums(b, lengths), self._empty | (lengths == 0)
+
+    def _class_sums(self, rate, lengths, powers=3):
+        """Moment sums ``sum w d^p``, ``p < powers``, of each class over its window of
+        ``lengths`` members (shape ``(m, 2)``), shape ``(powers, 2, m)``; summed densely
+        when the windows cover most of the corpus."""
+        if lengths.sum() > self.DENSE_SHARE * self._x.size:
+            return self._dense_sums(rate, powers)
+        return np.stack(
+            [
+                self._window_sums(rate, lengths[:, k], self._sizes[:, k], k == 1, powers)
+                for k in (0, 1)
+            ],
             axis=1,
         )
-        return out, left_out
 
     def summaries(self, a, b):
         """Estimate, ``d/da`` and ``d/db`` for every task, each of shape ``(m,)``.
@@ -280,8 +321,12 @@ class Corpus:
                 cols = np.arange(self._x.shape[1])
                 self._dense = head.Contexts(self._x, (cols >= self.n_neg[:, None]).astype(float))
             return self._dense.summaries(a, b)
-        (mass, first, second), skipped = self._sums(a, b)
-        mass, first, second = mass.T, first.T, second.T
+        return self._summarize(*self._sums(a, b), a, b)
+
+    def _summarize(self, sums, skipped, a, b):
+        """:meth:`summaries` from the moment sums per class (shape ``(3, 2, m)``) and the
+        mask of classes left out."""
+        mass, first, second = sums.transpose(0, 2, 1)
         safe = np.where(skipped, 1.0, mass)
         mean = first / safe
         var = np.maximum(second / safe - mean**2, 0.0)
@@ -293,23 +338,62 @@ class Corpus:
         classes = [(log_mass[:, k], self._lead[:, k] + mean[:, k], var[:, k]) for k in (0, 1)]
         return moments._combine(*classes)
 
-    def estimates(self, a, b):
-        """The head's estimate on each task, shape ``(m,)``."""
-        return self.summaries(a, b)[0]
 
-    def loss_and_gradient(self, a, b):
-        """Empirical loss and its gradient ``(L, dL/da, dL/db)`` at one point ``(a, b)``."""
-        est, d_a, d_b = self.summaries(*validation.scalar_parameters(a, b))
-        r = est - self.s
-        return float(np.mean(r**2)), float(2 * np.mean(r * d_a)), float(2 * np.mean(r * d_b))
+class Follower(_Empirical):
+    """A corpus's summaries along a run that moves a little per step (gradient descent).
 
-    def loss(self, a, b):
-        """Empirical loss ``L_{m,n}(a, b)``."""
-        return self.loss_and_gradient(a, b)[0]
+    Around an anchor scale ``b_0`` each class's moment sums are series in
+    ``delta = b - b_0``: ``sum_i e^{-b d_i} d_i^k = sum_j (-delta)^j / j! S_{k+j}``, with
+    ``S_p = sum_i e^{-b_0 d_i} d_i^p``. The anchor holds ``S_0 ... S_{TERMS+1}`` over windows
+    that keep every example carrying weight anywhere in ``|delta| <= R``, with
+    ``R = clip(b_0 / (cutoff + 1), 1, MAX_RADIUS)`` so that ``|delta| d <= 1`` on them:
+    ``TERMS`` terms then leave a relative error below ``e^2 / TERMS! < 4e-18``, and the
+    values are those of :meth:`Corpus.summaries` to rounding. One anchor costs about as
+    much as three evaluations of the corpus; an evaluation within its radius costs
+    ``O(m TERMS)``. The anchor moves to the current scale (of every task) as soon as one task
+    leaves its radius; at ``b <= 0`` the corpus evaluates directly.
 
-    def gradient(self, a, b):
-        """Empirical gradient ``(dL/da, dL/db)``."""
-        return self.loss_and_gradient(a, b)[1:]
+    Parameters
+    ----------
+    corpus : Corpus
+    """
+
+    TERMS = 20
+    MAX_RADIUS = 4.0
+
+    def __init__(self, corpus):
+        validation.instance(corpus, Corpus, "corpus")
+        self.corpus, self.s = corpus, corpus.s
+        self.anchors = 0  # how many anchors the run has needed
+        self._anchor = None
+        self._orders = np.arange(self.TERMS)
+        self._factorials = np.cumprod(np.maximum(self._orders, 1), dtype=float)
+
+    def summaries(self, a, b):
+        """:meth:`Corpus.summaries` at ``(a, b)``, one point or one point per task."""
+        corpus = self.corpus
+        a, b = corpus._points(a, b)
+        if not np.all(b > 0):
+            return corpus.summaries(a, b)
+        if self._anchor is None or np.any(np.abs(b - self._anchor[0]) > self._anchor[1]):
+            self._anchor = self._expand(b)
+        b0, _, series = self._anchor
+        delta = np.reshape(-(b - b0), (1, -1))
+        coef = (delta ** self._orders[:, None] / self._factorials[:, None])[:, None, :]
+        sums = np.stack([(coef * series[k : k + self.TERMS]).sum(axis=0) for k in range(3)])
+        skipped = corpus._empty | (corpus._gaps(a, b) > corpus.cutoff)
+        return corpus._summarize(sums, skipped, a, b)
+
+    def _expand(self, b):
+        """The anchor at ``b``: ``(b, R, S)`` with ``S`` of shape ``(TERMS + 2, 2, m)``."""
+        corpus = self.corpus
+        radius = np.clip(b / (corpus.cutoff + 1.0), 1.0, self.MAX_RADIUS)
+        low = np.reshape(b - radius, (-1, 1))
+        with np.errstate(divide="ignore"):
+            limit = np.where(low > 0, corpus.cutoff / low, 2.0)
+        limit = np.broadcast_to(np.minimum(limit, 2.0), corpus._sizes.shape)
+        self.anchors += 1
+        return b, radius, corpus._class_sums(b, corpus._lengths(limit), self.TERMS + 2)
 
 
 def _per_row(rate, rows):

@@ -86,10 +86,11 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     b_target = validation.positive_scalar(b_target, "b_target")
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
     a, b = validation.point(theta0)
+    follower = corpus.follow()
     for k in range(max_steps + 1):
         if b >= b_target:
             return Frozen(a, b, eta * k, k)
-        _, g_a, g_b = corpus.loss_and_gradient(a, b)
+        _, g_a, g_b = follower.loss_and_gradient(a, b)
         with np.errstate(over="ignore"):
             a, b = a - eta * g_a, b - eta * g_b
         if not np.isfinite([a, b]).all():
@@ -121,8 +122,9 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
     level = validation.positive_scalar(level, "level")
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
     a, b = validation.point(theta0)
+    follower = corpus.follow()
     for k in range(max_steps + 1):
-        gradients = certification.task_gradients(corpus, a, b)
+        gradients = certification.task_gradients(follower, a, b)
         if certification.noise_ratio(gradients) >= level:
             return Frozen(a, b, eta * k, k)
         g_a, g_b = gradients.mean(axis=0)
@@ -244,6 +246,7 @@ def _stackable(corpora):
 
 def _side_by_side(corpora, stacked, m, theta, targets, max_steps, step):
     R, k = targets.shape
+    follower = stacked.follow()
     a, b = theta[:, 0], theta[:, 1]
     leg, taken = np.zeros(R, int), np.zeros(R, int)  # current target, steps in the leg
     eta, t0, steps0 = step * b**3, np.zeros(R), np.zeros(R, int)
@@ -258,7 +261,7 @@ def _side_by_side(corpora, stacked, m, theta, targets, max_steps, step):
             live = np.flatnonzero(leg < k)
             if not live.size:
                 return out
-            stacked = Corpus.stack([corpora[r] for r in live])
+            follower = Corpus.stack([corpora[r] for r in live]).follow()
         late = live[taken[live] >= max_steps]
         if late.size:
             r = late[0]
@@ -266,8 +269,8 @@ def _side_by_side(corpora, stacked, m, theta, targets, max_steps, step):
                 f"corpus {r}: target {targets[r, leg[r]]} not reached in max_steps="
                 f"{max_steps} steps (b = {b[r]:.4g})"
             )
-        est, d_a, d_b = stacked.summaries(np.repeat(a[live], m), np.repeat(b[live], m))
-        residual = (est - stacked.s).reshape(-1, m)
+        est, d_a, d_b = follower.summaries(np.repeat(a[live], m), np.repeat(b[live], m))
+        residual = (est - follower.s).reshape(-1, m)
         g_a = 2 * np.mean(residual * d_a.reshape(-1, m), axis=1)
         g_b = 2 * np.mean(residual * d_b.reshape(-1, m), axis=1)
         with np.errstate(over="ignore"):

@@ -130,7 +130,7 @@ def corpus_descent(corpus, theta0, eta, steps, points=200):
     """Gradient descent on a corpus's empirical loss (see :func:`gradient_descent`)."""
     validation.instance(corpus, Corpus, "corpus")
     return gradient_descent(
-        corpus.loss_and_gradient, theta0, eta, steps, points, label="corpus GD"
+        corpus.follow().loss_and_gradient, theta0, eta, steps, points, label="corpus GD"
     )
 
 

@@ -209,9 +209,11 @@ def seed(value, name="seed"):
 
 
 def instance(value, cls, name):
-    """Check that ``value`` is an instance of ``cls`` (e.g. a corpus); ``TypeError`` if not."""
+    """Check that ``value`` is an instance of ``cls`` (a class, e.g. a corpus, or a tuple of
+    classes); ``TypeError`` if not."""
     if not isinstance(value, cls):
-        raise TypeError(f"{name} must be a {cls.__name__} (got {type(value).__name__})")
+        names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        raise TypeError(f"{name} must be a {names} (got {type(value).__name__})")
     return value
 
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy import special
 
 from stumplib import head, tasks
-from stumplib.corpus import Corpus
+from stumplib.corpus import Corpus, Follower
 
 
 def naive_loss(a, b, x, y, s):
@@ -339,3 +339,110 @@ def test_stack_bad_inputs():
         Corpus.stack([corpus, "corpus"])
     with pytest.raises(ValueError, match=r"^corpora must have equal n \(got \[4, 5\]\)"):
         Corpus.stack([corpus, Corpus.sample(3, 5, rng=0)])
+
+
+# --- the Follower: expansions in the scale along a run ------------------------------------
+
+
+def walk(b_start, b_stop, steps, offset):
+    """Points of a run along the valley's shape ``a = 0.9 b + log b + offset``."""
+    b = np.geomspace(b_start, b_stop, steps)
+    return list(zip(0.9 * b + np.log(b) + offset, b))
+
+
+@pytest.mark.parametrize("offset", [-5.0, 0.0, 40.0])  # -5: negatives matter; 40: they don't
+def test_follower_matches_the_dense_evaluation_along_a_run(large, offset):
+    corpus, x, y = large
+    follower = corpus.follow()
+    for a, b in walk(0.2, 600.0, 120, offset):  # dense, windowed and narrow windows
+        (L, g_a, g_b), per_task = dense(corpus, x, y, a, b)
+        np.testing.assert_allclose(
+            np.array(follower.summaries(a, b)), per_task, rtol=1e-13, atol=1e-15
+        )
+        got = follower.loss_and_gradient(a, b)
+        assert abs(got[0] - L) <= 1e-12 * L
+        assert np.hypot(got[1] - g_a, got[2] - g_b) <= 1e-12 * np.hypot(g_a, g_b)
+    assert 20 < follower.anchors < 120  # the anchor moved, though not at every point
+
+
+def test_follower_matches_its_corpus_where_windows_are_short():
+    """Scales far past the cutoff (radius MAX_RADIUS) and points on window boundaries."""
+    corpus = Corpus.sample(40, 200, rng=4)
+    follower = corpus.follow()
+    for a, b in walk(500.0, 5000.0, 60, 0.0) + walk(5000.0, 500.0, 60, 3.0):
+        np.testing.assert_allclose(
+            np.array(follower.summaries(a, b)),
+            np.array(corpus.summaries(a, b)),
+            rtol=1e-13,
+            atol=1e-15,
+        )
+
+
+def test_follower_anchor_moves_when_the_scale_leaves_its_radius():
+    corpus = Corpus.sample(30, 400, rng=6)  # cutoff 40 + log 400 = 46.0
+    follower = corpus.follow()
+    for b in (10.0, 10.6, 9.01, 10.99):  # radius 1 below cutoff + 1
+        follower.summaries(b, b)
+    assert follower.anchors == 1
+    follower.summaries(11.01, 11.01)
+    assert follower.anchors == 2
+    follower.summaries(200.0, 200.0)  # radius 200 / 47 = 4.26, clipped to MAX_RADIUS = 4
+    for b in (196.1, 203.9):
+        follower.summaries(b, b)
+    assert follower.anchors == 3
+    follower.summaries(204.1, 204.1)
+    assert follower.anchors == 4
+
+
+def test_follower_one_point_per_task_and_scales_not_positive(large):
+    corpus, x, y = large
+    m = corpus.shape[0]
+    rng = np.random.default_rng(8)
+    follower = corpus.follow()
+    bs = 30.0 * rng.uniform(0.5, 2.0, m)
+    for step in range(30):
+        a_s = 0.9 * bs + np.log(bs) + rng.normal(0.0, 2.0, m)
+        np.testing.assert_allclose(
+            np.array(follower.summaries(a_s, bs)),
+            np.array(head.Contexts(x, y).summaries(a_s, bs)),
+            rtol=1e-13,
+            atol=1e-15,
+        )
+        bs = bs + rng.uniform(0.0, 0.3, m)
+    assert 1 < follower.anchors < 30
+    anchors = follower.anchors
+    bs = np.linspace(-20.0, 20.0, m)  # some b <= 0: the corpus evaluates, no anchor
+    np.testing.assert_array_equal(follower.summaries(3.0, bs), corpus.summaries(3.0, bs))
+    assert follower.anchors == anchors
+
+
+@given(
+    st.integers(1, 6),
+    st.integers(1, 12),
+    st.floats(-300, 300),
+    st.floats(0.5, 3000),
+    st.floats(-0.99, 0.99),
+    st.integers(0, 2**16),
+)
+def test_follower_matches_dense_property(m, n, offset, b, move, seed):
+    x, y, s = tasks.sample_contexts(m, n, tasks.Uniform(), rng=seed)
+    follower = Corpus(x, y, s).follow()
+    follower.summaries(0.9 * b + offset, b)  # the anchor
+    b = b + move  # within its radius (>= 1)
+    a = 0.9 * b + offset
+    (L, _, _), per_task = dense(follower.corpus, x, y, a, b)
+    assert follower.loss(a, b) == pytest.approx(L, rel=1e-12, abs=1e-300)
+    np.testing.assert_allclose(
+        np.array(follower.summaries(a, b)), per_task, rtol=1e-13, atol=1e-15
+    )
+    assert follower.anchors == 1
+
+
+def test_follower_bad_inputs():
+    with pytest.raises(TypeError, match="^corpus must be a Corpus"):
+        Follower("corpus")
+    follower = Corpus.sample(3, 4, rng=0).follow()
+    with pytest.raises(ValueError, match="^b of shape \\(2,\\) does not broadcast"):
+        follower.summaries(3.0, [1.0, 2.0])
+    with pytest.raises(ValueError, match="^a must be finite"):
+        follower.summaries(np.nan, 1.0)
