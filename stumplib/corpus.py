@@ -17,6 +17,11 @@ With ``cutoff = 40 + log n`` the weight left out of a task is below
 ``n e^{-cutoff} = e^{-40}`` of its leader's, so every per-task estimate, ``d/da`` and
 ``d/db`` moves by less than ``e^{-40} < 5e-18`` in absolute terms (features lie in
 [0, 1]). At ``b < 0`` (never reached by training) the dense head evaluation is used.
+
+**Along a run.** Gradient descent moves ``b`` a little per step, so training evaluates
+through a :class:`Follower` (:meth:`Corpus.follow`): it expands each class's moment sums
+in the scale around an anchor and re-anchors only when ``b`` leaves the expansion's radius,
+so most steps cost ``O(m)`` instead of a pass over the windows.
 """
 
 import numpy as np
