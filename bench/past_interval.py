@@ -14,10 +14,9 @@ import time
 
 import numpy as np
 
-from stumplib import calibration, population, pretraining, tasks
+from stumplib import calibration, frozen, pretraining, tasks
 
 PRIOR = tasks.Uniform(0.1, 0.9)
-FIXED_S = np.array([0.3, 0.5, 0.7])
 SIZES = [(50, 50), (100, 100), (200, 200)]
 FACTORS = (2.0, 4.0, 8.0)
 
@@ -29,8 +28,7 @@ def main(corpora=16):
     for (k, _), size in zip(SIZES, runs):
         a = np.array([[h.a for h in row] for row in size])
         b = np.array([[h.b for h in row] for row in size])
-        est = population.estimate(a[..., None], b[..., None], FIXED_S)
-        err = np.sqrt(np.mean((est - FIXED_S) ** 2, axis=-1))
+        err = frozen.interior_error(a, b)
         offset = calibration.offset(a, b, PRIOR)
         for j, f in enumerate((1.0, *FACTORS)):
             q = np.quantile(err[:, j], [0, 0.5, 1])

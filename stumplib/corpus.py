@@ -355,8 +355,8 @@ class Follower(_Empirical):
     ``TERMS`` terms then leave a relative error below ``e^2 / TERMS! < 4e-18``, and the
     values are those of :meth:`Corpus.summaries` to rounding. One anchor costs about as
     much as three evaluations of the corpus; an evaluation within its radius costs
-    ``O(m TERMS)``. The anchor moves to the current scale (of every task) as soon as one task
-    leaves its radius; at ``b <= 0`` the corpus evaluates directly.
+    ``O(m TERMS)``. The anchor moves (for every task) as soon as one task leaves its radius,
+    ahead of the run where it moves up; at ``b <= 0`` the corpus evaluates directly.
 
     Parameters
     ----------
@@ -370,7 +370,7 @@ class Follower(_Empirical):
         validation.instance(corpus, Corpus, "corpus")
         self.corpus, self.s = corpus, corpus.s
         self.anchors = 0  # how many anchors the run has needed
-        self._anchor = None
+        self._anchor = self._last = None
         self._orders = np.arange(self.TERMS)
         self._factorials = np.cumprod(np.maximum(self._orders, 1), dtype=float)
 
@@ -381,7 +381,8 @@ class Follower(_Empirical):
         if not np.all(b > 0):
             return corpus.summaries(a, b)
         if self._anchor is None or np.any(np.abs(b - self._anchor[0]) > self._anchor[1]):
-            self._anchor = self._expand(b)
+            self._anchor = self._expand(b, self._last)
+        self._last = b
         b0, _, series = self._anchor
         delta = np.reshape(-(b - b0), (1, -1))
         coef = (delta ** self._orders[:, None] / self._factorials[:, None])[:, None, :]
@@ -389,16 +390,25 @@ class Follower(_Empirical):
         skipped = corpus._empty | (corpus._gaps(a, b) > corpus.cutoff)
         return corpus._summarize(sums, skipped, a, b)
 
-    def _expand(self, b):
-        """The anchor at ``b``: ``(b, R, S)`` with ``S`` of shape ``(TERMS + 2, 2, m)``."""
+    def _expand(self, b, last):
+        """The anchor for a run now at ``b`` (before at ``last``): ``(b_0, R, S)``, with ``S`` of
+        shape ``(TERMS + 2, 2, m)``. Where the run moves up, ``b_0 = b + 0.9 R(b)``, so that
+        the anchor lasts about twice as long (``R`` grows with ``b``: ``b`` stays within
+        ``R(b_0)``); elsewhere ``b_0 = b``."""
+        up = 0.0 if last is None else np.where(b > last, 0.9, 0.0)
+        b = b + up * self._radius(b)
+        radius = self._radius(b)
         corpus = self.corpus
-        radius = np.clip(b / (corpus.cutoff + 1.0), 1.0, self.MAX_RADIUS)
         low = np.reshape(b - radius, (-1, 1))
         with np.errstate(divide="ignore"):
             limit = np.where(low > 0, corpus.cutoff / low, 2.0)
         limit = np.broadcast_to(np.minimum(limit, 2.0), corpus._sizes.shape)
         self.anchors += 1
         return b, radius, corpus._class_sums(b, corpus._lengths(limit), self.TERMS + 2)
+
+    def _radius(self, b):
+        """``R(b) = clip(b / (cutoff + 1), 1, MAX_RADIUS)``."""
+        return np.clip(b / (self.corpus.cutoff + 1.0), 1.0, self.MAX_RADIUS)
 
 
 def _per_row(rate, rows):

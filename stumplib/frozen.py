@@ -8,10 +8,28 @@ are not blurred by independent sampling noise.
 
 import numpy as np
 
-from . import baselines, experiments, head, tasks, validation
+from . import baselines, experiments, head, population, tasks, validation
 
 #: The reference rules evaluated beside the frozen heads.
 RULES = {"nearest positive": baselines.nearest_positive, "midpoint": baselines.midpoint}
+#: Fixed interior thresholds at which the pretraining term is measured.
+INTERIOR = (0.3, 0.5, 0.7)
+
+
+def interior_error(a, b, thresholds=INTERIOR):
+    """The interior error of heads ``(a, b)`` on infinitely long fresh contexts.
+
+    The root-mean-square over ``thresholds`` of ``s_hat_inf(s) - s`` (the closed form of
+    :func:`stumplib.population.residual`): the floor that the fresh-context error reaches at
+    large ``N``. ``a`` and ``b`` broadcast against each other; the result has their shape.
+    """
+    a, b = validation.parameters(a, b)
+    validation.broadcastable([a, b], ["a", "b"])
+    s = validation.unit_interval(thresholds, "thresholds")
+    if s.ndim != 1 or not s.size:
+        raise ValueError(f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})")
+    offset, _, _ = population.residual(a[..., None], b[..., None], s)
+    return np.sqrt(np.mean(offset**2, axis=-1))
 
 
 def _rms(squared):

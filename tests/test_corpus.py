@@ -384,14 +384,18 @@ def test_follower_anchor_moves_when_the_scale_leaves_its_radius():
     for b in (10.0, 10.6, 9.01, 10.99):  # radius 1 below cutoff + 1
         follower.summaries(b, b)
     assert follower.anchors == 1
-    follower.summaries(11.01, 11.01)
+    for b in (11.01, 12.8):  # moving up: anchored ahead, at 11.01 + 0.9
+        follower.summaries(b, b)
     assert follower.anchors == 2
-    follower.summaries(200.0, 200.0)  # radius 200 / 47 = 4.26, clipped to MAX_RADIUS = 4
-    for b in (196.1, 203.9):
+    # radius 203.6 / 47 = 4.33, clipped to MAX_RADIUS = 4, anchored at 200 + 0.9 * 4
+    for b in (200.0, 207.5, 199.7):
         follower.summaries(b, b)
     assert follower.anchors == 3
-    follower.summaries(204.1, 204.1)
+    follower.summaries(207.7, 207.7)
     assert follower.anchors == 4
+    for b in (100.0, 98.0, 102.0):  # moving down: anchored at 100 (radius 100 / 47 = 2.13)
+        follower.summaries(b, b)
+    assert follower.anchors == 5
 
 
 def test_follower_one_point_per_task_and_scales_not_positive(large):

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stumplib import baselines, frozen, head, tasks
+from stumplib import baselines, calibration, frozen, head, population, tasks
 
 
 def test_reference_values_against_direct_computation():
@@ -132,3 +132,31 @@ def test_scaled_difference_errors_name_the_argument():
         frozen.scaled_difference(1.0, 0.1, 1.0, 0.1, 0.1, width=-1.0)
     with pytest.raises(ValueError, match="shapes do not broadcast: value"):
         frozen.scaled_difference([1.0, 2.0], 0.1, [1.0, 2.0, 3.0], 0.1, 0.1)
+
+
+def test_interior_error_reference_values_and_shapes():
+    a, b = np.array([11.0, 40.0]), np.array([10.0, 40.0])
+    got = frozen.interior_error(a, b)
+    want = [
+        np.sqrt(np.mean([(population.estimate(ai, bi, s) - s) ** 2 for s in (0.3, 0.5, 0.7)]))
+        for ai, bi in zip(a, b)
+    ]
+    np.testing.assert_allclose(got, want, rtol=1e-13)
+    assert got.shape == (2,) and frozen.interior_error(a[:, None], b).shape == (2, 2)
+    # one threshold: the absolute kernel bias there; on the valley at large b about 1/b
+    one = frozen.interior_error(40.0, 40.0, [0.5])
+    assert one == pytest.approx(abs(population.estimate(40.0, 40.0, 0.5) - 0.5), rel=1e-12)
+    b_big = 400.0
+    a_big = float(calibration.a_star(b_big, tasks.Uniform(0.1, 0.9)))
+    assert frozen.interior_error(a_big, b_big) * b_big == pytest.approx(1.0, abs=0.01)
+
+
+def test_interior_error_errors_name_the_argument():
+    with pytest.raises(ValueError, match="^thresholds must lie in"):
+        frozen.interior_error(1.0, 2.0, [0.5, 1.5])
+    with pytest.raises(ValueError, match="^thresholds must be a non-empty 1-D"):
+        frozen.interior_error(1.0, 2.0, [])
+    with pytest.raises(ValueError, match="^a must be finite"):
+        frozen.interior_error(np.nan, 2.0)
+    with pytest.raises(ValueError, match=r"^shapes do not broadcast: a \(2,\), b \(3,\)"):
+        frozen.interior_error([1.0, 2.0], [1.0, 2.0, 3.0])
