@@ -212,9 +212,18 @@ class Corpus(_Empirical):
         return validation.batch(a, "a", (m,)), validation.batch(b, "b", (m,))
 
     def _windows(self, a, b):
+        return self._within(self._gaps(a, b), b)
+
+    def _within(self, gaps, b):
+        """:meth:`windows` from the leaders' score ``gaps`` (see :meth:`_gaps`)."""
         with np.errstate(over="ignore"):  # tiny b: every example counts (d <= 1 < 2)
-            limit = (self.cutoff - self._gaps(a, b)) / np.reshape(b, (-1, 1))
+            limit = (self.cutoff - gaps) / np.reshape(b, (-1, 1))
         return self._lengths(np.minimum(limit, 2.0))
+
+    def _left_out(self, gaps):
+        """The classes left out at the leaders' score ``gaps``: empty, or led by a member
+        more than ``cutoff`` below its task's leader (no member within the cutoff)."""
+        return self._empty | (gaps > self.cutoff)
 
     def _gaps(self, a, b):
         """How far each class leader's score lies below its task's leader, shape ``(m, 2)``
@@ -298,8 +307,8 @@ class Corpus(_Empirical):
         """Moment sums ``(sum w, sum w d, sum w d^2)`` per class, shape ``(3, 2, m)``,
         with ``w = exp(-b d)``, and the mask of classes left out (empty or negligible);
         ``a`` and ``b`` as from :meth:`_points`, ``b > 0``."""
-        lengths = self._windows(a, b)
-        return self._class_sums(b, lengths), self._empty | (lengths == 0)
+        gaps = self._gaps(a, b)
+        return self._class_sums(b, self._within(gaps, b)), self._left_out(gaps)
 
     def _class_sums(self, rate, lengths, powers=3):
         """Moment sums ``sum w d^p``, ``p < powers``, of each class over its window of
@@ -387,8 +396,7 @@ class Follower(_Empirical):
         delta = np.reshape(-(b - b0), (1, -1))
         coef = (delta ** self._orders[:, None] / self._factorials[:, None])[:, None, :]
         sums = np.stack([(coef * series[k : k + self.TERMS]).sum(axis=0) for k in range(3)])
-        skipped = corpus._empty | (corpus._gaps(a, b) > corpus.cutoff)
-        return corpus._summarize(sums, skipped, a, b)
+        return corpus._summarize(sums, corpus._left_out(corpus._gaps(a, b)), a, b)
 
     def _expand(self, b, last):
         """The anchor for a run now at ``b`` (before at ``last``): ``(b_0, R, S)``, with ``S`` of
