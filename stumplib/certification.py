@@ -37,9 +37,7 @@ def task_gradients(corpus, a, b):
     a :class:`~stumplib.corpus.Follower` of the corpus (along a run).
     """
     validation.instance(corpus, (corpus_module.Corpus, corpus_module.Follower), "corpus")
-    est, d_a, d_b = corpus.summaries(*validation.scalar_parameters(a, b))
-    r = 2.0 * (est - corpus.s)
-    return np.stack([r * d_a, r * d_b], axis=-1)
+    return corpus._task_gradients(*validation.scalar_parameters(a, b))
 
 
 def noise_ratio(gradients):
@@ -54,9 +52,10 @@ def noise_ratio(gradients):
     gradients = validation.finite(gradients, "gradients")
     if gradients.ndim != 2 or gradients.shape[1] != 2 or gradients.shape[0] < 2:
         raise ValueError(f"gradients must have shape (m, 2) with m >= 2 (got {gradients.shape})")
+    m = gradients.shape[0]
     mean = gradients.mean(axis=0)
-    spread = np.trace(np.atleast_2d(np.cov(gradients.T))) / gradients.shape[0]
-    norm = float(np.linalg.norm(mean))
+    spread = np.sum((gradients - mean) ** 2) / ((m - 1) * m)  # elementwise: no BLAS rounding
+    norm = float(np.sqrt(mean[0] ** 2 + mean[1] ** 2))
     return float(np.sqrt(spread) / norm) if norm > 0 else float("inf")
 
 

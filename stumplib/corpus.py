@@ -30,7 +30,17 @@ from . import head, moments, tasks, validation
 
 
 class _Empirical:
-    """The empirical loss and its gradient, from ``summaries`` and the thresholds ``s``."""
+    """The empirical loss and its gradient, from the per-task summaries and thresholds ``s``.
+
+    Subclasses define ``_points`` (validation) and ``_summaries`` (on validated points).
+    """
+
+    def summaries(self, a, b):
+        """Estimate, ``d/da`` and ``d/db`` for every task, each of shape ``(m,)``.
+
+        ``a`` and ``b`` are one point or one point per task (shape ``(m,)``).
+        """
+        return self._summaries(*self._points(a, b))
 
     def estimates(self, a, b):
         """The head's estimate on each task, shape ``(m,)``."""
@@ -38,7 +48,7 @@ class _Empirical:
 
     def loss_and_gradient(self, a, b):
         """Empirical loss and its gradient ``(L, dL/da, dL/db)`` at one point ``(a, b)``."""
-        est, d_a, d_b = self.summaries(*validation.scalar_parameters(a, b))
+        est, d_a, d_b = self._summaries(*validation.scalar_parameters(a, b))
         r = est - self.s
         return float(np.mean(r**2)), float(2 * np.mean(r * d_a)), float(2 * np.mean(r * d_b))
 
@@ -49,6 +59,13 @@ class _Empirical:
     def gradient(self, a, b):
         """Empirical gradient ``(dL/da, dL/db)``."""
         return self.loss_and_gradient(a, b)[1:]
+
+    def _task_gradients(self, a, b):
+        """Per-task gradients at one validated point, shape ``(m, 2)`` (see
+        :func:`stumplib.certification.task_gradients`)."""
+        est, d_a, d_b = self._summaries(a, b)
+        r = 2.0 * (est - self.s)
+        return np.stack([r * d_a, r * d_b], axis=-1)
 
 
 class Corpus(_Empirical):
@@ -68,6 +85,7 @@ class Corpus(_Empirical):
     LAYOUT_BLOCK = 1 << 20
     #: The corpus is summed densely when its windows cover more than this share of it.
     DENSE_SHARE = 0.6
+    _LABELS = np.array([0.0, 1.0])  # the label of each class, negatives then positives
 
     def __init__(self, x, y, s):
         x, y = validation.context(x, y)
@@ -110,6 +128,7 @@ class Corpus(_Empirical):
         self._empty = np.column_stack([self.n_neg == 0, self.n_neg == n])
         self._sizes = np.column_stack([self.n_neg, n - self.n_neg])
         self._lead = np.where(self._empty, 0.0, self._x[:, [0, n - 1]])
+        self._lead_by_class = np.ascontiguousarray(self._lead.T)
         self._dev = np.empty_like(self._x)
         # keys ascend over the whole corpus: row j's negatives 4j + d, its positives 4j + 3 - d
         self._keys = np.empty(m * n)
@@ -228,9 +247,9 @@ class Corpus(_Empirical):
     def _gaps(self, a, b):
         """How far each class leader's score lies below its task's leader, shape ``(m, 2)``
         (``inf`` for an empty class)."""
-        a, b = np.reshape(a, (-1, 1)), np.reshape(b, (-1, 1))
-        score = np.where(self._empty, -np.inf, np.where([False, True], a, 0.0) - b * self._lead)
-        return score.max(axis=1, keepdims=True) - score
+        score = self._LABELS * np.reshape(a, (-1, 1)) - np.reshape(b, (-1, 1)) * self._lead
+        score[self._empty] = -np.inf
+        return np.maximum(score[:, :1], score[:, 1:]) - score
 
     def _lengths(self, limit):
         """Numbers of each class's members within ``limit`` of their leader, shape ``(m, 2)``
@@ -324,12 +343,8 @@ class Corpus(_Empirical):
             axis=1,
         )
 
-    def summaries(self, a, b):
-        """Estimate, ``d/da`` and ``d/db`` for every task, each of shape ``(m,)``.
-
-        ``a`` and ``b`` are one point or one point per task (shape ``(m,)``).
-        """
-        a, b = self._points(a, b)
+    def _summaries(self, a, b):
+        """:meth:`summaries` at points as from :meth:`_points`."""
         if not np.all(b > 0):
             if self._dense is None:
                 cols = np.arange(self._x.shape[1])
@@ -339,18 +354,16 @@ class Corpus(_Empirical):
 
     def _summarize(self, sums, skipped, a, b):
         """:meth:`summaries` from the moment sums per class (shape ``(3, 2, m)``) and the
-        mask of classes left out."""
-        mass, first, second = sums.transpose(0, 2, 1)
+        mask of classes left out (shape ``(m, 2)``), class by class."""
+        mass, first, second = sums
+        skipped, lead = skipped.T, self._lead_by_class
         safe = np.where(skipped, 1.0, mass)
         mean = first / safe
         var = np.maximum(second / safe - mean**2, 0.0)
         with np.errstate(divide="ignore"):
-            log_mass = np.where(
-                skipped, -np.inf, np.log(safe) - np.reshape(b, (-1, 1)) * self._lead
-            )
-        log_mass[:, 1] += a
-        classes = [(log_mass[:, k], self._lead[:, k] + mean[:, k], var[:, k]) for k in (0, 1)]
-        return moments._combine(*classes)
+            log_mass = np.where(skipped, -np.inf, np.log(safe) - b * lead)
+        log_mass[1] += a
+        return moments._combine(*[(log_mass[k], lead[k] + mean[k], var[k]) for k in (0, 1)])
 
 
 class Follower(_Empirical):
@@ -380,27 +393,31 @@ class Follower(_Empirical):
         self.corpus, self.s = corpus, corpus.s
         self.anchors = 0  # how many anchors the run has needed
         self._anchor = self._last = None
-        self._orders = np.arange(self.TERMS)
-        self._factorials = np.cumprod(np.maximum(self._orders, 1), dtype=float)
+        orders = np.arange(self.TERMS)
+        # shaped against the anchor's series, (moment, term, class, task)
+        self._orders = orders.reshape(1, -1, 1, 1)
+        self._factorials = np.cumprod(np.maximum(orders, 1), dtype=float).reshape(1, -1, 1, 1)
 
-    def summaries(self, a, b):
-        """:meth:`Corpus.summaries` at ``(a, b)``, one point or one point per task."""
+    def _points(self, a, b):
+        return self.corpus._points(a, b)
+
+    def _summaries(self, a, b):
+        """:meth:`Corpus.summaries` at points as from :meth:`Corpus._points`."""
         corpus = self.corpus
-        a, b = corpus._points(a, b)
         if not np.all(b > 0):
-            return corpus.summaries(a, b)
+            return corpus._summaries(a, b)
         if self._anchor is None or np.any(np.abs(b - self._anchor[0]) > self._anchor[1]):
             self._anchor = self._expand(b, self._last)
         self._last = b
         b0, _, series = self._anchor
-        delta = np.reshape(-(b - b0), (1, -1))
-        coef = (delta ** self._orders[:, None] / self._factorials[:, None])[:, None, :]
-        sums = np.stack([(coef * series[k : k + self.TERMS]).sum(axis=0) for k in range(3)])
+        coef = np.reshape(-(b - b0), (1, 1, 1, -1)) ** self._orders / self._factorials
+        sums = (coef * series).sum(axis=1)
         return corpus._summarize(sums, corpus._left_out(corpus._gaps(a, b)), a, b)
 
     def _expand(self, b, last):
-        """The anchor for a run now at ``b`` (before at ``last``): ``(b_0, R, S)``, with ``S`` of
-        shape ``(TERMS + 2, 2, m)``. Where the run moves up, ``b_0 = b + 0.9 R(b)``, so that
+        """The anchor for a run now at ``b`` (before at ``last``): ``(b_0, R, series)``, the
+        series of the moment sums ``sum w d^k``, ``k < 3``, shape ``(3, TERMS, 2, m)``
+        (``S_{k+j}`` at ``[k, j]``). Where the run moves up, ``b_0 = b + 0.9 R(b)``, so that
         the anchor lasts about twice as long (``R`` grows with ``b``: ``b`` stays within
         ``R(b_0)``); elsewhere ``b_0 = b``."""
         up = 0.0 if last is None else np.where(b > last, 0.9, 0.0)
@@ -412,7 +429,8 @@ class Follower(_Empirical):
             limit = np.where(low > 0, corpus.cutoff / low, 2.0)
         limit = np.broadcast_to(np.minimum(limit, 2.0), corpus._sizes.shape)
         self.anchors += 1
-        return b, radius, corpus._class_sums(b, corpus._lengths(limit), self.TERMS + 2)
+        sums = corpus._class_sums(b, corpus._lengths(limit), self.TERMS + 2)
+        return b, radius, np.stack([sums[k : k + self.TERMS] for k in range(3)])
 
     def _radius(self, b):
         """``R(b) = clip(b / (cutoff + 1), 1, MAX_RADIUS)``."""
