@@ -399,6 +399,7 @@ class Follower(_Empirical):
         self._factorials = np.cumprod(np.maximum(orders, 1), dtype=float).reshape(1, -1, 1, 1)
 
     def _points(self, a, b):
+        """The corpus's validated points (see :meth:`Corpus._points`)."""
         return self.corpus._points(a, b)
 
     def _summaries(self, a, b):
