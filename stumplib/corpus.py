@@ -375,7 +375,7 @@ class Follower(_Empirical):
     that keep every example carrying weight anywhere in ``|delta| <= R``, with
     ``R = clip(b_0 / (cutoff + 1), 1, MAX_RADIUS)`` so that ``|delta| d <= 1`` on them:
     ``TERMS`` terms then leave a relative error below ``e^2 / TERMS! < 4e-18``, and the
-    values are those of :meth:`Corpus.summaries` to rounding. One anchor costs about as
+    values are those of ``Corpus.summaries`` to rounding. One anchor costs about as
     much as three evaluations of the corpus; an evaluation within its radius costs
     ``O(m TERMS)``. The anchor moves (for every task) as soon as one task leaves its radius,
     ahead of the run where it moves up; at ``b <= 0`` the corpus evaluates directly.
@@ -403,7 +403,7 @@ class Follower(_Empirical):
         return self.corpus._points(a, b)
 
     def _summaries(self, a, b):
-        """:meth:`Corpus.summaries` at points as from :meth:`Corpus._points`."""
+        """``Corpus.summaries`` at points as from ``Corpus._points``."""
         corpus = self.corpus
         if not np.all(b > 0):
             return corpus._summaries(a, b)
