@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import calibration, population, validation
+from . import calibration, population, sweep, validation
 from . import corpus as corpus_module
 
 
@@ -137,6 +137,54 @@ def rms_relative_errors(m, n, a, b, prior, repetitions, rng=None):
     ``(k,)``, ``(mean_r rho_r(a_i, b_i)^2)^{1/2}``.
     """
     return np.sqrt((relative_errors(m, n, a, b, prior, repetitions, rng) ** 2).mean(axis=0))
+
+
+def relative_error_sweep(sizes, a, b, prior, repetitions, streams, n_workers=None, backend=None):
+    """:func:`relative_errors` for several corpus sizes, in parallel over the sweep's workers.
+
+    Parameters
+    ----------
+    sizes : sequence of (int, int)
+        Corpus sizes ``(m, n)``.
+    a, b, prior, repetitions
+        As :func:`relative_errors`, shared by every size.
+    streams : sequence
+        The random stream of each size (an int or a tuple of ints): size ``i`` gets
+        ``relative_errors(*sizes[i], a, b, prior, repetitions, rng=streams[i])``, whichever
+        worker computes it.
+    n_workers, backend
+        Parallel execution (see :func:`stumplib.sweep.run`); the largest corpora are
+        dispatched first.
+
+    Returns
+    -------
+    list of ndarray
+        One array of shape ``(repetitions, k)`` per size.
+    """
+    sizes = validation.count_rows(sizes, "sizes", (1, 1))
+    streams = [validation.seed(v, "streams") for v in streams]
+    if len(streams) != len(sizes):
+        raise ValueError(
+            f"streams must hold one stream per size ({len(sizes)}; got {len(streams)})"
+        )
+    a, b = (np.atleast_1d(np.asarray(v, dtype=float)) for v in validation.parameters(a, b))
+    repetitions = validation.count(repetitions, "repetitions")
+    validation.sampler(prior, "prior")
+    items = [(size, a, b, prior, repetitions, rng) for size, rng in zip(sizes, streams)]
+    return sweep.run(
+        _relative_errors_one,
+        items,
+        n_workers,
+        backend,
+        desc="relative errors",
+        cost=sweep.examples,
+    )
+
+
+def _relative_errors_one(item):
+    """One size of :func:`relative_error_sweep`."""
+    (m, n), a, b, prior, repetitions, rng = item
+    return relative_errors(m, n, a, b, prior, repetitions, rng)
 
 
 def valley_grid(prior, b_min=5.0, points=22, per_octave=3):

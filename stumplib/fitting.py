@@ -103,4 +103,5 @@ def pooled(values, se):
     validation.same_shape(values, se, ("values", "se"))
     weights = se**-2.0
     total = float(weights.sum())
-    return Pooled(float(weights @ values / total), total**-0.5)
+    # elementwise products and a plain sum, not a BLAS dot: the same bits on every machine
+    return Pooled(float(np.sum(weights * values) / total), total**-0.5)

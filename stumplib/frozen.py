@@ -8,7 +8,7 @@ are not blurred by independent sampling noise.
 
 import numpy as np
 
-from . import baselines, experiments, head, population, tasks, validation
+from . import baselines, experiments, fitting, head, population, tasks, validation
 
 #: The reference rules evaluated beside the frozen heads.
 RULES = {"nearest positive": baselines.nearest_positive, "midpoint": baselines.midpoint}
@@ -110,8 +110,7 @@ def pooled_slope(fits):
     se = validation.finite([f.slope_se for f in fits], "fits.slope_se")
     if not np.all(se > 0):
         raise ValueError("fits must have positive slope standard errors")
-    weights = se**-2.0
-    return float(weights @ slope / weights.sum()), float(weights.sum() ** -0.5)
+    return tuple(fitting.pooled(slope, se))
 
 
 def local_sizes(sizes, b, s, edge=1e-3):

@@ -32,11 +32,14 @@ from .corpus import Corpus
 START_RATIO = 1.5
 #: ``eta = STEP * b_0^3``.
 STEP = 0.1
-#: Start of a run frozen by the corpus rule, ``b_0 = SIZE_START * (m ∧ n)``, at least
-#: ``MIN_START``: below the corpus rule's freeze at every size chapter 6 trains, from
-#: ``m ∧ n = 200`` to ``3200`` (it checks at 400 and 800 that halving the start does not
-#: move the freeze).
+#: Start of a run frozen by the corpus rule, ``b_0 = min(SIZE_START m, CONTEXT_START n)``,
+#: at least ``MIN_START``: below the corpus rule's freeze at every size chapter 6 trains,
+#: from ``m ∧ n = 200`` to ``3200`` (it checks at 400 and 800 that halving the start does
+#: not move the freeze). For ``m = n`` this is ``(m ∧ n) / 80``; contexts much shorter than
+#: the corpus is wide freeze near their own limit, a fraction of ``n`` (chapter 5's
+#: finite-context bias), and start at ``n / 40``.
 SIZE_START = 1 / 80
+CONTEXT_START = 1 / 40
 MIN_START = 2.5
 
 
@@ -304,24 +307,25 @@ def _pretrain_one(item):
 def size_start(m, n, prior):
     """Large-resolution start tied to the corpus size alone: ``((a_0, b_0), eta)``.
 
-    ``b_0 = max(SIZE_START * min(m, n), MIN_START)``, ``a_0 = a*(b_0)``, ``eta = STEP * b_0^3``.
+    ``b_0 = max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)``, ``a_0 = a*(b_0)``,
+    ``eta = STEP * b_0^3``.
     """
     m, n = validation.count(m, "m"), validation.count(n, "n")
     return _valley_start(_size_scale(m, n), prior)
 
 
 def _size_scale(m, n):
-    """The size-tied start scale ``max(SIZE_START * min(m, n), MIN_START)``."""
-    return max(SIZE_START * min(m, n), MIN_START)
+    """The size-tied start scale ``max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)``."""
+    return max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)
 
 
 def _noisy_one(item):
-    """One corpus of a sweep frozen by the corpus rule: ``(m, n, prior, level, rng, divisor)``.
+    """One corpus of a sweep frozen by the corpus rule: ``((m, n), prior, level, rng, divisor)``.
 
     The run starts at :func:`size_start`'s scale divided by ``divisor``, on the valley,
     with the step ``STEP * b_0^3`` of that scale.
     """
-    m, n, prior, level, rng, divisor = item
+    (m, n), prior, level, rng, divisor = item
     theta0, eta = _valley_start(_size_scale(m, n) / divisor, prior)
     return train_until_noisy(Corpus.sample(m, n, prior, rng=rng), theta0, eta, level)
 
@@ -362,11 +366,18 @@ def lower_starts(
 
 def _noisy_sweep(sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend):
     items = [
-        (*sizes[i], prior, level, stream(seed, i, r), divisor)
+        (tuple(sizes[i]), prior, level, stream(seed, i, r), divisor)
         for i in indices
         for r in range(corpora)
     ]
-    done = sweep.run(_noisy_one, items, n_workers, backend, desc="pretraining (corpus rule)")
+    done = sweep.run(
+        _noisy_one,
+        items,
+        n_workers,
+        backend,
+        desc="pretraining (corpus rule)",
+        cost=sweep.examples,
+    )
     return [done[j * corpora : (j + 1) * corpora] for j in range(len(indices))]
 
 
@@ -402,11 +413,12 @@ def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers
         for i in range(len(sizes))
         for r in range(0, corpora, SIDE_BY_SIDE)
     ]
-    groups.sort(key=lambda group: -int(np.prod(sizes[group[0]])))  # stable: largest first
     items = [(sizes[i], prior, rs, stream(seed, i), factors, level) for i, rs in groups]
-    done = sweep.run(_past_freeze_group, items, n_workers, desc="training past the freeze")
+    done = sweep.run(
+        _past_freeze_group, items, n_workers, desc="training past the freeze", cost=sweep.examples
+    )
     out = [[] for _ in sizes]
-    for (i, rs), runs in sorted(zip(groups, done), key=lambda pair: pair[0][1].start):
+    for (i, _), runs in zip(groups, done):
         out[i].extend(runs)
     return out
 

@@ -29,7 +29,7 @@ def workers():
     return count
 
 
-def run(function, items, n_workers=None, backend=None, desc="sweep"):
+def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
     """``[function(item) for item in items]``, computed in parallel.
 
     Parameters
@@ -44,6 +44,9 @@ def run(function, items, n_workers=None, backend=None, desc="sweep"):
         ``"dask"`` sends the calls to the workers of the active ``dask.distributed.Client``.
     desc : str
         Progress-bar label.
+    cost : callable, optional
+        An estimate of each item's cost: the items are dispatched most costly first, so
+        that a long item does not start last and leave the other workers idle.
 
     Returns
     -------
@@ -54,6 +57,14 @@ def run(function, items, n_workers=None, backend=None, desc="sweep"):
     items = list(items)
     if backend not in (None, "dask"):
         raise ValueError(f"backend must be None or 'dask' (got {backend!r})")
+    if cost is not None:
+        validation.function(cost, "cost")
+        order = sorted(range(len(items)), key=lambda i: -cost(items[i]))  # stable
+        done = run(function, [items[i] for i in order], n_workers, backend, desc)
+        out = [None] * len(items)
+        for i, result in zip(order, done):
+            out[i] = result
+        return out
     if backend == "dask":
         with joblib.parallel_config(backend="dask"):
             return joblib.Parallel()(joblib.delayed(function)(item) for item in items)
@@ -68,3 +79,9 @@ def run(function, items, n_workers=None, backend=None, desc="sweep"):
             desc=desc,
         )
     )
+
+
+def examples(item):
+    """The cost estimate of a sweep item that starts with a corpus size ``(m, n)``: ``m n``."""
+    m, n = item[0]
+    return m * n

@@ -343,6 +343,26 @@ def test_rms_relative_errors_is_the_rms_over_corpora(point):
     assert rms.shape == (2,)
 
 
+@pytest.mark.parametrize("n_workers", [1, 2])
+def test_relative_error_sweep_is_relative_errors_per_size(point, n_workers):
+    a, b = point
+    sizes, streams = [(20, 10), (40, 30), (30, 20)], [(1, 2), (1, 3), 7]
+    swept = certification.relative_error_sweep(
+        sizes, [a, a + 1], [b, b], PRIOR, 3, streams, n_workers=n_workers
+    )
+    for (m, n), rng, rho in zip(sizes, streams, swept):
+        expected = certification.relative_errors(m, n, [a, a + 1], [b, b], PRIOR, 3, rng=rng)
+        np.testing.assert_array_equal(rho, expected)  # the same streams: the same draws
+
+
+def test_relative_error_sweep_needs_one_stream_per_size(point):
+    a, b = point
+    with pytest.raises(ValueError, match="^streams must hold one stream per size"):
+        certification.relative_error_sweep([(20, 10), (30, 10)], [a], [b], PRIOR, 2, [1])
+    with pytest.raises(ValueError, match="^streams"):
+        certification.relative_error_sweep([(20, 10)], [a], [b], PRIOR, 2, [-1])
+
+
 def test_valley_grid_reference_values():
     a, b = certification.valley_grid(PRIOR, 5.0, 22)
     np.testing.assert_allclose(b, 5.0 * 2.0 ** (np.arange(22) / 3), rtol=1e-15)

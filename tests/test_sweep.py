@@ -29,7 +29,23 @@ def test_run_keeps_the_order():
     assert sweep.run(square, [], n_workers=2) == []
 
 
+def test_run_dispatches_the_costliest_first_and_keeps_the_order():
+    calls = []
+
+    def record(v):
+        calls.append(v)
+        return -v
+
+    items = [3, 9, 1, 9, 4]
+    assert sweep.run(record, items, n_workers=1, cost=abs) == [-v for v in items]
+    assert calls == [9, 9, 4, 3, 1]  # ties keep their order (stable)
+    assert sweep.run(square, items, n_workers=2, cost=abs) == [v * v for v in items]
+    assert sweep.examples(((30, 40), "anything")) == 1200
+
+
 def test_run_bad_arguments():
+    with pytest.raises(TypeError, match=r"^cost must be callable"):
+        sweep.run(square, [1], cost=3)
     with pytest.raises(ValueError, match=r"backend must be None or 'dask'"):
         sweep.run(square, [1], backend="ray")
     with pytest.raises(ValueError, match=r"n_workers must be an integer >= 1"):
