@@ -142,6 +142,31 @@ def local_sizes(sizes, b, s, edge=1e-3):
     return (sizes <= b / 2) & (s**sizes <= edge)
 
 
+def excess_tilt(excess, decades):
+    """How far an excess at the top of a fitting window tilts a fitted power-law exponent.
+
+    A head whose error exceeds a reference's by a relative amount that grows across the
+    window (for a head of scale ``b``, of order ``N / b``: the kernel's width against the
+    spacing of the examples) and reaches ``excess`` at its top changes ``log error`` by
+    ``log(1 + excess)`` over ``decades`` decades of ``N``: the exponent fitted over the
+    window moves by about ``log(1 + excess) / (decades log 10)``.
+
+    Parameters
+    ----------
+    excess : float
+        Relative excess at the top of the window, non-negative.
+    decades : float
+        Width of the window, ``log10(N_max / N_min)``, positive.
+
+    Returns
+    -------
+    float
+    """
+    excess = float(_non_negative(validation.scalar(excess, "excess"), "excess"))
+    decades = validation.positive_scalar(decades, "decades")
+    return float(np.log1p(excess) / (decades * np.log(10)))
+
+
 def scaled_difference(value, value_se, reference, reference_se, allowance, width=3.0):
     """``|value / reference - 1|`` in units of its allowance (agreement when ``<= 1``).
 

@@ -542,6 +542,7 @@ CASES = [
     (frozen.pooled_slope, dict(fits=[FIT, FIT]), "", "", "", ""),
     (frozen.local_sizes, dict(sizes=[3, 4], b=10.0, s=0.3), "sizes b s edge", "", "", ""),
     (frozen.interior_error, dict(a=11.0, b=10.0), "a b thresholds", "", "", ""),
+    (frozen.excess_tilt, dict(excess=0.1, decades=1.0), "excess decades", "", "", ""),
     (
         frozen.scaled_difference,
         dict(value=1.0, value_se=0.1, reference=1.1, reference_se=0.1, allowance=0.05),

@@ -160,3 +160,21 @@ def test_interior_error_errors_name_the_argument():
         frozen.interior_error(np.nan, 2.0)
     with pytest.raises(ValueError, match=r"^shapes do not broadcast: a \(2,\), b \(3,\)"):
         frozen.interior_error([1.0, 2.0], [1.0, 2.0, 3.0])
+
+
+def test_excess_tilt_reference_values_and_errors():
+    # an excess of e - 1 over one decade: log(e) / log(10)
+    assert frozen.excess_tilt(np.e - 1, 1.0) == pytest.approx(1 / np.log(10), rel=1e-15)
+    assert frozen.excess_tilt(0.0, 2.0) == 0.0
+    # the tilt of a fit: log(1 + e) spread evenly over the window moves the slope so much
+    n = np.geomspace(10, 1000, 9)
+    excess = 0.3
+    ratio = (1 + excess) ** (np.log(n / n[0]) / np.log(n[-1] / n[0]))
+    slope = np.polyfit(np.log(n), np.log(ratio), 1)[0]
+    assert frozen.excess_tilt(excess, 2.0) == pytest.approx(slope, rel=1e-12)
+    with pytest.raises(ValueError, match="^excess must be non-negative"):
+        frozen.excess_tilt(-0.1, 1.0)
+    with pytest.raises(ValueError, match="^decades must be positive"):
+        frozen.excess_tilt(0.1, 0.0)
+    with pytest.raises(TypeError, match="^excess"):
+        frozen.excess_tilt("0.1", 1.0)
