@@ -113,12 +113,8 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
     -------
     ndarray, shape (repetitions, k)
     """
-    a, b = (np.atleast_1d(np.asarray(v, dtype=float)) for v in validation.parameters(a, b))
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
-    repetitions = validation.count(repetitions, "repetitions")
+    a, b, repetitions = _error_points(a, b, prior, repetitions)
     m, n = validation.count(m, "m"), validation.count(n, "n")
-    validation.sampler(prior, "prior")
     rng = np.random.default_rng(rng)
     reference = [_population_gradient(ai, bi, prior) for ai, bi in zip(a, b)]
     out = np.empty((repetitions, a.size))
@@ -128,6 +124,15 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
             g, norm = reference[k]
             out[r, k] = np.linalg.norm(np.array(sample.gradient(ai, bi)) - g) / norm
     return out
+
+
+def _error_points(a, b, prior, repetitions):
+    """The points and the count of corpora of :func:`relative_errors`, checked (and the prior)."""
+    a, b = (np.atleast_1d(np.asarray(v, dtype=float)) for v in validation.parameters(a, b))
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+    validation.sampler(prior, "prior")
+    return a, b, validation.count(repetitions, "repetitions")
 
 
 def rms_relative_errors(m, n, a, b, prior, repetitions, rng=None):
@@ -167,9 +172,7 @@ def relative_error_sweep(sizes, a, b, prior, repetitions, streams, n_workers=Non
         raise ValueError(
             f"streams must hold one stream per size ({len(sizes)}; got {len(streams)})"
         )
-    a, b = (np.atleast_1d(np.asarray(v, dtype=float)) for v in validation.parameters(a, b))
-    repetitions = validation.count(repetitions, "repetitions")
-    validation.sampler(prior, "prior")
+    a, b, repetitions = _error_points(a, b, prior, repetitions)
     items = [(size, a, b, prior, repetitions, rng) for size, rng in zip(sizes, streams)]
     return sweep.run(
         _relative_errors_one,

@@ -366,7 +366,7 @@ def lower_starts(
 
 def _noisy_sweep(sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend):
     items = [
-        (tuple(sizes[i]), prior, level, stream(seed, i, r), divisor)
+        (sizes[i], prior, level, stream(seed, i, r), divisor)
         for i in indices
         for r in range(corpora)
     ]
