@@ -141,7 +141,18 @@ def rms_relative_errors(m, n, a, b, prior, repetitions, rng=None):
     The parameters are those of :func:`relative_errors`; returns an array of shape
     ``(k,)``, ``(mean_r rho_r(a_i, b_i)^2)^{1/2}``.
     """
-    return np.sqrt((relative_errors(m, n, a, b, prior, repetitions, rng) ** 2).mean(axis=0))
+    return rms_over_corpora(relative_errors(m, n, a, b, prior, repetitions, rng))
+
+
+def rms_over_corpora(rho):
+    """Root-mean-square over corpora of relative errors ``rho``, shape ``(repetitions, k)``:
+    ``(mean_r rho_r^2)^{1/2}``, shape ``(k,)``."""
+    rho = validation.finite(rho, "rho")
+    if rho.ndim != 2 or rho.shape[0] == 0:
+        raise ValueError(
+            f"rho must have shape (repetitions, k), repetitions >= 1 (got {rho.shape})"
+        )
+    return np.sqrt((rho**2).mean(axis=0))
 
 
 def relative_error_sweep(sizes, a, b, prior, repetitions, streams, n_workers=None, backend=None):

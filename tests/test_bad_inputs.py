@@ -507,6 +507,7 @@ CASES = [
         "prior",
         "",
     ),
+    (certification.rms_over_corpora, dict(rho=[[0.5, 0.2]]), "rho", "", "", ""),
     (
         certification.relative_error_sweep,
         dict(

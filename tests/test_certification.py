@@ -355,6 +355,17 @@ def test_relative_error_sweep_is_relative_errors_per_size(point, n_workers):
         np.testing.assert_array_equal(rho, expected)  # the same streams: the same draws
 
 
+def test_rms_over_corpora_reference_values_and_errors():
+    rho = np.array([[3.0, 1.0], [4.0, 1.0]])
+    np.testing.assert_allclose(
+        certification.rms_over_corpora(rho), [np.sqrt(12.5), 1.0], rtol=1e-15
+    )
+    with pytest.raises(ValueError, match=r"^rho must have shape \(repetitions, k\)"):
+        certification.rms_over_corpora([1.0, 2.0])
+    with pytest.raises(ValueError, match=r"^rho must have shape"):
+        certification.rms_over_corpora(np.empty((0, 3)))
+
+
 def test_relative_error_sweep_needs_one_stream_per_size(point):
     a, b = point
     with pytest.raises(ValueError, match="^streams must hold one stream per size"):
