@@ -17,12 +17,19 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv lint test book check-book chromium pdf texlive colab-cells notebooks portability clean distclean
+.PHONY: venv lint unit test book check-book chromium pdf texlive colab-cells notebooks portability clean distclean
 
 venv: $(STAMP)
 
 # Re-installs only when pyproject.toml or constraints.txt change.
+# The pins of constraints.txt are for Python 3.11 and newer (numpy 2.4 needs 3.11).
+PYTHON_MIN := 3.11
+
 $(STAMP): pyproject.toml constraints.txt
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { \
+	  echo "stumplib needs Python $(PYTHON_MIN) or newer; $(PYTHON) is" \
+	    "$$(command -v $(PYTHON) >/dev/null && $(PYTHON) --version 2>&1 || echo "not found"). Run: make PYTHON=python3.11 ..." >&2; \
+	  exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
@@ -33,14 +40,18 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# The GitHub workflows (actionlint), the style (lint), then unit/property tests under
-# tests/ plus nbval (strict) over book/*.ipynb, then the portability check: nbval again,
-# against the same stored outputs, under other floating-point environments
-# (tools/notebooks.py names them).
+# The library tests alone (unit, property, reference values), over the cores: the fast loop.
+unit: venv
+	$(PY) -m pytest -n auto tests
+
+# The GitHub workflows (actionlint), the style (lint), the library tests with coverage,
+# then nbval (strict) over book/*.ipynb against the stored outputs, in this machine's
+# floating-point environment and, in parallel, under other ones (the portability check;
+# tools/notebooks.py names them).
 test: venv lint
 	$(VENV)/bin/actionlint
-	$(PY) -m pytest --cov=stumplib --cov-report=term
-	$(PY) tools/notebooks.py check
+	$(PY) -m pytest -n auto --cov=stumplib --cov-report=term tests
+	$(PY) tools/notebooks.py validate
 
 # Re-execute every chapter notebook in place (or NB=book/NN-x.ipynb), storing the
 # outputs nbval compares without volatile metadata, then run the portability check on

@@ -34,6 +34,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     large-resolution starts, runs to a freezing scale or by the corpus's own noise
 ``sweep``
     sweeps in parallel over cores (joblib) or a Dask cluster, identical to serial
+``progress``
+    progress bars for long loops, quiet in builds
 ``frozen``
     frozen heads and reference rules on shared fresh contexts
 ``baselines``
@@ -45,15 +47,10 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``symmetrized_flow``
     population losses and log-time gradient flow of the symmetrized heads
 ``symbolic``
-    SymPy derivations used by the chapters (one module per topic)
-``experiments``
-    experiment scales and progress bars
-``claims``
-    one-line claim checks, each with a structured record for the ledger
-``prose``
-    numbers for the prose: rounded once, written as a reader writes them, glued
-``plotting``
-    the book's figure style
+    SymPy derivations, one module per topic
+``book``
+    the companion book's machinery (claim checks, glued prose, figure style,
+    experiment sizes); no other module imports it
 """
 
 __version__ = "0.1.0"

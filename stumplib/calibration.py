@@ -2,10 +2,11 @@
 
 Under an interior prior ``U[lo, hi]`` (``hi < 1``) the population loss ``L(a, b)`` has,
 at each resolution ``b``, a finite minimizer ``a*(b)`` in the label score: raising ``a``
-suppresses the leakage of negatives into the estimate but, past ``a ≈ hi·b + log b``,
-no threshold of the prior gains from it any more. Asymptotically (chapter 3)
-``a*(b) = hi·b + log b + log(hi/2) + O(1/b)``. Under a prior that reaches ``s = 1``
-(e.g. ``U[0, 1]``) the loss decreases in ``a`` at every ``b``: there is no finite
+suppresses the leakage of negatives into the estimate but, past ``a ≈ hi·b + log b``, no
+threshold of the prior gains from it any more. Asymptotically
+(:mod:`stumplib.symbolic.population`) ``a*(b) = hi·b + log b + log(hi/2) + O(1/b)``.
+Under a prior that reaches ``s = 1`` (e.g. ``U[0, 1]``) the loss decreases in ``a`` at
+every ``b``: there is no finite
 minimizer, and the infimum is the limit ``L(∞, b)``, in which the head averages the
 positive examples only.
 

@@ -1,6 +1,6 @@
 """Population training dynamics: slow curve, phase timing, rates and step-size stability.
 
-Chapter 4. Under population gradient flow from a large-resolution initialization the
+Under population gradient flow from a large-resolution initialization the
 relative score first settles onto a slow curve ``a = h(b)`` (phase 1, calibration),
 then ``a`` and ``b`` grow together with ``b⁴ ≈ κ t`` (phase 2). This module measures
 that: the distance to the slow curve and the phase times of a

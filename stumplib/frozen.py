@@ -8,7 +8,7 @@ are not blurred by independent sampling noise.
 
 import numpy as np
 
-from . import baselines, experiments, fitting, head, population, tasks, validation
+from . import baselines, fitting, head, population, progress, tasks, validation
 
 #: The reference rules evaluated beside the frozen heads.
 RULES = {"nearest positive": baselines.nearest_positive, "midpoint": baselines.midpoint}
@@ -76,7 +76,7 @@ def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=
     rng = np.random.default_rng(rng)
     heads = np.empty((2, a.size, len(sizes)))
     out = {name: np.empty((2, len(sizes))) for name in rules}
-    for j, size in enumerate(experiments.progress(sizes, desc="fresh contexts")):
+    for j, size in enumerate(progress.bar(sizes, desc="fresh contexts")):
         x, y, s = tasks.sample_contexts(contexts, size, prior, rng=rng)
         prepared = head.Contexts(x, y)
         for i in range(a.size):

@@ -1,14 +1,14 @@
 """Pretraining corpora from a large-resolution start up to a freezing scale.
 
 **The start.** Constant-step descent is stable only for steps up to about the inverse
-curvature across the valley, which grows roughly like ``b^3`` (chapter 4 measured the
-largest stable step at ``0.31 b_0^3`` for ``b_0 = 20`` and ``0.20 b_0^3`` for
-``b_0 = 80`` on ``U[0.1, 0.9]``). A run that must reach scale ``b_T`` therefore starts at
-a scale tied to it, ``b_0 = b_T / START_RATIO``, on the population valley
-``a_0 = a*(b_0)``, with the constant step ``eta = STEP * b_0^3`` (half the largest stable
-step measured at ``b_0 = 80``). Since ``b^4`` grows like ``kappa t``, the number of
-steps is then about ``(START_RATIO^4 - 1) b_0 / (STEP kappa)``: linear in ``b_T`` instead of
-``b_T^4 / eta`` from a fixed start.
+curvature across the valley, which grows roughly like ``b^3``
+(:func:`stumplib.dynamics.largest_stable_step` gives ``0.31 b_0^3`` at ``b_0 = 20`` and
+``0.20 b_0^3`` at ``b_0 = 80`` on ``U[0.1, 0.9]``). A run that must reach scale ``b_T``
+therefore starts at a scale tied to it, ``b_0 = b_T / START_RATIO``, on the population
+valley ``a_0 = a*(b_0)``, with the constant step ``eta = STEP * b_0^3`` (half the
+largest stable step measured at ``b_0 = 80``). Since ``b^4`` grows like ``kappa t``, the
+number of steps is then about ``(START_RATIO^4 - 1) b_0 / (STEP kappa)``: linear in
+``b_T`` instead of ``b_T^4 / eta`` from a fixed start.
 
 **Training on.** A run that must go on from a scale to several times it with one constant
 step pays ``f^4`` for a factor ``f``; :func:`train_side_by_side` instead restarts the step at
@@ -17,8 +17,8 @@ size together, one stacked evaluation per step (used for small initializations a
 training past the freeze, :func:`train_past_freeze`).
 
 Every corpus is drawn from its own structured stream ``rng = (seed, i, r)`` (size ``i``,
-replicate ``r``); a tuple ``seed = (SEED, e)`` puts them under experiment ``e`` of a
-chapter (see :func:`stream`).
+replicate ``r``); a tuple ``seed = (SEED, e)`` puts them under experiment ``e``
+(see :func:`stream`).
 """
 
 from typing import NamedTuple
@@ -32,12 +32,12 @@ from .corpus import Corpus
 START_RATIO = 1.5
 #: ``eta = STEP * b_0^3``.
 STEP = 0.1
-#: Start of a run frozen by the corpus rule, ``b_0 = min(SIZE_START m, CONTEXT_START n)``,
-#: at least ``MIN_START``: below the corpus rule's freeze at every size chapter 6 trains,
-#: from ``m ∧ n = 200`` to ``3200`` (it checks at 400 and 800 that halving the start does
-#: not move the freeze). For ``m = n`` this is ``(m ∧ n) / 80``; contexts much shorter than
-#: the corpus is wide freeze near their own limit, a fraction of ``n`` (chapter 5's
-#: finite-context bias), and start at ``n / 40``.
+#: Start of a run frozen by the corpus rule, ``b_0 = min(SIZE_START m, CONTEXT_START
+#: n)``, at least ``MIN_START``: below the corpus rule's freeze at sizes from ``m ∧ n =
+#: 200`` to ``3200`` (measured: halving the start does not move the freeze at 400 and
+#: 800). For ``m = n`` this is ``(m ∧ n) / 80``; contexts much shorter than the corpus
+#: is wide freeze near their own limit, a fraction of ``n`` (the finite-context bias),
+#: and start at ``n / 40``.
 SIZE_START = 1 / 80
 CONTEXT_START = 1 / 40
 MIN_START = 2.5
@@ -292,7 +292,7 @@ def _side_by_side(corpora, stacked, m, theta, targets, max_steps, step):
 def stream(seed, *index):
     """The structured stream ``(*seed, *index)``; ``seed`` is an int or a tuple of ints.
 
-    A tuple seed gives one experiment of a chapter its own streams, e.g.
+    A tuple seed gives one experiment its own streams, e.g.
     ``stream((SEED, 2), i, r) == (SEED, 2, i, r)``.
     """
     return (*validation.seed(seed), *index)

@@ -3,9 +3,9 @@
 :func:`stumplib.baselines.monte_carlo_risks` simulates the risks of several rules at
 one threshold law. A *risk profile* repeats it at each threshold of a grid, with one
 random stream per threshold (``(*seed, j)`` for the ``j``-th threshold), so that the
-profile does not depend on how the grid is traversed. The two comparisons a chapter
-makes with a Monte Carlo risk ``r ± se`` are its largest ``z``-score against an exact
-value and the ratio of two risks with its first-order standard error.
+profile does not depend on how the grid is traversed. The two comparisons made with a
+Monte Carlo risk ``r ± se`` are its largest ``z``-score against an exact value and the
+ratio of two risks with its first-order standard error.
 """
 
 import numpy as np

@@ -1,7 +1,7 @@
 """Sweeps in parallel: independent items over cores (joblib) or over a cluster (Dask).
 
 Every item of a sweep carries everything it needs, its random stream included (the
-structured seeds ``(seed, i, r)`` of each chapter), so the results do not depend on which
+structured seeds ``(seed, i, r)`` of each experiment), so the results do not depend on which
 process computes which item, nor in what order: a parallel sweep returns exactly what the
 serial loop returns. The number of local workers is ``STUMPLIB_WORKERS`` (default: all
 cores). On a cluster, connect a ``dask.distributed.Client`` and pass ``backend="dask"``:
@@ -12,7 +12,7 @@ import os
 
 import joblib
 
-from . import experiments, validation
+from . import progress, validation
 
 
 def workers():
@@ -70,10 +70,10 @@ def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
             return joblib.Parallel()(joblib.delayed(function)(item) for item in items)
     n_workers = workers() if n_workers is None else validation.count(n_workers, "n_workers")
     if n_workers == 1 or len(items) <= 1:
-        return [function(item) for item in experiments.progress(items, desc=desc)]
+        return [function(item) for item in progress.bar(items, desc=desc)]
     calls = (joblib.delayed(function)(item) for item in items)
     return list(
-        experiments.progress(
+        progress.bar(
             joblib.Parallel(n_jobs=n_workers, return_as="generator")(calls),
             total=len(items),
             desc=desc,

@@ -1,6 +1,6 @@
 """Population losses and gradient flow of the symmetrized heads, at any loss scale.
 
-Chapter 7. For uniform features the head's population residual has the exact
+For uniform features the head's population residual has the exact
 decomposition ``s_hat^inf(s) - s = 1/b - eps(s)`` with the edge terms::
 
     eps(s) = pi_- (s + T(s)) + pi_+ T(1 - s),      T(l) = l / (e^{b l} - 1),
@@ -8,7 +8,7 @@ decomposition ``s_hat^inf(s) - s = 1/b - eps(s)`` with the edge terms::
 (see :func:`stumplib.symmetrization.population_edge_terms`). The mirror-averaged head
 has residual ``(eps(1 - s) - eps(s))/2``: the shared ``1/b`` cancels, and computing
 the difference from the edge terms (not from the two residuals) keeps full relative
-precision when the loss is far below ``1/b^2`` (it reaches ``1e-40`` in chapter 7).
+precision when the loss is far below ``1/b^2`` (it reaches ``1e-40`` in long runs).
 The evidence-aware head weighs head and mirror by their positive masses
 ``P = pi_+(s)`` and ``P' = pi_+(1 - s)``; its residual is
 ``tanh(D/2)/b - w eps(s) + (1 - w) eps(1 - s)`` with ``w = P/(P + P')`` and

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import integrate
 
-from . import experiments, population, sweep, validation
+from . import population, progress, sweep, validation
 from .corpus import Corpus
 
 
@@ -86,7 +86,7 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
     keep = set(log_steps(steps, points).tolist())
     steps = validation.count(steps, "steps", minimum=0)
     rows, start = [], None
-    for k in experiments.progress(range(steps + 1), desc=str(label)):
+    for k in progress.bar(range(steps + 1), desc=str(label)):
         value, g_a, g_b = (float(v) for v in loss_and_gradient(a, b))
         if not np.all(np.isfinite([value, g_a, g_b])):
             raise FloatingPointError(

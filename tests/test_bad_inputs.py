@@ -24,19 +24,16 @@ from stumplib import (
     baselines,
     calibration,
     certification,
-    claims,
     corpus,
     dynamics,
-    experiments,
     fitting,
     frozen,
     gradcheck,
     head,
     moments,
-    plotting,
     population,
     pretraining,
-    prose,
+    progress,
     quadrature,
     risk_checks,
     sweep,
@@ -46,6 +43,7 @@ from stumplib import (
     training,
     validation,
 )
+from stumplib.book import claims, plotting, prose, scales
 from stumplib.symbolic import boundary as symbolic_boundary
 from stumplib.symbolic import dynamics as symbolic_dynamics
 from stumplib.symbolic import head as symbolic_head
@@ -431,7 +429,7 @@ CASES = [
         "",
         "",
     ),
-    (experiments.sized, dict(book=1, full=2), "", "", "", ""),
+    (scales.sized, dict(book=1, full=2), "", "", "", ""),
     (
         prose.rounded,
         dict(value=1.234, digits=2),
@@ -719,8 +717,8 @@ NO_NUMERIC_INPUT = {
     claims.line: "takes a claim record (a dict of strings made by make_record)",
     claims.records: "takes a notebook (a dict)",
     claims.parse_lines: "takes text",
-    experiments.scale: _NO_ARGUMENTS + " (STUMPLIB_SCALE is checked, TestNonNumericArguments)",
-    experiments.progress: "takes an iterable and tqdm's own options",
+    scales.scale: _NO_ARGUMENTS + " (STUMPLIB_SCALE is checked, TestNonNumericArguments)",
+    progress.bar: "takes an iterable and tqdm's own options",
     sweep.examples: "a sweep's cost estimate, called by sweep.run on items the library built",
     sweep.workers: _NO_ARGUMENTS + " (STUMPLIB_WORKERS is checked, tests/test_sweep.py)",
     plotting.use_book_style: _NO_ARGUMENTS,
@@ -924,7 +922,9 @@ CORPUS_CASES = [c for c in CASES if "corpus" in inspect.signature(c[0]).paramete
 
 
 @pytest.mark.parametrize("case", CORPUS_CASES, ids=[c[0].__qualname__ for c in CORPUS_CASES])
-@pytest.mark.parametrize("value", BAD_LAWS + [head.Contexts(XB, YB)], ids=repr)
+@pytest.mark.parametrize(
+    "value", BAD_LAWS + [head.Contexts(XB, YB)], ids=lambda v: type(v).__name__
+)
 def test_not_a_corpus_is_a_type_error_naming_it(case, value):
     with pytest.raises(TypeError, match="^corpus must be a Corpus"):
         _call(case, "corpus", value)
@@ -1129,9 +1129,9 @@ class TestNonNumericArguments:
     def test_experiment_scale_is_checked(self, monkeypatch):
         monkeypatch.setenv("STUMPLIB_SCALE", "huge")
         with pytest.raises(ValueError, match="^STUMPLIB_SCALE"):
-            experiments.scale()
+            scales.scale()
         with pytest.raises(ValueError, match="^STUMPLIB_SCALE"):
-            experiments.sized(1, 2)
+            scales.sized(1, 2)
 
     @pytest.mark.parametrize(
         "fits, error, match",

@@ -7,7 +7,8 @@ from pathlib import Path
 import nbformat
 from sphinx.application import Sphinx
 
-from stumplib import claims
+import stumplib
+from stumplib.book import claims
 
 EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
 
@@ -222,7 +223,7 @@ def test_dependencies_follow_relative_and_package_imports():
         import library_dependencies as deps
     finally:
         sys.path.remove(str(EXT))
-    root = Path(claims.__file__).parent
+    root = Path(stumplib.__file__).parent
     tree = ast.parse(
         "import numpy as np\nfrom stumplib import symmetrization\n"
         "from stumplib.symbolic import boundary\n"

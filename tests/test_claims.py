@@ -1,4 +1,4 @@
-"""Tests for stumplib.claims: the printed line, the structured record, failures."""
+"""Tests for stumplib.book.claims: the printed line, the structured record, failures."""
 
 import contextlib
 import io
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stumplib import claims
+from stumplib.book import claims
 
 
 def test_holding_claim_prints_one_line(capsys):

@@ -1,10 +1,10 @@
-"""stumplib.plotting: the style applies, column figures are sized and checked."""
+"""stumplib.book.plotting: the style applies, column figures are sized and checked."""
 
 import matplotlib
 import numpy as np
 import pytest
 
-from stumplib import plotting
+from stumplib.book import plotting
 
 
 def test_subplots_apply_the_book_style():

@@ -1,10 +1,10 @@
-"""Tests for stumplib.prose: rounding and the text of glued numbers."""
+"""Tests for stumplib.book.prose: rounding and the text of glued numbers."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from stumplib import prose
+from stumplib.book import prose
 
 
 @pytest.mark.parametrize(

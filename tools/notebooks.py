@@ -5,8 +5,10 @@ removes the volatile metadata (execution timestamps), so re-running an unchanged
 notebook leaves git clean. ``python tools/notebooks.py check [NOTEBOOK ...]`` runs
 nbval against the stored outputs under other floating-point environments (another
 OpenBLAS kernel, one BLAS thread, numpy without its widest SIMD code paths), in
-parallel, and names every cell whose output would not reproduce there. Both default
-to every chapter, ``book/[0-9]*.ipynb``.
+parallel, and names every cell whose output would not reproduce there.
+``python tools/notebooks.py validate [NOTEBOOK ...]`` does the same with this machine's
+own environment added (what ``make test`` runs). All default to every chapter,
+``book/[0-9]*.ipynb``.
 """
 
 import argparse
@@ -112,12 +114,15 @@ FAILED = re.compile(r"^FAILED (\S+::Cell \d+)", re.MULTILINE)
 PASSED = re.compile(r"(\d+) passed")
 
 
-def check(paths):
-    """nbval under every environment of :func:`environments`, in parallel; return 0 if all pass."""
-    envs = environments()
+def check(paths, native=False):
+    """nbval under every environment of :func:`environments`, in parallel; return 0 if all pass.
+
+    With ``native``, this machine's own environment is checked alongside the others.
+    """
+    envs = ([("this machine", {})] if native else []) + environments()
     print(
-        f"portability: nbval on {len(paths)} notebook(s) under {len(envs)} other "
-        "floating-point environments:",
+        f"nbval on {len(paths)} notebook(s) under {len(envs)} floating-point "
+        f"environments{' (this one and others)' if native else ' (other than this one)'}:",
         flush=True,
     )
     t0 = time.monotonic()
@@ -146,14 +151,14 @@ def check(paths):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("store", "check"))
+    parser.add_argument("command", choices=("store", "check", "validate"))
     parser.add_argument("notebooks", nargs="*")
     args = parser.parse_args(argv)
     paths = chapters(args.notebooks)
     if args.command == "store":
         store(paths)
         print("checking that the stored outputs reproduce elsewhere")
-    return check(paths)
+    return check(paths, native=args.command == "validate")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """Sphinx extension: the claims-ledger page, built from the executed notebooks alone.
 
-Each check of :func:`stumplib.claims.check` shows one output with two parts: the
+Each check of :func:`stumplib.book.claims.check` shows one output with two parts: the
 printed ``claim <id>: ...`` line and a structured record (MIME type
-:data:`stumplib.claims.MIME`). While a notebook page is read, its records are taken
+:data:`stumplib.book.claims.MIME`). While a notebook page is read, its records are taken
 from the executed notebook that myst-nb wrote for this very page, matched in order
 with the claim lines of the rendered output blocks (which get anchors), and stored
 in the environment. The ``{claims-ledger}`` directive is then replaced by a summary
@@ -18,7 +18,7 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 from sphinx.util import logging
 
-from stumplib import claims
+from stumplib.book import claims
 
 logger = logging.getLogger(__name__)
 HEADER = ("Claim", "Statement", "Result")
@@ -231,7 +231,7 @@ def margin_plot(checks, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from stumplib import plotting
+    from stumplib.book import plotting
 
     plotting.use_book_style()
     ids = [i for i in claims.IDS if any(c["id"] == i for c in checks)]

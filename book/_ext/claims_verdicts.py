@@ -11,7 +11,7 @@ checks that this build collected (``env.stumplib_claims``, see ``claims_ledger``
 - *fails*: some check fails (a build warning already).
 
 ``{claims-verdicts}`` is replaced by a summary table of every verdict on its page. An id
-that is not (yet) one of :data:`stumplib.claims.IDS` is shown as having no check.
+that is not (yet) one of :data:`stumplib.book.claims.IDS` is shown as having no check.
 """
 
 from docutils import nodes

@@ -1,1 +1,1 @@
-"""SymPy derivations behind the chapters, one module per chapter topic."""
+"""SymPy derivations, one module per topic."""

@@ -3,7 +3,7 @@
 :mod:`stumplib.symbolic.risks` derives the risks of the nearest-positive and midpoint
 rules under the conventions ``R = 1`` (no positive) and ``L = 0`` (no negative). The
 softmax head and its symmetrizations behave differently exactly on those events, so
-their risks are the chapter-1 risks with the two *edge terms* replaced.
+their risks are the risks of :mod:`~stumplib.symbolic.risks` with the two *edge terms* replaced.
 
 **No positive.** With ``N`` uniform features and threshold ``s``, every feature lies in
 ``[0, s]`` with probability ``s^N``. On that event write ``C = s - max_i x_i`` and
@@ -12,16 +12,16 @@ lies in ``(v, s - u]``, so
 
 ``P(C > u, D > v, no positive) = (s - u - v)^N``  for ``u, v >= 0``, ``u + v < s``,
 
-the chapter-1 gap law with the unit interval replaced by ``[0, s]``; all moments
-restricted to the event follow as in :mod:`~stumplib.symbolic.risks`.
+the gap law of :mod:`~stumplib.symbolic.risks` with the unit interval replaced by ``[0,
+s]``; all moments restricted to the event follow as in :mod:`~stumplib.symbolic.risks`.
 
 **No negative.** The mirror ``x -> 1 - x``, ``s -> 1 - s`` maps it onto the first
 event: there ``C' = min_i x_i - s`` (the gap to the nearest positive) and
 ``D' = 1 - max_i x_i``, and its moments are those above with ``s -> 1 - s``.
 
 A rule's error on each event is a polynomial in ``C``, ``D`` (or ``C'``, ``D'``) and
-``s``; its risk is the chapter-1 risk of the convention rule, minus the convention's
-edge terms, plus the rule's own.
+``s``; its risk is the :mod:`~stumplib.symbolic.risks` risk of the convention rule,
+minus the convention's edge terms, plus the rule's own.
 """
 
 from functools import lru_cache
@@ -89,7 +89,7 @@ def mirrored(expr):
 
 # Each rule's error on the event "no positive" (in C, D) and, in the mirrored
 # coordinates C', D', s' = 1 - s, on the event "no negative" (written again with C, D, s).
-# The convention rules of chapter 1 are listed with their names there.
+# The convention rules of stumplib.symbolic.risks are listed with their names there.
 EDGE_ERRORS = {
     # nearest positive with R = 1 when there is none; R = s + C' on "no negative"
     "nearest_positive": (1 - s, C),
@@ -123,7 +123,7 @@ def risk(rule):
     rule : str
         ``"head"`` (hard limit of the head), ``"mirror"`` (hard limit of the mirrored
         head), ``"average"`` (their average), ``"evidence"`` (the evidence-aware
-        combination's hard limit) or the chapter-1 rules ``"nearest_positive"`` and
+        combination's hard limit) or the convention rules ``"nearest_positive"`` and
         ``"midpoint"`` (Bayes under a uniform prior).
 
     Returns

@@ -1,6 +1,6 @@
 """SymPy reduction of the population gradient flow to one equation for the scale ``b``.
 
-Chapter 4. For large ``b`` the population loss of uniform features has a two-scale
+For large ``b`` the population loss of uniform features has a two-scale
 form near the calibrated offset,
 
     L(a, b) = 1/b² + Φ(ξ)/b³ + Ψ(ξ)/b⁴ + ...,      ξ = b^m e^{-(a - p b)},
@@ -10,7 +10,7 @@ interior prior ``U[lo, hi]`` the valley has slope ``p = hi`` and ``m = 1``
 (``ξ = b e^{-(a - hi b)}``); under the full prior ``U[0, 1]`` it has ``p = 1`` and
 ``m = 2`` (``ξ = b² e^{-(a - b)}``, the weight of the inner layer at ``s = 1``).
 :func:`interior_expansion` and :func:`full_expansion` read ``Φ`` and ``Ψ`` off the
-chapter-3 derivations in :mod:`stumplib.symbolic.population` (a change of variables to
+derivations in :mod:`stumplib.symbolic.population` (a change of variables to
 ``ξ``; the series and integrals are derived there).
 
 :func:`reduce_flow` then finds the invariant slow curve ``a = h(b)`` of the flow
@@ -83,7 +83,7 @@ def _check_interior(lo, hi):
 def interior_expansion(lo=sp.Rational(1, 10), hi=sp.Rational(9, 10)):
     """``Φ`` and ``Ψ`` for the interior prior ``U[lo, hi]`` (uniform features).
 
-    Chapter 3 (:func:`stumplib.symbolic.population.interior_valley`) derives, with
+    :func:`stumplib.symbolic.population.interior_valley` derives, with
     ``a = hi·b + log b - log g`` and exactly up to terms exponentially small in ``b``,
     ``(hi - lo)·b²·L = (hi - lo) + F(g, 1/b)/b``, where ``F`` integrates the leakage
     over the layer ``s = hi - v/b`` below the top of the prior. Its valley coordinate
@@ -111,7 +111,7 @@ def interior_expansion(lo=sp.Rational(1, 10), hi=sp.Rational(9, 10)):
 def full_expansion():
     """``Φ`` and ``Ψ`` for the full prior ``U[0, 1]`` (uniform features).
 
-    Chapter 3 (:func:`stumplib.symbolic.population.full_prior`) derives
+    :func:`stumplib.symbolic.population.full_prior` derives
     ``b²·L(∞, b) = 1 - 2ζ(3)/b`` (up to ``e^{-b}``) and, to first order in
     ``r = e^{-(a - b)}``, the excess ``L(a, b) - L(∞, b) = (r/b)·G(b)`` with
     ``G = 1 - (π²/3)/b + ...`` from the inner layer at ``s = 1``. With ``r = ξ/b²``

@@ -1,7 +1,5 @@
 """SymPy derivations for the population limit.
 
-Chapter 3, claims ``population-form`` and ``calibration``.
-
 With uniform features on [0, 1] and threshold ``s`` (``q = 1 - s``), the infinite-context
 head is a ratio of four elementary integrals,
 

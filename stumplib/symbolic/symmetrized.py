@@ -1,6 +1,6 @@
 """SymPy derivation of the population dynamics of the symmetrized heads.
 
-Chapter 7. Both heads share ``(a, b)``; uniform features; ``c = e^{a - b}``.
+Both heads share ``(a, b)``; uniform features; ``c = e^{a - b}``.
 
 **Interior prior** ``U[l, 1 - l]`` (symmetric, so the offset ``a - (hi + lo) b`` is
 ``a - b``). The mirror average's residual is ``(eps(1 - s) - eps(s))/2`` and, inside

@@ -4,7 +4,7 @@ Run after ``make book`` (``make check-book`` does both the set-up and the run). 
 every page: MathJax typeset every formula without error and no raw TeX is left in the
 prose, every image loaded and has alt text, no cell shows an error or stderr output,
 every internal link points to an existing page and anchor, and the claims ledger shows
-every claim of ``stumplib.claims.IDS`` holding. And what a reader sees at 1200 x 900:
+every claim of ``stumplib.book.claims.IDS`` holding. And what a reader sees at 1200 x 900:
 no image is distorted (rendered aspect ratio within 2% of the file's), every figure is
 shown at a size at which its smallest text is at least 9 px on screen, every figure
 has a caption, no code line (folded cells opened) is wider than its cell, and nothing
@@ -27,7 +27,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import yaml
 
-from stumplib import claims, plotting
+from stumplib.book import claims, plotting
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
@@ -267,7 +267,7 @@ def aspect_problems(figures):
 
 
 def readability_problems(figures):
-    """A stored figure's smallest text is SMALLEST_FONT pt at DPI (stumplib.plotting)."""
+    """A stored figure's smallest text is SMALLEST_FONT pt at DPI (stumplib.book.plotting)."""
     natural_px = plotting.SMALLEST_FONT * plotting.DPI / 72
     problems = []
     for f in figures:

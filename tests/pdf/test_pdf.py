@@ -3,7 +3,7 @@
 Run after the PDF is built (``make pdf`` builds it, then runs this): every page converts
 to an image and to text (poppler's ``pdftoppm`` and ``pdftotext``), the text carries the
 title of every page of the table of contents and the check line of every claim
-of ``stumplib.claims.IDS``, and the LaTeX log reports no error and no missing glyph.
+of ``stumplib.book.claims.IDS``, and the LaTeX log reports no error and no missing glyph.
 """
 
 import json
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from stumplib import claims
+from stumplib.book import claims
 
 ROOT = Path(__file__).resolve().parents[2]
 LATEX = Path(os.environ.get("BOOK_LATEX", ROOT / "_build" / "latex"))

@@ -13,7 +13,7 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 
-from . import validation
+from .. import validation
 
 #: Width in inches of every column figure.
 COLUMN_WIDTH = 6.4

@@ -8,7 +8,7 @@ without ``.0``, very small or large ones as ``2.5 × 10⁻⁵``, and ``-0`` neve
 import math
 import numbers
 
-from . import validation
+from .. import validation
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 

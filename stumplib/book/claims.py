@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from . import validation
+from .. import validation
 
 #: The claim ids of the book, in the order of the claims ledger.
 IDS = (

@@ -1,0 +1,14 @@
+"""The book's machinery, apart from the science.
+
+The science (every other module of :mod:`stumplib`) never imports this package; the
+chapters and the book's Sphinx extensions do.
+
+``claims``
+    one-line claim checks, each with a structured record for the claims ledger
+``prose``
+    numbers for the prose: rounded once, written as a reader writes them, glued
+``plotting``
+    the book's figure style
+``scales``
+    experiment sizes at book and full scale
+"""
