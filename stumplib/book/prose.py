@@ -60,13 +60,18 @@ def text(value):
 def glue(name, value, digits=None, decimals=None):
     """Round ``value`` (see :func:`rounded`) and glue it under ``name``, not displayed.
 
-    Returns
-    -------
-    Shown
-        The glued value.
+    Returns nothing, so that a cell ending in a glue call shows no output.
+
+    Parameters
+    ----------
+    name : str
+        The name under which ``{glue:text}`name``` finds the value in the page.
+    value : real number
+        The value, rounded once here.
+    digits, decimals : int, optional
+        Significant digits or decimals to keep (see :func:`rounded`).
     """
     from myst_nb import glue as nb_glue
 
     shown = Shown(rounded(value, digits, decimals))
     nb_glue(name, shown, display=False)
-    return shown
