@@ -42,7 +42,7 @@ lint: venv
 
 # The library tests alone (unit, property, reference values), over the cores: the fast loop.
 unit: venv
-	$(PY) -m pytest -n auto tests
+	$(PY) -m pytest -n auto
 
 # The GitHub workflows (actionlint), the style (lint), the library tests with coverage,
 # then nbval (strict) over book/*.ipynb against the stored outputs, in this machine's
@@ -50,7 +50,7 @@ unit: venv
 # tools/notebooks.py names them).
 test: venv lint
 	$(VENV)/bin/actionlint
-	$(PY) -m pytest -n auto --cov=stumplib --cov-report=term tests
+	$(PY) -m pytest -n auto --cov=stumplib --cov-report=term
 	$(PY) tools/notebooks.py validate
 
 # Re-execute every chapter notebook in place (or NB=book/NN-x.ipynb), storing the

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import population, validation
+from . import fitting, population, training, validation
 
 
 def slow_curve(b, p, m, xi0, xi1=0.0):
@@ -179,10 +179,7 @@ def inverse_expansion(b, y, degree=1, log=False):
     design = _design(b, degree, log)
     if len(b) < design.shape[1] + 1:
         raise ValueError(f"this fit needs at least {design.shape[1] + 1} points (got {len(b)})")
-    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
-    residual = y - design @ coef
-    cov = np.linalg.inv(design.T @ design) * (residual @ residual) / (len(b) - design.shape[1])
-    return Expansion(coef, np.sqrt(np.diag(cov)))
+    return Expansion(*fitting.least_squares(design, y))
 
 
 def hessian(gradient, a, b, h=1e-4):
@@ -225,16 +222,24 @@ def descends(loss_and_gradient, theta0, eta, steps):
     return _descends(loss_and_gradient, a, b, eta, steps)
 
 
+class _Ascent(Exception):
+    """The loss rose, or stopped being finite, during a stable-step test."""
+
+
 def _descends(loss_and_gradient, a, b, eta, steps):
-    value, g_a, g_b = loss_and_gradient(a, b)
-    for _ in range(steps):
-        a, b = a - eta * g_a, b - eta * g_b
-        if not (np.isfinite(a) and np.isfinite(b)):
-            return False
-        new, g_a, g_b = loss_and_gradient(a, b)
-        if not np.all(np.isfinite([new, g_a, g_b])) or new > value:
-            return False
-        value = new
+    last = []
+
+    def direction(a, b, k):
+        value, g_a, g_b = loss_and_gradient(a, b)
+        if not np.all(np.isfinite([value, g_a, g_b])) or (last and value > last[-1]):
+            raise _Ascent
+        last.append(value)
+        return None if k == steps else (g_a, g_b)
+
+    try:
+        training.descend(direction, (a, b), eta, steps)
+    except (_Ascent, FloatingPointError):
+        return False
     return True
 
 

@@ -1,9 +1,11 @@
-"""Power-law fits on log-log axes, with the fit's own standard errors.
+"""Least-squares fits with their own standard errors, and power laws on log-log axes.
 
-Rates in the book (``b ~ t^{1/4}``, error ``~ N^{-1}``, ...) are checked by fitting
-``log y = intercept + slope * log x`` by (weighted) least squares. The standard errors
-come from the residuals (or from given per-point standard errors of ``y``), so a
-claim's tolerance can be a multiple of the fit's own uncertainty.
+:func:`least_squares` is the one linear fit of the package: coefficients and standard
+errors from the residuals (or from given per-point standard errors). Rates
+(``b ~ t^{1/4}``, error ``~ N^{-1}``, ...) are fitted as
+``log y = intercept + slope * log x`` by :func:`power_law`, expansions in ``1/b`` by
+:func:`stumplib.dynamics.inverse_expansion`; a tolerance can then be a multiple of the
+fit's own uncertainty.
 """
 
 from typing import NamedTuple
@@ -11,6 +13,59 @@ from typing import NamedTuple
 import numpy as np
 
 from stumplib import validation
+
+
+class LinearFit(NamedTuple):
+    """Coefficients of a linear least-squares fit and their standard errors."""
+
+    coef: np.ndarray
+    se: np.ndarray
+
+
+def least_squares(design, y, weights=None):
+    """Fit ``y ≈ design @ coef`` by (weighted) least squares.
+
+    Parameters
+    ----------
+    design : array_like, shape (n, p)
+        The columns of the model, finite, with ``n > p``.
+    y : array_like, shape (n,)
+        The data.
+    weights : array_like, shape (n,), optional
+        Inverse standard errors of ``y``. If given, the standard errors of the fit come
+        from them; otherwise from the residual scatter (``n - p`` degrees of freedom).
+
+    Returns
+    -------
+    LinearFit
+
+    Examples
+    --------
+    >>> x = np.array([1.0, 2.0, 3.0, 4.0])
+    >>> fit = least_squares(np.column_stack([np.ones(4), x]), 1.0 + 2.0 * x)
+    >>> np.round(fit.coef, 12).tolist()
+    [1.0, 2.0]
+    """
+    design = validation.finite(design, "design")
+    y = validation.finite(y, "y")
+    if design.ndim != 2 or design.shape[0] <= design.shape[1]:
+        raise ValueError(
+            f"design must have more rows than columns, shape (n, p) with n > p "
+            f"(got {design.shape})"
+        )
+    if y.shape != design.shape[:1]:
+        raise ValueError(f"y must have one value per row of design (got {y.shape})")
+    w = np.ones_like(y) if weights is None else validation.positive(weights, "weights")
+    return _least_squares(design, y, w, scatter=weights is None)
+
+
+def _least_squares(design, y, w, scatter):
+    coef, *_ = np.linalg.lstsq(design * w[:, None], y * w, rcond=None)
+    cov = np.linalg.inv((design * w[:, None] ** 2).T @ design)
+    if scatter:
+        residual = y - design @ coef
+        cov *= residual @ residual / (len(y) - design.shape[1])
+    return LinearFit(coef, np.sqrt(np.diag(cov)))
 
 
 class PowerLaw(NamedTuple):
@@ -56,7 +111,6 @@ def power_law(x, y, y_se=None):
     if np.ptp(x) == 0:
         raise ValueError("x must take at least two distinct values")
     design = np.column_stack([np.ones_like(x), np.log(x)])
-    target = np.log(y)
     if y_se is None:
         weights = np.ones_like(x)
     else:
@@ -64,12 +118,7 @@ def power_law(x, y, y_se=None):
         if y_se.shape != y.shape:
             raise ValueError(f"y_se must have the shape of y (got {y_se.shape} and {y.shape})")
         weights = y / y_se
-    coef, *_ = np.linalg.lstsq(design * weights[:, None], target * weights, rcond=None)
-    cov = np.linalg.inv((design * weights[:, None] ** 2).T @ design)
-    if y_se is None:
-        residual = target - design @ coef
-        cov *= residual @ residual / (len(x) - 2)
-    se = np.sqrt(np.diag(cov))
+    coef, se = _least_squares(design, np.log(y), weights, scatter=y_se is None)
     return PowerLaw(float(coef[1]), float(se[1]), float(coef[0]), float(se[0]))
 
 

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import calibration, certification, sweep, validation
+from . import calibration, certification, sweep, training, validation
 from .corpus import Corpus
 
 #: ``b_0 = b_T / START_RATIO``.
@@ -89,19 +89,12 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     eta = validation.positive_scalar(eta, "eta")
     b_target = validation.positive_scalar(b_target, "b_target")
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
-    a, b = validation.point(theta0)
     follower = corpus.follow()
-    for k in range(max_steps + 1):
-        if b >= b_target:
-            return Frozen(a, b, eta * k, k)
-        _, g_a, g_b = follower.loss_and_gradient(a, b)
-        with np.errstate(over="ignore"):
-            a, b = a - eta * g_a, b - eta * g_b
-        if not np.isfinite([a, b]).all():
-            raise FloatingPointError(f"descent diverged at step {k} (eta={eta} too large?)")
-    raise RuntimeError(
-        f"b_target={b_target} not reached in max_steps={max_steps} steps (b = {b:.4g})"
-    )
+
+    def direction(a, b, k):
+        return None if b >= b_target else follower.loss_and_gradient(a, b)[1:]
+
+    return _frozen(direction, theta0, eta, max_steps, f"b_target={b_target}")
 
 
 def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
@@ -125,18 +118,19 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
     eta = validation.positive_scalar(eta, "eta")
     level = validation.positive_scalar(level, "level")
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
-    a, b = validation.point(theta0)
     follower = corpus.follow()
-    for k in range(max_steps + 1):
+
+    def direction(a, b, k):
         gradients = certification.task_gradients(follower, a, b)
-        if certification.noise_ratio(gradients) >= level:
-            return Frozen(a, b, eta * k, k)
-        g_a, g_b = gradients.mean(axis=0)
-        with np.errstate(over="ignore"):
-            a, b = a - eta * g_a, b - eta * g_b
-        if not np.isfinite([a, b]).all():
-            raise FloatingPointError(f"descent diverged at step {k} (eta={eta} too large?)")
-    raise RuntimeError(f"level={level} not reached in max_steps={max_steps} steps (b = {b:.4g})")
+        return None if certification.noise_ratio(gradients) >= level else gradients.mean(axis=0)
+
+    return _frozen(direction, theta0, eta, max_steps, f"level={level}")
+
+
+def _frozen(direction, theta0, eta, max_steps, goal):
+    """:func:`stumplib.training.descend` from ``theta0``, as a :class:`Frozen` point."""
+    a, b, k = training.descend(direction, validation.point(theta0), eta, max_steps, goal)
+    return Frozen(a, b, eta * k, k)
 
 
 def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
@@ -154,35 +148,6 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     shift = validation.scalar(shift, "shift")
     (a0, b0), eta = start(b_target, prior, ratio)
     return train_to_scale(corpus, (a0 + shift, b0), eta, b_target)
-
-
-def train_through(corpus, theta0, eta, targets, max_steps=100_000):
-    """One constant-step run, recorded where its scale first reaches each target.
-
-    Parameters
-    ----------
-    corpus, theta0, eta, max_steps
-        As :func:`train_to_scale` (``max_steps`` per target).
-    targets : array_like, shape (k,)
-        Non-decreasing positive scales.
-
-    Returns
-    -------
-    list of Frozen
-        One per target; times ``t`` and step counts from ``theta0``.
-    """
-    validation.instance(corpus, Corpus, "corpus")
-    eta = validation.positive_scalar(eta, "eta")
-    max_steps = validation.count(max_steps, "max_steps", minimum=0)
-    targets = validation.positive(targets, "targets")
-    if targets.ndim != 1 or np.any(np.diff(targets) < 0):
-        raise ValueError("targets must be a 1-D non-decreasing sequence of scales")
-    theta, t, steps, out = validation.point(theta0), 0.0, 0, []
-    for target in targets:
-        run = train_to_scale(corpus, theta, eta, float(target), max_steps)
-        theta, t, steps = (run.a, run.b), t + run.t, steps + run.steps
-        out.append(Frozen(run.a, run.b, t, steps))
-    return out
 
 
 def train_side_by_side(corpora, theta0, targets, max_steps=100_000, step=STEP):

@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import integrate, special
 
-from . import population, quadrature, training, validation
+from . import fitting, population, quadrature, training, validation
 
 
 def _tail(b, length):
@@ -308,10 +308,7 @@ def log_limit(b, y):
     columns = [np.ones_like(b), np.log(b) / b, 1 / b, np.log(b) / b**2, b**-2.0]
     fits = []
     for k in (3, 5):
-        design = np.column_stack(columns[:k])
-        coef, *_ = np.linalg.lstsq(design, y, rcond=None)
-        residual = y - design @ coef
-        cov = np.linalg.inv(design.T @ design) * (residual @ residual) / (len(b) - k)
-        fits.append((coef[0], np.sqrt(cov[0, 0])))
+        fit = fitting.least_squares(np.column_stack(columns[:k]), y)
+        fits.append((fit.coef[0], fit.se[0]))
     (c0_less, _), (c0, se) = fits
     return float(c0), float(3 * se + abs(c0 - c0_less))

@@ -1,7 +1,11 @@
 """Constant-step gradient descent and gradient flow, recorded on a log grid.
 
-Time is ``t = eta * k`` after ``k`` steps of size ``eta``; records are kept at
-log-spaced steps so that trajectories over many decades stay small.
+:func:`descend` is the one descent loop of the package: every run (a fixed number of
+steps, a run to a scale, a run to the corpus's own noise level, the stable-step test)
+is :func:`descend` with its own *direction* rule, which returns the gradient to step
+along, or ``None`` where the run stops. Time is ``t = eta * k`` after ``k`` steps of
+size ``eta``; records are kept at log-spaced steps so that trajectories over many
+decades stay small.
 """
 
 from dataclasses import dataclass
@@ -53,6 +57,57 @@ def _state(a, b, value=None, g_a=None, g_b=None):
     return text
 
 
+def descend(direction, theta0, eta, max_steps, goal="the stop", label=None):
+    """Constant-step descent ``theta <- theta - eta * g`` until ``direction`` stops it.
+
+    Parameters
+    ----------
+    direction : callable
+        ``(a, b, k) -> (g_a, g_b)``, the gradient at iterate ``k``, or ``None`` to stop
+        there. It may raise to end the run (a divergence it detects).
+    theta0 : tuple of float
+        Initial ``(a, b)``.
+    eta : float
+        Step size, positive.
+    max_steps : int
+        Steps allowed before ``direction`` must have stopped the run.
+    goal : str
+        What stops the run, for the error when it is not reached.
+    label : str, optional
+        Name of the run in errors and on its progress bar (no bar without it).
+
+    Returns
+    -------
+    tuple
+        ``(a, b, k)``: the iterate at which ``direction`` returned ``None``.
+
+    Raises
+    ------
+    FloatingPointError
+        If a step leaves the parameters non-finite.
+    RuntimeError
+        If ``direction`` has not stopped the run after ``max_steps`` steps.
+    """
+    validation.function(direction, "direction")
+    a, b = validation.point(theta0)
+    eta = validation.positive_scalar(eta, "eta")
+    max_steps = validation.count(max_steps, "max_steps", minimum=0)
+    name = label or "descent"
+    steps = range(max_steps + 1)
+    for k in steps if label is None else progress.bar(steps, desc=label):
+        g = direction(a, b, k)
+        if g is None:
+            return a, b, k
+        with np.errstate(over="ignore", invalid="ignore"):
+            a, b = a - eta * g[0], b - eta * g[1]
+        if not (np.isfinite(a) and np.isfinite(b)):
+            raise FloatingPointError(
+                f"{name} diverged at step {k}: non-finite state ({_state(a, b)}; "
+                f"eta={eta:g} too large?)"
+            )
+    raise RuntimeError(f"{goal} not reached in max_steps={max_steps} steps (b = {b:.4g})")
+
+
 def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="GD"):
     """Constant-step gradient descent ``theta <- theta - eta * grad L(theta)``.
 
@@ -81,19 +136,19 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
         Records at log-spaced steps, with ``t = eta * k``.
     """
     validation.function(loss_and_gradient, "loss_and_gradient")
-    a, b = validation.point(theta0)
-    eta = validation.positive_scalar(eta, "eta")
     keep = set(log_steps(steps, points).tolist())
     steps = validation.count(steps, "steps", minimum=0)
-    rows, start = [], None
-    for k in progress.bar(range(steps + 1), desc=str(label)):
+    label = str(label)
+    rows = []
+
+    def direction(a, b, k):
         value, g_a, g_b = (float(v) for v in loss_and_gradient(a, b))
         if not np.all(np.isfinite([value, g_a, g_b])):
             raise FloatingPointError(
                 f"{label}: non-finite loss or gradient at step {k} "
                 f"({_state(a, b, value, g_a, g_b)})"
             )
-        start = value if start is None else start
+        start = rows[0][3] if rows else value
         if value > DIVERGENCE * start:
             raise FloatingPointError(
                 f"{label} diverged at step {k}: the loss rose from "
@@ -102,13 +157,9 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
             )
         if k in keep:
             rows.append((eta * k, a, b, value))
-        if k < steps:
-            a, b = a - eta * g_a, b - eta * g_b
-            if not (np.isfinite(a) and np.isfinite(b)):
-                raise FloatingPointError(
-                    f"{label}: non-finite state after step {k} "
-                    f"({_state(a, b)}; eta={eta:g} too large?)"
-                )
+        return None if k == steps else (g_a, g_b)
+
+    descend(direction, theta0, eta, steps, label=label)  # validates theta0 and eta
     return Trajectory(*map(np.array, zip(*rows)))
 
 

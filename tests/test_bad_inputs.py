@@ -347,7 +347,23 @@ CASES = [
         "",
         "prior",
     ),
+    (
+        training.descend,
+        dict(direction=lambda a, b, k: None, theta0=(1.0, 2.0), eta=0.1, max_steps=3),
+        "eta max_steps",
+        "max_steps",
+        "",
+        "",
+    ),
     (fitting.power_law, dict(x=[1.0, 2.0, 4.0], y=[1.0, 0.5, 0.26]), "x y y_se", "", "", ""),
+    (
+        fitting.least_squares,
+        dict(design=[[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]], y=[0.0, 1.0, 2.1]),
+        "design y weights",
+        "",
+        "",
+        "",
+    ),
     (fitting.pooled, dict(values=[1.0, 2.0], se=[0.1, 0.2]), "values se", "", "", ""),
     (
         certification.bias_crossing,
@@ -583,14 +599,6 @@ CASES = [
         "prior",
         "",
     ),
-    (
-        pretraining.train_through,
-        dict(corpus=CORPUS, theta0=(1.0, 2.0), eta=0.1, targets=[1.5, 2.0], max_steps=3),
-        "eta targets max_steps",
-        "max_steps",
-        "",
-        "",
-    ),
     (pretraining.stream, dict(seed=0), "seed", "seed", "", ""),
     (
         pretraining.pretrain,
@@ -706,6 +714,7 @@ NO_NUMERIC_INPUT = {
     dynamics.Limit: _RESULT,
     fitting.PowerLaw: _RESULT + "; pooled_slope checks the fields it reads",
     fitting.Pooled: _RESULT,
+    fitting.LinearFit: _RESULT,
     gradcheck.Comparison: _RESULT,
     pretraining.Frozen: _RESULT,
     symmetrized_flow.Side: _RESULT,
@@ -1029,7 +1038,7 @@ class TestTraining:
             training.population_descent(FULL, (40.0, 20.0), eta=1e12, steps=5)
 
     def test_non_finite_state_stops(self):
-        with pytest.raises(FloatingPointError, match="non-finite state after step 0"):
+        with pytest.raises(FloatingPointError, match="diverged at step 0: non-finite state"):
             training.gradient_descent(
                 lambda a, b: (0.0, 1e308, 0.0), (0.0, 0.0), eta=1e10, steps=3
             )

@@ -117,3 +117,34 @@ def test_pooled_standard_error_matches_monte_carlo_scatter():
 def test_pooled_bad_input(values, se, error, message):
     with pytest.raises(error, match=message):
         fitting.pooled(values, se)
+
+
+def test_least_squares_recovers_a_polynomial_exactly():
+    x = np.linspace(1.0, 3.0, 7)
+    design = np.column_stack([np.ones_like(x), x, x**2])
+    fit = fitting.least_squares(design, 2.0 - x + 0.5 * x**2)
+    np.testing.assert_allclose(fit.coef, [2.0, -1.0, 0.5], rtol=1e-12)
+    np.testing.assert_allclose(fit.se, 0.0, atol=1e-12)
+
+
+def test_least_squares_standard_errors_from_residuals_and_from_weights():
+    rng = np.random.default_rng(3)
+    x = np.linspace(0.0, 1.0, 400)
+    design = np.column_stack([np.ones_like(x), x])
+    y = 1.0 + 2.0 * x + 0.1 * rng.standard_normal(x.size)
+    scatter = fitting.least_squares(design, y)
+    known = fitting.least_squares(design, y, weights=np.full(x.size, 10.0))
+    # the residual scatter estimates the noise level 0.1 that the weights state
+    np.testing.assert_allclose(scatter.se, known.se, rtol=0.1)
+    np.testing.assert_allclose(scatter.coef, known.coef, rtol=1e-12)
+    # the textbook intercept error sigma sqrt(1/n + mean(x)^2 / Sxx)
+    sxx = np.sum((x - x.mean()) ** 2)
+    assert known.se[0] == pytest.approx(0.1 * np.sqrt(1 / x.size + x.mean() ** 2 / sxx))
+
+
+def test_least_squares_needs_more_points_than_coefficients():
+    design = np.column_stack([np.ones(2), [1.0, 2.0]])
+    with pytest.raises(ValueError, match="^design must have more rows"):
+        fitting.least_squares(design, [1.0, 2.0])
+    with pytest.raises(ValueError, match="^y must"):
+        fitting.least_squares(np.ones((3, 1)), [1.0, 2.0])

@@ -157,31 +157,6 @@ def test_train_from_start_on_and_off_the_valley():
         pretraining.train_from_start(corpus, -1.0, PRIOR)
 
 
-def test_train_through_is_one_run_recorded_at_each_target():
-    corpus = Corpus.sample(60, 40, PRIOR, rng=5)
-    (a0, b0), eta = pretraining.start(10.0, PRIOR, 1.2)
-    marks = pretraining.train_through(corpus, (a0, b0), eta, [10.0, 12.0, 12.0, 15.0])
-    # the same run in one piece reaches 15 at the last mark, with the same step count
-    whole = pretraining.train_to_scale(corpus, (a0, b0), eta, 15.0)
-    assert (marks[-1].a, marks[-1].b, marks[-1].steps) == (whole.a, whole.b, whole.steps)
-    assert marks[-1].t == pytest.approx(whole.t, rel=1e-12)
-    assert [m.steps for m in marks] == sorted(m.steps for m in marks)
-    assert marks[1] == marks[2]  # a repeated target is already reached: no step
-    for mark, target in zip(marks, (10.0, 12.0, 12.0, 15.0)):
-        assert mark.b >= target
-    assert marks[0] == pretraining.train_to_scale(corpus, (a0, b0), eta, 10.0)
-
-
-def test_train_through_errors_name_the_argument():
-    corpus = Corpus.sample(10, 10, PRIOR, rng=6)
-    with pytest.raises(ValueError, match="^targets must be a 1-D non-decreasing"):
-        pretraining.train_through(corpus, (10.0, 10.0), 1.0, [12.0, 11.0])
-    with pytest.raises(ValueError, match="^targets must be positive"):
-        pretraining.train_through(corpus, (10.0, 10.0), 1.0, [0.0])
-    with pytest.raises(ValueError, match="^theta0 must be a pair"):
-        pretraining.train_through(corpus, (10.0,), 1.0, [12.0])
-
-
 def test_stream_prefixes_structured_seeds():
     assert pretraining.stream(6, 1, 2) == (6, 1, 2)
     assert pretraining.stream((6, 2), 1, 0) == (6, 2, 1, 0)

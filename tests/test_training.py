@@ -111,3 +111,21 @@ def test_corpus_descents_are_the_serial_runs_on_their_streams():
 def test_corpus_descents_keys_are_m_n_copy(keys):
     with pytest.raises(ValueError, match="^keys must"):
         training.corpus_descents(keys, PRIOR, (9.0, 10.0), 50.0, 4, 7)
+
+
+def test_descend_stops_where_its_direction_says():
+    def halfway(a, b, k):  # the gradient of (a^2 + b^2)/2 until b falls below 1
+        return None if b < 1.0 else (a, b)
+
+    a, b, k = training.descend(halfway, (4.0, 8.0), 0.5, max_steps=10)
+    assert (a, b, k) == (0.25, 0.5, 4)  # each step halves both coordinates
+
+
+def test_descend_raises_when_its_goal_is_not_reached():
+    with pytest.raises(RuntimeError, match=r"^b < 0 not reached in max_steps=3 steps"):
+        training.descend(lambda a, b, k: (0.0, 1.0), (0.0, 10.0), 1.0, 3, goal="b < 0")
+
+
+def test_descend_names_the_run_and_step_of_a_divergence():
+    with pytest.raises(FloatingPointError, match=r"^probe diverged at step 0: non-finite"):
+        training.descend(lambda a, b, k: (0.0, -1e308), (0.0, 1e308), 1.0, 5, label="probe")
