@@ -23,7 +23,7 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``corpus``
     a fixed pretraining corpus with a fast loss and gradient
 ``training``
-    gradient descent and gradient flow, recorded on a log grid
+    the descent loop and the flow integrator, recorded on a log grid
 ``gradcheck``
     finite-difference checks of a gradient at rounding-aware tolerances
 ``fitting``
@@ -43,9 +43,7 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``risk_checks``
     Monte Carlo risk profiles over thresholds, z-scores and ratios of risks
 ``symmetrization``
-    the mirrored head and its reflected symmetrizations
-``symmetrized_flow``
-    population losses and log-time gradient flow of the symmetrized heads
+    the mirrored head, its reflected symmetrizations, their population losses and flow
 ``symbolic``
     SymPy derivations, one module per topic
 ``book``

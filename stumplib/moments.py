@@ -65,11 +65,6 @@ def _combine(neg, pos):
     return offset, mixed * gap, -(p_neg * v_neg + p_pos * v_pos + mixed * gap**2)
 
 
-def log_phi(t):
-    """``log((1 - exp(-t)) / t)``: log mass of ``exp(-t u)`` on ``u`` in [0, 1]."""
-    return _log_phi(validation.finite(t, "t"))
-
-
 def _log_phi(t):
     at = np.abs(t)
     small = at < _SMALL_MEAN
@@ -77,11 +72,6 @@ def _log_phi(t):
     direct = np.maximum(-t, 0.0) + np.log(-np.expm1(-safe)) - np.log(safe)
     series = -t / 2 + t**2 / 24 - t**4 / 2880
     return np.where(small, series, direct)
-
-
-def mean_fraction(t):
-    """``1/t - 1/expm1(t)``: mean of ``exp(-t u)`` on ``u`` in [0, 1]."""
-    return _mean_fraction(validation.finite(t, "t"))
 
 
 def _mean_fraction(t):
@@ -93,11 +83,6 @@ def _mean_fraction(t):
     return np.where(small, series, direct)
 
 
-def variance_fraction(t):
-    """``1/t^2 - e^{|t|}/expm1(|t|)^2``: variance of ``exp(-t u)`` on ``u`` in [0, 1]."""
-    return _variance_fraction(validation.finite(t, "t"))
-
-
 def _variance_fraction(t):
     at = np.abs(t)
     small = at < _SMALL_VAR
@@ -105,24 +90,6 @@ def _variance_fraction(t):
     direct = 1.0 / safe**2 - np.exp(-safe) / np.expm1(-safe) ** 2
     series = 1 / 12 - t**2 / 240 + t**4 / 6048 - t**6 / 172800 + t**8 / 5322240
     return np.where(small, series, direct)
-
-
-def truncated_exponential(rate, length, shift=0.0):
-    """Class summary of the weight ``exp(shift - rate*u)`` on ``u`` in [0, length].
-
-    ``rate``, ``length >= 0`` and ``shift`` are finite and broadcast together.
-
-    Returns
-    -------
-    log_mass, mean, variance : ndarray
-        With the mean measured from ``u = 0`` (``log_mass = -inf`` for ``length = 0``).
-    """
-    names = ("rate", "length", "shift")
-    rate, length, shift = (validation.finite(v, n) for v, n in zip((rate, length, shift), names))
-    if np.any(length < 0):
-        raise ValueError("length must be non-negative")
-    validation.broadcastable((rate, length, shift), names)
-    return _truncated_exponential(rate, length, shift)
 
 
 def _truncated_exponential(rate, length, shift=0.0):

@@ -320,12 +320,6 @@ def estimate(a, b, s, features=None):
     return np.asarray(s, dtype=float) + offset
 
 
-def gradient_of_estimate(a, b, s, features=None):
-    """``(d s_hat/da, d s_hat/db) = (Cov_w(x, y), -Var_w(x))`` at each threshold."""
-    _, d_a, d_b = residual(a, b, s, features=features)
-    return d_a, d_b
-
-
 def threshold_nodes(a, b, prior):
     """Quadrature over the prior: exact pairs ``(s, q)`` and weights ``density * dw``.
 
@@ -463,21 +457,6 @@ def loss_and_gradient(a, b, prior, features=None):
     a, b = validation.scalar_parameters(a, b)
     s, q, w = _threshold_nodes(a, b, validation.density_law(prior, "prior"))
     return _squared_error(w, *_summaries(a, b, s, q, validation.features(features)))
-
-
-def squared_error(weights, r, r_a, r_b):
-    """Quadrature of the squared residual: ``(sum w r^2, d/da, d/db)`` from ``r, dr/da, dr/db``.
-
-    ``weights`` and the residual ``r`` with its derivatives are finite 1-D arrays of
-    one length (the quadrature nodes).
-    """
-    weights = validation.finite(weights, "weights")
-    if weights.ndim != 1:
-        raise ValueError(f"weights must be 1-D (got shape {weights.shape})")
-    parts = [validation.finite(v, n) for v, n in ((r, "r"), (r_a, "r_a"), (r_b, "r_b"))]
-    for part, name in zip(parts, ("r", "r_a", "r_b")):
-        validation.same_shape(weights, part, ("weights", name))
-    return _squared_error(weights, *parts)
 
 
 def _squared_error(weights, r, r_a, r_b):

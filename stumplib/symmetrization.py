@@ -1,4 +1,4 @@
-"""Reflected symmetrization of the one-head model.
+"""Reflected symmetrization of the one-head model: heads, population losses, flow.
 
 The mirror map ``x -> 1 - x``, ``y -> 1 - y`` (:func:`stumplib.tasks.mirror`) turns
 positives into negatives. The *mirrored head* applies the same head ``(a, b)`` to the
@@ -11,14 +11,35 @@ negatives near the threshold and localizes ``s`` from below. Combinations:
 - :func:`joint_estimate`: one softmax over both heads' scores (the two heads
   weighted by their softmax normalizers).
 
-Each has a hard-attention limit (``b -> inf``, ``a - b -> inf``), and the average has
-a population version (infinite context) with its loss and gradient for training.
+Each has a hard-attention limit (``b -> inf``, ``a - b -> inf``).
+
+**Population.** For uniform features the head's population residual has the exact
+decomposition ``s_hat^inf(s) - s = 1/b - eps(s)`` with the edge terms::
+
+    eps(s) = pi_- (s + T(s)) + pi_+ T(1 - s),      T(l) = l / (e^{b l} - 1),
+
+(:func:`edge_terms`). The mirror-averaged head has residual
+``(eps(1 - s) - eps(s))/2``: the shared ``1/b`` cancels, and computing the difference
+from the edge terms (not from the two residuals) keeps full relative precision when
+the loss is far below ``1/b^2`` (it reaches ``1e-40`` in long runs). The
+evidence-aware head weighs head and mirror by their positive masses ``P = pi_+(s)``
+and ``P' = pi_+(1 - s)``; its residual is ``tanh(D/2)/b - w eps(s) + (1 - w) eps(1 - s)``
+with ``w = P/(P + P')`` and ``D = log P - log P'``. Both come with exact gradients in
+``(a, b)``, and :func:`loss_and_gradient` integrates them over a prior.
+
+**Flow.** :func:`flow` follows ``dtheta/dt = -grad L`` in the log-time variable
+``tau = log(1 + t)`` with a stiff-capable solver, so that tens of decades of ``t`` cost
+a few hundred gradient evaluations, and :func:`rates` reads the local growth rate
+``db/dlog t = t b'`` and the loss exponent ``dlog L/dlog t = -t |grad L|^2 / L`` off
+the gradient at each record (no differencing of the trajectory).
 """
+
+from typing import NamedTuple
 
 import numpy as np
 from scipy import special
 
-from . import head, population, quadrature, tasks, validation
+from . import fitting, head, population, quadrature, tasks, training, validation
 
 
 def mirrored_estimate(a, b, x, y):
@@ -139,73 +160,65 @@ def joint_hard_limit(x, y):
     return np.where(tie, mixed, np.where(take_right, right, left))
 
 
-def mirrored_population_estimate(a, b, s):
-    """Infinite-context mirrored head ``1 - s_hat^inf(1 - s)`` (uniform features)."""
-    s = validation.unit_interval(s, "s")
-    return 1.0 - population.estimate(a, b, 1.0 - s)
+def _tail(b, length):
+    """``T = length/(e^{b length} - 1)`` (``1/b`` at 0) and ``dT/db = -T (T + length)``."""
+    bl = b * length
+    small = bl < 1e-12
+    safe = np.where(small, 1.0, bl)
+    t = np.where(small, 1.0 / b, length * np.exp(-safe) / -np.expm1(-safe))
+    return t, -t * (t + length)
 
 
-def average_population_residual(a, b, s, q=None):
-    """``s_bar^inf(s) - s`` and its gradient for the average of head and mirror.
-
-    With ``r(s) = s_hat^inf(s) - s`` the head's residual, the mirror's residual is
-    ``-r(1 - s)`` and the average's is ``(r(s) - r(1 - s)) / 2``. ``q = 1 - s`` may be
-    given exactly (resolves thresholds within float spacing of 1).
-    """
-    s, q = validation.complements(s, q)
-    r, r_a, r_b = population.residual(a, b, s, q)
-    m, m_a, m_b = population.residual(a, b, q, s)
-    return 0.5 * (r - m), 0.5 * (r_a - m_a), 0.5 * (r_b - m_b)
+def _log_mass_ratio(b, s, q):
+    """``log(1 - e^{-b q}) - log(1 - e^{-b s})`` (``±inf`` at an edge)."""
+    with np.errstate(divide="ignore"):
+        return np.log(-np.expm1(-b * q)) - np.log(-np.expm1(-b * s))
 
 
-def threshold_nodes(a, b, prior):
-    """Quadrature nodes ``(s, q, weight)`` for the symmetrized population loss.
+class Side(NamedTuple):
+    """One head at thresholds ``s``: edge term, positive mass, their gradients."""
 
-    Like :func:`stumplib.population.threshold_nodes`, but graded toward both
-    calibrated thresholds ``a/b`` (head) and ``1 - a/b`` (mirror) as well as toward
-    both edges, in ``s`` below 1/2 and in ``q = 1 - s`` above.
-    """
-    a, b = validation.scalar_parameters(a, b)
-    validation.density_law(prior, "prior")
-    scale = 1.0 / max(abs(b), 1.0)
-    edge = max(1e-3 * scale * np.exp(-max(a - b, -a, 0.0)), 1e-300)
-    center = a / b if abs(b) > 1 else 0.5
-    breaks = np.concatenate(
-        [
-            quadrature._graded(0.0, edge, 0.5)[1:],
-            quadrature._graded(center, 1e-2 * scale),
-            quadrature._graded(1.0 - center, 1e-2 * scale),
-        ]
-    )
-    return population._prior_nodes(prior, breaks, breaks)
+    eps: np.ndarray
+    eps_a: np.ndarray
+    eps_b: np.ndarray
+    logit: np.ndarray
+    logit_b: np.ndarray
 
 
-def average_population_loss_and_gradient(a, b, prior):
-    """Population loss ``E_s (s_bar^inf(s) - s)^2`` of the average and its gradient.
+def side(a, b, s, q=None):
+    """Edge term ``eps`` and the logit of the positive mass, with gradients.
 
     Parameters
     ----------
     a, b : float
-        Shared parameters of the head and its mirror.
-    prior : tasks.Uniform or tasks.Beta
-        Threshold prior (uniform features).
+        Head parameters, ``b > 0``.
+    s, q : ndarray
+        Thresholds and their exact complements ``q = 1 - s`` (computed if not given).
 
     Returns
     -------
-    loss, d_a, d_b : float
+    Side
+        ``eps``, ``d eps/da``, ``d eps/db``, ``logit(pi_+)`` and its ``b``-derivative
+        (its ``a``-derivative is 1).
     """
-    s, q, w = threshold_nodes(a, b, prior)
-    return population._squared_error(w, *average_population_residual(a, b, s, q))
+    return _side(*_checked(a, b, s, q))
 
 
-def _tail(b, length):
-    """``length / (exp(b*length) - 1)`` (``1/b`` at ``length = 0``), overflow-free."""
-    bl = b * length
-    safe = np.where(bl > 1e-12, bl, 1.0)
-    return np.where(bl > 1e-12, length * np.exp(-safe) / -np.expm1(-safe), 1.0 / b)
+def _side(a, b, s, q):
+    shift = np.where(s <= 0.5, a - b * s, (a - b) + b * q)
+    logit = shift + _log_mass_ratio(b, s, q)
+    t_s, dt_s = _tail(b, s)
+    t_q, dt_q = _tail(b, q)
+    logit_b = -s + t_q - t_s
+    p_pos, p_neg = special.expit(logit), special.expit(-logit)
+    jump = t_q - s - t_s
+    eps = p_neg * (s + t_s) + p_pos * t_q
+    eps_a = p_pos * p_neg * jump
+    eps_b = eps_a * logit_b + p_neg * dt_s + p_pos * dt_q
+    return Side(eps, eps_a, eps_b, logit, logit_b)
 
 
-def population_edge_terms(a, b, s):
+def edge_terms(a, b, s):
     """``eps(s)`` in the exact decomposition ``s_hat^inf(s) - s = 1/b - eps(s)``.
 
     For uniform features the negatives form a kernel ``e^{-bx}`` on ``[0, s]`` with
@@ -214,7 +227,7 @@ def population_edge_terms(a, b, s):
     ``pi_-``, ``pi_+`` gives ``eps = pi_- (s + s/(e^{bs}-1)) + pi_+ (1-s)/(e^{b(1-s)}-1)``:
     leakage onto the negatives plus truncation of the positive kernel at 1. The head
     and its mirror share the ``1/b``, so the average's residual is
-    ``(eps(1 - s) - eps(s)) / 2``.
+    ``(eps(1 - s) - eps(s)) / 2`` (:func:`average_residual`).
 
     Parameters
     ----------
@@ -228,12 +241,215 @@ def population_edge_terms(a, b, s):
     eps, pi_pos : ndarray
         The edge terms and the positive-class probability.
     """
+    one = side(a, b, s)
+    return one.eps, special.expit(one.logit)
+
+
+def _checked(a, b, s, q):
     a, b = validation.scalar_parameters(a, b)
     b = validation.positive_scalar(b, "b")
-    s = validation.unit_interval(s, "s")
-    q = 1.0 - s
-    with np.errstate(divide="ignore"):
-        logit = (a - b * s) + np.log(-np.expm1(-b * q)) - np.log(-np.expm1(-b * s))
-    pi_pos = special.expit(logit)
-    eps = (1.0 - pi_pos) * (s + _tail(b, s)) + pi_pos * _tail(b, q)
-    return eps, pi_pos
+    return (a, b, *validation.complements(s, q))
+
+
+def average_residual(a, b, s, q=None):
+    """Residual of the mirror average, ``(eps(1 - s) - eps(s))/2``, and its gradient.
+
+    Parameters
+    ----------
+    a, b : float
+        Shared parameters, ``b > 0``.
+    s : array_like
+        Thresholds in [0, 1].
+    q : array_like, optional
+        ``1 - s`` computed exactly by the caller.
+
+    Returns
+    -------
+    r, r_a, r_b : ndarray
+    """
+    a, b, s, q = _checked(a, b, s, q)
+    head, mirror = _side(a, b, s, q), _side(a, b, q, s)
+    return tuple(0.5 * (m - h) for h, m in zip(head[:3], mirror[:3]))
+
+
+def evidence_residual(a, b, s, q=None):
+    """Residual of the evidence-aware head at infinite context, and its gradient.
+
+    Head and mirror are weighted by their attention masses on their own positives,
+    ``P = pi_+(s)`` and ``P' = pi_+(1 - s)``; with ``w = P/(P + P')`` the residual is
+    ``(2w - 1)/b - w eps(s) + (1 - w) eps(1 - s)``.
+
+    Parameters
+    ----------
+    a, b : float
+        Shared parameters, ``b > 0``.
+    s : array_like
+        Thresholds in [0, 1].
+    q : array_like, optional
+        ``1 - s`` computed exactly by the caller.
+
+    Returns
+    -------
+    r, r_a, r_b : ndarray
+    """
+    a, b, s, q = _checked(a, b, s, q)
+    head, mirror = _side(a, b, s, q), _side(a, b, q, s)
+    gap = special.log_expit(head.logit) - special.log_expit(mirror.logit)
+    gap_a = special.expit(-head.logit) - special.expit(-mirror.logit)
+    gap_b = (
+        special.expit(-head.logit) * head.logit_b - special.expit(-mirror.logit) * mirror.logit_b
+    )
+    w = special.expit(gap)
+    tilt = np.tanh(0.5 * gap)  # 2w - 1
+    spread = 2.0 / b - head.eps - mirror.eps  # d r / d w
+    r = tilt / b - w * head.eps + (1 - w) * mirror.eps
+    w_a, w_b = w * (1 - w) * gap_a, w * (1 - w) * gap_b
+    r_a = w_a * spread - w * head.eps_a + (1 - w) * mirror.eps_a
+    r_b = w_b * spread - tilt / b**2 - w * head.eps_b + (1 - w) * mirror.eps_b
+    return r, r_a, r_b
+
+
+RESIDUALS = {"average": average_residual, "evidence": evidence_residual}
+
+
+def threshold_nodes(a, b, prior):
+    """Quadrature nodes ``(s, q, weight)`` for the symmetrized heads' population losses.
+
+    Panels are graded toward both edges (down to the inner layers of width
+    ``e^{-(a-b)}/b``), toward the calibrated thresholds ``a/b`` and ``1 - a/b`` and
+    toward the ends of the prior's support (layers of width ``1/b``).
+    """
+    a, b = validation.scalar_parameters(a, b)
+    scale = 1.0 / max(abs(b), 1.0)
+    edge = max(1e-3 * scale * np.exp(-max(a - b, -a, 0.0)), 1e-300)
+    center = a / b if abs(b) > 1 else 0.5
+    lo, hi = validation.density_law(prior, "prior").support
+    points = [quadrature.graded(0.0, edge, 0.5)[1:]]
+    points += [quadrature.graded(p, 1e-2 * scale) for p in (center, 1.0 - center, lo, 1.0 - hi)]
+    points += [quadrature.graded(1.0 - p, 1e-2 * scale) for p in (lo, 1.0 - hi)]
+    breaks = np.concatenate(points)
+    return population.prior_nodes(prior, breaks, breaks)
+
+
+def loss_and_gradient(a, b, prior, rule="average"):
+    """Population loss ``E_s r(s)^2`` of a symmetrized head and its gradient.
+
+    Parameters
+    ----------
+    a, b : float
+        Shared parameters, ``b > 0``.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior (uniform features).
+    rule : {"average", "evidence"}
+        Which combination of head and mirror.
+
+    Returns
+    -------
+    loss, d_a, d_b : float
+    """
+    if rule not in RESIDUALS:
+        raise ValueError(f"rule must be one of {tuple(RESIDUALS)} (got {rule!r})")
+    a, b = validation.scalar_parameters(a, b)
+    b = validation.positive_scalar(b, "b")
+    s, q, w = threshold_nodes(a, b, prior)
+    return population._squared_error(w, *RESIDUALS[rule](a, b, s, q))
+
+
+def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
+    """Gradient flow of a symmetrized loss from ``t = 0``, integrated in log time.
+
+    :func:`stumplib.training.flow` in ``tau = log(1 + t)``, with records at ``t = 0``
+    and at ``points`` log-spaced times from ``1e-2`` to ``t_max``.
+
+    Parameters
+    ----------
+    loss_and_gradient : callable
+        ``(a, b) -> (L, dL/da, dL/db)``.
+    theta0 : tuple of float
+        Initial ``(a, b)``.
+    t_max : float
+        Final time, above ``1e-2``.
+    points : int
+        Number of log-spaced records.
+    rtol : float
+        Relative tolerance of the solver (the absolute one is ``rtol * 1e-2``).
+
+    Returns
+    -------
+    training.Trajectory
+    """
+    t_max = validation.positive_scalar(t_max, "t_max")
+    if t_max <= 1e-2:
+        raise ValueError(f"t_max must exceed 1e-2 (got {t_max})")
+    points = validation.count(points, "points", minimum=2)
+    rtol = validation.positive_scalar(rtol, "rtol")
+    times = np.concatenate([[0.0], np.geomspace(1e-2, t_max, points)])
+    return training.flow(
+        loss_and_gradient, theta0, times, rtol=rtol, atol=rtol * 1e-2, log_time=True
+    )
+
+
+class Rates(NamedTuple):
+    """Local rates along a trajectory, read off the gradient at each record."""
+
+    db_dlog_t: np.ndarray
+    loss_exponent: np.ndarray
+
+
+def rates(loss_and_gradient, trajectory):
+    """``db/dlog t = -t dL/db`` and ``dlog L/dlog t = -t |grad L|^2 / L`` at each record.
+
+    Parameters
+    ----------
+    loss_and_gradient : callable
+        ``(a, b) -> (L, dL/da, dL/db)``, the loss the trajectory follows.
+    trajectory : training.Trajectory
+        Records with ``t > 0`` (a record at ``t = 0`` gives zeros).
+
+    Returns
+    -------
+    Rates
+    """
+    validation.function(loss_and_gradient, "loss_and_gradient")
+    t, a, b = validation.trajectory(trajectory)
+    if np.any(t < 0):
+        raise ValueError("trajectory.t must be non-negative")
+    values = np.array([loss_and_gradient(ai, bi) for ai, bi in zip(a, b)])
+    loss, g_a, g_b = values.T
+    if np.any(loss <= 0):
+        raise ValueError("the loss must be positive along the trajectory")
+    return Rates(-t * g_b, -t * (g_a**2 + g_b**2) / loss)
+
+
+def log_limit(b, y):
+    """Extrapolate ``y = c0 + (c1 log b + c2)/b + (c3 log b + c4)/b^2`` to ``b -> inf``.
+
+    For the offsets under ``U[0, 1]``, whose corrections carry ``log b``. The limit is
+    ``c0`` of the five-term fit; its tolerance is three standard errors of that fit
+    plus the change of ``c0`` when the ``1/b^2`` terms are dropped (the truncation
+    uncertainty, measured on the data).
+
+    Parameters
+    ----------
+    b, y : array_like
+        One-dimensional, same length (at least 7), ``b > 1``.
+
+    Returns
+    -------
+    limit, tol : float
+    """
+    b = validation.positive(b, "b")
+    y = validation.finite(y, "y")
+    if b.ndim != 1 or b.shape != y.shape or len(b) < 7:
+        raise ValueError(
+            f"b and y must be 1-D of the same length >= 7 (got {b.shape} and {y.shape})"
+        )
+    if np.any(b <= 1):
+        raise ValueError("b must exceed 1")
+    columns = [np.ones_like(b), np.log(b) / b, 1 / b, np.log(b) / b**2, b**-2.0]
+    fits = []
+    for k in (3, 5):
+        fit = fitting.least_squares(np.column_stack(columns[:k]), y)
+        fits.append((fit.coef[0], fit.se[0]))
+    (c0_less, _), (c0, se) = fits
+    return float(c0), float(3 * se + abs(c0 - c0_less))

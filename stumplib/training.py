@@ -9,6 +9,7 @@ decades stay small.
 """
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from scipy import integrate
@@ -215,13 +216,30 @@ def _corpus_run(item):
     return corpus_descent(Corpus.sample(m, n, prior, rng=rng), theta0, eta, steps, points)
 
 
-def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
-    """Population gradient flow ``dtheta/dt = -grad L(theta)`` up to ``t_max``.
+def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False):
+    """Gradient flow ``dtheta/dt = -grad L(theta)``, recorded at ``times``.
 
     Integrated with ``scipy.integrate.solve_ivp`` (LSODA, which switches to a stiff
-    method during the fast calibration phase) and recorded at ``t = 0`` and ``points``
-    log-spaced times ending at ``t_max``, from ``1e-3`` (from ``t_max / 1000`` when
-    ``t_max <= 1e-3``; ``t_max`` alone when ``points = 1``).
+    method during a fast calibration phase). With ``log_time`` the flow is integrated in
+    ``tau = log(1 + t)``, ``dtheta/dtau = -(1 + t) grad L``: evenly paced over many
+    decades of time.
+
+    Parameters
+    ----------
+    loss_and_gradient : callable
+        ``(a, b) -> (L, dL/da, dL/db)``.
+    theta0 : tuple of float
+        Initial ``(a, b)`` at ``t = 0``.
+    times : array_like
+        Increasing record times from ``0``; the last is the end of the flow.
+    rtol, atol : float
+        Tolerances of the solver (``0 < rtol < 1``, ``atol > 0``).
+    log_time : bool
+        Integrate in ``log(1 + t)`` instead of ``t``.
+
+    Returns
+    -------
+    Trajectory
 
     Raises
     ------
@@ -230,31 +248,53 @@ def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
     RuntimeError
         If the integrator fails.
     """
-    validation.density_law(prior, "prior")
-    validation.features(features)
+    validation.function(loss_and_gradient, "loss_and_gradient")
     theta0 = np.array(validation.point(theta0))
-    t_max = validation.positive_scalar(t_max, "t_max")
-    points = validation.count(points, "points")
+    times = validation.finite(times, "times")
+    if times.ndim != 1 or times.size < 2 or times[0] != 0 or np.any(np.diff(times) <= 0):
+        raise ValueError("times must be increasing from 0, at least two of them")
     rtol = validation.positive_scalar(rtol, "rtol")
     if rtol >= 1:
         raise ValueError(f"rtol must be below 1 (got {rtol:g})")
+    atol = validation.positive_scalar(atol, "atol")
+    clock = (np.log1p, np.expm1) if log_time else (np.asarray, np.asarray)
+
+    def rhs(u, theta):
+        grad = np.array(loss_and_gradient(theta[0], theta[1])[1:])
+        if not np.all(np.isfinite(grad)):
+            raise FloatingPointError(
+                f"gradient flow: non-finite gradient at t={clock[1](u):.6g} ({_state(*theta)})"
+            )
+        return -np.exp(u) * grad if log_time else -grad
+
+    ticks = clock[0](times)
+    sol = integrate.solve_ivp(
+        rhs, (0.0, ticks[-1]), theta0, method="LSODA", t_eval=ticks, rtol=rtol, atol=atol
+    )
+    if not sol.success:
+        raise RuntimeError(f"gradient flow failed at t={clock[1](sol.t[-1]):.6g}: {sol.message}")
+    a, b = sol.y
+    loss = np.array([loss_and_gradient(ai, bi)[0] for ai, bi in zip(a, b)])
+    return Trajectory(clock[1](sol.t), a, b, loss)
+
+
+def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
+    """Population gradient flow up to ``t_max`` (see :func:`flow`).
+
+    Recorded at ``t = 0`` and ``points`` log-spaced times ending at ``t_max``, from
+    ``1e-3`` (from ``t_max / 1000`` when ``t_max <= 1e-3``; ``t_max`` alone when
+    ``points = 1``).
+    """
+    validation.density_law(prior, "prior")
+    validation.features(features)
+    t_max = validation.positive_scalar(t_max, "t_max")
+    points = validation.count(points, "points")
     first = 1e-3 if t_max > 1e-3 else 1e-3 * t_max
     t_eval = np.concatenate([[0.0], np.geomspace(first, t_max, points) if points > 1 else [t_max]])
     t_eval[-1] = t_max
-
-    def rhs(t, theta):
-        grad = np.array(population.gradient(theta[0], theta[1], prior, features))
-        if not np.all(np.isfinite(grad)):
-            raise FloatingPointError(
-                f"gradient flow: non-finite gradient at t={t:.6g} ({_state(*theta)})"
-            )
-        return -grad
-
-    sol = integrate.solve_ivp(
-        rhs, (0.0, t_max), theta0, method="LSODA", t_eval=t_eval, rtol=rtol, atol=1e-12
+    return flow(
+        partial(population.loss_and_gradient, prior=prior, features=features),
+        theta0,
+        t_eval,
+        rtol=rtol,
     )
-    if not sol.success:
-        raise RuntimeError(f"gradient flow failed at t={sol.t[-1]:.6g}: {sol.message}")
-    a, b = sol.y
-    loss = np.array([population.loss(ai, bi, prior, features) for ai, bi in zip(a, b)])
-    return Trajectory(sol.t, a, b, loss)

@@ -38,7 +38,6 @@ from stumplib import (
     risk_checks,
     sweep,
     symmetrization,
-    symmetrized_flow,
     tasks,
     training,
     validation,
@@ -115,7 +114,6 @@ CASES = [
     ),
     (population.residual, dict(a=1.0, b=2.0, s=[0.3, 0.5]), "a b s q", "", "features", ""),
     (population.estimate, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "features", ""),
-    (population.gradient_of_estimate, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "features", ""),
     (population.loss, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior features", ""),
     (population.gradient, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior features", ""),
     (
@@ -153,25 +151,7 @@ CASES = [
     (symmetrization.average_hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
     (symmetrization.evidence_hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
     (symmetrization.joint_hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
-    (symmetrization.mirrored_population_estimate, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "", ""),
-    (
-        symmetrization.average_population_residual,
-        dict(a=1.0, b=2.0, s=0.3),
-        "a b s q",
-        "",
-        "",
-        "",
-    ),
-    (symmetrization.population_edge_terms, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "", ""),
-    (symmetrization.threshold_nodes, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior", ""),
-    (
-        symmetrization.average_population_loss_and_gradient,
-        dict(a=1.0, b=2.0, prior=PRIOR),
-        "a b",
-        "",
-        "prior",
-        "",
-    ),
+    (symmetrization.edge_terms, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "", ""),
     (calibration.guess, dict(b=10.0, prior=PRIOR), "b", "", "prior", ""),
     (calibration.a_star, dict(b=10.0, prior=PRIOR), "b", "", "prior features", ""),
     (calibration.min_loss, dict(b=10.0, prior=PRIOR), "b", "", "prior", ""),
@@ -204,6 +184,14 @@ CASES = [
         dict(corpus=CORPUS, theta0=(1.0, 2.0), eta=0.1, steps=2),
         "eta steps points",
         "steps points",
+        "",
+        "",
+    ),
+    (
+        training.flow,
+        dict(loss_and_gradient=quadratic, theta0=(1.0, 2.0), times=[0.0, 0.5, 1.0]),
+        "times rtol atol",
+        "",
         "",
         "",
     ),
@@ -406,17 +394,6 @@ CASES = [
         "",
         "",
     ),
-    (moments.log_phi, dict(t=1.0), "t", "", "", ""),
-    (moments.mean_fraction, dict(t=1.0), "t", "", "", ""),
-    (moments.variance_fraction, dict(t=1.0), "t", "", "", ""),
-    (
-        moments.truncated_exponential,
-        dict(rate=1.0, length=0.5),
-        "rate length shift",
-        "",
-        "",
-        "",
-    ),
     (quadrature.gauss_legendre, dict(breaks=[0.0, 1.0]), "breaks", "", "", ""),
     (
         quadrature.graded,
@@ -473,12 +450,12 @@ CASES = [
         "",
         "",
     ),
-    (symmetrized_flow.side, dict(a=1.0, b=2.0, s=0.3, q=0.7), "a b s q", "", "", ""),
-    (symmetrized_flow.average_residual, dict(a=1.0, b=2.0, s=0.3), "a b s q", "", "", ""),
-    (symmetrized_flow.evidence_residual, dict(a=1.0, b=2.0, s=0.3), "a b s q", "", "", ""),
-    (symmetrized_flow.threshold_nodes, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior", ""),
+    (symmetrization.side, dict(a=1.0, b=2.0, s=0.3, q=0.7), "a b s q", "", "", ""),
+    (symmetrization.average_residual, dict(a=1.0, b=2.0, s=0.3), "a b s q", "", "", ""),
+    (symmetrization.evidence_residual, dict(a=1.0, b=2.0, s=0.3), "a b s q", "", "", ""),
+    (symmetrization.threshold_nodes, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior", ""),
     (
-        symmetrized_flow.loss_and_gradient,
+        symmetrization.loss_and_gradient,
         dict(a=1.0, b=2.0, prior=PRIOR),
         "a b",
         "",
@@ -486,7 +463,7 @@ CASES = [
         "",
     ),
     (
-        symmetrized_flow.flow,
+        symmetrization.flow,
         dict(loss_and_gradient=quadratic, theta0=(1.0, 1.0), t_max=1.0, points=3),
         "t_max points rtol",
         "points",
@@ -494,7 +471,7 @@ CASES = [
         "",
     ),
     (
-        symmetrized_flow.log_limit,
+        symmetrization.log_limit,
         dict(b=2.0 ** np.arange(1, 8), y=1.0 + 2.0 ** -np.arange(1, 8)),
         "b y",
         "",
@@ -584,14 +561,6 @@ CASES = [
     ),
     (head.distance_to_limit, dict(a=[1.0], b=[2.0], x=X, y=Y), "a b x y", "", "", ""),
     (
-        population.squared_error,
-        dict(weights=[0.5, 0.5], r=[0.1, 0.2], r_a=[0.0, 0.1], r_b=[0.1, 0.0]),
-        "weights r r_a r_b",
-        "",
-        "",
-        "",
-    ),
-    (
         pretraining.train_from_start,
         dict(corpus=CORPUS, b_target=3.0, prior=PRIOR, ratio=1.0),
         "b_target ratio shift",
@@ -652,7 +621,7 @@ CASES = [
         "prior",
         "",
     ),
-    (symmetrized_flow.rates, dict(loss_and_gradient=quadratic, trajectory=TRAJ), "", "", "", ""),
+    (symmetrization.rates, dict(loss_and_gradient=quadratic, trajectory=TRAJ), "", "", "", ""),
     (claims.number, dict(value=1.5), "value digits", "digits", "", ""),
     (claims.check, RECORD, "expected tol digits", "digits", "", ""),
     (prose.text, dict(value=1.5), "value", "", "", ""),
@@ -717,8 +686,8 @@ NO_NUMERIC_INPUT = {
     fitting.LinearFit: _RESULT,
     gradcheck.Comparison: _RESULT,
     pretraining.Frozen: _RESULT,
-    symmetrized_flow.Side: _RESULT,
-    symmetrized_flow.Rates: _RESULT,
+    symmetrization.Side: _RESULT,
+    symmetrization.Rates: _RESULT,
     training.Trajectory: _RESULT + "; its readers check it (validation.trajectory)",
     claims.ClaimFailed: "an exception class",
     claims.RecordRenderer: "a myst-nb plugin class",
@@ -1180,9 +1149,9 @@ class TestNonNumericArguments:
     )
     def test_rates_check_the_trajectory(self, trajectory, error, match):
         with pytest.raises(error, match=match):
-            symmetrized_flow.rates(quadratic, trajectory)
+            symmetrization.rates(quadratic, trajectory)
         with pytest.raises(TypeError, match="^loss_and_gradient must be callable"):
-            symmetrized_flow.rates(None, TRAJ)
+            symmetrization.rates(None, TRAJ)
 
     @pytest.mark.parametrize(
         "sizes, error",
@@ -1219,4 +1188,4 @@ class TestNonNumericArguments:
         with pytest.raises((TypeError, ValueError), match="theta0|^b must"):
             pretraining.train_to_scale(CORPUS, theta0, 0.1, 1.5, max_steps=3)
         with pytest.raises((TypeError, ValueError), match="theta0|^b must"):
-            symmetrized_flow.flow(quadratic, theta0, 1.0, points=3)
+            symmetrization.flow(quadratic, theta0, 1.0, points=3)

@@ -56,14 +56,14 @@ def test_switch_points_are_the_documented_ones():
 def test_mean_fraction_vs_mpmath():
     # Worst case is just above the series switch 1e-2, where 1/t - 1/expm1(t) cancels
     # (1/t ~ 100 vs result 0.5: ~200 eps = 4e-14); 1e-13 leaves a margin of ~2.5.
-    np.testing.assert_allclose(moments.mean_fraction(T), ref_mean(T), rtol=1e-13, atol=0)
+    np.testing.assert_allclose(moments._mean_fraction(T), ref_mean(T), rtol=1e-13, atol=0)
 
 
 def test_variance_fraction_vs_mpmath():
     # Just above the switch 0.1, 1/t^2 = 100 cancels down to 1/12: a condition number of
     # 1200, i.e. ~1200 eps = 2.7e-13 is the inherent error of the closed form there
     # (measured: 2.1e-13). Elsewhere the error is ~1e-15.
-    rel = np.abs(moments.variance_fraction(T) / ref_var(T) - 1)
+    rel = np.abs(moments._variance_fraction(T) / ref_var(T) - 1)
     assert rel.max() < 4e-13
     far = np.abs(T) > 1.0
     assert rel[far].max() < 1e-14
@@ -77,17 +77,17 @@ def test_log_phi_vs_mpmath():
     # form log(-expm1(-t)) - log(t) loses relative (not absolute) accuracy there, so the
     # check is absolute for |value| <= 1 and relative (1e-15) for large |t|.
     ref = ref_log_phi(T)
-    err = np.abs(moments.log_phi(T) - ref)
+    err = np.abs(moments._log_phi(T) - ref)
     assert np.all(err <= 1e-14 * np.maximum(1.0, np.abs(ref)))
     # phi itself, to 1e-13 relative, where it is representable
     ok = ref < 700
-    np.testing.assert_allclose(np.exp(moments.log_phi(T[ok])), np.exp(ref[ok]), rtol=1e-13)
+    np.testing.assert_allclose(np.exp(moments._log_phi(T[ok])), np.exp(ref[ok]), rtol=1e-13)
 
 
 def test_exact_zero():
-    assert moments.mean_fraction(0.0) == 0.5
-    assert moments.variance_fraction(0.0) == 1 / 12
-    assert moments.log_phi(0.0) == 0.0
+    assert moments._mean_fraction(0.0) == 0.5
+    assert moments._variance_fraction(0.0) == 1 / 12
+    assert moments._log_phi(0.0) == 0.0
 
 
 @pytest.mark.parametrize("t", [-800.0, -50.0, -1.0, -1e-3, 1e-3, 1.0, 50.0, 800.0])
@@ -106,9 +106,9 @@ def test_against_direct_sums(t):
     mass = f.sum()
     mean = (f * nodes).sum() / mass
     var = (f * (nodes - mean) ** 2).sum() / mass
-    assert moments.log_phi(t) == pytest.approx(top + np.log(mass), rel=1e-12, abs=1e-12)
-    assert moments.mean_fraction(t) == pytest.approx(mean, rel=1e-11)
-    assert moments.variance_fraction(t) == pytest.approx(var, rel=1e-9)
+    assert moments._log_phi(t) == pytest.approx(top + np.log(mass), rel=1e-12, abs=1e-12)
+    assert moments._mean_fraction(t) == pytest.approx(mean, rel=1e-11)
+    assert moments._variance_fraction(t) == pytest.approx(var, rel=1e-9)
 
 
 def test_no_warnings_or_nonfinite_at_extremes():
@@ -117,32 +117,34 @@ def test_no_warnings_or_nonfinite_at_extremes():
     t = np.array([-1e12, -1e6, -800.0, -1e-300, 0.0, 5e-324, 1e-300, 800.0, 1e6, 1e12])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for fn in (moments.mean_fraction, moments.variance_fraction, moments.log_phi):
+        for fn in (moments._mean_fraction, moments._variance_fraction, moments._log_phi):
             assert np.all(np.isfinite(fn(t)))
     # limits: mean -> 1/t (t -> inf), 1 - 1/|t| (t -> -inf); variance -> 1/t^2
-    assert moments.mean_fraction(1e6) == pytest.approx(1e-6, rel=1e-15)
-    assert moments.mean_fraction(-1e6) == pytest.approx(1 - 1e-6, rel=1e-15)
-    assert moments.variance_fraction(1e6) == pytest.approx(1e-12, rel=1e-15)
+    assert moments._mean_fraction(1e6) == pytest.approx(1e-6, rel=1e-15)
+    assert moments._mean_fraction(-1e6) == pytest.approx(1 - 1e-6, rel=1e-15)
+    assert moments._variance_fraction(1e6) == pytest.approx(1e-12, rel=1e-15)
 
 
 @given(st.floats(-700, 700))
 def test_reflection_identities(t):
     """u -> 1 - u maps exp(-t u) to exp(-(-t) u): mean(-t) = 1 - mean(t), var(-t) = var(t),
     and log_phi(-t) = log_phi(t) + t."""
-    assert moments.mean_fraction(-t) == pytest.approx(1 - moments.mean_fraction(t), abs=2e-15)
-    assert moments.variance_fraction(-t) == pytest.approx(
-        moments.variance_fraction(t), rel=1e-15, abs=0
+    assert moments._mean_fraction(-t) == pytest.approx(1 - moments._mean_fraction(t), abs=2e-15)
+    assert moments._variance_fraction(-t) == pytest.approx(
+        moments._variance_fraction(t), rel=1e-15, abs=0
     )
-    assert moments.log_phi(-t) == pytest.approx(moments.log_phi(t) + t, abs=1e-13 * max(1, abs(t)))
+    assert moments._log_phi(-t) == pytest.approx(
+        moments._log_phi(t) + t, abs=1e-13 * max(1, abs(t))
+    )
 
 
 @given(st.floats(-700, 700), st.floats(-700, 700))
 def test_monotone_and_bounded(t1, t2):
     """The mean of exp(-t u) on [0, 1] decreases in t and lies in (0, 1); the variance <= 1/12."""
     lo, hi = min(t1, t2), max(t1, t2)
-    assert moments.mean_fraction(hi) <= moments.mean_fraction(lo) + 1e-15
-    assert 0 < moments.mean_fraction(t1) < 1
-    assert 0 < moments.variance_fraction(t1) <= 1 / 12 * (1 + 1e-15)
+    assert moments._mean_fraction(hi) <= moments._mean_fraction(lo) + 1e-15
+    assert 0 < moments._mean_fraction(t1) < 1
+    assert 0 < moments._variance_fraction(t1) <= 1 / 12 * (1 + 1e-15)
 
 
 class TestTruncatedExponential:
@@ -156,20 +158,14 @@ class TestTruncatedExponential:
         pts = [0, min(L, 1 / max(abs(r), 1)), L] if abs(rate) > 1 else [0, L]
         m0, m1, m2 = (mp.quad(lambda u: f(u, k), pts) for k in range(3))
         mean = m1 / m0
-        log_mass, got_mean, got_var = moments.truncated_exponential(rate, length, shift)
+        log_mass, got_mean, got_var = moments._truncated_exponential(rate, length, shift)
         assert float(log_mass) == pytest.approx(float(mp.log(m0)), rel=1e-13, abs=1e-13)
         assert float(got_mean) == pytest.approx(float(mean), rel=1e-12)
         assert float(got_var) == pytest.approx(float(m2 / m0 - mean**2), rel=1e-10)
 
     def test_zero_length(self):
-        log_mass, mean, var = moments.truncated_exponential(5.0, 0.0)
+        log_mass, mean, var = moments._truncated_exponential(5.0, 0.0)
         assert log_mass == -np.inf and mean == 0 and var == 0
-
-    def test_negative_length_and_shapes_are_rejected(self):
-        with pytest.raises(ValueError, match="^length must be non-negative"):
-            moments.truncated_exponential(1.0, -0.5)
-        with pytest.raises(ValueError, match="^shapes do not broadcast: rate"):
-            moments.truncated_exponential([1.0, 2.0], [0.1, 0.2, 0.3])
 
 
 class TestCombine:

@@ -129,3 +129,22 @@ def test_descend_raises_when_its_goal_is_not_reached():
 def test_descend_names_the_run_and_step_of_a_divergence():
     with pytest.raises(FloatingPointError, match=r"^probe diverged at step 0: non-finite"):
         training.descend(lambda a, b, k: (0.0, -1e308), (0.0, 1e308), 1.0, 5, label="probe")
+
+
+@pytest.mark.parametrize("log_time", [False, True])
+def test_flow_solves_a_quadratic_exactly_in_either_clock(log_time):
+    def bowl(a, b):  # L = a^2 + b^2: theta(t) = theta0 e^{-2t}
+        return a**2 + b**2, 2 * a, 2 * b
+
+    times = np.array([0.0, 0.1, 1.0, 3.0])
+    flow = training.flow(bowl, (1.0, -2.0), times, rtol=1e-10, log_time=log_time)
+    np.testing.assert_allclose(flow.t, times, rtol=1e-12)
+    np.testing.assert_allclose(flow.a, np.exp(-2 * times), rtol=1e-7, atol=1e-12)
+    np.testing.assert_allclose(flow.b, -2 * np.exp(-2 * times), rtol=1e-7, atol=1e-12)
+    np.testing.assert_allclose(flow.loss, 5 * np.exp(-4 * times), rtol=1e-6, atol=1e-12)
+
+
+def test_flow_times_start_at_zero_and_increase():
+    for times in ([0.5, 1.0], [0.0, 1.0, 1.0], [0.0]):
+        with pytest.raises(ValueError, match="^times must be increasing from 0"):
+            training.flow(lambda a, b: (0.0, 0.0, 0.0), (1.0, 1.0), times)

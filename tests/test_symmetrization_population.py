@@ -1,4 +1,4 @@
-"""Tests for stumplib.symmetrized_flow: residuals, gradients, losses at tiny scale, flow."""
+"""Tests for the population side of stumplib.symmetrization: residuals, losses, flow."""
 
 import numpy as np
 import pytest
@@ -6,8 +6,8 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from stumplib import population, symmetrization, tasks, training
-from stumplib import symmetrized_flow as sf
+from stumplib import population, tasks, training
+from stumplib import symmetrization as sf
 from stumplib.symbolic import symmetrized as S
 
 INTERIOR = tasks.Uniform(0.1, 0.9)
@@ -25,8 +25,8 @@ def masses(a, b, s):
 def test_average_residual_matches_the_two_residuals():
     for a, b in ((25.0, 20.0), (3.0, 5.0), (-2.0, 1.5)):
         ours = sf.average_residual(a, b, S_GRID)
-        ref = symmetrization.average_population_residual(a, b, S_GRID)
-        np.testing.assert_allclose(ours, ref, atol=1e-15)
+        head, mirror = population.residual(a, b, S_GRID), population.residual(a, b, 1 - S_GRID)
+        np.testing.assert_allclose(ours, [(h - m) / 2 for h, m in zip(head, mirror)], atol=1e-15)
 
 
 def test_evidence_residual_reference_value():
@@ -70,7 +70,10 @@ def test_loss_gradient_matches_finite_differences():
 def test_average_loss_agrees_with_the_existing_quadrature():
     for prior in (INTERIOR, FULL):
         ours = sf.loss_and_gradient(25.0, 20.0, prior)
-        ref = symmetrization.average_population_loss_and_gradient(25.0, 20.0, prior)
+        s, q, w = sf.threshold_nodes(25.0, 20.0, prior)
+        head, mirror = population.residual(25.0, 20.0, s, q), population.residual(25.0, 20.0, q, s)
+        r, r_a, r_b = ((h - m) / 2 for h, m in zip(head, mirror))
+        ref = (np.sum(w * r**2), 2 * np.sum(w * r * r_a), 2 * np.sum(w * r * r_b))
         np.testing.assert_allclose(ours, ref, rtol=1e-9)
 
 
