@@ -402,6 +402,17 @@ def predicted_end(b, biases, m, level, width=2.0):
     return end(beta), end(beta + width * se), end(np.maximum(beta - width * se, 0.0))
 
 
+class GridCrossing(NamedTuple):
+    """Where values on a grid of scales first reach a level.
+
+    ``scale`` is the crossing, interpolated log-linearly; ``index`` the first grid
+    point at or above the level.
+    """
+
+    scale: float
+    index: int
+
+
 def crossing(b, values, level):
     """First scale at which ``values`` reaches ``level``, interpolated log-linearly.
 
@@ -416,11 +427,10 @@ def crossing(b, values, level):
 
     Returns
     -------
-    crossing : float
-        The scale where ``log values`` crosses ``log level`` between the last grid
-        point below the level and the first one at or above it.
-    index : int
-        Index of that first grid point at or above the level.
+    GridCrossing
+        ``scale``, where ``log values`` crosses ``log level`` between the last grid
+        point below the level and the first one at or above it, and ``index``, that
+        first grid point at or above the level.
 
     Raises
     ------
@@ -441,7 +451,7 @@ def crossing(b, values, level):
         raise ValueError("values must start below level and reach it on the grid")
     i = int(reached[0])
     t = np.log(level / values[i - 1]) / np.log(values[i] / values[i - 1])
-    return float(np.exp(np.log(b[i - 1]) + t * np.log(b[i] / b[i - 1]))), i
+    return GridCrossing(float(np.exp(np.log(b[i - 1]) + t * np.log(b[i] / b[i - 1]))), i)
 
 
 class Crossing(NamedTuple):

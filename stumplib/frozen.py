@@ -6,6 +6,8 @@ reference rule) is evaluated on the *same* fresh contexts, so differences betwee
 are not blurred by independent sampling noise.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from . import baselines, fitting, head, population, progress, tasks, validation
@@ -30,6 +32,24 @@ def interior_error(a, b, thresholds=INTERIOR):
         raise ValueError(f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})")
     offset, _, _ = population.residual(a[..., None], b[..., None], s)
     return np.sqrt(np.mean(offset**2, axis=-1))
+
+
+class Errors(NamedTuple):
+    """RMS threshold errors and their standard errors (delta method), of one shape."""
+
+    rms: np.ndarray
+    se: np.ndarray
+
+
+class FreshErrors(NamedTuple):
+    """Errors of frozen heads and of reference rules on the same fresh contexts.
+
+    ``head`` has shape ``(k, p)`` (head ``i`` at context size ``j``); ``rules`` maps
+    each rule's name to its :class:`Errors` of shape ``(p,)``.
+    """
+
+    head: Errors
+    rules: dict
 
 
 def _rms(squared):
@@ -59,10 +79,10 @@ def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=
 
     Returns
     -------
-    dict
-        ``"head"``: ``(rms, se)`` arrays of shape ``(k, p)``; each rule name:
-        ``(rms, se)`` arrays of shape ``(p,)``. ``se`` is the standard error of the
-        RMS error (delta method).
+    FreshErrors
+        ``head``: :class:`Errors` of shape ``(k, p)``; ``rules``: each rule's
+        :class:`Errors` of shape ``(p,)``. ``se`` is the standard error of the RMS
+        error (delta method).
     """
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     if a.shape != b.shape or a.ndim != 1:
@@ -84,9 +104,7 @@ def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=
             heads[:, i, j] = _rms((est - s) ** 2)
         for name, rule in rules.items():
             out[name][:, j] = _rms((rule(x, y) - s) ** 2)
-    result = {"head": (heads[0], heads[1])}
-    result.update({name: (v[0], v[1]) for name, v in out.items()})
-    return result
+    return FreshErrors(Errors(*heads), {name: Errors(*v) for name, v in out.items()})
 
 
 def pooled_slope(fits):
@@ -99,7 +117,8 @@ def pooled_slope(fits):
 
     Returns
     -------
-    slope, se : float
+    stumplib.fitting.Pooled
+        The pooled slope and its standard error.
     """
     if not np.iterable(fits):
         raise TypeError(f"fits must be a sequence of fits (got {type(fits).__name__})")
@@ -110,7 +129,7 @@ def pooled_slope(fits):
     se = validation.finite([f.slope_se for f in fits], "fits.slope_se")
     if not np.all(se > 0):
         raise ValueError("fits must have positive slope standard errors")
-    return tuple(fitting.pooled(slope, se))
+    return fitting.pooled(slope, se)
 
 
 def local_sizes(sizes, b, s, edge=1e-3):

@@ -43,7 +43,7 @@ CONTEXT_START = 1 / 40
 MIN_START = 2.5
 
 
-class Frozen(NamedTuple):
+class Freeze(NamedTuple):
     """Parameters at the first step whose scale reaches the target, and the run's cost."""
 
     a: float
@@ -74,7 +74,7 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
 
     Returns
     -------
-    Frozen
+    Freeze
         ``(a, b)`` at the first iterate with ``b >= b_target``, its time ``t = eta k`` and
         the number of steps ``k``.
 
@@ -107,7 +107,7 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
 
     Returns
     -------
-    Frozen
+    Freeze
 
     Raises
     ------
@@ -128,9 +128,9 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
 
 
 def _frozen(direction, theta0, eta, max_steps, goal):
-    """:func:`stumplib.training.descend` from ``theta0``, as a :class:`Frozen` point."""
+    """:func:`stumplib.training.descend` from ``theta0``, as a :class:`Freeze` point."""
     a, b, k = training.descend(direction, validation.point(theta0), eta, max_steps, goal)
-    return Frozen(a, b, eta * k, k)
+    return Freeze(a, b, eta * k, k)
 
 
 def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
@@ -142,7 +142,7 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
 
     Returns
     -------
-    Frozen
+    Freeze
     """
     validation.instance(corpus, Corpus, "corpus")
     shift = validation.scalar(shift, "shift")
@@ -178,7 +178,7 @@ def train_side_by_side(corpora, theta0, targets, max_steps=100_000, step=STEP):
 
     Returns
     -------
-    list of list of Frozen
+    list of list of Freeze
         ``[r][j]``: corpus ``r`` at target ``j``; times and step counts from ``theta0``.
 
     Raises
@@ -224,7 +224,7 @@ def _side_by_side(corpora, stacked, m, theta, targets, max_steps, step):
         for r in live:
             while leg[r] < k and b[r] >= targets[r, leg[r]]:
                 t0[r], steps0[r] = t0[r] + eta[r] * taken[r], steps0[r] + taken[r]
-                out[r].append(Frozen(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r])))
+                out[r].append(Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r])))
                 leg[r], taken[r], eta[r] = leg[r] + 1, 0, step * b[r] ** 3
         if not np.array_equal(np.flatnonzero(leg < k), live):
             live = np.flatnonzero(leg < k)
@@ -264,7 +264,7 @@ def stream(seed, *index):
 
 
 def _pretrain_one(item):
-    """One corpus of a sweep: ``(m, n, target, prior, ratio, rng)`` -> :class:`Frozen`."""
+    """One corpus of a sweep: ``(m, n, target, prior, ratio, rng)`` -> :class:`Freeze`."""
     m, n, target, prior, ratio, rng = item
     return train_from_start(Corpus.sample(m, n, prior, rng=rng), target, prior, ratio)
 
@@ -300,7 +300,7 @@ def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backe
 
     Corpus ``r`` of size ``i`` is drawn with ``rng = stream(seed, i, r)`` (the same
     corpora as :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of
-    :class:`Frozen`.
+    :class:`Freeze`.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
@@ -318,7 +318,7 @@ def lower_starts(
     size-tied start divided by ``divisor``, with that start's own step. A frozen scale
     equal to :func:`pretrain_noisy`'s is the rule's own; a lower one means the
     size-tied start was already past the point where the corpus's noise reaches
-    ``level``. Returns ``[j][r]`` of :class:`Frozen` for ``i = indices[j]``.
+    ``level``. Returns ``[j][r]`` of :class:`Freeze` for ``i = indices[j]``.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
@@ -362,7 +362,7 @@ def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers
 
     Returns
     -------
-    list of list of list of Frozen
+    list of list of list of Freeze
         ``[i][r][j]``: size ``i``, corpus ``r``, at the freeze (``j = 0``, its time and
         steps from the start) and at ``factors[j - 1] * b_T`` (time and steps from the
         freeze).
@@ -424,7 +424,7 @@ def pretrain(
 
     Returns
     -------
-    list of list of Frozen
+    list of list of Freeze
         ``[i][r]`` for size ``i``, corpus ``r``.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
