@@ -27,12 +27,14 @@ RUNS = (
 
 
 def timed(loss_and_gradient, theta0, eta, steps):
+    """Seconds for one gradient-descent run of ``steps`` steps."""
     start = time.perf_counter()
     run = training.gradient_descent(loss_and_gradient, theta0, eta, steps, points=2)
     return time.perf_counter() - start, np.array([run.a[-1], run.b[-1]])
 
 
 def main(runs=RUNS):
+    """Print the timings and their ratios."""
     ratios = []
     for m, n, b0, eta, steps in runs:
         corpus = Corpus.sample(m, n, PRIOR, rng=0)

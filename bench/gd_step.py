@@ -25,6 +25,7 @@ SCALES = (20.0, 100.0, 400.0)
 
 
 def main(m=1000, n=1000, repeat=30, scales=SCALES):
+    """Print the timings and their ratios."""
     corpus = Corpus.sample(m, n, rng=0)
     arr = np.random.default_rng(1).random(m * n)
     out = np.empty_like(arr)
@@ -32,7 +33,9 @@ def main(m=1000, n=1000, repeat=30, scales=SCALES):
     for b in scales:
         a = 0.9 * b + np.log(b)
         corpus.loss_and_gradient(a, b)  # warm the work buffers
-        step = min(timeit.repeat(lambda: corpus.loss_and_gradient(a, b), number=1, repeat=repeat))
+        step = min(
+            timeit.repeat(lambda a=a, b=b: corpus.loss_and_gradient(a, b), number=1, repeat=repeat)
+        )
         exp = min(timeit.repeat(lambda: np.exp(arr, out=out), number=1, repeat=repeat))
         ratios[b] = step / exp
         print(

@@ -17,6 +17,7 @@ from stumplib.corpus import Corpus
 
 
 def main(m=10_000, n=10_000):
+    """Print the peak memory of each engine."""
     start = time.perf_counter()
     corpus = Corpus.sample(m, n, rng=0)
     build = time.perf_counter() - start

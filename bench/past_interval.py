@@ -22,6 +22,7 @@ FACTORS = (2.0, 4.0, 8.0)
 
 
 def main(corpora=16):
+    """Print the measurements, one line per size."""
     start = time.perf_counter()
     runs = pretraining.train_past_freeze(SIZES, PRIOR, corpora, (12, 1), FACTORS)
     print(f"{time.perf_counter() - start:.1f} s", flush=True)

@@ -17,6 +17,7 @@ PRIOR = tasks.Uniform(0.1, 0.9)
 
 
 def main(sizes=(50, 100, 200, 400), corpora=8):
+    """Print the timings and their ratios."""
     theta0 = [(float(calibration.a_star(10.0, PRIOR)), 10.0)] * corpora
     for k in sizes:
         drawn = [Corpus.sample(k, k, PRIOR, rng=(3, k, r)) for r in range(corpora)]

@@ -1,4 +1,4 @@
-"""Does the corpus rule's frozen scale depend on the start?
+"""Whether the corpus rule's frozen scale depends on the start.
 
 Usage: ``python bench/start_independence.py``. For the first corpora of chapter 6's
 sizes ``m = n = k`` (streams ``(6, 2, i, r)``) it runs the corpus rule from the
@@ -15,6 +15,7 @@ SIZES = [(k, k) for k in (100, 200, 400, 800, 1600)]  # chapter 6's, in its orde
 
 
 def main(ks=(100, 400, 800, 1600), corpora=2):
+    """Print the frozen scales from both starts."""
     indices = [SIZES.index((k, k)) for k in ks]
     runs = {
         d: pretraining.lower_starts(SIZES, indices, PRIOR, corpora, (6, 2), divisor=d)

@@ -15,6 +15,7 @@ from stumplib import pretraining, sweep, tasks
 
 
 def main(n_workers=None):
+    """Print the timings, the speedup and whether the results agree."""
     n_workers = sweep.workers() if n_workers is None else n_workers
     args = ([(1200, 1200), (1600, 1600)], [40.0, 50.0], tasks.Uniform(0.1, 0.9), 4, 12)
     sweep.run(abs, range(n_workers), n_workers=n_workers)  # start the workers

@@ -904,7 +904,7 @@ CORPUS_CASES = [c for c in CASES if "corpus" in inspect.signature(c[0]).paramete
 
 @pytest.mark.parametrize("case", CORPUS_CASES, ids=[c[0].__qualname__ for c in CORPUS_CASES])
 @pytest.mark.parametrize(
-    "value", BAD_LAWS + [head.Contexts(XB, YB)], ids=lambda v: type(v).__name__
+    "value", [*BAD_LAWS, head.Contexts(XB, YB)], ids=lambda v: type(v).__name__
 )
 def test_not_a_corpus_is_a_type_error_naming_it(case, value):
     with pytest.raises(TypeError, match="^corpus must be a Corpus"):

@@ -93,7 +93,7 @@ def build(tmp_path, monkeypatch, notebook=None, fresh=True):
     if notebook is not None or not src.exists():
         make_project(src, notebook or chapter_notebook())
     warnings = sphinx_build(src, tmp_path, monkeypatch, fresh)
-    read = lambda name: (tmp_path / "out" / f"{name}.html").read_text()  # noqa: E731
+    read = lambda name: (tmp_path / "out" / f"{name}.html").read_text()
     return read("ledger"), read("chapter"), warnings
 
 

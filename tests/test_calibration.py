@@ -81,7 +81,7 @@ def test_loss_at_infinity_matches_population_at_huge_a(prior, b):
 
 def test_loss_at_infinity_matches_quad_of_positive_bias():
     b = 7.0
-    bias = lambda q: 1 / b - q / np.expm1(b * q) if q > 0 else 1 / b - 1 / b  # noqa: E731
+    bias = lambda q: 1 / b - q / np.expm1(b * q) if q > 0 else 1 / b - 1 / b
     ref = integrate.quad(lambda q: bias(q) ** 2, 0.0, 1.0, epsabs=0, epsrel=1e-13)[0]
     assert calibration.loss_at_infinity(b, FULL) == pytest.approx(ref, rel=1e-12)
 

@@ -39,7 +39,7 @@ def test_task_gradients_match_finite_differences(point):
 
 def test_population_task_gradients_integrate_to_population_gradient(point):
     a, b = point
-    s, q, w = population.threshold_nodes(a, b, PRIOR)
+    s, _q, w = population.threshold_nodes(a, b, PRIOR)
     G = certification.population_task_gradients(a, b, s)
     g = np.array(population.gradient(a, b, PRIOR))  # on the valley d/da is ~0: compare to |g|
     np.testing.assert_allclose(w @ G, g, rtol=0, atol=1e-10 * np.linalg.norm(g))

@@ -122,7 +122,7 @@ def test_printed_lines_parse_back(capsys):
 def test_records_are_read_from_notebook_outputs_in_order():
     first = claims.make_record("rule", 1, 1, 0, "a", evidence="exact")
     second = claims.make_record("boundary", 2, 2, 0, "b", evidence="exact")
-    bundle = lambda r: nbformat.v4.new_output(  # noqa: E731
+    bundle = lambda r: nbformat.v4.new_output(
         "display_data", data={"text/plain": claims.line(r), claims.MIME: r}
     )
     notebook = nbformat.v4.new_notebook(

@@ -57,9 +57,9 @@ def test_loss_matches_naive_mean_squared_error(corpus, a, b):
 
 def test_estimates_and_loss_and_gradient_agree(corpus):
     L, g_a, g_b = corpus.loss_and_gradient(7.0, 6.0)
-    assert L == corpus.loss(7.0, 6.0) and (g_a, g_b) == corpus.gradient(7.0, 6.0)
+    assert corpus.loss(7.0, 6.0) == L and (g_a, g_b) == corpus.gradient(7.0, 6.0)
     r = corpus.estimates(7.0, 6.0) - corpus.s
-    assert L == pytest.approx(np.mean(r**2), rel=1e-15)
+    assert pytest.approx(np.mean(r**2), rel=1e-15) == L
 
 
 @pytest.mark.parametrize(
@@ -86,7 +86,7 @@ def test_gradient_central_differences(corpus, a, b):
 def test_loss_matches_naive_property(m, n, a, b, seed):
     x, y, s = tasks.sample_contexts(m, n, tasks.Uniform(), rng=seed)
     L = Corpus(x, y, s).loss(a, b)
-    assert L == pytest.approx(naive_loss(a, b, x, y, s), rel=1e-12, abs=1e-16)
+    assert pytest.approx(naive_loss(a, b, x, y, s), rel=1e-12, abs=1e-16) == L
 
 
 def test_repeated_evaluation_is_stateless(corpus):
@@ -110,7 +110,7 @@ def test_hard_limit_loss():
     x, y, s = tasks.sample_contexts(100, 40, tasks.Uniform(0.1, 0.9), rng=5)
     b = 1e6
     L = Corpus(x, y, s).loss(b + 2 * np.log(b), b)
-    assert L == pytest.approx(np.mean((head.hard_limit(x, y) - s) ** 2), rel=1e-9)
+    assert pytest.approx(np.mean((head.hard_limit(x, y) - s) ** 2), rel=1e-9) == L
 
 
 def test_bad_inputs():
@@ -271,7 +271,7 @@ def test_engine_matches_dense_property(m, n, offset, b, seed):
     x, y, s = tasks.sample_contexts(m, n, tasks.Uniform(), rng=seed)
     c = Corpus(x, y, s)
     a = 0.9 * b + offset
-    (L, g_a, g_b), per_task = dense(c, x, y, a, b)
+    (L, _g_a, _g_b), per_task = dense(c, x, y, a, b)
     got = c.loss_and_gradient(a, b)
     assert got[0] == pytest.approx(L, rel=1e-12, abs=1e-300)
     np.testing.assert_allclose(np.array(c.summaries(a, b)), per_task, rtol=1e-13, atol=1e-15)
@@ -404,7 +404,7 @@ def test_follower_one_point_per_task_and_scales_not_positive(large):
     rng = np.random.default_rng(8)
     follower = corpus.follow()
     bs = 30.0 * rng.uniform(0.5, 2.0, m)
-    for step in range(30):
+    for _step in range(30):
         a_s = 0.9 * bs + np.log(bs) + rng.normal(0.0, 2.0, m)
         np.testing.assert_allclose(
             np.array(follower.summaries(a_s, bs)),

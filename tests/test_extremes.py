@@ -276,13 +276,13 @@ def test_loss_at_infinity_matches_mpmath(b):
         lo, hi = mp.mpf(prior.lo), mp.mpf(prior.hi)
         B = mp.mpf(b)
 
-        def r2(q):
+        def r2(q, B=B):
             t = B * q
             mean = 1 / t - 1 / mp.expm1(t) if t > mp.mpf(10) ** -30 else mp.mpf(1) / 2 - t / 12
             return (q * mean) ** 2
 
         points = [1 - hi] + [1 - hi + (hi - lo) * mp.mpf(2) ** -k for k in range(60, 0, -4)]
-        ref = mp.quad(r2, points + [1 - lo]) / (hi - lo)
+        ref = mp.quad(r2, [*points, 1 - lo]) / (hi - lo)
         value = calibration.loss_at_infinity(b, prior)
         assert np.isfinite(value) and abs(value - float(ref)) <= 1e-10 * float(ref), (
             b,

@@ -394,7 +394,7 @@ class TestHardLimitExpansion:
             return
         b = np.array([10.0**log_b])
         a = b + 2 * np.log(b)
-        leading, bound, gap = head.hard_limit_expansion(a, b, x, y)
+        leading, bound, _gap = head.hard_limit_expansion(a, b, x, y)
         error = head.estimate(
             a, b, np.broadcast_to(x, (1, x.size)), np.broadcast_to(y, (1, y.size))
         ) - head.hard_limit(x, y)

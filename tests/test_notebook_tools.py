@@ -6,7 +6,7 @@ from pathlib import Path
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import notebooks  # noqa: E402
+import notebooks
 
 
 def test_x86_environments_set_their_own_kernel_threads_and_simd():

@@ -8,7 +8,7 @@ from stumplib.book import plotting
 
 
 def test_subplots_apply_the_book_style():
-    fig, ax = plotting.subplots()
+    fig, _ax = plotting.subplots()
     assert matplotlib.rcParams["axes.spines.top"] is False
     assert matplotlib.rcParams["savefig.dpi"] == plotting.DPI
     plotting.show(fig)

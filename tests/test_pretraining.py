@@ -110,7 +110,7 @@ def test_train_until_noisy_freezes_where_the_noise_reaches_the_level():
 
 
 def test_size_start_and_pretrain_noisy_use_the_same_corpora():
-    (a0, b0), eta = pretraining.size_start(200, 800, PRIOR)
+    (_a0, b0), eta = pretraining.size_start(200, 800, PRIOR)
     assert b0 == 200 * pretraining.SIZE_START and eta == pretraining.STEP * b0**3
     assert pretraining.size_start(800, 800, PRIOR)[0][1] == 10.0  # (m ∧ n) / 80
     assert pretraining.size_start(1600, 200, PRIOR)[0][1] == 200 * pretraining.CONTEXT_START

@@ -1,5 +1,7 @@
 """Tests for stumplib.quadrature: composite Gauss-Legendre rules on graded panels."""
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -21,7 +23,7 @@ def test_nodes_inside_their_panels_and_weights_positive():
     nodes, weights = quadrature.gauss_legendre(breaks)
     assert np.all(weights > 0)
     per_panel = nodes.reshape(len(breaks) - 1, -1)
-    for (lo, hi), row in zip(zip(breaks[:-1], breaks[1:]), per_panel):
+    for (lo, hi), row in zip(itertools.pairwise(breaks), per_panel):
         assert np.all((row > lo) & (row < hi))
     assert weights.sum() == pytest.approx(1.0, rel=1e-14)
 

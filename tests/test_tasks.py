@@ -67,7 +67,7 @@ class TestBeta:
 
     def test_sample_moments(self):
         draws = tasks.Beta(2, 3).sample(200_000, 1)
-        assert 0 <= draws.min() and draws.max() <= 1
+        assert draws.min() >= 0 and draws.max() <= 1
         sd = np.sqrt(2 * 3 / (5**2 * 6))
         assert abs(draws.mean() - 0.4) < 5 * sd / np.sqrt(draws.size)
 

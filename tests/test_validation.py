@@ -225,7 +225,7 @@ class TestShapesAndPoints:
             validation.batch(np.zeros(4), "a", (2, 3))
 
     def test_complements(self):
-        s, q = validation.complements([0.25, 1.0])
+        _s, q = validation.complements([0.25, 1.0])
         assert q.tolist() == [0.75, 0.0]
         with pytest.raises(ValueError, match="^q must be 1 - s"):
             validation.complements(0.25, 0.5)

@@ -75,6 +75,7 @@ def with_install_cell(notebook, repository):
 
 
 def main(argv=None):
+    """Write the install cell into each notebook named."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repository", default="", help="https address of the repository")
     parser.add_argument("notebooks", nargs="+", type=Path)

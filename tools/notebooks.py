@@ -115,7 +115,7 @@ PASSED = re.compile(r"(\d+) passed")
 
 
 def check(paths, native=False):
-    """nbval under every environment of :func:`environments`, in parallel; return 0 if all pass.
+    """Nbval under every environment of :func:`environments`, in parallel; return 0 if all pass.
 
     With ``native``, this machine's own environment is checked alongside the others.
     """
@@ -150,6 +150,7 @@ def check(paths, native=False):
 
 
 def main(argv=None):
+    """Store or check the notebooks named (every chapter by default)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("command", choices=("store", "check", "validate"))
     parser.add_argument("notebooks", nargs="*")

@@ -35,6 +35,7 @@ class ClaimsLedger(Directive):
     """``{claims-ledger}``: the summary and table of every claim check in the book."""
 
     def run(self):
+        """Build the directive's nodes."""
         return [ledger_placeholder()]
 
 
@@ -89,11 +90,13 @@ def collect_checks(app, doctree):
 
 
 def purge(app, env, docname):
+    """Forget the records of a page that is read again."""
     _store(env).pop(docname, None)
     getattr(env, "stumplib_ledger_docs", set()).discard(docname)
 
 
 def merge(app, env, docnames, other):
+    """Merge the records of a parallel read."""
     _store(env).update({d: _store(other)[d] for d in docnames if d in _store(other)})
 
 
@@ -107,6 +110,7 @@ def _has_ledger(env, docname):
 
 
 def note_ledger_doc(app, doctree):
+    """Remember which page holds the ledger."""
     if any(doctree.findall(ledger_placeholder)):
         if not hasattr(app.env, "stumplib_ledger_docs"):
             app.env.stumplib_ledger_docs = set()
@@ -337,6 +341,7 @@ def _table_row(cells):
 
 
 def setup(app):
+    """Register the extension with Sphinx."""
     app.add_node(ledger_placeholder)
     app.add_directive("claims-ledger", ClaimsLedger)
     app.connect("doctree-read", collect_checks)

@@ -14,6 +14,8 @@ checks that this build collected (``env.stumplib_claims``, see ``claims_ledger``
 that is not (yet) one of :data:`stumplib.book.claims.IDS` is shown as having no check.
 """
 
+from typing import ClassVar
+
 from docutils import nodes
 from docutils.parsers.rst import Directive
 
@@ -39,10 +41,11 @@ class ClaimVerdict(Directive):
 
     required_arguments = 1
     final_argument_whitespace = True
-    option_spec = {"title": str}
+    option_spec: ClassVar[dict] = {"title": str}
     has_content = True
 
     def run(self):
+        """Build the directive's nodes."""
         title = self.options.get("title", " ".join(self.arguments))
         section = nodes.container(classes=["claim-verdict"])
         section += nodes.rubric(text=title)
@@ -55,6 +58,7 @@ class ClaimsVerdicts(Directive):
     """``{claims-verdicts}``: the table of every verdict on the page."""
 
     def run(self):
+        """Build the directive's nodes."""
         return [summary_placeholder()]
 
 
@@ -145,6 +149,7 @@ def _literals(ids):
 
 
 def setup(app):
+    """Register the extension with Sphinx."""
     app.setup_extension("claims_ledger")
     app.add_node(verdict_placeholder)
     app.add_node(summary_placeholder)

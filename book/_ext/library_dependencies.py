@@ -146,6 +146,7 @@ def record_executed(app, doctree):
 
 
 def setup(app):
+    """Register the extension with Sphinx."""
     app.add_config_value("library_dependencies_package", "stumplib", "env")
     app.connect("env-get-outdated", find_stale)
     app.connect("doctree-read", record_executed)

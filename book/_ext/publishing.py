@@ -88,6 +88,7 @@ def copy_assets(app, exception):
 
 
 def setup(app):
+    """Register the extension with Sphinx."""
     app.add_config_value("mathjax_local_dir", "", "html")
     app.add_config_value("book_pdf", "book.pdf", "env")
     app.connect("config-inited", repository_buttons)

@@ -18,6 +18,7 @@ def _key(script):
 
 
 def drop_repeated_scripts(app, pagename, templatename, context, doctree):
+    """Keep one copy of each script the page loads."""
     seen, unique = set(), []
     for script in context.get("script_files", []):
         if _key(script) not in seen:
@@ -27,6 +28,7 @@ def drop_repeated_scripts(app, pagename, templatename, context, doctree):
 
 
 def setup(app):
+    """Register the extension with Sphinx."""
     app.connect("html-page-context", drop_repeated_scripts)
     return {
         "version": "1.0",
