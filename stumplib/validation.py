@@ -167,6 +167,8 @@ def count(value, name, minimum=1):
     """Return ``value`` as an int, checking it is an integer ``>= minimum``."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
+    if isinstance(value, np.ndarray) and value.dtype.kind in _REAL_KINDS:
+        raise ValueError(f"{name} must be a single integer (got an array of shape {value.shape})")
     if not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be an integer (got {type(value).__name__})")
     try:  # int() raises OverflowError on inf, ValueError on NaN
