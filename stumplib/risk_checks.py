@@ -10,8 +10,6 @@ threshold a largest ``|z|`` over many comparisons is checked against, for a stat
 false-failure probability.
 """
 
-import math
-
 import numpy as np
 from scipy import stats
 
