@@ -115,7 +115,7 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
     """
     a, b, repetitions = _error_points(a, b, prior, repetitions)
     m, n = validation.count(m, "m"), validation.count(n, "n")
-    rng = np.random.default_rng(rng)
+    rng = np.random.default_rng(validation.rng(rng))
     reference = [_population_gradient(ai, bi, prior) for ai, bi in zip(a, b)]
     out = np.empty((repetitions, a.size))
     for r in range(repetitions):
@@ -255,7 +255,7 @@ def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
     repetitions = validation.count(repetitions, "repetitions")
     validation.sampler(prior, "prior")
     g, norm = _population_gradient(a, b, prior)
-    s = prior.sample(m * repetitions, np.random.default_rng(rng))
+    s = prior.sample(m * repetitions, np.random.default_rng(validation.rng(rng)))
     G = population_task_gradients(a, b, s).reshape(repetitions, m, 2).mean(axis=1)
     return np.linalg.norm(G - g, axis=-1) / norm
 
@@ -340,7 +340,8 @@ def certified_end(b, ratio, level):
     b : array_like, shape (k,)
         Increasing scales.
     ratio : array_like, shape (k,)
-        Relative gradient error at each scale (e.g. a root-mean-square over corpora).
+        Relative gradient error at each scale (e.g. a root-mean-square over corpora),
+        non-negative; ``NaN`` (a failed measurement) and ``inf`` count as above the level.
     level : float
         Certification level.
 
@@ -352,6 +353,8 @@ def certified_end(b, ratio, level):
     """
     b = validation.finite(b, "b")
     ratio = validation.real(ratio, "ratio")  # NaN counts as above the level
+    if np.any(ratio < 0):
+        raise ValueError("ratio must be non-negative (NaN is allowed: above the level)")
     level = validation.positive_scalar(level, "level")
     if b.ndim != 1 or b.shape != ratio.shape:
         raise ValueError(

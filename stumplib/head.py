@@ -167,7 +167,8 @@ def scores(a, b, x, y):
     """Attention scores ``a*y - b*x``, shape ``(..., N)``."""
     a, b = validation.parameters(a, b)
     x, y = validation.context(x, y)
-    validation.broadcastable((a, b, x[..., 0]), ("a", "b", "the batch of x"))
+    a = validation.batch(a, "a", x.shape[:-1])
+    b = validation.batch(b, "b", x.shape[:-1])
     return a[..., None] * y - b[..., None] * x
 
 

@@ -168,7 +168,7 @@ class TestTruncatedExponential:
     def test_negative_length_and_shapes_are_rejected(self):
         with pytest.raises(ValueError, match="^length must be non-negative"):
             moments.truncated_exponential(1.0, -0.5)
-        with pytest.raises(ValueError, match="^shapes do not broadcast: rate"):
+        with pytest.raises(ValueError, match="^rate, length and shift must broadcast"):
             moments.truncated_exponential([1.0, 2.0], [0.1, 0.2, 0.3])
 
 

@@ -9,6 +9,8 @@ import os
 
 import numpy as np
 
+from .. import validation
+
 SCALES = ("book", "full")
 
 
@@ -85,11 +87,8 @@ def seed(stored):
     -------
     int
     """
-    if isinstance(stored, bool) or not isinstance(stored, (int, np.integer)):
-        raise TypeError(f"stored must be an integer (got {type(stored).__name__})")
-    if stored < 0:
-        raise ValueError(f"stored must be non-negative (got {stored})")
+    stored = validation.count(stored, "stored", minimum=0)
     offset = seed_offset()
     if offset == 0:
-        return int(stored)
-    return int(np.random.SeedSequence((int(stored), offset)).generate_state(1)[0])
+        return stored
+    return int(np.random.SeedSequence((stored, offset)).generate_state(1)[0])
