@@ -151,7 +151,7 @@ def report(results):
         for run_ in runs:
             for k, check in enumerate(run_["checks"]):
                 key = (k, check["id"])
-                names[key] = f"`{check['id']}`: {check['statement'][:70]}"
+                names[key] = f"`{check['id']}`: {shorten(check['statement'])}"
                 table[key]["made"] += 1
                 if not check["holds"]:
                     table[key]["failed"].append(
@@ -169,6 +169,13 @@ def report(results):
                 lines.append("")
                 lines.append(f"Offset {run_['offset']} stopped: `{run_['error']}`")
     return "\n".join(lines) + "\n"
+
+
+def shorten(text, width=90):
+    """``text`` cut at a word boundary to at most ``width`` characters (with an ellipsis)."""
+    if len(text) <= width:
+        return text
+    return text[: text.rfind(" ", 0, width - 1)] + " …"
 
 
 def all_hold(result):
@@ -193,7 +200,8 @@ def main(argv=None):
     results = load()
     if not args.report_only:
         paths = [Path(p).resolve() for p in args.notebooks] or seeded_chapters()
-        jobs = [(p, j) for p in paths for j in range(args.first, args.first + args.offsets)]
+        # offset by offset, so that a sweep cut short has covered every chapter evenly
+        jobs = [(p, j) for j in range(args.first, args.first + args.offsets) for p in paths]
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             for result in pool.map(lambda job: run(*job), jobs):
                 results[result["chapter"], result["offset"]] = result
