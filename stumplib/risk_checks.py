@@ -86,9 +86,9 @@ def z_threshold(comparisons, alpha):
     central limit theorem), then ``P(max |z| > t) <= comparisons * P(|Z| > t)`` whatever
     their dependence (Bonferroni), so the threshold
     ``t = Phi^{-1}(1 - alpha / (2 * comparisons))`` is exceeded with probability at most
-    ``alpha`` when the compared values are right. A chapter with ``c`` random checks
-    gives each ``alpha = 0.01 / c``, so that all of them hold together with probability
-    at least 99%.
+    ``alpha`` when the compared values are right. A set of ``c`` such checks that must
+    all hold gives each ``alpha = 0.01 / c``, so that together they fail with
+    probability at most 1%.
 
     Parameters
     ----------

@@ -151,7 +151,8 @@ def report(results):
         for run_ in runs:
             for k, check in enumerate(run_["checks"]):
                 key = (k, check["id"])
-                names[key] = f"`{check['id']}`: {shorten(check['statement'])}"
+                statement = shorten(check["statement"]).replace("|", "\\|")
+                names[key] = f"`{check['id']}`: {statement}"
                 table[key]["made"] += 1
                 if not check["holds"]:
                     table[key]["failed"].append(
