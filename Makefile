@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv lint unit test book check-book chromium pdf texlive colab-cells notebooks portability clean distclean
+.PHONY: venv lint unit test book check-book chromium pdf texlive colab-cells notebooks portability seeds clean distclean
 
 venv: $(STAMP)
 
@@ -58,6 +58,14 @@ test: venv lint
 # what was stored: it names every cell whose output would not reproduce elsewhere.
 notebooks: venv
 	$(PY) tools/notebooks.py store $(NB)
+
+# The re-draw sweep (not run by CI): every seeded chapter (or NB=...) re-executed under
+# SEEDS other seed offsets (STUMPLIB_SEED_OFFSET=1..SEEDS), JOBS at a time, failing checks
+# recorded instead of raised; writes tools/seeds-results.json and tools/seeds-report.md.
+SEEDS ?= 10
+JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
+seeds: venv
+	$(PY) tools/seeds.py --offsets $(SEEDS) --jobs $(JOBS) $(NB)
 
 # The portability check alone, on the stored outputs.
 portability: venv

@@ -59,7 +59,7 @@ def monte_carlo_risks(rules, n, prior=tasks.Uniform(), tasks_per_batch=20000, ba
     n = validation.count(n, "n")
     tasks_per_batch = validation.count(tasks_per_batch, "tasks_per_batch", minimum=2)
     validation.sampler(prior, "prior")
-    rng = np.random.default_rng(rng)
+    rng = np.random.default_rng(validation.rng(rng))
     errors = {name: [] for name in rules}
     for _ in range(validation.count(batches, "batches")):
         x, y, s = tasks.sample_contexts(tasks_per_batch, n, prior, rng=rng)

@@ -115,7 +115,7 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
     """
     a, b, repetitions = _error_points(a, b, prior, repetitions)
     m, n = validation.count(m, "m"), validation.count(n, "n")
-    rng = np.random.default_rng(rng)
+    rng = np.random.default_rng(validation.rng(rng))
     reference = [_population_gradient(ai, bi, prior) for ai, bi in zip(a, b)]
     out = np.empty((repetitions, a.size))
     for r in range(repetitions):
@@ -255,7 +255,7 @@ def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
     repetitions = validation.count(repetitions, "repetitions")
     validation.sampler(prior, "prior")
     g, norm = _population_gradient(a, b, prior)
-    s = prior.sample(m * repetitions, np.random.default_rng(rng))
+    s = prior.sample(m * repetitions, np.random.default_rng(validation.rng(rng)))
     G = population_task_gradients(a, b, s).reshape(repetitions, m, 2).mean(axis=1)
     return np.linalg.norm(G - g, axis=-1) / norm
 
@@ -340,7 +340,8 @@ def certified_end(b, ratio, level):
     b : array_like, shape (k,)
         Increasing scales.
     ratio : array_like, shape (k,)
-        Relative gradient error at each scale (e.g. a root-mean-square over corpora).
+        Relative gradient error at each scale (e.g. a root-mean-square over corpora),
+        non-negative; ``NaN`` (a failed measurement) and ``inf`` count as above the level.
     level : float
         Certification level.
 
@@ -352,6 +353,8 @@ def certified_end(b, ratio, level):
     """
     b = validation.finite(b, "b")
     ratio = validation.real(ratio, "ratio")  # NaN counts as above the level
+    if np.any(ratio < 0):
+        raise ValueError("ratio must be non-negative (NaN is allowed: above the level)")
     level = validation.positive_scalar(level, "level")
     if b.ndim != 1 or b.shape != ratio.shape:
         raise ValueError(
@@ -364,6 +367,53 @@ def certified_end(b, ratio, level):
     above = np.flatnonzero(~(ratio <= level))
     stop = above[0] if above.size else b.size
     return float(b[stop - 1]) if stop > 0 else float("nan")
+
+
+def end_log_se(b, rho_sq, level):
+    """Standard error of ``log`` of the certified end measured from several corpora.
+
+    The end (:func:`certified_end` of the root-mean-square ``sqrt(mean(rho_sq))``) lies
+    where the curve crosses ``level``, between the grid points ``b[i]`` (the end) and
+    ``b[i + 1]``. The standard error of the root-mean-square at ``b[i + 1]``,
+    ``sd(rho_sq) / sqrt(repetitions) / (2 rms)``, carried through the local slope
+    ``d log rms / d log b`` of that interval (delta method, as :func:`bias_crossing`),
+    is the draw-to-draw scatter of ``log(end)``.
+
+    Parameters
+    ----------
+    b : array_like, shape (k,)
+        Increasing positive scales.
+    rho_sq : array_like, shape (repetitions, k)
+        Squared relative errors, one row per corpus (at least two), non-negative.
+    level : float
+        Certification level.
+
+    Returns
+    -------
+    float
+        ``inf`` when the crossing is not on the grid (the root-mean-square starts above
+        the level or never reaches it) or the curve does not grow across it: the end is
+        then not measured, only bounded by the grid.
+    """
+    b = validation.positive(b, "b")
+    rho_sq = validation.finite(rho_sq, "rho_sq")
+    level = validation.positive_scalar(level, "level")
+    if rho_sq.ndim != 2 or rho_sq.shape[0] < 2 or rho_sq.shape[1:] != b.shape:
+        raise ValueError(
+            f"rho_sq must have shape (repetitions >= 2, {b.size}) (got {rho_sq.shape})"
+        )
+    if np.any(rho_sq < 0):
+        raise ValueError("rho_sq must be non-negative")
+    rms = np.sqrt(rho_sq.mean(axis=0))
+    end = certified_end(b, rms, level)
+    if not np.isfinite(end) or end == b[-1]:
+        return float("inf")
+    i = int(np.flatnonzero(b == end)[0]) + 1
+    slope = np.log(rms[i] / rms[i - 1]) / np.log(b[i] / b[i - 1])
+    if not slope > 0:
+        return float("inf")
+    se_rms = rho_sq[:, i].std(ddof=1) / np.sqrt(rho_sq.shape[0]) / (2 * rms[i])
+    return float(se_rms / rms[i] / slope)
 
 
 def predicted_end(b, biases, m, level, width=2.0):

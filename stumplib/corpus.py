@@ -168,7 +168,7 @@ class Corpus(_Empirical):
         m, n = validation.count(m, "m"), validation.count(n, "n")
         validation.law(prior, "prior", ("sample",))
         validation.law(features, "features", ("sample",))
-        rng = np.random.default_rng(rng)
+        rng = np.random.default_rng(validation.rng(rng))
         s = prior.sample(m, rng)
         per = max(1, cls.LAYOUT_BLOCK // n)
 

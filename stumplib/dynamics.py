@@ -103,6 +103,8 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
     if len(t) < 2:
         raise ValueError("the trajectory needs at least two records")
     distance = np.abs(a - curve(b))
+    if not np.all(np.isfinite(distance)):
+        raise ValueError("curve must return finite values at the trajectory's b (got NaN or inf)")
     settled = np.flatnonzero(distance <= fraction * distance[0])
     grown = np.flatnonzero(b >= growth * b[0])
     t_cal, b_cal = (
@@ -179,6 +181,11 @@ def inverse_expansion(b, y, degree=1, log=False):
     design = _design(b, degree, log)
     if len(b) < design.shape[1] + 1:
         raise ValueError(f"this fit needs at least {design.shape[1] + 1} points (got {len(b)})")
+    if np.unique(b).size < design.shape[1] + 1:
+        raise ValueError(
+            f"b must hold at least {design.shape[1] + 1} distinct scales for this fit "
+            f"(got {np.unique(b).size}: repeated scales do not determine the expansion)"
+        )
     return Expansion(*fitting.least_squares(design, y))
 
 

@@ -93,7 +93,7 @@ def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=
     contexts = validation.count(contexts, "contexts", minimum=2)
     validation.sampler(prior, "prior")
     rules = RULES if rules is None else validation.rules(rules)
-    rng = np.random.default_rng(rng)
+    rng = np.random.default_rng(validation.rng(rng))
     heads = np.empty((2, a.size, len(sizes)))
     out = {name: np.empty((2, len(sizes))) for name in rules}
     for j, size in enumerate(progress.bar(sizes, desc="fresh contexts")):

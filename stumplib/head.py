@@ -167,7 +167,8 @@ def scores(a, b, x, y):
     """Attention scores ``a*y - b*x``, shape ``(..., N)``."""
     a, b = validation.parameters(a, b)
     x, y = validation.context(x, y)
-    validation.broadcastable((a, b, x[..., 0]), ("a", "b", "the batch of x"))
+    a = validation.batch(a, "a", x.shape[:-1])
+    b = validation.batch(b, "b", x.shape[:-1])
     return a[..., None] * y - b[..., None] * x
 
 
@@ -265,23 +266,87 @@ def hard_limit_expansion(a, b, x, y):
         ``r`` and ``B`` at each parameter value.
     gap : float
         The gap ``x2 - x1``.
+
+    Raises
+    ------
+    ValueError
+        If fewer than two examples are in the role of positives, or the two smallest
+        are tied (``gap == 0``: the leading term vanishes).
     """
-    a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
-    if a.ndim != 1 or a.shape != b.shape:
-        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+    a, b, x, y, first, second, gap = _limit_path(a, b, x, y)
     a, b = a[:, None], b[:, None]
-    x, y = validation.context(x, y)
-    if x.ndim != 1:
-        raise ValueError(f"x and y must be one context of shape (N,) (got {x.shape})")
-    role = y if y.any() else np.ones_like(y)
-    order = np.argsort(np.where(role == 1, x, np.inf))
-    if role.sum() < 2:
-        raise ValueError("x, y need at least two examples in the role of positives")
-    first, second = order[0], order[1]
-    gap = x[second] - x[first]
     relative = a * (y - y[first]) - b * (x - x[first])
     others = np.ones(x.size, dtype=bool)
     others[[first, second]] = False
     rest = np.sum((x[others] - x[first]) / gap * np.exp(relative[:, others] + b * gap), axis=1)
     mass = np.sum(np.exp(np.delete(relative, first, axis=1)), axis=1)
     return gap * np.exp(-b[:, 0] * gap), np.abs(rest) + mass, float(gap)
+
+
+def _limit_path(a, b, x, y):
+    """Checked path ``a, b`` (1-D, equal length), one context, and its two nearest examples.
+
+    Returns ``a, b, x, y, first, second, gap`` with ``x[first] < x[second]`` the two
+    smallest examples in the role of positives (all examples when there is no positive).
+    """
+    a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
+    if a.ndim != 1 or a.shape != b.shape:
+        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+    x, y = validation.context(x, y)
+    if x.ndim != 1:
+        raise ValueError(f"x and y must be one context of shape (N,) (got {x.shape})")
+    role = y if y.any() else np.ones_like(y)
+    if role.sum() < 2:
+        raise ValueError("x, y need at least two examples in the role of positives")
+    order = np.argsort(np.where(role == 1, x, np.inf), kind="stable")
+    first, second = order[0], order[1]
+    gap = x[second] - x[first]
+    if gap == 0:
+        raise ValueError(
+            "x must not tie its two smallest examples in the role of positives "
+            f"(both at {x[first]:g}): the gap is 0 and the leading term vanishes"
+        )
+    return a, b, x, y, first, second, float(gap)
+
+
+def limit_ratio(a, b, x, y):
+    """``(s_hat - hard_limit) / (gap * exp(-b * gap))`` along a path, exact in ratios at any scale.
+
+    With ``x1 < x2`` the two smallest examples in the role of positives (all examples
+    when there is no positive, as in :func:`hard_limit_expansion`), ``s_hat - x1 =
+    sum_i w_i (x_i - x1)``. Dividing by the leading term ``r = gap * exp(-b * gap)``,
+
+        (s_hat - x1) / r = sum_{i != 1} e^{z_i - z_2} (x_i - x1) / gap / sum_i e^{z_i - z_1},
+
+    with scores ``z = a*y - b*x``. Both sums are taken in log space from the score
+    differences (``a*(y_i - y_k) - b*(x_i - x_k)``), so the ratio is accurate to a few
+    ulps at every scale, where ``s_hat - x1`` itself underflows or is lost to the rounding
+    of ``s_hat`` (:func:`distance_to_limit` resolves it only while ``r`` is well above
+    ``eps * (a + b)``). :func:`hard_limit_expansion` bounds ``|ratio - 1|`` by ``B``.
+
+    Parameters
+    ----------
+    a, b : array_like, shape (k,)
+        Parameter values along a path.
+    x, y : array_like, shape (N,)
+        One context, with two distinct smallest examples in the role of positives.
+
+    Returns
+    -------
+    ndarray, shape (k,)
+
+    Raises
+    ------
+    ValueError
+        As :func:`hard_limit_expansion`.
+    """
+    a, b, x, y, first, second, gap = _limit_path(a, b, x, y)
+    a, b = a[:, None], b[:, None]
+    others = np.ones(x.size, dtype=bool)
+    others[first] = False
+    to_second = a * (y[others] - y[second]) - b * (x[others] - x[second])
+    numerator, sign = special.logsumexp(
+        to_second, b=(x[others] - x[first]) / gap, axis=1, return_sign=True
+    )
+    denominator = special.logsumexp(a * (y - y[first]) - b * (x - x[first]), axis=1)
+    return sign * np.exp(numerator - denominator)

@@ -410,9 +410,17 @@ def prior_nodes(prior, near, far):
     return _prior_nodes(validation.density_law(prior, "prior"), near, far)
 
 
+#: A prior narrower than this many float spacings at its centre cannot be resolved by
+#: nodes in ``s``; it is a point mass at its centre to relative ``O(width**2)``, far below
+#: rounding (e.g. Beta(alpha, beta) with alpha + beta above about 1e26).
+UNRESOLVED = 1e3
+
+
 def _prior_nodes(prior, near, far):
     lo, hi = (float(v) for v in prior.support)
     center, width = prior.bulk
+    if width < UNRESOLVED * np.spacing(min(center, 1.0 - center)):
+        return np.array([center]), np.array([1.0 - center]), np.array([1.0])
     bulk = width * _bulk_offsets(width) if width < NARROW else np.zeros(0)
     parts = []
     if lo < 0.5:

@@ -5,10 +5,13 @@ one threshold law. A *risk profile* repeats it at each threshold of a grid, with
 random stream per threshold (``(*seed, j)`` for the ``j``-th threshold), so that the
 profile does not depend on how the grid is traversed. The two comparisons made with a
 Monte Carlo risk ``r ± se`` are its largest ``z``-score against an exact value and the
-ratio of two risks with its first-order standard error.
+ratio of two risks with its first-order standard error. :func:`z_threshold` is the
+threshold a largest ``|z|`` over many comparisons is checked against, for a stated
+false-failure probability.
 """
 
 import numpy as np
+from scipy import stats
 
 from . import baselines, tasks, validation
 
@@ -74,6 +77,35 @@ def largest_z(measured, errors, exact):
     if z.size == 0:
         raise ValueError("measured must not be empty")
     return float(np.max(z))
+
+
+def z_threshold(comparisons, alpha):
+    """Threshold for the largest of ``comparisons`` ``|z|``-scores at false-failure rate ``alpha``.
+
+    If each ``z`` is standard normal (a Monte Carlo mean and its standard error, by the
+    central limit theorem), then ``P(max |z| > t) <= comparisons * P(|Z| > t)`` whatever
+    their dependence (Bonferroni), so the threshold
+    ``t = Phi^{-1}(1 - alpha / (2 * comparisons))`` is exceeded with probability at most
+    ``alpha`` when the compared values are right. A set of ``c`` such checks that must
+    all hold gives each ``alpha = 0.01 / c``, so that together they fail with
+    probability at most 1%.
+
+    Parameters
+    ----------
+    comparisons : int
+        The number of ``z``-scores whose largest absolute value is checked (``>= 1``).
+    alpha : float
+        The false-failure probability allowed, in (0, 1).
+
+    Returns
+    -------
+    float
+    """
+    comparisons = validation.count(comparisons, "comparisons")
+    alpha = validation.scalar(alpha, "alpha")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1) (got {alpha:g})")
+    return float(stats.norm.isf(alpha / (2 * comparisons)))
 
 
 def ratio(numerator, denominator):

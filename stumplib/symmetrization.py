@@ -110,8 +110,8 @@ def joint_estimate(a, b, x, y):
     """
     a, b = validation.parameters(a, b)
     x, y = validation.context(x, y)
-    validation.broadcastable((a, b, x[..., 0]), ("a", "b", "the batch of x"))
-    a, b = a[..., None], b[..., None]
+    a = validation.batch(a, "a", x.shape[:-1])[..., None]
+    b = validation.batch(b, "b", x.shape[:-1])[..., None]
     scores = np.concatenate([a * y - b * x, a * (1 - y) - b * (1 - x)], axis=-1)
     return np.sum(special.softmax(scores, axis=-1) * np.concatenate([x, x], axis=-1), axis=-1)
 

@@ -30,7 +30,7 @@ def _stirling_remainder(x):
     """``log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)``, accurate for every ``x > 0``."""
     if x < 100:
         return special.gammaln(x) - ((x - 0.5) * np.log(x) - x + 0.5 * np.log(2 * np.pi))
-    inv2 = 1.0 / x**2
+    inv2 = (1.0 / x) ** 2  # 0 for x beyond 1e154, where the terms are below rounding
     return (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 / 1680))) / x
 
 
@@ -75,7 +75,7 @@ class Uniform:
 
     def sample(self, size, rng):
         """Draw ``size`` values with the generator (or seed) ``rng``."""
-        return np.random.default_rng(rng).uniform(self.lo, self.hi, _size(size))
+        return np.random.default_rng(validation.rng(rng)).uniform(self.lo, self.hi, _size(size))
 
     def density(self, s, q=None):
         """Density at ``s`` (``q = 1 - s`` may be given exactly; unused here)."""
@@ -120,7 +120,7 @@ class Beta:
 
     def sample(self, size, rng):
         """Draw ``size`` values with the generator (or seed) ``rng``."""
-        return np.random.default_rng(rng).beta(self.alpha, self.beta, _size(size))
+        return np.random.default_rng(validation.rng(rng)).beta(self.alpha, self.beta, _size(size))
 
     def density(self, s, q=None):
         """Density at ``s``; pass ``q = 1 - s`` exactly to resolve ``s`` near 1."""
@@ -247,7 +247,7 @@ def sample_contexts(m, n, prior=Uniform(), features=Uniform(), rng=None):
     m, n = validation.count(m, "m"), validation.count(n, "n")
     validation.sampler(prior, "prior")
     validation.sampler(features, "features")
-    rng = np.random.default_rng(rng)
+    rng = np.random.default_rng(validation.rng(rng))
     s = prior.sample(m, rng)
     x = features.sample((m, n), rng)
     return x, labels(x, s), s

@@ -110,7 +110,8 @@ def broadcastable(values, names):
         return np.broadcast_shapes(*(np.shape(v) for v in values))
     except ValueError:
         shapes = ", ".join(f"{n} {np.shape(v)}" for n, v in zip(names, values))
-        raise ValueError(f"shapes do not broadcast: {shapes}") from None
+        together = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+        raise ValueError(f"{together} must broadcast to one shape (got {shapes})") from None
 
 
 def parameters(a, b):
@@ -167,6 +168,13 @@ def count(value, name, minimum=1):
     """Return ``value`` as an int, checking it is an integer ``>= minimum``."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
+    if isinstance(value, (list, tuple)):
+        try:
+            value = np.asarray(value)
+        except ValueError:  # ragged
+            raise TypeError(f"{name} must be an integer (got a ragged {type(value).__name__})")
+    if isinstance(value, np.ndarray) and value.dtype.kind in _REAL_KINDS:
+        raise ValueError(f"{name} must be a single integer (got an array of shape {value.shape})")
     if not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be an integer (got {type(value).__name__})")
     try:  # int() raises OverflowError on inf, ValueError on NaN
@@ -179,8 +187,14 @@ def count(value, name, minimum=1):
 
 
 def counts(value, name, minimum=1):
-    """Return ``value`` (an integer or an array of them) as a flat list of ints ``>= minimum``."""
-    real(value, name)
+    """Return ``value`` (an integer or an array of them) as a flat list of ints ``>= minimum``.
+
+    Booleans are not counts, also inside a sequence (``[5, True]`` is a ``ValueError``).
+    """
+    arr = real(value, name)
+    flat = np.ravel(np.asarray(value, dtype=object)) if arr.size else []
+    if arr.dtype == bool or any(isinstance(v, (bool, np.bool_)) for v in flat):
+        raise ValueError(f"{name} must hold integers, not booleans (got {value!r})")
     return [count(v, name, minimum) for v in np.ravel(value).tolist()]
 
 
@@ -206,6 +220,32 @@ def seed(value, name="seed"):
     if not prefix:
         raise ValueError(f"{name} must hold at least one integer")
     return tuple(count(v, name, minimum=0) for v in prefix)
+
+
+def rng(value, name="rng"):
+    """Check a random source: ``None``, a numpy ``Generator``, ``BitGenerator`` or
+    ``SeedSequence``, or a seed (an integer ``>= 0``, or a sequence of them).
+
+    Returns ``value`` itself (for ``numpy.random.default_rng``), so a valid seed draws
+    exactly what it drew before; ``ValueError`` for a negative, fractional or non-finite
+    seed, ``TypeError`` for anything else, naming the argument.
+    """
+    if value is None or isinstance(
+        value, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)
+    ):
+        return value
+    if isinstance(value, (str, bytes)) or not (
+        isinstance(value, (numbers.Real, tuple, list, np.ndarray))
+    ):
+        raise TypeError(
+            f"{name} must be a seed (an integer >= 0 or a tuple of them) or a numpy Generator "
+            f"(got {type(value).__name__})"
+        )
+    if isinstance(value, (list, np.ndarray)) and np.ndim(value) > 0:
+        seed(tuple(np.ravel(np.asarray(value, dtype=object)).tolist()), name)
+    else:
+        seed(value, name)
+    return value
 
 
 def instance(value, cls, name):

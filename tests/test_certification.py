@@ -390,3 +390,53 @@ def test_valley_grid_errors_name_the_argument():
         certification.valley_grid(PRIOR, 5.0, 0)
     with pytest.raises(TypeError, match="^per_octave must be an integer"):
         certification.valley_grid(PRIOR, 5.0, 3, per_octave="3")
+
+
+class TestEndLogSe:
+    """Standard error of log(certified end) over the corpora of a measurement."""
+
+    B = 5.0 * 2.0 ** (np.arange(8) / 3)
+
+    def test_delta_method_at_the_crossing(self):
+        # rms grows like b (slope 1 in log-log); the crossing of 1/2 lies after b[3]
+        rms = 0.5 * self.B / (self.B[3] * 1.1)
+        rng = np.random.default_rng(0)
+        rho_sq = rms**2 * rng.chisquare(4, (50, self.B.size)) / 4
+        se = certification.end_log_se(self.B, rho_sq, 0.5)
+        sq = rho_sq[:, 4]
+        mean_rms = np.sqrt(rho_sq.mean(axis=0))
+        slope = np.log(mean_rms[4] / mean_rms[3]) / np.log(self.B[4] / self.B[3])
+        expected = sq.std(ddof=1) / np.sqrt(50) / (2 * mean_rms[4] ** 2) / slope
+        assert se == pytest.approx(expected, rel=1e-12)
+
+    def test_scatter_of_ends_over_draws(self):
+        # the end's draw-to-draw scatter is of the order of the standard error
+        b = 5.0 * 2.0 ** (np.arange(60) / 24)
+        rms = 0.5 * (b / b[30]) ** 1.5
+        rng = np.random.default_rng(1)
+        ends, ses = [], []
+        for _ in range(300):
+            rho_sq = rms**2 * rng.chisquare(8, (40, b.size)) / 8
+            ends.append(np.log(certification.certified_end(b, np.sqrt(rho_sq.mean(0)), 0.5)))
+            ses.append(certification.end_log_se(b, rho_sq, 0.5))
+        assert 0.6 < np.std(ends) / np.mean(ses) < 1.6
+
+    def test_no_crossing_on_the_grid_is_infinite(self):
+        rho_sq = np.full((5, self.B.size), 0.01)  # below the level everywhere
+        assert certification.end_log_se(self.B, rho_sq, 0.5) == np.inf
+        assert certification.end_log_se(self.B, 100 * rho_sq + 1, 0.5) == np.inf
+
+    @pytest.mark.parametrize(
+        "rho_sq, level, error, match",
+        [
+            (np.ones((1, 8)), 0.5, ValueError, "^rho_sq"),
+            (np.ones(8), 0.5, ValueError, "^rho_sq"),
+            (np.ones((3, 7)), 0.5, ValueError, "^rho_sq"),
+            (-np.ones((3, 8)), 0.5, ValueError, "^rho_sq"),
+            (np.ones((3, 8)), -1.0, ValueError, "^level"),
+            ("x", 0.5, TypeError, "^rho_sq"),
+        ],
+    )
+    def test_bad_inputs(self, rho_sq, level, error, match):
+        with pytest.raises(error, match=match):
+            certification.end_log_se(self.B, rho_sq, level)

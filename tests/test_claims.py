@@ -184,3 +184,29 @@ def test_records_render_as_nothing_in_myst_nb():
     assert plugin.handle_mime(None, record, False) == []
     assert plugin.handle_mime(None, other, False) is None
     assert (("*", claims.MIME, None)) in plugin.mime_priority_overrides
+
+
+def test_recorded_failure_shows_fails_and_goes_on(monkeypatch, capsys):
+    monkeypatch.setenv("STUMPLIB_CLAIM_FAILURES", "record")
+    value = claims.check("gradients", 0.5, 0.0, 0.1, "fd check", evidence="numerical", span="b=1")
+    assert value == 0.5
+    assert capsys.readouterr().out.startswith("claim gradients: FAILS | measured 0.5")
+
+
+def test_failures_raise_by_default(monkeypatch):
+    monkeypatch.delenv("STUMPLIB_CLAIM_FAILURES", raising=False)
+    assert claims.failures() == "raise"
+    monkeypatch.setenv("STUMPLIB_CLAIM_FAILURES", "raise")
+    with pytest.raises(claims.ClaimFailed):
+        claims.check("gradients", 0.5, 0.0, 0.1, "fd check", evidence="numerical", span="b=1")
+
+
+def test_bad_failure_mode_is_rejected(monkeypatch):
+    monkeypatch.setenv("STUMPLIB_CLAIM_FAILURES", "ignore")
+    with pytest.raises(ValueError, match="^STUMPLIB_CLAIM_FAILURES"):
+        claims.check("gradients", 0.0, 0.0, 0.1, "fd check", evidence="numerical", span="b=1")
+
+
+def test_parse_lines_needs_text():
+    with pytest.raises(TypeError, match="^text"):
+        claims.parse_lines(None)

@@ -130,7 +130,7 @@ def test_scaled_difference_errors_name_the_argument():
         frozen.scaled_difference(1.0, 0.1, 1.0, 0.1, np.nan)
     with pytest.raises(ValueError, match="^width must be non-negative"):
         frozen.scaled_difference(1.0, 0.1, 1.0, 0.1, 0.1, width=-1.0)
-    with pytest.raises(ValueError, match="shapes do not broadcast: value"):
+    with pytest.raises(ValueError, match="^value, .* must broadcast"):
         frozen.scaled_difference([1.0, 2.0], 0.1, [1.0, 2.0, 3.0], 0.1, 0.1)
 
 
@@ -158,7 +158,9 @@ def test_interior_error_errors_name_the_argument():
         frozen.interior_error(1.0, 2.0, [])
     with pytest.raises(ValueError, match="^a must be finite"):
         frozen.interior_error(np.nan, 2.0)
-    with pytest.raises(ValueError, match=r"^shapes do not broadcast: a \(2,\), b \(3,\)"):
+    with pytest.raises(
+        ValueError, match=r"^a and b must broadcast to one shape \(got a \(2,\), b \(3,\)"
+    ):
         frozen.interior_error([1.0, 2.0], [1.0, 2.0, 3.0])
 
 

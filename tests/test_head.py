@@ -424,6 +424,72 @@ class TestHardLimitExpansion:
             head.hard_limit_expansion([1.0], [1.0], [0.2, 0.7], [0.0, 1.0])
 
 
+class TestLimitRatio:
+    """(s_hat - hard_limit) / (gap exp(-b gap)), exact in ratios at every scale (chapter 2)."""
+
+    @staticmethod
+    def _context(seed, n=30, s=0.45):
+        x = np.random.default_rng(seed).random(n)
+        return x, (x > s).astype(float)
+
+    @pytest.mark.parametrize("seed", range(8))
+    def test_matches_the_estimate_where_rounding_is_small(self, seed):
+        x, y = self._context(seed)
+        for labels in (y, np.zeros_like(y)):
+            b = np.geomspace(1.0, 300.0, 40)
+            a = b + 2 * np.log(b)
+            leading, _, _ = head.hard_limit_expansion(a, b, x, labels)
+            resolved = leading > 1e-6
+            direct = head.distance_to_limit(a, b, x, labels)[resolved] / leading[resolved]
+            ratio = head.limit_ratio(a, b, x, labels)[resolved]
+            np.testing.assert_allclose(ratio, direct, rtol=1e-8)
+
+    @given(seed=st.integers(0, 10_000), log_b=st.floats(0.0, 8.0))
+    def test_within_the_bound_at_every_scale(self, seed, log_b):
+        x, y = self._context(seed, n=12, s=0.4)
+        for labels in (y, np.zeros_like(y)):
+            if labels.any() and labels.sum() < 2:
+                continue
+            b = np.array([10.0**log_b])
+            a = b + 2 * np.log(b)
+            ratio = head.limit_ratio(a, b, x, labels)
+            _, bound, _ = head.hard_limit_expansion(a, b, x, labels)
+            assert np.isfinite(ratio[0])
+            assert abs(ratio[0] - 1) <= bound[0] * (1 + 1e-9) + 1e-12
+
+    def test_hand_example(self):
+        # x1 = 0.2, x2 = 0.5 (positives), one negative at 0.1; b = 2, a = 3
+        x, y, a, b = np.array([0.1, 0.2, 0.5]), np.array([0.0, 1.0, 1.0]), 3.0, 2.0
+        w = special.softmax(a * y - b * x)
+        expected = (w @ x - 0.2) / (0.3 * np.exp(-b * 0.3))
+        assert head.limit_ratio([a], [b], x, y)[0] == pytest.approx(expected, rel=1e-13)
+
+    def test_no_underflow_at_huge_scales(self):
+        x, y = self._context(3)
+        b = np.array([1e6, 1e9, 1e12])
+        ratio = head.limit_ratio(b + 2 * np.log(b), b, x, y)
+        np.testing.assert_allclose(ratio, 1.0, rtol=0, atol=1e-12)
+
+    @pytest.mark.parametrize(
+        "kwargs, match",
+        [
+            ({"x": [0.2, 0.2, 0.7], "y": [1.0, 1.0, 1.0]}, "^x"),
+            ({"x": [0.2, 0.7], "y": [0.0, 1.0]}, "^x, y"),
+            ({"x": np.ones((2, 3)) / 2, "y": np.ones((2, 3))}, "^x"),
+            ({"a": [[1.0]], "b": [[1.0]]}, "^a"),
+            ({"a": [1.0, 2.0], "b": [1.0]}, "^a"),
+        ],
+    )
+    def test_bad_inputs(self, kwargs, match):
+        args = dict(a=[1.0], b=[1.0], x=[0.1, 0.3, 0.7], y=[0.0, 1.0, 1.0]) | kwargs
+        with pytest.raises(ValueError, match=match):
+            head.limit_ratio(**args)
+
+    def test_tied_gap_is_an_error_in_the_expansion_too(self):
+        with pytest.raises(ValueError, match="^x"):
+            head.hard_limit_expansion([1.0], [1.0], [0.2, 0.2, 0.7], [1.0, 1.0, 1.0])
+
+
 def test_contexts_blocks_cover_every_row_and_empty_class():
     # Small blocks force many block boundaries, with empty classes at block ends.
     rng = np.random.default_rng(12)

@@ -48,3 +48,43 @@ def test_failing_cells_are_read_from_nbval_output():
         "book/03-population-limit.ipynb::Cell 12",
     ]
     assert notebooks.PASSED.search(output)[1] == "300"
+
+
+def test_seed_sweep_reads_checks_and_first_error():
+    import seeds
+
+    record = {
+        "id": "rule",
+        "statement": "s",
+        "holds": False,
+        "measured": "4.1",
+        "expected": "0",
+        "tol": "4",
+        "evidence": "numerical",
+        "span": "N=1",
+    }
+    cells = [
+        nbformat.v4.new_code_cell(
+            "1",
+            outputs=[nbformat.v4.new_output("display_data", data={seeds.MIME: record})],
+        ),
+        nbformat.v4.new_code_cell(
+            "2",
+            outputs=[
+                nbformat.v4.new_output("error", ename="IndexError", evalue="i", traceback=[])
+            ],
+        ),
+    ]
+    checks, error = seeds.summarize(nbformat.v4.new_notebook(cells=cells))
+    assert [c["holds"] for c in checks] == [False] and error == "IndexError: i"
+    result = {"chapter": "01-x.ipynb", "offset": 3, "seconds": 1, "checks": checks}
+    text = seeds.report({("01-x.ipynb", 3): dict(result, error=error)})
+    assert "| 01-x.ipynb | 3..3 | 1 | 1 | 1 |" in text
+    assert "3 (4.1 vs 0 ± 4)" in text and "Offset 3 stopped: `IndexError: i`" in text
+
+
+def test_seed_sweep_finds_the_seeded_chapters():
+    import seeds
+
+    names = [p.name[:2] for p in seeds.seeded_chapters()]
+    assert names == ["01", "02", "05", "06", "07"]

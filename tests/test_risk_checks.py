@@ -96,3 +96,45 @@ def test_ratio_reference():
 def test_errors_name_the_argument(call, error, name):
     with pytest.raises(error, match=name):
         call()
+
+
+def test_z_threshold_is_the_normal_quantile_for_one_comparison():
+    from scipy import stats
+
+    assert risk_checks.z_threshold(1, 0.05) == pytest.approx(stats.norm.isf(0.025), rel=1e-12)
+
+
+def test_z_threshold_bounds_the_family_error_of_many_comparisons():
+    from scipy import stats
+
+    for comparisons, alpha in ((16, 0.01 / 3), (100, 0.01), (1, 1e-6)):
+        z = risk_checks.z_threshold(comparisons, alpha)
+        # Bonferroni: each two-sided tail at alpha / comparisons, whatever the dependence
+        assert comparisons * 2 * stats.norm.sf(z) == pytest.approx(alpha, rel=1e-10)
+    # more comparisons need a higher threshold
+    assert risk_checks.z_threshold(16, 0.01) > risk_checks.z_threshold(4, 0.01)
+
+
+def test_z_threshold_false_failure_rate_by_simulation():
+    rng = np.random.default_rng(3)
+    z = np.abs(rng.standard_normal((200_000, 16))).max(axis=1)
+    rate = np.mean(z > risk_checks.z_threshold(16, 0.01))
+    assert rate <= 0.01 + 3 * np.sqrt(0.01 / 200_000)
+
+
+@pytest.mark.parametrize(
+    "comparisons, alpha, error, match",
+    [
+        (0, 0.01, ValueError, "^comparisons"),
+        (2.5, 0.01, ValueError, "^comparisons"),
+        (None, 0.01, TypeError, "^comparisons"),
+        (np.array([3]), 0.01, ValueError, "^comparisons"),
+        (3, 0.0, ValueError, "^alpha"),
+        (3, 1.0, ValueError, "^alpha"),
+        (3, float("nan"), ValueError, "^alpha"),
+        (3, "0.1", TypeError, "^alpha"),
+    ],
+)
+def test_z_threshold_rejects_bad_arguments(comparisons, alpha, error, match):
+    with pytest.raises(error, match=match):
+        risk_checks.z_threshold(comparisons, alpha)

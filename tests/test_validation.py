@@ -102,7 +102,7 @@ class TestParametersPositiveCount:
         with pytest.raises(ValueError, match="^m must be an integer >= 1"):
             validation.count(bad, "m")
 
-    @pytest.mark.parametrize("bad", ["3", None, 2j, [3]])
+    @pytest.mark.parametrize("bad", ["3", None, 2j, [3j], ["3"]])
     def test_count_rejects_non_numbers(self, bad):
         with pytest.raises(TypeError, match="^m must be an integer"):
             validation.count(bad, "m")

@@ -10,5 +10,5 @@ chapters and the book's Sphinx extensions do.
 ``plotting``
     the book's figure style
 ``scales``
-    experiment sizes at book and full scale
+    experiment sizes at book and full scale, and the seed offset of a re-draw
 """

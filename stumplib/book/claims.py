@@ -5,7 +5,8 @@ value with its expectation under an explicit tolerance and shows exactly one lin
 
     claim <id>: holds | measured <v> | expected <v> ± <tol> | evidence <kind> [<span>]
 
-(``FAILS`` in place of ``holds``, and then raises). In a notebook the line is the
+(``FAILS`` in place of ``holds``, and then raises, unless ``STUMPLIB_CLAIM_FAILURES=record``:
+see :func:`failures`). In a notebook the line is the
 ``text/plain`` part of one output whose :data:`MIME` part holds the same check as a
 record (id, statement, values, evidence). The claims ledger of the book is built
 from these records in the executed outputs of the pages, and nothing else: running
@@ -13,6 +14,7 @@ a notebook elsewhere writes nothing that a later build reads.
 """
 
 import math
+import os
 import re
 
 import numpy as np
@@ -94,15 +96,43 @@ def check(claim_id, measured, expected, tol, statement, *, evidence, span=None, 
     Raises
     ------
     ClaimFailed
-        If the measured value is outside the tolerance (or not finite).
+        If the measured value is outside the tolerance (or not finite), unless
+        :func:`failures` is ``"record"``: then the ``FAILS`` line and its record are
+        shown and the run goes on (the re-draw sweep, ``make seeds``, counts them).
     """
+    mode = failures()
     record = make_record(
         claim_id, measured, expected, tol, statement, evidence=evidence, span=span, digits=digits
     )
     _show(record)
-    if not record["holds"]:
+    if not record["holds"] and mode == "raise":
         raise ClaimFailed(f"claim {claim_id} fails: {statement}")
     return float(record["measured"])
+
+
+#: What a failing check does: raise (the default), or record its FAILS line and go on.
+FAILURES = ("raise", "record")
+
+
+def failures():
+    """What a failing :func:`check` does, from ``STUMPLIB_CLAIM_FAILURES``.
+
+    Returns
+    -------
+    str
+        ``"raise"`` (the default: the notebook stops with :class:`ClaimFailed`) or
+        ``"record"`` (the ``FAILS`` line and its record are shown and execution goes
+        on, so that one run counts every failing check; for ``make seeds`` only).
+
+    Raises
+    ------
+    ValueError
+        If ``STUMPLIB_CLAIM_FAILURES`` names another behaviour.
+    """
+    value = os.environ.get("STUMPLIB_CLAIM_FAILURES", "raise")
+    if value not in FAILURES:
+        raise ValueError(f"STUMPLIB_CLAIM_FAILURES must be one of {FAILURES} (got {value!r})")
+    return value
 
 
 def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4):
@@ -229,6 +259,8 @@ def parse_lines(text):
     ``tol``, ``evidence`` and ``span`` (the printed strings; ``span`` may be None);
     lines of any other form are skipped.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string (got {type(text).__name__})")
     found = []
     for text_line in text.splitlines():
         match = LINE.match(text_line.strip())
