@@ -65,7 +65,17 @@ def reduced_time(b_start, b_end, kappa, e):
 
 
 class Phases(NamedTuple):
-    """Phase times of a trajectory (``nan`` when a phase is not reached)."""
+    """Phase times of a trajectory (``nan`` when a phase is not reached).
+
+    Parameters
+    ----------
+    t_calibrated : float
+        Time at which the label score has calibrated (phase 1 ends).
+    b_calibrated : float
+        ``b`` at that time.
+    t_grown : float
+        Time at which ``b`` has grown by the requested factor (phase 2).
+    """
 
     t_calibrated: float
     b_calibrated: float
@@ -135,7 +145,17 @@ def rate(a, b, prior, features=None):
 
 
 class Expansion(NamedTuple):
-    """Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors."""
+    """Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors.
+
+    Calling the fit evaluates the expansion at ``b``.
+
+    Parameters
+    ----------
+    coef : ndarray, shape (k,)
+        Coefficients ``c0, c1, ...``.
+    se : ndarray, shape (k,)
+        Their standard errors.
+    """
 
     coef: np.ndarray
     se: np.ndarray
@@ -221,6 +241,26 @@ def descends(loss_and_gradient, theta0, eta, steps):
 
     A step that makes the loss, the gradient or the state non-finite counts as not
     descending.
+
+    Parameters
+    ----------
+    loss_and_gradient : callable
+        ``(a, b) -> (L, dL/da, dL/db)``.
+    theta0 : tuple of float
+        Initial ``(a, b)``.
+    eta : float
+        Step size, positive.
+    steps : int
+        Number of steps (``>= 0``).
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid.
     """
     validation.function(loss_and_gradient, "loss_and_gradient")
     a, b = validation.point(theta0)
@@ -296,7 +336,15 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
 
 
 class Limit(NamedTuple):
-    """Extrapolation ``y → limit + slope/b``, with tolerances from the fit itself."""
+    """Extrapolation ``y → limit + slope/b``, with tolerances from the fit itself.
+
+    Parameters
+    ----------
+    limit, limit_tol : float
+        The limit ``c0`` and its tolerance.
+    slope, slope_tol : float
+        The ``1/b`` coefficient ``c1`` and its tolerance.
+    """
 
     limit: float
     limit_tol: float

@@ -16,7 +16,15 @@ from stumplib import validation
 
 
 class LinearFit(NamedTuple):
-    """Coefficients of a linear least-squares fit and their standard errors."""
+    """Coefficients of a linear least-squares fit and their standard errors.
+
+    Parameters
+    ----------
+    coef : ndarray, shape (k,)
+        Fitted coefficients.
+    se : ndarray, shape (k,)
+        Their standard errors.
+    """
 
     coef: np.ndarray
     se: np.ndarray
@@ -69,7 +77,17 @@ def _least_squares(design, y, w, scatter):
 
 
 class PowerLaw(NamedTuple):
-    """Fit of ``y ≈ prefactor * x**slope``; ``*_se`` are standard errors."""
+    """Fit of ``y ≈ prefactor * x**slope``; ``*_se`` are standard errors.
+
+    Calling the fit evaluates the curve at ``x``.
+
+    Parameters
+    ----------
+    slope, slope_se : float
+        The exponent and its standard error.
+    log_prefactor, log_prefactor_se : float
+        The log of the prefactor and its standard error.
+    """
 
     slope: float
     slope_se: float
@@ -123,7 +141,15 @@ def power_law(x, y, y_se=None):
 
 
 class Pooled(NamedTuple):
-    """An inverse-variance weighted mean and its standard error."""
+    """An inverse-variance weighted mean and its standard error.
+
+    Parameters
+    ----------
+    value : float
+        The weighted mean.
+    se : float
+        Its standard error.
+    """
 
     value: float
     se: float

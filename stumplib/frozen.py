@@ -24,6 +24,24 @@ def interior_error(a, b, thresholds=INTERIOR):
     The root-mean-square over ``thresholds`` of ``s_hat_inf(s) - s`` (the closed form of
     :func:`stumplib.population.residual`): the floor that the fresh-context error reaches at
     large ``N``. ``a`` and ``b`` broadcast against each other; the result has their shape.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Head parameters (broadcast together).
+    thresholds : array_like, shape (k,)
+        Thresholds in [0, 1] to average over (default :data:`INTERIOR`).
+
+    Returns
+    -------
+    ndarray
+        RMS of ``s_hat_inf(s) - s`` over the thresholds, of the broadcast shape of ``a``, ``b``.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` do not broadcast, or ``thresholds`` is not a non-empty 1-D
+        sequence in [0, 1].
     """
     a, b = validation.parameters(a, b)
     validation.broadcastable([a, b], ["a", "b"])
@@ -35,7 +53,15 @@ def interior_error(a, b, thresholds=INTERIOR):
 
 
 class Errors(NamedTuple):
-    """RMS threshold errors and their standard errors (delta method), of one shape."""
+    """RMS threshold errors and their standard errors (delta method), of one shape.
+
+    Parameters
+    ----------
+    rms : ndarray
+        Root-mean-square threshold errors.
+    se : ndarray
+        Their standard errors.
+    """
 
     rms: np.ndarray
     se: np.ndarray
@@ -46,6 +72,13 @@ class FreshErrors(NamedTuple):
 
     ``head`` has shape ``(k, p)`` (head ``i`` at context size ``j``); ``rules`` maps
     each rule's name to its :class:`Errors` of shape ``(p,)``.
+
+    Parameters
+    ----------
+    head : Errors
+        Errors of the frozen heads, shape ``(k, p)``.
+    rules : dict of str to Errors
+        Errors of the reference rules, each of shape ``(p,)``.
     """
 
     head: Errors
