@@ -35,7 +35,13 @@ C, D = sp.symbols("C D", nonnegative=True)
 
 
 def empty_side_survival():
-    """``P(C > u, D > v, no positive) = (s - u - v)^N``."""
+    """``P(C > u, D > v, no positive) = (s - u - v)^N``.
+
+    Returns
+    -------
+    sympy.Expr
+        In the module's symbols ``s``, ``u``, ``v`` and ``N``.
+    """
     return (s - u - v) ** N
 
 
@@ -83,7 +89,17 @@ def edge_term(error):
 
 
 def mirrored(expr):
-    """``expr`` with ``s -> 1 - s`` (the same quantity on the mirrored event)."""
+    """``expr`` with ``s -> 1 - s`` (the same quantity on the mirrored event).
+
+    Parameters
+    ----------
+    expr : sympy.Expr or str
+        An expression in ``s`` (sympified).
+
+    Returns
+    -------
+    sympy.Expr
+    """
     return sp.sympify(expr).subs(s, 1 - s)
 
 
@@ -144,7 +160,25 @@ def risk(rule):
 
 
 def integrated_leading(expr):
-    """``(p, c)`` with ``∫_0^1 expr ds ~ c / N^p`` as ``N -> inf`` (``p`` in 1, 2, 3)."""
+    """``(p, c)`` with ``∫_0^1 expr ds ~ c / N^p`` as ``N -> inf`` (``p`` in 1, 2, 3).
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A risk in ``s`` and ``N``.
+
+    Returns
+    -------
+    p : int
+        The leading power of ``1/N``.
+    c : sympy.Expr
+        Its constant.
+
+    Raises
+    ------
+    ValueError
+        If the integrated risk decays faster than ``1/N^3``.
+    """
     avg = risks.integrated(expr)
     for power in (1, 2, 3):
         c = risks.leading_constant(avg, power)
