@@ -266,6 +266,11 @@ def relative_error_sweep(sizes, a, b, prior, repetitions, streams, n_workers=Non
     -------
     list of ndarray
         One array of shape ``(repetitions, k)`` per size.
+
+    Raises
+    ------
+    ValueError
+        If ``streams`` does not hold one stream per size, or an argument is invalid.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     streams = [validation.seed(v, "streams") for v in streams]
@@ -509,6 +514,12 @@ def certified_end(b, ratio, level):
     float
         The largest ``b[i]`` such that ``ratio[:i+1] <= level`` (the interval is the
         initial run of the grid below the level); ``nan`` if ``ratio[0] > level``.
+
+    Raises
+    ------
+    ValueError
+        If ``ratio`` is negative, ``b`` and ``ratio`` are not 1-D of equal length, or ``b`` is
+        empty or not increasing.
     """
     b = validation.finite(b, "b")
     ratio = validation.real(ratio, "ratio")  # NaN counts as above the level
@@ -553,6 +564,12 @@ def end_log_se(b, rho_sq, level):
         ``inf`` when the crossing is not on the grid (the root-mean-square starts above
         the level or never reaches it) or the curve does not grow across it: the end is
         then not measured, only bounded by the grid.
+
+    Raises
+    ------
+    ValueError
+        If ``rho_sq`` is negative or not of shape ``(repetitions, k)`` with ``repetitions >= 2``
+        and ``k`` the length of ``b``.
     """
     b = validation.positive(b, "b")
     rho_sq = validation.finite(rho_sq, "rho_sq")
@@ -597,6 +614,11 @@ def predicted_end(b, biases, m, level, width=2.0):
         The end predicted from the estimates, and the ends when ``beta_n`` is moved up
         (``low``: a larger bias ends the interval earlier) or down (``high``) by
         ``width`` standard errors, clipped at zero.
+
+    Raises
+    ------
+    ValueError
+        If ``width`` is negative.
     """
     m = validation.count(m, "m")
     level = validation.positive_scalar(level, "level")

@@ -47,6 +47,12 @@ def least_squares(design, y, weights=None):
     -------
     LinearFit
 
+    Raises
+    ------
+    ValueError
+        If ``design`` is not 2-D with more rows than columns, or ``y`` does not hold one value per
+        row.
+
     Examples
     --------
     >>> x = np.array([1.0, 2.0, 3.0, 4.0])
@@ -119,6 +125,12 @@ def power_law(x, y, y_se=None):
     Returns
     -------
     PowerLaw
+
+    Raises
+    ------
+    ValueError
+        If ``x`` and ``y`` are not 1-D of the same length, hold fewer than 3 points or a single
+        distinct ``x``, or ``y_se`` does not have the shape of ``y``.
     """
     x = validation.positive(x, "x")
     y = validation.positive(y, "y")
@@ -170,6 +182,11 @@ def pooled(values, se):
     Pooled
         ``value = sum(w_i values_i) / sum(w_i)`` with ``w_i = se_i^-2``, and
         ``se = sum(w_i)^-1/2``, the standard error of that mean.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is not 1-D and non-empty.
     """
     values = validation.finite(values, "values")
     se = validation.positive(se, "se")

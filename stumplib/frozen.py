@@ -116,6 +116,11 @@ def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=
         ``head``: :class:`Errors` of shape ``(k, p)``; ``rules``: each rule's
         :class:`Errors` of shape ``(p,)``. ``se`` is the standard error of the RMS
         error (delta method).
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` are not 1-D of equal length, or ``sizes`` is empty.
     """
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     if a.shape != b.shape or a.ndim != 1:
@@ -152,6 +157,13 @@ def pooled_slope(fits):
     -------
     stumplib.fitting.Pooled
         The pooled slope and its standard error.
+
+    Raises
+    ------
+    TypeError
+        If ``fits`` is not a sequence.
+    ValueError
+        If ``fits`` is empty or a slope standard error is not positive.
     """
     if not np.iterable(fits):
         raise TypeError(f"fits must be a sequence of fits (got {type(fits).__name__})")

@@ -87,6 +87,11 @@ def compare(gradient, differences, a, b, h):
     Returns
     -------
     Comparison
+
+    Raises
+    ------
+    ValueError
+        If the gradient and the differences do not hold one pair per ``(a, b)``.
     """
     a, b = validation.parameters(a, b)
     validation.broadcastable((a, b), ("a", "b"))

@@ -343,6 +343,11 @@ def distance_to_limit(a, b, x, y):
     Returns
     -------
     ndarray, shape (k,)
+
+    Raises
+    ------
+    ValueError
+        If ``x`` and ``y`` are not one 1-D context, or ``a`` and ``b`` do not broadcast.
     """
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     validation.broadcastable((a, b), ("a", "b"))

@@ -378,6 +378,11 @@ def lower_starts(
     equal to :func:`pretrain_noisy`'s is the rule's own; a lower one means the
     size-tied start was already past the point where the corpus's noise reaches
     ``level``. Returns ``[j][r]`` of :class:`Freeze` for ``i = indices[j]``.
+
+    Raises
+    ------
+    ValueError
+        If an index is not below ``len(sizes)``.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
@@ -425,6 +430,11 @@ def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers
         ``[i][r][j]``: size ``i``, corpus ``r``, at the freeze (``j = 0``, its time and
         steps from the start) and at ``factors[j - 1] * b_T`` (time and steps from the
         freeze).
+
+    Raises
+    ------
+    ValueError
+        If ``factors`` is not a 1-D non-decreasing sequence of numbers ``>= 1``.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
@@ -485,6 +495,11 @@ def pretrain(
     -------
     list of list of Freeze
         ``[i][r]`` for size ``i``, corpus ``r``.
+
+    Raises
+    ------
+    ValueError
+        If ``sizes`` and ``targets`` differ in length.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     targets = validation.positive(targets, "targets")

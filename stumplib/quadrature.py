@@ -132,6 +132,11 @@ def power_panel(power, offset=0.0):
     -------
     nodes, weights : ndarray, shape ``broadcast shape + (NODES_PER_PANEL,)``
         Nodes in (0, 1] and their positive weights.
+
+    Raises
+    ------
+    ValueError
+        If ``power <= -1`` or ``offset < 0``.
     """
     power = validation.finite(power, "power")
     if np.any(power <= -1):
@@ -167,6 +172,12 @@ def gauss_legendre_rows(g, h):
     -------
     g, h, weights : ndarray, shape (rows, (k - 1) * NODES_PER_PANEL)
         Nodes, their exact complements and weights (zero on empty panels).
+
+    Raises
+    ------
+    ValueError
+        If ``h`` is not ``1 - g`` to rounding, or ``g`` has fewer than two breaks or is not sorted
+        along its last axis.
     """
     g, h = validation.unit_interval(g, "g"), validation.unit_interval(h, "h")
     validation.same_shape(g, h, ("g", "h"))

@@ -62,6 +62,11 @@ def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
     -------
     list
         The results, in the order of ``items``.
+
+    Raises
+    ------
+    ValueError
+        If ``backend`` is neither None nor ``'dask'``.
     """
     validation.function(function, "function")
     items = list(items)

@@ -551,6 +551,11 @@ def loss_and_gradient(a, b, prior, rule="average"):
     Returns
     -------
     loss, d_a, d_b : float
+
+    Raises
+    ------
+    ValueError
+        If ``rule`` is not one of :data:`RESIDUALS`.
     """
     if rule not in RESIDUALS:
         raise ValueError(f"rule must be one of {tuple(RESIDUALS)} (got {rule!r})")
@@ -582,6 +587,11 @@ def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
     Returns
     -------
     training.Trajectory
+
+    Raises
+    ------
+    ValueError
+        If ``t_max <= 1e-2``.
     """
     t_max = validation.positive_scalar(t_max, "t_max")
     if t_max <= 1e-2:
@@ -622,6 +632,11 @@ def rates(loss_and_gradient, trajectory):
     Returns
     -------
     Rates
+
+    Raises
+    ------
+    ValueError
+        If ``trajectory.t`` is negative or the loss is not positive along the trajectory.
     """
     validation.function(loss_and_gradient, "loss_and_gradient")
     t, a, b = validation.trajectory(trajectory)
@@ -650,6 +665,11 @@ def log_limit(b, y):
     Returns
     -------
     limit, tol : float
+
+    Raises
+    ------
+    ValueError
+        If ``b`` and ``y`` are not 1-D of the same length of at least 7, or ``b <= 1``.
     """
     b = validation.positive(b, "b")
     y = validation.finite(y, "y")

@@ -167,6 +167,13 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
         ``id``, ``holds``, ``measured``, ``expected``, ``tol`` (strings as shown),
         ``evidence``, ``span``, ``statement`` and ``margin`` (``abs(measured - expected) / tol``
         to two digits, None if undefined).
+
+    Raises
+    ------
+    ValueError
+        If ``claim_id`` or ``evidence`` is unknown, ``span`` is missing (for evidence other than
+        "exact") or malformed, ``statement`` is empty, a value is not a real scalar, or
+        ``expected`` and ``tol`` are not finite with ``tol >= 0``.
     """
     if claim_id not in IDS:
         raise ValueError(f"claim_id must be one of {IDS} (got {claim_id!r})")

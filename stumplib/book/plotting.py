@@ -85,6 +85,11 @@ def subplots(nrows=1, ncols=1, *, height=None, **kwargs):
         yet drawn for the column).
     **kwargs
         Passed to ``plt.subplots``; ``figsize`` only without ``height``.
+
+    Raises
+    ------
+    ValueError
+        If both ``height`` and ``figsize`` are given.
     """
     grid = validation.count(nrows, "nrows"), validation.count(ncols, "ncols")
     use_book_style()

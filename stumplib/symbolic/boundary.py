@@ -76,6 +76,12 @@ def edge_term(error):
     ----------
     error : sympy.Expr
         The rule's estimate minus ``s`` on the event, of degree at most 1 in ``C``, ``D``.
+
+    Raises
+    ------
+    ValueError
+        If ``error`` depends on symbols other than ``C``, ``D`` and ``s``, or is of degree above 1
+        in ``C`` and ``D``.
     """
     error = sp.sympify(error)
     if not error.free_symbols <= {C, D, s}:
@@ -145,6 +151,11 @@ def risk(rule):
     Returns
     -------
     sympy.Expr
+
+    Raises
+    ------
+    ValueError
+        If ``rule`` is not one of :data:`EDGE_ERRORS`.
     """
     if rule not in EDGE_ERRORS:
         raise ValueError(f"rule must be one of {tuple(EDGE_ERRORS)} (got {rule!r})")

@@ -223,6 +223,11 @@ def reduce_flow(expansion):
     Returns
     -------
     Reduction
+
+    Raises
+    ------
+    ValueError
+        If the slow curve has no single positive root.
     """
     x0 = sp.Symbol("xi_0", positive=True)
     x1 = sp.Symbol("xi_1", real=True)
