@@ -12,7 +12,23 @@ from . import tasks, validation
 
 
 def gap(x, y):
-    """The gap ``(L, R)`` around the threshold: largest negative, smallest positive."""
+    """The gap ``(L, R)`` around the threshold: largest negative, smallest positive.
+
+    Parameters
+    ----------
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    left, right : ndarray, shape (...)
+        ``L`` (0 with no negative) and ``R`` (1 with no positive).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` and ``y`` differ in shape, are empty or out of range.
+    """
     x, y = validation.context(x, y)
     left = np.where(y == 0, x, 0.0).max(axis=-1)
     right = np.where(y == 1, x, 1.0).min(axis=-1)
@@ -20,17 +36,78 @@ def gap(x, y):
 
 
 def nearest_positive(x, y):
-    """The smallest positive example ``R`` (1 when the context has no positive)."""
+    """The smallest positive example ``R`` (1 when the context has no positive).
+
+    Parameters
+    ----------
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        As :func:`gap`.
+
+    Examples
+    --------
+    >>> from stumplib import baselines
+    >>> x = [[0.1, 0.4, 0.6, 0.9], [0.2, 0.3, 0.5, 0.7]]
+    >>> y = [[0, 0, 1, 1], [0, 0, 0, 0]]
+    >>> baselines.nearest_positive(x, y).tolist()
+    [0.6, 1.0]
+    """
     return gap(x, y)[1]
 
 
 def nearest_negative(x, y):
-    """The largest negative example ``L`` (0 when the context has no negative)."""
+    """The largest negative example ``L`` (0 when the context has no negative).
+
+    Parameters
+    ----------
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        As :func:`gap`.
+    """
     return gap(x, y)[0]
 
 
 def midpoint(x, y):
-    """The gap midpoint ``(L + R) / 2``: Bayes under uniform prior and features."""
+    """The gap midpoint ``(L + R) / 2``: Bayes under uniform prior and features.
+
+    Parameters
+    ----------
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        As :func:`gap`.
+
+    Examples
+    --------
+    >>> from stumplib import baselines
+    >>> x = [[0.1, 0.4, 0.6, 0.9], [0.2, 0.3, 0.5, 0.7]]
+    >>> y = [[0, 0, 1, 1], [0, 0, 0, 0]]
+    >>> baselines.midpoint(x, y).round(6).tolist()
+    [0.5, 0.85]
+    """
     left, right = gap(x, y)
     return 0.5 * (left + right)
 

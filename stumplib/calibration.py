@@ -118,7 +118,27 @@ def a_star(b, prior, features=None):
 
 
 def min_loss(b, prior):
-    """``min_a L(a, b) = L(a*(b), b)`` under an interior uniform prior (shape of ``b``)."""
+    """``min_a L(a, b) = L(a*(b), b)`` under an interior uniform prior (shape of ``b``).
+
+    Parameters
+    ----------
+    b : float or array_like
+        Resolution(s), positive.
+    prior : tasks.Uniform
+        Threshold prior, uniform on an interior interval.
+
+    Returns
+    -------
+    float or ndarray
+        The minimal loss at each ``b``, with the shape of ``b``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`a_star`.
+    TypeError
+        If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
+    """
     a = np.asarray(a_star(b, prior))
     b = validation.positive(b, "b")
     out = np.array([population.loss(ai, bi, prior) for ai, bi in zip(a.ravel(), b.ravel())])
@@ -126,7 +146,15 @@ def min_loss(b, prior):
 
 
 class OffValley(NamedTuple):
-    """How far points ``(a, b)`` are from the valley at their own scales."""
+    """How far points ``(a, b)`` are from the valley at their own scales.
+
+    Parameters
+    ----------
+    offset : ndarray
+        ``a - a*(b)``.
+    inefficiency : ndarray
+        ``L(a, b) / min_a L(a, b) - 1``.
+    """
 
     #: ``a - a*(b)``: the label score measured from the valley.
     offset: np.ndarray
@@ -206,7 +234,27 @@ def scaled_loss_at_infinity(b, prior):
 
 
 def loss_at_infinity(b, prior):
-    """``L(∞, b) = lim_{a→∞} L(a, b)`` (see :func:`scaled_loss_at_infinity`)."""
+    """``L(∞, b) = lim_{a→∞} L(a, b)`` (see :func:`scaled_loss_at_infinity`).
+
+    Parameters
+    ----------
+    b : float or array_like
+        Resolution(s), positive.
+    prior : tasks.Uniform
+        Threshold prior.
+
+    Returns
+    -------
+    float or ndarray
+        The limit loss, with the shape of ``b``.
+
+    Raises
+    ------
+    ValueError
+        If ``b`` is not positive.
+    TypeError
+        If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
+    """
     lo, hi = _interior_uniform(prior)
     b = validation.positive(b, "b")
     out = np.array([_loss_at_infinity(float(bi), lo, hi) for bi in b.ravel()]).reshape(b.shape)

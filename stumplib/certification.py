@@ -35,6 +35,25 @@ def task_gradients(corpus, a, b):
 
     Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``. ``corpus`` may be
     a :class:`~stumplib.corpus.Follower` of the corpus (along a run).
+
+    Parameters
+    ----------
+    corpus : Corpus or Follower
+        The corpus of ``m`` tasks.
+    a, b : float
+        Head parameters.
+
+    Returns
+    -------
+    ndarray, shape (m, 2)
+
+    Raises
+    ------
+    TypeError
+        If ``corpus`` is not a :class:`~stumplib.corpus.Corpus` or
+        :class:`~stumplib.corpus.Follower`.
+    ValueError
+        If ``a`` or ``b`` is not a finite scalar.
     """
     validation.instance(corpus, (corpus_module.Corpus, corpus_module.Follower), "corpus")
     return corpus._task_gradients(*validation.scalar_parameters(a, b))
@@ -48,6 +67,21 @@ def noise_ratio(gradients):
     error of the corpus gradient relative to its norm. It needs no population quantity;
     its expectation is about ``sigma_n / sqrt(m)`` relative to ``|g|``, the sampling part of
     the relative gradient error, and it does not see the finite-context bias ``beta_n``.
+
+    Parameters
+    ----------
+    gradients : array_like, shape (m, 2)
+        Per-task gradients, ``m >= 2``.
+
+    Returns
+    -------
+    float
+        The ratio (``inf`` when the mean gradient vanishes).
+
+    Raises
+    ------
+    ValueError
+        If ``gradients`` is not finite of shape ``(m, 2)`` with ``m >= 2``.
     """
     gradients = validation.finite(gradients, "gradients")
     if gradients.ndim != 2 or gradients.shape[1] != 2 or gradients.shape[0] < 2:
@@ -60,7 +94,26 @@ def noise_ratio(gradients):
 
 
 def population_task_gradients(a, b, s, features=None):
-    """Infinite-context per-task gradients ``G^inf(s)``, shape ``(len(s), 2)``."""
+    """Infinite-context per-task gradients ``G^inf(s)``, shape ``(len(s), 2)``.
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters.
+    s : float or array_like, shape (k,)
+        Thresholds in [0, 1].
+    features : tasks.Uniform or tasks.Beta, optional
+        Feature law (uniform on [0, 1] when omitted).
+
+    Returns
+    -------
+    ndarray, shape (k, 2)
+
+    Raises
+    ------
+    ValueError
+        If ``a`` or ``b`` is not a finite scalar, or ``s`` is not 1-D in [0, 1].
+    """
     a, b = validation.scalar_parameters(a, b)
     s = np.atleast_1d(validation.unit_interval(s, "s"))
     if s.ndim != 1:
@@ -140,13 +193,50 @@ def rms_relative_errors(m, n, a, b, prior, repetitions, rng=None):
 
     The parameters are those of :func:`relative_errors`; returns an array of shape
     ``(k,)``, ``(mean_r rho_r(a_i, b_i)^2)^{1/2}``.
+
+    Parameters
+    ----------
+    m, n : int
+        Corpus size.
+    a, b : array_like, shape (k,)
+        Points.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    repetitions : int
+        Number of independent corpora.
+    rng : numpy.random.Generator or int, optional
+        Source of randomness.
+
+    Returns
+    -------
+    ndarray, shape (k,)
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` are not 1-D of equal length, or a count is invalid.
     """
     return rms_over_corpora(relative_errors(m, n, a, b, prior, repetitions, rng))
 
 
 def rms_over_corpora(rho):
     """Root-mean-square over corpora of relative errors ``rho``, shape ``(repetitions, k)``:
-    ``(mean_r rho_r^2)^{1/2}``, shape ``(k,)``."""
+    ``(mean_r rho_r^2)^{1/2}``, shape ``(k,)``.
+
+    Parameters
+    ----------
+    rho : array_like, shape (repetitions, k)
+        Relative errors, one row per corpus.
+
+    Returns
+    -------
+    ndarray, shape (k,)
+
+    Raises
+    ------
+    ValueError
+        If ``rho`` is not finite, 2-D, with at least one row.
+    """
     rho = validation.finite(rho, "rho")
     if rho.ndim != 2 or rho.shape[0] == 0:
         raise ValueError(
@@ -176,6 +266,11 @@ def relative_error_sweep(sizes, a, b, prior, repetitions, streams, n_workers=Non
     -------
     list of ndarray
         One array of shape ``(repetitions, k)`` per size.
+
+    Raises
+    ------
+    ValueError
+        If ``streams`` does not hold one stream per size, or an argument is invalid.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     streams = [validation.seed(v, "streams") for v in streams]
@@ -233,6 +328,24 @@ def sampling_coefficient(a, b, prior, features=None):
     ``sigma_inf^2 = tr Cov_{s ~ prior}(G^inf(s)) / |g|^2``, by the population
     quadrature over thresholds. An infinite-context corpus of ``m`` tasks has
     ``E |mean_j G^inf(s_j) - g|^2 = sigma_inf^2 |g|^2 / m`` exactly.
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    features : tasks.Uniform or tasks.Beta, optional
+        Feature law (uniform on [0, 1] when omitted).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`stumplib.population.threshold_nodes`.
     """
     s, q, w = population.threshold_nodes(a, b, prior)
     r, r_a, r_b = population.residual(a, b, s, q, features=features)
@@ -267,6 +380,26 @@ def unseen_share(a, b, prior, s_max):
     ``s_max`` only; the ratio is the relative error of a gradient that never sees a
     threshold above ``s_max`` (as a corpus of ``m`` tasks typically does not for
     ``s_max = 1 - 1/m`` under a prior reaching 1).
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    s_max : float
+        Largest threshold seen, in [0, 1].
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``a`` or ``b`` is not a finite scalar or ``s_max`` leaves [0, 1].
+    TypeError
+        If ``prior`` is not a law with a density.
     """
     a, b = validation.scalar_parameters(a, b)
     s_max = float(validation.unit_interval(s_max, "s_max"))
@@ -286,6 +419,17 @@ class ContextBias(NamedTuple):
     ``sigma_n = sqrt(tr Cov G) / |g|`` at this context size, and ``vector`` the
     estimated mean of ``(G - G^inf) / |g|``. A corpus of ``m`` tasks then has
     ``E rho^2 = beta_n^2 + sigma_n^2 / m`` (up to the error of the estimates).
+
+    Parameters
+    ----------
+    ratio : float
+        ``beta_n``.
+    se : float
+        Its standard error.
+    spread : float
+        ``sigma_n``.
+    vector : ndarray, shape (2,)
+        Mean of ``(G - G^inf) / |g|``.
     """
 
     ratio: float
@@ -300,6 +444,26 @@ def context_bias(corpus, a, b, prior):
     Each task's gradient is paired with the infinite-context gradient at its own
     threshold; the difference has mean ``E_n G - g`` and a much smaller variance than
     ``G`` itself (a control variate with known mean).
+
+    Parameters
+    ----------
+    corpus : Corpus
+        A corpus of at least 2 tasks.
+    a, b : float
+        Head parameters.
+    prior : tasks.Uniform or tasks.Beta
+        The threshold prior the corpus was drawn from.
+
+    Returns
+    -------
+    ContextBias
+
+    Raises
+    ------
+    TypeError
+        If ``corpus`` is not a :class:`~stumplib.corpus.Corpus`.
+    ValueError
+        If ``a`` or ``b`` is not a finite scalar, or the corpus has fewer than 2 tasks.
     """
     validation.instance(corpus, corpus_module.Corpus, "corpus")
     a, b = validation.scalar_parameters(a, b)
@@ -350,6 +514,12 @@ def certified_end(b, ratio, level):
     float
         The largest ``b[i]`` such that ``ratio[:i+1] <= level`` (the interval is the
         initial run of the grid below the level); ``nan`` if ``ratio[0] > level``.
+
+    Raises
+    ------
+    ValueError
+        If ``ratio`` is negative, ``b`` and ``ratio`` are not 1-D of equal length, or ``b`` is
+        empty or not increasing.
     """
     b = validation.finite(b, "b")
     ratio = validation.real(ratio, "ratio")  # NaN counts as above the level
@@ -394,6 +564,12 @@ def end_log_se(b, rho_sq, level):
         ``inf`` when the crossing is not on the grid (the root-mean-square starts above
         the level or never reaches it) or the curve does not grow across it: the end is
         then not measured, only bounded by the grid.
+
+    Raises
+    ------
+    ValueError
+        If ``rho_sq`` is negative or not of shape ``(repetitions, k)`` with ``repetitions >= 2``
+        and ``k`` the length of ``b``.
     """
     b = validation.positive(b, "b")
     rho_sq = validation.finite(rho_sq, "rho_sq")
@@ -438,6 +614,11 @@ def predicted_end(b, biases, m, level, width=2.0):
         The end predicted from the estimates, and the ends when ``beta_n`` is moved up
         (``low``: a larger bias ends the interval earlier) or down (``high``) by
         ``width`` standard errors, clipped at zero.
+
+    Raises
+    ------
+    ValueError
+        If ``width`` is negative.
     """
     m = validation.count(m, "m")
     level = validation.positive_scalar(level, "level")
@@ -457,6 +638,13 @@ class GridCrossing(NamedTuple):
 
     ``scale`` is the crossing, interpolated log-linearly; ``index`` the first grid
     point at or above the level.
+
+    Parameters
+    ----------
+    scale : float
+        The interpolated crossing.
+    index : int
+        The first grid point at or above the level.
     """
 
     scale: float
@@ -505,7 +693,15 @@ def crossing(b, values, level):
 
 
 class Crossing(NamedTuple):
-    """The scale at which a measured bias reaches a level, and its standard error."""
+    """The scale at which a measured bias reaches a level, and its standard error.
+
+    Parameters
+    ----------
+    scale : float
+        The crossing scale.
+    se : float
+        Its standard error.
+    """
 
     scale: float
     se: float

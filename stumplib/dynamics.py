@@ -28,6 +28,11 @@ def slow_curve(b, p, m, xi0, xi1=0.0):
         Valley slope and power of ``b`` in the valley coordinate.
     xi0, xi1 : float
         Slow-curve coordinate ``ξ(b) = ξ0 + ξ1/b`` (``ξ0 > 0``).
+
+    Raises
+    ------
+    ValueError
+        If ``xi0 + xi1/b`` is not positive at the given scales.
     """
     b = validation.positive(b, "b")
     p, m = (validation.scalar(v, name) for v, name in ((p, "p"), (m, "m")))
@@ -52,6 +57,11 @@ def reduced_time(b_start, b_end, kappa, e):
         The rate constant, positive.
     e : float
         The ``1/b`` coefficient of the rate.
+
+    Raises
+    ------
+    ValueError
+        If ``b + e`` is not positive on ``[b_start, b_end]``.
     """
     b = np.array(
         [validation.positive_scalar(v, n) for v, n in ((b_start, "b_start"), (b_end, "b_end"))]
@@ -65,7 +75,17 @@ def reduced_time(b_start, b_end, kappa, e):
 
 
 class Phases(NamedTuple):
-    """Phase times of a trajectory (``nan`` when a phase is not reached)."""
+    """Phase times of a trajectory (``nan`` when a phase is not reached).
+
+    Parameters
+    ----------
+    t_calibrated : float
+        Time at which the label score has calibrated (phase 1 ends).
+    b_calibrated : float
+        ``b`` at that time.
+    t_grown : float
+        Time at which ``b`` has grown by the requested factor (phase 2).
+    """
 
     t_calibrated: float
     b_calibrated: float
@@ -91,6 +111,12 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
     -------
     Phases
         ``t_calibrated``, ``b`` at that time, and ``t_grown`` (``nan`` if not reached).
+
+    Raises
+    ------
+    ValueError
+        If ``fraction`` is not in (0, 1), ``growth <= 1``, the trajectory has fewer than two
+        records, or ``curve`` is not finite at its ``b``.
     """
     fraction = validation.positive_scalar(fraction, "fraction")
     growth = validation.positive_scalar(growth, "growth")
@@ -135,7 +161,17 @@ def rate(a, b, prior, features=None):
 
 
 class Expansion(NamedTuple):
-    """Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors."""
+    """Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors.
+
+    Calling the fit evaluates the expansion at ``b``.
+
+    Parameters
+    ----------
+    coef : ndarray, shape (k,)
+        Coefficients ``c0, c1, ...``.
+    se : ndarray, shape (k,)
+        Their standard errors.
+    """
 
     coef: np.ndarray
     se: np.ndarray
@@ -172,6 +208,12 @@ def inverse_expansion(b, y, degree=1, log=False):
     Returns
     -------
     Expansion
+
+    Raises
+    ------
+    ValueError
+        If ``b`` and ``y`` are not 1-D of the same length, or hold too few points or distinct
+        scales for the fit.
     """
     degree = validation.count(degree, "degree", minimum=0)
     b = validation.positive(b, "b")
@@ -221,6 +263,26 @@ def descends(loss_and_gradient, theta0, eta, steps):
 
     A step that makes the loss, the gradient or the state non-finite counts as not
     descending.
+
+    Parameters
+    ----------
+    loss_and_gradient : callable
+        ``(a, b) -> (L, dL/da, dL/db)``.
+    theta0 : tuple of float
+        Initial ``(a, b)``.
+    eta : float
+        Step size, positive.
+    steps : int
+        Number of steps (``>= 0``).
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid.
     """
     validation.function(loss_and_gradient, "loss_and_gradient")
     a, b = validation.point(theta0)
@@ -274,6 +336,11 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
     -------
     float
         The largest step found to descend (the lower end of the final bracket).
+
+    Raises
+    ------
+    ValueError
+        If descent fails even at ``guess / 64`` or still descends at ``guess * 64``.
     """
     validation.function(loss_and_gradient, "loss_and_gradient")
     a, b = validation.point(theta0)
@@ -296,7 +363,15 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
 
 
 class Limit(NamedTuple):
-    """Extrapolation ``y → limit + slope/b``, with tolerances from the fit itself."""
+    """Extrapolation ``y → limit + slope/b``, with tolerances from the fit itself.
+
+    Parameters
+    ----------
+    limit, limit_tol : float
+        The limit ``c0`` and its tolerance.
+    slope, slope_tol : float
+        The ``1/b`` coefficient ``c1`` and its tolerance.
+    """
 
     limit: float
     limit_tol: float

@@ -16,7 +16,15 @@ from stumplib import validation
 
 
 class LinearFit(NamedTuple):
-    """Coefficients of a linear least-squares fit and their standard errors."""
+    """Coefficients of a linear least-squares fit and their standard errors.
+
+    Parameters
+    ----------
+    coef : ndarray, shape (k,)
+        Fitted coefficients.
+    se : ndarray, shape (k,)
+        Their standard errors.
+    """
 
     coef: np.ndarray
     se: np.ndarray
@@ -38,6 +46,12 @@ def least_squares(design, y, weights=None):
     Returns
     -------
     LinearFit
+
+    Raises
+    ------
+    ValueError
+        If ``design`` is not 2-D with more rows than columns, or ``y`` does not hold one value per
+        row.
 
     Examples
     --------
@@ -69,7 +83,17 @@ def _least_squares(design, y, w, scatter):
 
 
 class PowerLaw(NamedTuple):
-    """Fit of ``y ≈ prefactor * x**slope``; ``*_se`` are standard errors."""
+    """Fit of ``y ≈ prefactor * x**slope``; ``*_se`` are standard errors.
+
+    Calling the fit evaluates the curve at ``x``.
+
+    Parameters
+    ----------
+    slope, slope_se : float
+        The exponent and its standard error.
+    log_prefactor, log_prefactor_se : float
+        The log of the prefactor and its standard error.
+    """
 
     slope: float
     slope_se: float
@@ -101,6 +125,12 @@ def power_law(x, y, y_se=None):
     Returns
     -------
     PowerLaw
+
+    Raises
+    ------
+    ValueError
+        If ``x`` and ``y`` are not 1-D of the same length, hold fewer than 3 points or a single
+        distinct ``x``, or ``y_se`` does not have the shape of ``y``.
     """
     x = validation.positive(x, "x")
     y = validation.positive(y, "y")
@@ -123,7 +153,15 @@ def power_law(x, y, y_se=None):
 
 
 class Pooled(NamedTuple):
-    """An inverse-variance weighted mean and its standard error."""
+    """An inverse-variance weighted mean and its standard error.
+
+    Parameters
+    ----------
+    value : float
+        The weighted mean.
+    se : float
+        Its standard error.
+    """
 
     value: float
     se: float
@@ -144,6 +182,11 @@ def pooled(values, se):
     Pooled
         ``value = sum(w_i values_i) / sum(w_i)`` with ``w_i = se_i^-2``, and
         ``se = sum(w_i)^-1/2``, the standard error of that mean.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is not 1-D and non-empty.
     """
     values = validation.finite(values, "values")
     se = validation.positive(se, "se")

@@ -24,6 +24,24 @@ def interior_error(a, b, thresholds=INTERIOR):
     The root-mean-square over ``thresholds`` of ``s_hat_inf(s) - s`` (the closed form of
     :func:`stumplib.population.residual`): the floor that the fresh-context error reaches at
     large ``N``. ``a`` and ``b`` broadcast against each other; the result has their shape.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Head parameters (broadcast together).
+    thresholds : array_like, shape (k,)
+        Thresholds in [0, 1] to average over (default :data:`INTERIOR`).
+
+    Returns
+    -------
+    ndarray
+        RMS of ``s_hat_inf(s) - s`` over the thresholds, of the broadcast shape of ``a``, ``b``.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` do not broadcast, or ``thresholds`` is not a non-empty 1-D
+        sequence in [0, 1].
     """
     a, b = validation.parameters(a, b)
     validation.broadcastable([a, b], ["a", "b"])
@@ -35,7 +53,15 @@ def interior_error(a, b, thresholds=INTERIOR):
 
 
 class Errors(NamedTuple):
-    """RMS threshold errors and their standard errors (delta method), of one shape."""
+    """RMS threshold errors and their standard errors (delta method), of one shape.
+
+    Parameters
+    ----------
+    rms : ndarray
+        Root-mean-square threshold errors.
+    se : ndarray
+        Their standard errors.
+    """
 
     rms: np.ndarray
     se: np.ndarray
@@ -46,6 +72,13 @@ class FreshErrors(NamedTuple):
 
     ``head`` has shape ``(k, p)`` (head ``i`` at context size ``j``); ``rules`` maps
     each rule's name to its :class:`Errors` of shape ``(p,)``.
+
+    Parameters
+    ----------
+    head : Errors
+        Errors of the frozen heads, shape ``(k, p)``.
+    rules : dict of str to Errors
+        Errors of the reference rules, each of shape ``(p,)``.
     """
 
     head: Errors
@@ -83,6 +116,11 @@ def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=
         ``head``: :class:`Errors` of shape ``(k, p)``; ``rules``: each rule's
         :class:`Errors` of shape ``(p,)``. ``se`` is the standard error of the RMS
         error (delta method).
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` are not 1-D of equal length, or ``sizes`` is empty.
     """
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     if a.shape != b.shape or a.ndim != 1:
@@ -119,6 +157,13 @@ def pooled_slope(fits):
     -------
     stumplib.fitting.Pooled
         The pooled slope and its standard error.
+
+    Raises
+    ------
+    TypeError
+        If ``fits`` is not a sequence.
+    ValueError
+        If ``fits`` is empty or a slope standard error is not positive.
     """
     if not np.iterable(fits):
         raise TypeError(f"fits must be a sequence of fits (got {type(fits).__name__})")

@@ -11,7 +11,21 @@ RESOLVED = 1e6  # |gradient| >= RESOLVED * phi is compared relatively
 
 
 class Comparison(NamedTuple):
-    """Gradient entries against central differences (see :func:`compare`)."""
+    """Gradient entries against central differences (see :func:`compare`).
+
+    Parameters
+    ----------
+    relative : float
+        Largest relative error over the resolved entries.
+    noise : float
+        Largest error relative to the noise floor ``phi`` over the unresolved entries.
+    compared : int
+        Number of gradient entries.
+    resolved : int
+        Number of resolved entries.
+    b_max : float
+        Largest ``b`` at which some entry is resolved.
+    """
 
     relative: float  #: max ``|difference - gradient| / |gradient|`` over resolved entries
     noise: float  #: max ``|difference - gradient| / phi`` where ``|gradient| < phi``
@@ -21,7 +35,31 @@ class Comparison(NamedTuple):
 
 
 def central_differences(f, a, b, h, *args):
-    """Central differences ``(df/da, df/db)`` of ``f(a, b, *args)`` with step ``h``."""
+    """Central differences ``(df/da, df/db)`` of ``f(a, b, *args)`` with step ``h``.
+
+    Parameters
+    ----------
+    f : callable
+        ``f(a, b, *args)``, vectorized as the caller needs.
+    a, b : float or array_like
+        Point(s) of evaluation.
+    h : float
+        Step, positive.
+    *args
+        Further arguments of ``f``.
+
+    Returns
+    -------
+    d_a, d_b
+        The two differences, of the type and shape ``f`` returns.
+
+    Raises
+    ------
+    TypeError
+        If ``f`` is not callable.
+    ValueError
+        If ``h`` is not positive or ``a``, ``b`` are not real.
+    """
     validation.function(f, "f")
     a, b = validation.parameters(a, b)
     h = validation.positive_scalar(h, "h")
@@ -49,6 +87,11 @@ def compare(gradient, differences, a, b, h):
     Returns
     -------
     Comparison
+
+    Raises
+    ------
+    ValueError
+        If the gradient and the differences do not hold one pair per ``(a, b)``.
     """
     a, b = validation.parameters(a, b)
     validation.broadcastable((a, b), ("a", "b"))

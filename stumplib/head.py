@@ -164,7 +164,25 @@ def _contexts(x, y):
 
 
 def scores(a, b, x, y):
-    """Attention scores ``a*y - b*x``, shape ``(..., N)``."""
+    """Attention scores ``a*y - b*x``, shape ``(..., N)``.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Label score and feature score; broadcast against the batch shape ``(...)``.
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (..., N)
+
+    Raises
+    ------
+    ValueError
+        If ``x`` and ``y`` differ in shape, are empty or out of range, or ``a``, ``b``
+        do not broadcast against the batch shape.
+    """
     a, b = validation.parameters(a, b)
     x, y = validation.context(x, y)
     a = validation.batch(a, "a", x.shape[:-1])
@@ -173,7 +191,25 @@ def scores(a, b, x, y):
 
 
 def weights(a, b, x, y):
-    """Softmax attention weights over the context axis, shape ``(..., N)``."""
+    """Softmax attention weights over the context axis, shape ``(..., N)``.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Label score and feature score; broadcast against the batch shape ``(...)``.
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (..., N)
+        Non-negative weights summing to 1 along the last axis.
+
+    Raises
+    ------
+    ValueError
+        As :func:`scores`.
+    """
     return special.softmax(scores(a, b, x, y), axis=-1)
 
 
@@ -181,6 +217,26 @@ def estimate_and_gradient(a, b, x, y=None):
     """The estimate and its gradient ``(s_hat, d/da, d/db)`` in one pass.
 
     ``x`` may be a prepared :class:`Contexts` (then ``y`` is omitted).
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Label score and feature score; broadcast against the batch shape ``(...)``.
+    x : array_like, shape (..., N), or Contexts
+        Features in [0, 1], or a prepared :class:`Contexts`.
+    y : array_like, shape (..., N), optional
+        Labels in {0, 1}; omitted when ``x`` is a :class:`Contexts`.
+
+    Returns
+    -------
+    s_hat, d_a, d_b : ndarray, shape (...)
+        The estimate and its partial derivatives in ``a`` and ``b``.
+
+    Raises
+    ------
+    ValueError
+        If the inputs are invalid (as :func:`scores`), or ``y`` is given with a
+        prepared :class:`Contexts`.
     """
     return _contexts(x, y).summaries(a, b)
 
@@ -198,12 +254,53 @@ def estimate(a, b, x, y=None):
     Returns
     -------
     ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        As :func:`estimate_and_gradient`.
+
+    Examples
+    --------
+    >>> from stumplib import head
+    >>> x, y = [0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1]
+    >>> round(float(head.estimate(2.0, 5.0, x, y)), 6)
+    0.343498
+    >>> head.estimate([1.0, 2.0], 5.0, [x, x], [y, y]).round(6).tolist()
+    [0.24594, 0.343498]
     """
     return estimate_and_gradient(a, b, x, y)[0]
 
 
 def gradient(a, b, x, y=None):
-    """Gradient of the estimate: ``(Cov_w(x, y), -Var_w(x))``, each of shape ``(...)``."""
+    """Gradient of the estimate: ``(Cov_w(x, y), -Var_w(x))``, each of shape ``(...)``.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Label score and feature score; broadcast against the batch shape ``(...)``.
+    x : array_like, shape (..., N), or Contexts
+        Features in [0, 1], or a prepared :class:`Contexts`.
+    y : array_like, shape (..., N), optional
+        Labels in {0, 1}; omitted when ``x`` is a :class:`Contexts`.
+
+    Returns
+    -------
+    d_a, d_b : ndarray, shape (...)
+        Partial derivatives of the estimate in ``a`` and ``b``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`estimate_and_gradient`.
+
+    Examples
+    --------
+    >>> from stumplib import head
+    >>> d_a, d_b = head.gradient(2.0, 5.0, [0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1])
+    >>> round(float(d_a), 6), round(float(d_b), 6)
+    (0.117502, -0.072174)
+    """
     _, d_a, d_b = estimate_and_gradient(a, b, x, y)
     return d_a, d_b
 
@@ -213,6 +310,20 @@ def hard_limit(x, y):
 
     The smallest positive example; with no positive, the smallest example (the
     head collapses toward the bottom of the context).
+
+    Parameters
+    ----------
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        If ``x`` and ``y`` differ in shape, are empty or out of range.
     """
     x, y = validation.context(x, y)
     nearest = np.where(y == 1, x, np.inf).min(axis=-1)
@@ -232,6 +343,11 @@ def distance_to_limit(a, b, x, y):
     Returns
     -------
     ndarray, shape (k,)
+
+    Raises
+    ------
+    ValueError
+        If ``x`` and ``y`` are not one 1-D context, or ``a`` and ``b`` do not broadcast.
     """
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     validation.broadcastable((a, b), ("a", "b"))

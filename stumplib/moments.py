@@ -35,6 +35,12 @@ def combine(neg, pos):
     -------
     offset, d_a, d_b : ndarray
         Estimate minus the common origin, ``Cov_w(x, y)`` and ``-Var_w(x)``.
+
+    Raises
+    ------
+    ValueError
+        If a summary is not a triple, its log mass is NaN or ``+inf``, or its offset or variance is
+        not finite for a non-empty class.
     """
     classes = []
     for name, summary in (("neg", neg), ("pos", pos)):

@@ -315,7 +315,36 @@ def residual(a, b, s, q=None, features=None):
 
 
 def estimate(a, b, s, features=None):
-    """The infinite-context estimate ``s_hat(s)``, vectorized in ``s`` (and ``a``, ``b``)."""
+    """The infinite-context estimate ``s_hat(s)``, vectorized in ``s`` (and ``a``, ``b``).
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Label and feature scores (broadcast against ``s``).
+    s : float or array_like
+        Thresholds in [0, 1].
+    features : tasks.Uniform or tasks.Beta, optional
+        Feature law; uniform on [0, 1] (closed form) when omitted.
+
+    Returns
+    -------
+    ndarray
+        The estimate, of the broadcast shape of ``a``, ``b`` and ``s``.
+
+    Raises
+    ------
+    ValueError
+        If ``s`` leaves [0, 1], the inputs do not broadcast, or the feature density is not
+        integrable at an end of its support.
+    TypeError
+        If ``features`` is not a law with a density.
+
+    Examples
+    --------
+    >>> from stumplib import population
+    >>> population.estimate(20.0, 40.0, [0.25, 0.5, 0.75]).round(6).tolist()
+    [0.274989, 0.275, 0.025034]
+    """
     offset, _, _ = residual(a, b, s, features=features)
     return np.asarray(s, dtype=float) + offset
 
@@ -325,6 +354,26 @@ def threshold_nodes(a, b, prior):
 
     Panels are graded toward the calibrated threshold ``a/b`` (scale ``1/b``) and
     toward the edges 0 and 1 down to the inner layers there.
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior (any law with ``support``, ``density``, ``log_density``, ``bulk``).
+
+    Returns
+    -------
+    s, q, weight : ndarray, shape (k,)
+        Nodes, their exact complements ``1 - s`` and the weights ``density * dw``.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` or ``b`` is not a finite scalar, or the prior's density is not
+        integrable at an edge.
+    TypeError
+        If ``prior`` is not a law with a density.
     """
     a, b = validation.scalar_parameters(a, b)
     return _threshold_nodes(a, b, validation.density_law(prior, "prior"))
@@ -461,6 +510,14 @@ def loss_and_gradient(a, b, prior, features=None):
     Returns
     -------
     loss, d_a, d_b : float
+
+    Raises
+    ------
+    ValueError
+        If ``a`` or ``b`` is not a finite scalar, or a density is not integrable at an
+        edge.
+    TypeError
+        If ``prior`` or ``features`` is not a law with a density.
     """
     a, b = validation.scalar_parameters(a, b)
     s, q, w = _threshold_nodes(a, b, validation.density_law(prior, "prior"))
@@ -472,10 +529,63 @@ def _squared_error(weights, r, r_a, r_b):
 
 
 def loss(a, b, prior, features=None):
-    """Population loss ``L(a, b) = E_{s ~ prior} (s_hat(s) - s)^2``."""
+    """Population loss ``L(a, b) = E_{s ~ prior} (s_hat(s) - s)^2``.
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    features : tasks.Uniform or tasks.Beta, optional
+        Feature law (uniform on [0, 1] when omitted).
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`loss_and_gradient`.
+
+    Examples
+    --------
+    >>> from stumplib import population, tasks
+    >>> round(population.loss(20.0, 40.0, tasks.Uniform()), 6)
+    0.266264
+    >>> round(population.loss(20.0, 40.0, tasks.Uniform(), features=tasks.Beta(2, 2)), 6)
+    0.235359
+    """
     return loss_and_gradient(a, b, prior, features)[0]
 
 
 def gradient(a, b, prior, features=None):
-    """Population gradient ``(dL/da, dL/db)``."""
+    """Population gradient ``(dL/da, dL/db)``.
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    features : tasks.Uniform or tasks.Beta, optional
+        Feature law (uniform on [0, 1] when omitted).
+
+    Returns
+    -------
+    d_a, d_b : float
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`loss_and_gradient`.
+
+    Examples
+    --------
+    >>> from stumplib import population, tasks
+    >>> d_a, d_b = population.gradient(20.0, 40.0, tasks.Uniform())
+    >>> round(d_a, 6), round(d_b, 6)
+    (-0.006301, 0.003796)
+    """
     return loss_and_gradient(a, b, prior, features)[1:]

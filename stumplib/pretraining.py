@@ -56,6 +56,30 @@ def start(b_target, prior, ratio=START_RATIO):
     """Large-resolution start for a run to ``b_target``: ``((a_0, b_0), eta)``.
 
     ``b_0 = b_target / ratio``, ``a_0 = a*(b_0)`` and ``eta = STEP * b_0^3``.
+
+    Parameters
+    ----------
+    b_target : float
+        Scale the run is to reach, positive.
+    prior : tasks.Uniform
+        Threshold prior (uniform on an interior interval).
+    ratio : float
+        ``b_target / b_0``, at least 1.
+
+    Returns
+    -------
+    theta0 : tuple of float
+        The start ``(a_0, b_0)``.
+    eta : float
+        The step size.
+
+    Raises
+    ------
+    ValueError
+        If ``b_target`` is not positive, ``ratio < 1``, or the valley has no finite
+        point at ``b_0``.
+    TypeError
+        If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
     """
     b_target = validation.positive_scalar(b_target, "b_target")
     ratio = validation.scalar(ratio, "ratio")
@@ -259,6 +283,22 @@ def stream(seed, *index):
 
     A tuple seed gives one experiment its own streams, e.g.
     ``stream((SEED, 2), i, r) == (SEED, 2, i, r)``.
+
+    Parameters
+    ----------
+    seed : int or tuple of int
+        The experiment's seed.
+    *index : int
+        Indices appended to the seed.
+
+    Returns
+    -------
+    tuple of int
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``seed`` is not an integer or a non-empty tuple of integers.
     """
     return (*validation.seed(seed), *index)
 
@@ -274,6 +314,25 @@ def size_start(m, n, prior):
 
     ``b_0 = max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)``, ``a_0 = a*(b_0)``,
     ``eta = STEP * b_0^3``.
+
+    Parameters
+    ----------
+    m, n : int
+        Number of tasks and context size of the corpus.
+    prior : tasks.Uniform
+        Threshold prior (uniform on an interior interval).
+
+    Returns
+    -------
+    theta0 : tuple of float
+        The start ``(a_0, b_0)``.
+    eta : float
+        The step size.
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``m`` or ``n`` is not a positive integer, or as :func:`start`.
     """
     m, n = validation.count(m, "m"), validation.count(n, "n")
     return _valley_start(_size_scale(m, n), prior)
@@ -319,6 +378,11 @@ def lower_starts(
     equal to :func:`pretrain_noisy`'s is the rule's own; a lower one means the
     size-tied start was already past the point where the corpus's noise reaches
     ``level``. Returns ``[j][r]`` of :class:`Freeze` for ``i = indices[j]``.
+
+    Raises
+    ------
+    ValueError
+        If an index is not below ``len(sizes)``.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
@@ -366,6 +430,11 @@ def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers
         ``[i][r][j]``: size ``i``, corpus ``r``, at the freeze (``j = 0``, its time and
         steps from the start) and at ``factors[j - 1] * b_T`` (time and steps from the
         freeze).
+
+    Raises
+    ------
+    ValueError
+        If ``factors`` is not a 1-D non-decreasing sequence of numbers ``>= 1``.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
@@ -426,6 +495,11 @@ def pretrain(
     -------
     list of list of Freeze
         ``[i][r]`` for size ``i``, corpus ``r``.
+
+    Raises
+    ------
+    ValueError
+        If ``sizes`` and ``targets`` differ in length.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     targets = validation.positive(targets, "targets")

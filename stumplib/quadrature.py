@@ -15,7 +15,23 @@ _GL_X, _GL_W = np.polynomial.legendre.leggauss(NODES_PER_PANEL)
 
 
 def gauss_legendre(breaks):
-    """Nodes and weights of the composite rule on the panels between sorted ``breaks``."""
+    """Nodes and weights of the composite rule on the panels between sorted ``breaks``.
+
+    Parameters
+    ----------
+    breaks : array_like
+        Panel ends (sorted and deduplicated here).
+
+    Returns
+    -------
+    nodes, weights : ndarray, shape (NODES_PER_PANEL * (k - 1),)
+        For ``k`` distinct breaks.
+
+    Raises
+    ------
+    ValueError
+        If ``breaks`` holds NaN or inf.
+    """
     return _gauss_legendre(validation.finite(breaks, "breaks"))
 
 
@@ -27,7 +43,27 @@ def _gauss_legendre(breaks):
 
 
 def graded(center, smallest, largest=1.0, ratio=2.0):
-    """Points ``center ± smallest * ratio**k`` up to distance ``largest``, and ``center``."""
+    """Points ``center ± smallest * ratio**k`` up to distance ``largest``, and ``center``.
+
+    Parameters
+    ----------
+    center : float
+        The point toward which the points are graded.
+    smallest, largest : float
+        Smallest and largest distance from ``center``, positive.
+    ratio : float
+        Growth factor between distances, above 1.
+
+    Returns
+    -------
+    ndarray
+        ``center``, then the points below it, then those above it (unsorted).
+
+    Raises
+    ------
+    ValueError
+        If a distance is not positive or ``ratio <= 1``.
+    """
     center = validation.scalar(center, "center")
     smallest, largest = (
         validation.positive_scalar(v, n) for v, n in ((smallest, "smallest"), (largest, "largest"))
@@ -45,7 +81,25 @@ def _graded(center, smallest, largest=1.0, ratio=2.0):
 
 
 def clipped(points, lo, hi):
-    """The points strictly inside ``(lo, hi)``, with ``lo`` and ``hi`` added."""
+    """The points strictly inside ``(lo, hi)``, with ``lo`` and ``hi`` added.
+
+    Parameters
+    ----------
+    points : array_like, 1-D
+        Candidate points.
+    lo, hi : float
+        The interval's ends.
+
+    Returns
+    -------
+    ndarray
+        ``lo``, ``hi``, then the points inside (unsorted).
+
+    Raises
+    ------
+    ValueError
+        If ``points`` holds NaN or inf, or ``lo``, ``hi`` are not scalars.
+    """
     points = validation.finite(points, "points")
     return _clipped(points, validation.scalar(lo, "lo"), validation.scalar(hi, "hi"))
 
@@ -78,6 +132,11 @@ def power_panel(power, offset=0.0):
     -------
     nodes, weights : ndarray, shape ``broadcast shape + (NODES_PER_PANEL,)``
         Nodes in (0, 1] and their positive weights.
+
+    Raises
+    ------
+    ValueError
+        If ``power <= -1`` or ``offset < 0``.
     """
     power = validation.finite(power, "power")
     if np.any(power <= -1):
@@ -113,6 +172,12 @@ def gauss_legendre_rows(g, h):
     -------
     g, h, weights : ndarray, shape (rows, (k - 1) * NODES_PER_PANEL)
         Nodes, their exact complements and weights (zero on empty panels).
+
+    Raises
+    ------
+    ValueError
+        If ``h`` is not ``1 - g`` to rounding, or ``g`` has fewer than two breaks or is not sorted
+        along its last axis.
     """
     g, h = validation.unit_interval(g, "g"), validation.unit_interval(h, "h")
     validation.same_shape(g, h, ("g", "h"))

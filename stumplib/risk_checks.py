@@ -36,6 +36,11 @@ def pointwise_risks(rules, n, thresholds, seed, tasks_per_batch=20000):
     -------
     dict of str to (numpy.ndarray, numpy.ndarray)
         For each rule, its risks and their standard errors, one per threshold.
+
+    Raises
+    ------
+    ValueError
+        If ``thresholds`` is not 1-D.
     """
     rules = validation.rules(rules)
     thresholds = validation.unit_interval(thresholds, "thresholds")
@@ -68,6 +73,11 @@ def largest_z(measured, errors, exact):
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        If ``measured`` is empty.
     """
     measured = validation.finite(measured, "measured")
     errors = validation.positive(errors, "errors")
@@ -100,6 +110,11 @@ def z_threshold(comparisons, alpha):
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is not in (0, 1).
     """
     comparisons = validation.count(comparisons, "comparisons")
     alpha = validation.scalar(alpha, "alpha")

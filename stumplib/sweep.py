@@ -16,7 +16,17 @@ from . import progress, validation
 
 
 def workers():
-    """Local workers for sweeps: ``STUMPLIB_WORKERS``, or the number of cores."""
+    """Local workers for sweeps: ``STUMPLIB_WORKERS``, or the number of cores.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If ``STUMPLIB_WORKERS`` is set to anything but an integer ``>= 1``.
+    """
     value = os.environ.get("STUMPLIB_WORKERS")
     if value is None:
         return os.cpu_count() or 1
@@ -52,6 +62,11 @@ def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
     -------
     list
         The results, in the order of ``items``.
+
+    Raises
+    ------
+    ValueError
+        If ``backend`` is neither None nor ``'dask'``.
     """
     validation.function(function, "function")
     items = list(items)
@@ -82,6 +97,16 @@ def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
 
 
 def examples(item):
-    """The cost estimate of a sweep item that starts with a corpus size ``(m, n)``: ``m n``."""
+    """The cost estimate of a sweep item that starts with a corpus size ``(m, n)``: ``m n``.
+
+    Parameters
+    ----------
+    item : sequence
+        A sweep item whose first entry is ``(m, n)``.
+
+    Returns
+    -------
+    int
+    """
     m, n = item[0]
     return m * n

@@ -43,7 +43,24 @@ from . import fitting, head, population, quadrature, tasks, training, validation
 
 
 def mirrored_estimate(a, b, x, y):
-    """The mirrored head ``1 - s_hat(a, b, 1 - x, 1 - y)``, shape ``(...)``."""
+    """The mirrored head ``1 - s_hat(a, b, 1 - x, 1 - y)``, shape ``(...)``.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Head parameters; broadcast against the batch shape ``(...)``.
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        If the context or the parameters are invalid (as :func:`stumplib.head.estimate`).
+    """
     return 1.0 - head.estimate(a, b, *tasks.mirror(x, y))
 
 
@@ -52,6 +69,22 @@ def average_estimate_and_gradient(a, b, x, y):
 
     The mirrored head's gradient is minus the head's gradient on the mirrored
     context, so ``d s_bar/da = (Cov_w(x, y) - Cov_w'(x', y'))/2`` and likewise for ``b``.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Head parameters; broadcast against the batch shape ``(...)``.
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    s_bar, d_a, d_b : ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        As :func:`stumplib.head.estimate`.
     """
     est, d_a, d_b = head.estimate_and_gradient(a, b, x, y)
     est_m, d_am, d_bm = head.estimate_and_gradient(a, b, *tasks.mirror(x, y))
@@ -59,7 +92,24 @@ def average_estimate_and_gradient(a, b, x, y):
 
 
 def average_estimate(a, b, x, y):
-    """``(s_hat + mirrored s_hat) / 2``, shape ``(...)``."""
+    """``(s_hat + mirrored s_hat) / 2``, shape ``(...)``.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Head parameters; broadcast against the batch shape ``(...)``.
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        As :func:`stumplib.head.estimate`.
+    """
     return average_estimate_and_gradient(a, b, x, y)[0]
 
 
@@ -69,6 +119,22 @@ def log_positive_mass(a, b, x, y):
     Exact in ratios when the mass itself underflows (see
     :meth:`stumplib.head.Contexts.log_positive_share`); ``-inf`` when the context has
     no positive example.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Head parameters; broadcast against the batch shape ``(...)``.
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        As :func:`stumplib.head.estimate`.
     """
     return head.Contexts(x, y).log_positive_share(a, b)
 
@@ -78,6 +144,23 @@ def positive_mass(a, b, x, y):
 
     Exactly zero when the context has no positive example; close to one when the
     head attends to a positive (``a - b*x_+`` well above the negatives' scores).
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Head parameters; broadcast against the batch shape ``(...)``.
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        Masses in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        As :func:`stumplib.head.estimate`.
     """
     return np.exp(log_positive_mass(a, b, x, y))
 
@@ -91,6 +174,22 @@ def evidence_estimate(a, b, x, y):
     exact when both masses underflow. A head whose side is empty gets weight exactly
     zero, so the combination falls back on the other side; with both sides present it
     tends to the gap midpoint.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Head parameters; broadcast against the batch shape ``(...)``.
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        As :func:`stumplib.head.estimate`.
     """
     sides = head.Contexts(x, y), head.Contexts(*tasks.mirror(x, y))
     (est, log_p), (est_m, log_p_m) = (
@@ -107,6 +206,22 @@ def joint_estimate(a, b, x, y):
     softmax and both carry the value ``x_i``; equivalently, head and mirror are
     averaged with weights proportional to their softmax normalizers. The softmax is
     taken relative to the largest score (no overflow or underflow of the total).
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Head parameters; broadcast against the batch shape ``(...)``.
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        As :func:`stumplib.head.estimate`.
     """
     a, b = validation.parameters(a, b)
     x, y = validation.context(x, y)
@@ -117,17 +232,62 @@ def joint_estimate(a, b, x, y):
 
 
 def mirrored_hard_limit(x, y):
-    """Hard limit of the mirrored head: the largest negative; with none, the largest ``x``."""
+    """Hard limit of the mirrored head: the largest negative; with none, the largest ``x``.
+
+    Parameters
+    ----------
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        If the context is invalid.
+    """
     return 1.0 - head.hard_limit(*tasks.mirror(x, y))
 
 
 def average_hard_limit(x, y):
-    """Hard limit of the average: the gap midpoint, or the midrange of an empty side."""
+    """Hard limit of the average: the gap midpoint, or the midrange of an empty side.
+
+    Parameters
+    ----------
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        If the context is invalid.
+    """
     return 0.5 * (head.hard_limit(x, y) + mirrored_hard_limit(x, y))
 
 
 def evidence_hard_limit(x, y):
-    """Hard limit of :func:`evidence_estimate`: the gap midpoint, or the present side."""
+    """Hard limit of :func:`evidence_estimate`: the gap midpoint, or the present side.
+
+    Parameters
+    ----------
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        If the context is invalid.
+    """
     x, y = validation.context(x, y)
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
     mid = average_hard_limit(x, y)
@@ -144,6 +304,20 @@ def joint_hard_limit(x, y):
     x)`` with no negative). With both sides present it keeps ``R`` if ``R < 1 - L`` and
     ``L`` if ``R > 1 - L``; at a tie it averages the tied examples, ``(n_R R + n_L L) /
     (n_R + n_L)`` with ``n_R`` positives at ``R`` and ``n_L`` negatives at ``L``.
+
+    Parameters
+    ----------
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+
+    Returns
+    -------
+    ndarray, shape (...)
+
+    Raises
+    ------
+    ValueError
+        If the context is invalid.
     """
     x, y = validation.context(x, y)
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
@@ -176,7 +350,19 @@ def _log_mass_ratio(b, s, q):
 
 
 class Side(NamedTuple):
-    """One head at thresholds ``s``: edge term, positive mass, their gradients."""
+    """One head at thresholds ``s``: edge term, positive mass, their gradients.
+
+    Parameters
+    ----------
+    eps : ndarray
+        The edge term at each threshold.
+    eps_a, eps_b : ndarray
+        Its derivatives in ``a`` and ``b``.
+    logit : ndarray
+        The logit of the head's attention mass on positives.
+    logit_b : ndarray
+        Its derivative in ``b``.
+    """
 
     eps: np.ndarray
     eps_a: np.ndarray
@@ -318,6 +504,25 @@ def threshold_nodes(a, b, prior):
     Panels are graded toward both edges (down to the inner layers of width
     ``e^{-(a-b)}/b``), toward the calibrated thresholds ``a/b`` and ``1 - a/b`` and
     toward the ends of the prior's support (layers of width ``1/b``).
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+
+    Returns
+    -------
+    s, q, weight : ndarray, shape (k,)
+        Nodes, their exact complements and the weights ``density * dw``.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` or ``b`` is not a finite scalar.
+    TypeError
+        If ``prior`` is not a law with a density.
     """
     a, b = validation.scalar_parameters(a, b)
     scale = 1.0 / max(abs(b), 1.0)
@@ -346,6 +551,11 @@ def loss_and_gradient(a, b, prior, rule="average"):
     Returns
     -------
     loss, d_a, d_b : float
+
+    Raises
+    ------
+    ValueError
+        If ``rule`` is not one of :data:`RESIDUALS`.
     """
     if rule not in RESIDUALS:
         raise ValueError(f"rule must be one of {tuple(RESIDUALS)} (got {rule!r})")
@@ -377,6 +587,11 @@ def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
     Returns
     -------
     training.Trajectory
+
+    Raises
+    ------
+    ValueError
+        If ``t_max <= 1e-2``.
     """
     t_max = validation.positive_scalar(t_max, "t_max")
     if t_max <= 1e-2:
@@ -390,7 +605,15 @@ def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
 
 
 class Rates(NamedTuple):
-    """Local rates along a trajectory, read off the gradient at each record."""
+    """Local rates along a trajectory, read off the gradient at each record.
+
+    Parameters
+    ----------
+    db_dlog_t : ndarray
+        ``db / dlog t`` along the flow, ``-t dL/db``.
+    loss_exponent : ndarray
+        ``-dlog L / dlog t``, ``t |grad L|^2 / L``.
+    """
 
     db_dlog_t: np.ndarray
     loss_exponent: np.ndarray
@@ -409,6 +632,11 @@ def rates(loss_and_gradient, trajectory):
     Returns
     -------
     Rates
+
+    Raises
+    ------
+    ValueError
+        If ``trajectory.t`` is negative or the loss is not positive along the trajectory.
     """
     validation.function(loss_and_gradient, "loss_and_gradient")
     t, a, b = validation.trajectory(trajectory)
@@ -437,6 +665,11 @@ def log_limit(b, y):
     Returns
     -------
     limit, tol : float
+
+    Raises
+    ------
+    ValueError
+        If ``b`` and ``y`` are not 1-D of the same length of at least 7, or ``b <= 1``.
     """
     b = validation.positive(b, "b")
     y = validation.finite(y, "y")

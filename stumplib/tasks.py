@@ -49,6 +49,25 @@ class Uniform:
     ----------
     lo, hi : float
         Bounds with ``0 <= lo < hi <= 1``.
+
+    Raises
+    ------
+    ValueError
+        If the bounds are not scalars with ``0 <= lo < hi <= 1``, or ``hi - lo`` is below
+        :data:`MIN_WIDTH`.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> law = tasks.Uniform(0.2, 0.6)
+    >>> law.support
+    (0.2, 0.6)
+    >>> law.density([0.1, 0.3]).tolist()
+    [0.0, 2.5]
+    >>> law.cdf([0.1, 0.4, 0.9]).round(6).tolist()
+    [0.0, 0.5, 1.0]
+    >>> law.sample((2, 3), rng=0).shape
+    (2, 3)
     """
 
     lo: float = 0.0
@@ -94,7 +113,18 @@ class Uniform:
 
 @dataclass(frozen=True)
 class Beta:
-    """Beta(alpha, beta) law on [0, 1] (a threshold prior or a feature law)."""
+    """Beta(alpha, beta) law on [0, 1] (a threshold prior or a feature law).
+
+    Parameters
+    ----------
+    alpha, beta : float
+        Positive shape exponents (default 2 and 2).
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` or ``beta`` is not a positive scalar.
+    """
 
     alpha: float = 2.0
     beta: float = 2.0
@@ -192,7 +222,18 @@ class Beta:
 
 @dataclass(frozen=True)
 class Fixed:
-    """A point mass at the threshold ``s`` (for risks at a fixed threshold)."""
+    """A point mass at the threshold ``s`` (for risks at a fixed threshold).
+
+    Parameters
+    ----------
+    s : float
+        The threshold, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``s`` is not a scalar in [0, 1].
+    """
 
     s: float
 
@@ -216,6 +257,24 @@ def labels(x, s):
     """Labels ``y = 1{x > s}``.
 
     For features ``x`` of shape ``(..., N)`` and thresholds ``s`` of shape ``(...)``.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., N)
+        Features in [0, 1].
+    s : float or array_like, shape (...)
+        Thresholds in [0, 1], broadcast against the batch shape of ``x``.
+
+    Returns
+    -------
+    ndarray, shape (..., N)
+        Labels in {0.0, 1.0}.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` or ``s`` leaves [0, 1], ``x`` is a scalar, or ``s`` does not broadcast
+        against ``x.shape[:-1]``.
     """
     x = validation.unit_interval(x, "x")
     s = validation.unit_interval(s, "s")
@@ -258,6 +317,25 @@ def mirror(x, y, s=None):
 
     Positives become negatives, so a head applied to the mirrored context and mapped
     back localizes the threshold from below.
+
+    Parameters
+    ----------
+    x, y : array_like, shape (..., N)
+        Features in [0, 1] and labels in {0, 1}.
+    s : float or array_like, shape (...), optional
+        Thresholds in [0, 1].
+
+    Returns
+    -------
+    x, y : ndarray, shape (..., N)
+        Mirrored features and labels.
+    s : ndarray, shape (...)
+        Mirrored thresholds; returned only when ``s`` is given.
+
+    Raises
+    ------
+    ValueError
+        If the context or ``s`` is invalid.
     """
     x, y = validation.context(x, y)
     if s is None:

@@ -20,7 +20,17 @@ from .corpus import Corpus
 
 @dataclass(frozen=True)
 class Trajectory:
-    """Recorded parameters along a run: arrays of equal length."""
+    """Recorded parameters along a run: arrays of equal length.
+
+    Parameters
+    ----------
+    t : ndarray, shape (k,)
+        Record times (``eta * step`` for descent).
+    a, b : ndarray, shape (k,)
+        Head parameters at those times.
+    loss : ndarray, shape (k,)
+        Loss at those parameters.
+    """
 
     t: np.ndarray
     a: np.ndarray
@@ -39,7 +49,25 @@ class Trajectory:
 
 
 def log_steps(steps, points=200):
-    """About ``points`` distinct integers from 0 to ``steps``, log-spaced."""
+    """About ``points`` distinct integers from 0 to ``steps``, log-spaced.
+
+    Parameters
+    ----------
+    steps : int
+        Last step (``>= 0``).
+    points : int
+        Approximate number of steps kept (``>= 1``).
+
+    Returns
+    -------
+    ndarray of int
+        Sorted distinct steps, always including 0 and ``steps``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``steps`` or ``points`` is not an integer in range.
+    """
     steps = validation.count(steps, "steps", minimum=0)
     points = validation.count(points, "points")
     grid = np.unique(np.round(np.geomspace(1, steps + 1, points)).astype(int) - 1)
@@ -135,6 +163,25 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
     -------
     Trajectory
         Records at log-spaced steps, with ``t = eta * k``.
+
+    Raises
+    ------
+    FloatingPointError
+        On a non-finite loss, gradient or state, or a divergence.
+    ValueError, TypeError
+        If ``theta0``, ``eta``, ``steps`` or ``points`` is invalid, or
+        ``loss_and_gradient`` is not callable.
+
+    Examples
+    --------
+    >>> from stumplib import training
+    >>> def bowl(a, b):
+    ...     return (a - 1) ** 2 + (b - 2) ** 2, 2 * (a - 1), 2 * (b - 2)
+    >>> run = training.gradient_descent(bowl, (0.0, 0.0), 0.25, 10, points=5)
+    >>> run.t.tolist()
+    [0.0, 0.25, 0.5, 1.25, 2.5]
+    >>> run.a.round(6).tolist(), run.b.round(6).tolist()
+    ([0.0, 0.5, 0.75, 0.96875, 0.999023], [0.0, 1.0, 1.5, 1.9375, 1.998047])
     """
     validation.function(loss_and_gradient, "loss_and_gradient")
     keep = set(log_steps(steps, points).tolist())
@@ -165,7 +212,32 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
 
 
 def population_descent(prior, theta0, eta, steps, features=None, points=200):
-    """Gradient descent on the population loss (see :func:`gradient_descent`)."""
+    """Gradient descent on the population loss (see :func:`gradient_descent`).
+
+    Parameters
+    ----------
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    theta0 : tuple of float
+        Initial ``(a, b)``.
+    eta : float
+        Step size, positive.
+    steps : int
+        Number of steps (``>= 0``).
+    features : tasks.Uniform or tasks.Beta, optional
+        Feature law (uniform on [0, 1] when omitted).
+    points : int
+        Approximate number of log-spaced records.
+
+    Returns
+    -------
+    Trajectory
+
+    Raises
+    ------
+    FloatingPointError, ValueError, TypeError
+        As :func:`gradient_descent`, and for an invalid ``prior`` or ``features``.
+    """
     validation.density_law(prior, "prior")
     validation.features(features)
     return gradient_descent(
@@ -179,7 +251,32 @@ def population_descent(prior, theta0, eta, steps, features=None, points=200):
 
 
 def corpus_descent(corpus, theta0, eta, steps, points=200):
-    """Gradient descent on a corpus's empirical loss (see :func:`gradient_descent`)."""
+    """Gradient descent on a corpus's empirical loss (see :func:`gradient_descent`).
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The training corpus.
+    theta0 : tuple of float
+        Initial ``(a, b)``.
+    eta : float
+        Step size, positive.
+    steps : int
+        Number of steps (``>= 0``).
+    points : int
+        Approximate number of log-spaced records.
+
+    Returns
+    -------
+    Trajectory
+
+    Raises
+    ------
+    FloatingPointError, ValueError
+        As :func:`gradient_descent`.
+    TypeError
+        If ``corpus`` is not a :class:`~stumplib.corpus.Corpus`.
+    """
     validation.instance(corpus, Corpus, "corpus")
     return gradient_descent(
         corpus.follow().loss_and_gradient, theta0, eta, steps, points, label="corpus GD"
@@ -284,6 +381,32 @@ def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
     Recorded at ``t = 0`` and ``points`` log-spaced times ending at ``t_max``, from
     ``1e-3`` (from ``t_max / 1000`` when ``t_max <= 1e-3``; ``t_max`` alone when
     ``points = 1``).
+
+    Parameters
+    ----------
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    theta0 : tuple of float
+        Initial ``(a, b)``.
+    t_max : float
+        End time, positive.
+    points : int
+        Number of log-spaced record times after ``t = 0``.
+    features : tasks.Uniform or tasks.Beta, optional
+        Feature law (uniform on [0, 1] when omitted).
+    rtol : float
+        Relative tolerance of the solver.
+
+    Returns
+    -------
+    Trajectory
+
+    Raises
+    ------
+    FloatingPointError, RuntimeError
+        As :func:`flow`.
+    ValueError, TypeError
+        For invalid arguments.
     """
     validation.density_law(prior, "prior")
     validation.features(features)

@@ -17,7 +17,27 @@ _REAL_KINDS = "biuf"  # bool, signed and unsigned integers, floats
 
 
 def real(value, name):
-    """Return ``value`` as a float array, raising ``TypeError`` unless it holds real numbers."""
+    """Return ``value`` as a float array, raising ``TypeError`` unless it holds real numbers.
+
+    Parameters
+    ----------
+    value : object
+        A real number or array_like of them.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    ndarray
+        Float array of the shape of ``value``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` does not hold real numbers (None, str, complex, object).
+    ValueError
+        If ``value`` is a ragged sequence.
+    """
     if isinstance(value, numbers.Real) and not isinstance(value, np.ndarray):
         return np.asarray(float(value))
     if value is None or isinstance(value, (str, bytes)):
@@ -36,7 +56,26 @@ def real(value, name):
 
 
 def finite(value, name):
-    """Return ``value`` as a float array, or raise if it holds NaN or inf."""
+    """Return ``value`` as a float array, or raise if it holds NaN or inf.
+
+    Parameters
+    ----------
+    value : array_like
+        Real numbers.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    TypeError
+        As :func:`real`.
+    ValueError
+        If ``value`` holds NaN or inf.
+    """
     arr = real(value, name)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite (got NaN or inf)")
@@ -44,7 +83,26 @@ def finite(value, name):
 
 
 def unit_interval(value, name):
-    """Return ``value`` as a finite float array with every entry in [0, 1]."""
+    """Return ``value`` as a finite float array with every entry in [0, 1].
+
+    Parameters
+    ----------
+    value : array_like
+        Real numbers.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    TypeError
+        As :func:`real`.
+    ValueError
+        If ``value`` is not finite or leaves [0, 1].
+    """
     arr = finite(value, name)
     if np.any((arr < 0) | (arr > 1)):
         raise ValueError(f"{name} must lie in [0, 1]")
@@ -52,7 +110,26 @@ def unit_interval(value, name):
 
 
 def labels(value, name="y"):
-    """Return ``value`` as a float array of labels in {0, 1}."""
+    """Return ``value`` as a float array of labels in {0, 1}.
+
+    Parameters
+    ----------
+    value : array_like
+        Labels.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    TypeError
+        As :func:`real`.
+    ValueError
+        If an entry is not 0 or 1.
+    """
     arr = finite(value, name)
     if np.any((arr != 0) & (arr != 1)):
         raise ValueError(f"{name} must hold labels in {{0, 1}}")
@@ -83,6 +160,23 @@ def complements(s, q=None):
     """Thresholds ``s`` and their complements ``q = 1 - s`` (computed if not given).
 
     A given ``q`` must have the shape of ``s`` and agree with ``1 - s`` to rounding.
+
+    Parameters
+    ----------
+    s : array_like
+        Thresholds in [0, 1].
+    q : array_like, optional
+        Their exact complements.
+
+    Returns
+    -------
+    s, q : ndarray
+
+    Raises
+    ------
+    ValueError
+        If ``s`` or ``q`` leaves [0, 1], or ``q`` differs from ``1 - s`` in shape or beyond
+        rounding.
     """
     s = unit_interval(s, "s")
     if q is None:
@@ -95,7 +189,27 @@ def complements(s, q=None):
 
 
 def batch(value, name, shape):
-    """Return ``value`` broadcast to the batch ``shape``, naming it if it does not fit."""
+    """Return ``value`` broadcast to the batch ``shape``, naming it if it does not fit.
+
+    Parameters
+    ----------
+    value : array_like
+        The value to broadcast.
+    name : str
+        The argument's name, for errors.
+    shape : tuple of int
+        The batch shape.
+
+    Returns
+    -------
+    ndarray
+        A read-only broadcast view of shape ``shape``.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` does not broadcast to ``shape``.
+    """
     try:
         return np.broadcast_to(value, shape)
     except ValueError:
@@ -105,7 +219,24 @@ def batch(value, name, shape):
 
 
 def broadcastable(values, names):
-    """The common broadcast shape of ``values``, or a ``ValueError`` naming them."""
+    """The common broadcast shape of ``values``, or a ``ValueError`` naming them.
+
+    Parameters
+    ----------
+    values : sequence of array_like
+        The values.
+    names : sequence of str
+        Their names, for errors.
+
+    Returns
+    -------
+    tuple of int
+
+    Raises
+    ------
+    ValueError
+        If the values do not broadcast together.
+    """
     try:
         return np.broadcast_shapes(*(np.shape(v) for v in values))
     except ValueError:
@@ -115,17 +246,70 @@ def broadcastable(values, names):
 
 
 def parameters(a, b):
-    """Return the head parameters ``a, b`` as finite float arrays."""
+    """Return the head parameters ``a, b`` as finite float arrays.
+
+    Parameters
+    ----------
+    a, b : float or array_like
+        Head parameters.
+
+    Returns
+    -------
+    a, b : ndarray
+
+    Raises
+    ------
+    TypeError
+        If ``a`` or ``b`` is not real.
+    ValueError
+        If ``a`` or ``b`` holds NaN or inf.
+    """
     return finite(a, "a"), finite(b, "b")
 
 
 def scalar_parameters(a, b):
-    """Return the head parameters ``a, b`` as finite floats (one point)."""
+    """Return the head parameters ``a, b`` as finite floats (one point).
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters.
+
+    Returns
+    -------
+    a, b : float
+
+    Raises
+    ------
+    TypeError
+        If ``a`` or ``b`` is not real.
+    ValueError
+        If ``a`` or ``b`` is not one finite number.
+    """
     return scalar(a, "a"), scalar(b, "b")
 
 
 def scalar(value, name):
-    """Return ``value`` as a finite float, raising if it is not one real number."""
+    """Return ``value`` as a finite float, raising if it is not one real number.
+
+    Parameters
+    ----------
+    value : float
+        One real number (or a 0-d array).
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        As :func:`real`.
+    ValueError
+        If ``value`` is not finite or not a scalar.
+    """
     arr = finite(value, name)
     if arr.ndim:
         raise ValueError(f"{name} must be a scalar (got shape {arr.shape})")
@@ -133,14 +317,50 @@ def scalar(value, name):
 
 
 def point(theta, name="theta0"):
-    """A parameter point ``(a, b)`` as two finite floats."""
+    """A parameter point ``(a, b)`` as two finite floats.
+
+    Parameters
+    ----------
+    theta : sequence
+        A pair ``(a, b)``.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    a, b : float
+
+    Raises
+    ------
+    TypeError
+        If an entry is not real.
+    ValueError
+        If ``theta`` is not a pair of finite numbers.
+    """
     if isinstance(theta, (str, bytes)) or np.ndim(theta) != 1 or len(theta) != 2:
         raise ValueError(f"{name} must be a pair (a, b) (got {theta!r})")
     return scalar_parameters(*theta)
 
 
 def same_shape(first, second, names):
-    """Raise unless two arrays have the same shape (``names`` is a pair of names)."""
+    """Raise unless two arrays have the same shape (``names`` is a pair of names).
+
+    Parameters
+    ----------
+    first, second : array_like
+        The two arrays.
+    names : tuple of str
+        Their names, for errors.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ.
+    """
     if np.shape(first) != np.shape(second):
         raise ValueError(
             f"{names[0]} and {names[1]} must have the same shape "
@@ -149,7 +369,26 @@ def same_shape(first, second, names):
 
 
 def positive(value, name):
-    """Return ``value`` as a finite float array of strictly positive entries."""
+    """Return ``value`` as a finite float array of strictly positive entries.
+
+    Parameters
+    ----------
+    value : array_like
+        Real numbers.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    TypeError
+        As :func:`real`.
+    ValueError
+        If an entry is not finite or not positive.
+    """
     arr = finite(value, name)
     if np.any(arr <= 0):
         raise ValueError(f"{name} must be positive")
@@ -157,7 +396,26 @@ def positive(value, name):
 
 
 def positive_scalar(value, name):
-    """Return ``value`` as a finite positive float."""
+    """Return ``value`` as a finite positive float.
+
+    Parameters
+    ----------
+    value : float
+        One real number.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        As :func:`real`.
+    ValueError
+        If ``value`` is not one finite positive number.
+    """
     value = scalar(value, name)
     if value <= 0:
         raise ValueError(f"{name} must be positive (got {value:g})")
@@ -165,7 +423,28 @@ def positive_scalar(value, name):
 
 
 def count(value, name, minimum=1):
-    """Return ``value`` as an int, checking it is an integer ``>= minimum``."""
+    """Return ``value`` as an int, checking it is an integer ``>= minimum``.
+
+    Parameters
+    ----------
+    value : int
+        The count (an integral float or a 0-d array is accepted).
+    name : str
+        The argument's name, for errors.
+    minimum : int
+        Smallest valid value.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a number (or is a ragged sequence).
+    ValueError
+        If ``value`` is an array, a boolean, not integral, or below ``minimum``.
+    """
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
     if isinstance(value, (list, tuple)):
@@ -190,6 +469,26 @@ def counts(value, name, minimum=1):
     """Return ``value`` (an integer or an array of them) as a flat list of ints ``>= minimum``.
 
     Booleans are not counts, also inside a sequence (``[5, True]`` is a ``ValueError``).
+
+    Parameters
+    ----------
+    value : int or array_like of int
+        The counts.
+    name : str
+        The argument's name, for errors.
+    minimum : int
+        Smallest valid value.
+
+    Returns
+    -------
+    list of int
+
+    Raises
+    ------
+    TypeError
+        If ``value`` does not hold real numbers.
+    ValueError
+        If an entry is a boolean, not integral or below ``minimum``.
     """
     arr = real(value, name)
     flat = np.ravel(np.asarray(value, dtype=object)) if arr.size else []
@@ -203,6 +502,26 @@ def count_rows(value, name, minima):
 
     For tables of counts such as corpus sizes ``(m, n)``: a 2-D sequence whose rows have
     ``len(minima)`` entries.
+
+    Parameters
+    ----------
+    value : sequence of sequence of int
+        The table, one row per item.
+    name : str
+        The argument's name, for errors.
+    minima : sequence of int
+        Smallest valid value of each column.
+
+    Returns
+    -------
+    list of tuple of int
+
+    Raises
+    ------
+    TypeError
+        If ``value`` does not hold real numbers.
+    ValueError
+        If ``value`` is not 2-D with ``len(minima)`` columns of integers at least ``minima``.
     """
     flat = counts(value, name, minimum=min(minima))
     width = len(minima)
@@ -215,7 +534,26 @@ def count_rows(value, name, minima):
 
 
 def seed(value, name="seed"):
-    """A structured seed as a tuple of integers ``>= 0`` (an int is a tuple of one)."""
+    """A structured seed as a tuple of integers ``>= 0`` (an int is a tuple of one).
+
+    Parameters
+    ----------
+    value : int or tuple of int
+        The seed.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    tuple of int
+
+    Raises
+    ------
+    TypeError
+        If an entry is not a number.
+    ValueError
+        If ``value`` is an empty tuple or an entry is not an integer ``>= 0``.
+    """
     prefix = value if isinstance(value, tuple) else (value,)
     if not prefix:
         raise ValueError(f"{name} must hold at least one integer")
@@ -250,7 +588,27 @@ def rng(value, name="rng"):
 
 def instance(value, cls, name):
     """Check that ``value`` is an instance of ``cls`` (a class, e.g. a corpus, or a tuple of
-    classes); ``TypeError`` if not."""
+    classes); ``TypeError`` if not.
+
+    Parameters
+    ----------
+    value : object
+        The value to check.
+    cls : type or tuple of type
+        The accepted classes.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    object
+        ``value`` itself.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an instance of ``cls``.
+    """
     if not isinstance(value, cls):
         names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
         raise TypeError(f"{name} must be a {names} (got {type(value).__name__})")
@@ -258,7 +616,26 @@ def instance(value, cls, name):
 
 
 def trajectory(value, name="trajectory"):
-    """Check a recorded run: finite 1-D ``t``, ``a``, ``b`` of equal length; returns them."""
+    """Check a recorded run: finite 1-D ``t``, ``a``, ``b`` of equal length; returns them.
+
+    Parameters
+    ----------
+    value : training.Trajectory
+        Any object with ``t``, ``a`` and ``b``.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    t, a, b : ndarray
+
+    Raises
+    ------
+    TypeError
+        If ``value`` lacks ``t``, ``a`` or ``b``, or they are not real.
+    ValueError
+        If they are not finite, 1-D and of equal length.
+    """
     law(value, name, ("t", "a", "b"))
     t, a, b = (finite(getattr(value, k), f"{name}.{k}") for k in "tab")
     if t.ndim != 1 or a.shape != t.shape or b.shape != t.shape:
@@ -276,6 +653,25 @@ def law(value, name, methods):
     their class: a law used for sampling needs ``sample``; one integrated against
     needs ``support``, ``density``, ``log_density`` and ``bulk`` (see
     :class:`stumplib.tasks.Uniform`).
+
+    Parameters
+    ----------
+    value : object
+        The law.
+    name : str
+        The argument's name, for errors.
+    methods : sequence of str
+        Attribute names it must provide.
+
+    Returns
+    -------
+    object
+        ``value`` itself.
+
+    Raises
+    ------
+    TypeError
+        If an attribute is missing.
     """
     missing = [m for m in methods if not hasattr(value, m)]
     if missing:
@@ -287,7 +683,28 @@ def law(value, name, methods):
 
 
 def density_law(value, name):
-    """Check a law to integrate against: support in [0, 1], density, log_density, bulk."""
+    """Check a law to integrate against: support in [0, 1], density, log_density, bulk.
+
+    Parameters
+    ----------
+    value : object
+        The law, e.g. :class:`stumplib.tasks.Uniform`.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    object
+        ``value`` itself.
+
+    Raises
+    ------
+    TypeError
+        If an attribute is missing, ``support`` is not a pair of real numbers, or ``density`` or
+        ``log_density`` is not callable.
+    ValueError
+        If ``support`` is not ``0 <= lo < hi <= 1``.
+    """
     law(value, name, ("support", "density", "log_density", "bulk"))
     try:
         lo, hi = (float(v) for v in value.support)
@@ -302,12 +719,48 @@ def density_law(value, name):
 
 
 def features(value, name="features"):
-    """A feature law (``None`` stands for uniform features on [0, 1])."""
+    """A feature law (``None`` stands for uniform features on [0, 1]).
+
+    Parameters
+    ----------
+    value : object or None
+        The feature law.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    object or None
+        ``value`` itself.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`density_law`.
+    """
     return None if value is None else density_law(value, name)
 
 
 def sampler(value, name="prior"):
-    """Check a law used for sampling: it must provide a callable ``sample``."""
+    """Check a law used for sampling: it must provide a callable ``sample``.
+
+    Parameters
+    ----------
+    value : object
+        The law.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    object
+        ``value`` itself.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` has no callable ``sample``.
+    """
     law(value, name, ("sample",))
     if not callable(value.sample):
         raise TypeError(f"{name}.sample must be callable")
@@ -315,14 +768,50 @@ def sampler(value, name="prior"):
 
 
 def function(value, name):
-    """Check that ``value`` is callable (a loss, a gradient, a rule)."""
+    """Check that ``value`` is callable (a loss, a gradient, a rule).
+
+    Parameters
+    ----------
+    value : object
+        The value to check.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    callable
+        ``value`` itself.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not callable.
+    """
     if not callable(value):
         raise TypeError(f"{name} must be callable (got {type(value).__name__})")
     return value
 
 
 def rules(value, name="rules"):
-    """Check a dict of named rules ``(x, y) -> estimate``."""
+    """Check a dict of named rules ``(x, y) -> estimate``.
+
+    Parameters
+    ----------
+    value : dict of str to callable
+        The rules.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    dict
+        ``value`` itself.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a dict or a rule is not callable.
+    """
     if not isinstance(value, dict):
         raise TypeError(f"{name} must be a dict of name -> callable (got {type(value).__name__})")
     for key, rule in value.items():

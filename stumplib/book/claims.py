@@ -54,11 +54,34 @@ SPAN = re.compile(r"^[^\[\]\n|]+$")
 
 
 class ClaimFailed(AssertionError):
-    """A measured value fell outside the tolerance of its claim."""
+    """A measured value fell outside the tolerance of its claim.
+
+    Parameters
+    ----------
+    *args
+        The message, as for any exception.
+    """
 
 
 def number(value, digits=4):
-    """Finite ``value`` to ``digits`` significant digits, as the ledger shows it (never ``-0``)."""
+    """Finite ``value`` to ``digits`` significant digits, as the ledger shows it (never ``-0``).
+
+    Parameters
+    ----------
+    value : float
+        A real scalar.
+    digits : int
+        Significant digits, at least 1.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``value`` is not a real scalar or ``digits`` not a positive integer.
+    """
     return _number(validation.scalar(value, "value"), validation.count(digits, "digits"))
 
 
@@ -144,6 +167,13 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
         ``id``, ``holds``, ``measured``, ``expected``, ``tol`` (strings as shown),
         ``evidence``, ``span``, ``statement`` and ``margin`` (``abs(measured - expected) / tol``
         to two digits, None if undefined).
+
+    Raises
+    ------
+    ValueError
+        If ``claim_id`` or ``evidence`` is unknown, ``span`` is missing (for evidence other than
+        "exact") or malformed, ``statement`` is empty, a value is not a real scalar, or
+        ``expected`` and ``tol`` are not finite with ``tol >= 0``.
     """
     if claim_id not in IDS:
         raise ValueError(f"claim_id must be one of {IDS} (got {claim_id!r})")
@@ -198,7 +228,18 @@ def _margin(measured, expected, tol):
 
 
 def line(record):
-    """The printed line of a check record."""
+    """The printed line of a check record.
+
+    Parameters
+    ----------
+    record : dict
+        A check record with the keys ``id``, ``holds``, ``measured``, ``expected``,
+        ``tol``, ``evidence`` and ``span``.
+
+    Returns
+    -------
+    str
+    """
     status = "holds" if record["holds"] else "FAILS"
     text = (
         f"claim {record['id']}: {status} | measured {record['measured']} | expected "
@@ -225,6 +266,12 @@ class RecordRenderer:
 
     The page shows the claim line (the ``text/plain`` part of the same output); the
     record is read by the claims ledger from the executed notebook.
+
+    Attributes
+    ----------
+    mime_priority_overrides : list of tuple
+        The plugin's MIME priority override, ``("*", MIME, None)``: claim records
+        (:data:`MIME`) in every builder.
     """
 
     mime_priority_overrides = [("*", MIME, None)]
@@ -258,6 +305,20 @@ def parse_lines(text):
     Each dict has the keys ``id``, ``holds`` (bool), ``measured``, ``expected``,
     ``tol``, ``evidence`` and ``span`` (the printed strings; ``span`` may be None);
     lines of any other form are skipped.
+
+    Parameters
+    ----------
+    text : str
+        Printed output.
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a string.
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be a string (got {type(text).__name__})")

@@ -56,7 +56,13 @@ STYLE = {
 
 
 def use_book_style():
-    """Apply the book's matplotlib style; inline figures as PNG at :data:`DPI`."""
+    """Apply the book's matplotlib style; inline figures as PNG at :data:`DPI`.
+
+    Returns
+    -------
+    None
+        The style is set in ``matplotlib.rcParams``.
+    """
     mpl.rcParams.update(STYLE)
     try:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
@@ -79,6 +85,11 @@ def subplots(nrows=1, ncols=1, *, height=None, **kwargs):
         yet drawn for the column).
     **kwargs
         Passed to ``plt.subplots``; ``figsize`` only without ``height``.
+
+    Raises
+    ------
+    ValueError
+        If both ``height`` and ``figsize`` are given.
     """
     grid = validation.count(nrows, "nrows"), validation.count(ncols, "ncols")
     use_book_style()
@@ -93,7 +104,23 @@ def subplots(nrows=1, ncols=1, *, height=None, **kwargs):
 
 
 def smallest_font(fig):
-    """The smallest font size, in points, of the visible text drawn in ``fig``."""
+    """The smallest font size, in points, of the visible text drawn in ``fig``.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure (drawn here).
+
+    Returns
+    -------
+    float
+        ``inf`` when the figure shows no text.
+
+    Raises
+    ------
+    TypeError
+        If ``fig`` is not a matplotlib Figure.
+    """
     _figure(fig)
     fig.canvas.draw()  # legends, ticks and colorbars create their text when drawn
     sizes = [
@@ -109,6 +136,33 @@ def reference_slope(ax, x, slope, anchor, label=None, **kwargs):
 
     ``x`` is a non-empty 1-D array of positive abscissae, ``slope`` a finite number and
     ``anchor > 0`` the guide's value at ``x[0]``.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes to draw on.
+    x : array_like, shape (k,)
+        Positive abscissae.
+    slope : float
+        The guide's slope.
+    anchor : float
+        The guide's value at ``x[0]``, positive.
+    label : str, optional
+        Legend label (``"slope <slope>"`` by default).
+    **kwargs
+        Passed to ``ax.plot``.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not a non-empty 1-D positive array, or ``slope`` or ``anchor`` is
+        invalid.
+    TypeError
+        If ``ax`` is not a matplotlib Axes.
     """
     x = validation.positive(x, "x")
     if x.ndim != 1 or x.size == 0:
@@ -130,11 +184,22 @@ def _figure(fig):
 def show(fig):
     """Display ``fig`` once and close it (no stray ``<Figure ...>`` text in outputs).
 
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure to show.
+
+    Returns
+    -------
+    None
+
     Raises
     ------
     ValueError
         If ``fig`` is a column figure (see :func:`subplots`) holding text smaller
         than :data:`SMALLEST_FONT`.
+    TypeError
+        If ``fig`` is not a matplotlib Figure.
     """
     _figure(fig)
     if getattr(fig, "column", False):

@@ -14,7 +14,13 @@ SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 class Shown(float):
-    """A float whose ``repr`` is the text the prose shows (see :func:`text`)."""
+    """A float whose ``repr`` is the text the prose shows (see :func:`text`).
+
+    Parameters
+    ----------
+    x : float
+        The value, as for :class:`float`.
+    """
 
     def __repr__(self):
         return text(float(self))
@@ -26,6 +32,27 @@ def rounded(value, digits=None, decimals=None):
     """``value`` rounded to ``digits`` significant digits or ``decimals`` decimals (not both).
 
     ``value`` is one finite real number, a real SymPy number (such as ``log(2)``) included.
+
+    Parameters
+    ----------
+    value : float or sympy.Expr
+        A finite real number.
+    digits : int, optional
+        Significant digits, at least 1.
+    decimals : int, optional
+        Decimals, at least 0.
+
+    Returns
+    -------
+    float
+        The rounded value (unchanged when neither ``digits`` nor ``decimals`` is given).
+
+    Raises
+    ------
+    ValueError
+        If both ``digits`` and ``decimals`` are given, or an argument is out of range.
+    TypeError
+        If ``value`` is not a real number.
     """
     if getattr(value, "is_real", False) and not isinstance(value, numbers.Real):
         try:  # a real SymPy number
@@ -43,7 +70,22 @@ def rounded(value, digits=None, decimals=None):
 
 
 def text(value):
-    """How a reader writes ``value`` (finite): ``640``, ``0.0012``, ``2.5 × 10⁻⁵``, ``3 × 10⁸``."""
+    """How a reader writes ``value`` (finite): ``640``, ``0.0012``, ``2.5 × 10⁻⁵``, ``3 × 10⁸``.
+
+    Parameters
+    ----------
+    value : float
+        A finite real scalar.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``value`` is not a real scalar.
+    """
     value = validation.scalar(value, "value") + 0.0
     if value == 0:
         return "0"

@@ -35,7 +35,13 @@ C, D = sp.symbols("C D", nonnegative=True)
 
 
 def empty_side_survival():
-    """``P(C > u, D > v, no positive) = (s - u - v)^N``."""
+    """``P(C > u, D > v, no positive) = (s - u - v)^N``.
+
+    Returns
+    -------
+    sympy.Expr
+        In the module's symbols ``s``, ``u``, ``v`` and ``N``.
+    """
     return (s - u - v) ** N
 
 
@@ -70,6 +76,12 @@ def edge_term(error):
     ----------
     error : sympy.Expr
         The rule's estimate minus ``s`` on the event, of degree at most 1 in ``C``, ``D``.
+
+    Raises
+    ------
+    ValueError
+        If ``error`` depends on symbols other than ``C``, ``D`` and ``s``, or is of degree above 1
+        in ``C`` and ``D``.
     """
     error = sp.sympify(error)
     if not error.free_symbols <= {C, D, s}:
@@ -83,7 +95,17 @@ def edge_term(error):
 
 
 def mirrored(expr):
-    """``expr`` with ``s -> 1 - s`` (the same quantity on the mirrored event)."""
+    """``expr`` with ``s -> 1 - s`` (the same quantity on the mirrored event).
+
+    Parameters
+    ----------
+    expr : sympy.Expr or str
+        An expression in ``s`` (sympified).
+
+    Returns
+    -------
+    sympy.Expr
+    """
     return sp.sympify(expr).subs(s, 1 - s)
 
 
@@ -129,6 +151,11 @@ def risk(rule):
     Returns
     -------
     sympy.Expr
+
+    Raises
+    ------
+    ValueError
+        If ``rule`` is not one of :data:`EDGE_ERRORS`.
     """
     if rule not in EDGE_ERRORS:
         raise ValueError(f"rule must be one of {tuple(EDGE_ERRORS)} (got {rule!r})")
@@ -144,7 +171,25 @@ def risk(rule):
 
 
 def integrated_leading(expr):
-    """``(p, c)`` with ``∫_0^1 expr ds ~ c / N^p`` as ``N -> inf`` (``p`` in 1, 2, 3)."""
+    """``(p, c)`` with ``∫_0^1 expr ds ~ c / N^p`` as ``N -> inf`` (``p`` in 1, 2, 3).
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A risk in ``s`` and ``N``.
+
+    Returns
+    -------
+    p : int
+        The leading power of ``1/N``.
+    c : sympy.Expr
+        Its constant.
+
+    Raises
+    ------
+    ValueError
+        If the integrated risk decays faster than ``1/N^3``.
+    """
     avg = risks.integrated(expr)
     for power in (1, 2, 3):
         c = risks.leading_constant(avg, power)

@@ -189,6 +189,16 @@ def partials(expansion):
     """``(∂L/∂a, ∂L/∂b)`` of the expansion as functions of ``ξ`` and ``ε = 1/b``.
 
     With ``ξ = b^m e^{-(a - p b)}``: ``∂ξ/∂a = -ξ`` and ``∂ξ/∂b = ξ (p + m/b)``.
+
+    Parameters
+    ----------
+    expansion : LossExpansion
+        The loss expansion to differentiate.
+
+    Returns
+    -------
+    l_a, l_b : sympy.Expr
+        The partials, expanded, in ``xi`` and ``eps``.
     """
     loss = expansion.loss()
     l_xi = sp.diff(loss, xi)
@@ -213,6 +223,11 @@ def reduce_flow(expansion):
     Returns
     -------
     Reduction
+
+    Raises
+    ------
+    ValueError
+        If the slow curve has no single positive root.
     """
     x0 = sp.Symbol("xi_0", positive=True)
     x1 = sp.Symbol("xi_1", real=True)
@@ -242,5 +257,17 @@ def reduce_flow(expansion):
 
 
 def shared_descent_kappa(p, c=1):
-    """The shared-descent formula ``κ = 8C/(1 + p²)`` (``L ≈ C/b²`` along slope ``p``)."""
+    """The shared-descent formula ``κ = 8C/(1 + p²)`` (``L ≈ C/b²`` along slope ``p``).
+
+    Parameters
+    ----------
+    p : number or sympy.Expr
+        Slope of the valley ``a ≈ p b``.
+    c : number or sympy.Expr
+        The constant ``C`` of the loss along the valley.
+
+    Returns
+    -------
+    sympy.Expr
+    """
     return sp.Rational(8) * sp.nsimplify(c) / (1 + sp.nsimplify(p) ** 2)

@@ -78,7 +78,17 @@ def _summer(size):
 
 
 def score_weight(xi, yi):
-    """The unnormalized attention weight ``exp(a y_i - b x_i)``."""
+    """The unnormalized attention weight ``exp(a y_i - b x_i)``.
+
+    Parameters
+    ----------
+    xi, yi : sympy.Expr
+        Feature and label of one example.
+
+    Returns
+    -------
+    sympy.Expr
+    """
     return sp.exp(a * yi - b * xi)
 
 
@@ -95,7 +105,17 @@ def estimate(size=None):
 
 
 def weighted_moments(size=None):
-    """``Cov_w(x, y)`` and ``-Var_w(x)`` under the softmax weights, as SymPy expressions."""
+    """``Cov_w(x, y)`` and ``-Var_w(x)`` under the softmax weights, as SymPy expressions.
+
+    Parameters
+    ----------
+    size : int or None
+        Context size; ``None`` for a symbolic size ``n`` (unevaluated ``Sum``).
+
+    Returns
+    -------
+    cov, neg_var : sympy.Expr
+    """
     total = _summer(size)
     mass = total(score_weight)
 

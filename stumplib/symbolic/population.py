@@ -94,7 +94,12 @@ class ClosedForm:
 
 
 def closed_form():
-    """Integrate the softmax weights against the uniform density; see :class:`ClosedForm`."""
+    """Integrate the softmax weights against the uniform density; see :class:`ClosedForm`.
+
+    Returns
+    -------
+    ClosedForm
+    """
     z_neg, z_pos = -b * x, a - b * x
     integrals = {
         "neg_mass": sp.Integral(sp.exp(z_neg), (x, 0, s)),
@@ -127,6 +132,24 @@ def residual_high_precision(a_, b_, s_, dps=50):
 
     An independent reference for :func:`stumplib.population.residual` (valid while
     ``e^{|a|+|b|}`` fits mpmath's exponent range, i.e. any practical value).
+
+    Parameters
+    ----------
+    a_, b_ : float
+        Head parameters.
+    s_ : float
+        Threshold in [0, 1].
+    dps : int
+        Decimal digits of the working precision.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If an argument is not a scalar, ``s_`` leaves [0, 1] or ``dps < 1``.
     """
     a_, b_ = validation.scalar(a_, "a_"), validation.scalar(b_, "b_")
     s_ = validation.scalar(validation.unit_interval(s_, "s_"), "s_")
@@ -167,7 +190,17 @@ class GradientIdentities:
 
 
 def gradient_identities(form=None):
-    """Differentiate the closed form and compare with the weighted moments."""
+    """Differentiate the closed form and compare with the weighted moments.
+
+    Parameters
+    ----------
+    form : ClosedForm, optional
+        The closed form (derived by :func:`closed_form` when omitted).
+
+    Returns
+    -------
+    GradientIdentities
+    """
     form = form or closed_form()
     val = form.values
     mass = val["neg_mass"] + val["pos_mass"]
@@ -213,7 +246,18 @@ def interior_series(order=4):
 
 
 def interior_terms_function(order=4):
-    """NumPy function ``(a, b, s) -> [T_0, ..., T_{order-1}]`` of :func:`interior_series`."""
+    """NumPy function ``(a, b, s) -> [T_0, ..., T_{order-1}]`` of :func:`interior_series`.
+
+    Parameters
+    ----------
+    order : int
+        Number of terms.
+
+    Returns
+    -------
+    callable
+        ``(a, b, s) -> list`` of the terms, vectorized by NumPy.
+    """
     terms = interior_series(order)
     subs = {
         lam: sp.exp(-(a - b * s)),
@@ -226,7 +270,13 @@ def interior_terms_function(order=4):
 
 
 def logistic_form():
-    """``s_hat - s`` with ``ε_q = ε_s = 0`` exactly: ``1/b - s λ/(1 + λ) = 1/b - s σ(bs - a)``."""
+    """``s_hat - s`` with ``ε_q = ε_s = 0`` exactly: ``1/b - s λ/(1 + λ) = 1/b - s σ(bs - a)``.
+
+    Returns
+    -------
+    sympy.Expr
+        In ``b``, ``s`` and ``λ``.
+    """
     d_pos, d_neg, rho = 1 / b, 1 / b - s, lam
     return sp.simplify((d_pos + rho * d_neg) / (1 + rho))
 
@@ -263,7 +313,12 @@ class InnerLayer:
 
 
 def inner_layer():
-    """Derive the inner layer near ``s = 1`` (see :class:`InnerLayer`)."""
+    """Derive the inner layer near ``s = 1`` (see :class:`InnerLayer`).
+
+    Returns
+    -------
+    InnerLayer
+    """
     bq = nu * w
     d_pos = 1 / b - (bq / b) / (sp.exp(bq) - 1)
     d_neg = 1 / b - (1 - bq / b)
@@ -311,7 +366,22 @@ class Valley:
 
 
 def interior_valley(order=3):
-    """Derive ``a*(b)`` and ``min_a L`` under ``U[lo, hi]`` to ``order`` in ``1/b``."""
+    """Derive ``a*(b)`` and ``min_a L`` under ``U[lo, hi]`` to ``order`` in ``1/b``.
+
+    Parameters
+    ----------
+    order : int
+        Order of the expansion in ``h = 1/b``, at least 1.
+
+    Returns
+    -------
+    Valley
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``order`` is not a positive integer.
+    """
     order = validation.count(order, "order")
     big_x = (hi - h * v) * g * sp.exp(-v) / (1 + h * g * sp.exp(-v))
     integrand = (1 - big_x) ** 2 - 1
@@ -368,7 +438,12 @@ class FullPrior:
 
 
 def full_prior():
-    """Derive the constants of the full-prior loss (see :class:`FullPrior`)."""
+    """Derive the constants of the full-prior loss (see :class:`FullPrior`).
+
+    Returns
+    -------
+    FullPrior
+    """
     phi = t / (sp.exp(t) - 1)
     # (1 - φ)² - 1 = -2φ + φ², φ = Σ_{n≥1} t e^{-nt}, φ² = Σ_{n≥2} (n-1) t² e^{-nt}
     first = sp.summation(sp.integrate(t * sp.exp(-n * t), (t, 0, sp.oo)), (n, 1, sp.oo))

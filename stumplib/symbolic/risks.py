@@ -18,12 +18,24 @@ N = sp.symbols("N", positive=True, integer=True)
 
 
 def survival():
-    """Joint survival function ``P(G_- > u, G_+ > v)`` of the two gaps."""
+    """Joint survival function ``P(G_- > u, G_+ > v)`` of the two gaps.
+
+    Returns
+    -------
+    sympy.Expr
+        ``(1 - u - v)^N`` in the module's symbols.
+    """
     return (1 - u - v) ** N
 
 
 def gap_moments():
-    """``E[G_+^2]``, ``E[G_-^2]`` and ``E[G_+ G_-]`` at a fixed threshold ``s``."""
+    """``E[G_+^2]``, ``E[G_-^2]`` and ``E[G_+ G_-]`` at a fixed threshold ``s``.
+
+    Returns
+    -------
+    upper, lower, cross : sympy.Expr
+        The three moments, factored, in ``s`` and ``N``.
+    """
     upper = sp.factor(sp.integrate(2 * v * survival().subs(u, 0), (v, 0, 1 - s)))
     lower = sp.factor(sp.integrate(2 * u * survival().subs(v, 0), (u, 0, s)))
     cross = sp.factor(sp.integrate(sp.integrate(survival(), (v, 0, 1 - s)), (u, 0, s)))
@@ -49,7 +61,17 @@ def risks():
 
 
 def integrated(expr):
-    """Average of ``expr`` over ``s ~ U[0, 1]``."""
+    """Average of ``expr`` over ``s ~ U[0, 1]``.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        An expression in ``s`` (and ``N``).
+
+    Returns
+    -------
+    sympy.Expr
+    """
     return sp.factor(sp.simplify(sp.integrate(sp.expand(expr), (s, 0, 1))))
 
 
@@ -58,6 +80,15 @@ def interior(expr):
 
     For a fixed interior threshold these decay geometrically in ``N``; what is left
     is the interior risk, a rational function of ``N``.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A risk in ``s`` and ``N``.
+
+    Returns
+    -------
+    sympy.Expr
     """
     dropped = sp.expand(expr).replace(
         lambda e: e.is_Pow and e.exp.has(N) and e.base.has(s), lambda e: sp.Integer(0)
@@ -66,12 +97,34 @@ def interior(expr):
 
 
 def leading_constant(expr, power=2):
-    """``lim_{N -> inf} N^power * expr`` (for an expression free of ``s``)."""
+    """``lim_{N -> inf} N^power * expr`` (for an expression free of ``s``).
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        An expression in ``N``.
+    power : int
+        The power of ``N``.
+
+    Returns
+    -------
+    sympy.Expr
+    """
     return sp.limit(N**power * expr, N, sp.oo)
 
 
 def numeric(expr):
-    """A NumPy function ``f(s, N)`` of a risk expression."""
+    """A NumPy function ``f(s, N)`` of a risk expression.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A risk in ``s`` and ``N``.
+
+    Returns
+    -------
+    callable
+    """
     return sp.lambdify((s, N), expr, "numpy")
 
 
@@ -83,6 +136,15 @@ def readable(expr):
 
     A rational prefactor times the interior constant plus one factored term per
     edge probability ``s^N`` (no positive nearby) and ``s_bar^N`` (no negative).
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A risk in ``s`` and ``N``.
+
+    Returns
+    -------
+    sympy.Expr
     """
     hi, lo = sp.symbols("edge_hi edge_lo")
     num, den = sp.fraction(sp.factor(expr))

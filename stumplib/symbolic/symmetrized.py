@@ -42,7 +42,17 @@ n = sp.Symbol("n", integer=True, positive=True)
 
 
 def interior_loss(l=lo):
-    """``F(rho, b)`` with ``L = v^2 F`` for the prior ``U[l, 1 - l]`` (see module)."""
+    """``F(rho, b)`` with ``L = v^2 F`` for the prior ``U[l, 1 - l]`` (see module).
+
+    Parameters
+    ----------
+    l : sympy.Expr or number
+        The ``l`` of the prior (the symbol ``l`` by default).
+
+    Returns
+    -------
+    sympy.Expr
+    """
     hi = 1 - l
     A, B = 1 + rho, 1 / l - rho / hi
     return (A**2 + A * B / b + B**2 / (2 * b**2)) / (4 * (hi - l) * b)
@@ -54,6 +64,15 @@ def layer_loss(l=lo):
     ``(1/(2 (hi - lo))) ∫_0^∞ e^{-2 b sigma} (A + B sigma)^2 d sigma`` with ``A``, ``B``
     from the leakage ``u (1 - sigma/hi)`` and truncation ``v (1 + sigma/l)`` (in units
     of ``v``); equal to :func:`interior_loss`.
+
+    Parameters
+    ----------
+    l : sympy.Expr or number
+        The ``l`` of the prior (the symbol ``l`` by default).
+
+    Returns
+    -------
+    sympy.Expr
     """
     hi = 1 - l
     sigma = sp.Symbol("sigma", positive=True)
@@ -64,7 +83,15 @@ def layer_loss(l=lo):
 
 @dataclass(frozen=True)
 class Law:
-    """A quantity along the flow: ``limit + correction/b + O(b^-2)``."""
+    """A quantity along the flow: ``limit + correction/b + O(b^-2)``.
+
+    Parameters
+    ----------
+    limit : sympy.Expr
+        The limit, in ``l``.
+    correction : sympy.Expr
+        The ``1/b`` coefficient, in ``l``.
+    """
 
     limit: sp.Expr
     correction: sp.Expr
@@ -160,6 +187,11 @@ def inner_profiles():
     Average: ``-1/(2 (1 + y))`` (the head's positive mass is ``p = y/(1 + y)`` and it
     errs by ``1 - p`` toward its negatives; the mirror is exact there). Evidence:
     ``-p (1 - p)/(1 + p) = -y/((1 + y)(1 + 2y))`` (the head's weight ``p/(p + 1)``).
+
+    Returns
+    -------
+    dict of str to sympy.Expr
+        The profiles ``"average"`` and ``"evidence"``, in ``y``.
     """
     p = y / (1 + y)
     return {"average": -(1 - p) / 2, "evidence": sp.simplify(-p * (1 - p) / (1 + p))}
@@ -169,6 +201,20 @@ def leakage_coefficient(rule):
     """``lambda`` in ``L = Z/b^3 + lambda/(b c) + ...``: ``2 ∫_0^∞ profile(y)^2 dy``.
 
     The two edges each contribute ``∫ r^2 d(1 - s) = ∫ r^2 dy / (b c)``.
+
+    Parameters
+    ----------
+    rule : str
+        ``"average"`` or ``"evidence"``.
+
+    Returns
+    -------
+    sympy.Expr
+
+    Raises
+    ------
+    ValueError
+        If ``rule`` is not one of those.
     """
     profiles = inner_profiles()
     if rule not in profiles:
