@@ -209,8 +209,10 @@ def seed(value, name="seed"):
 
 
 def instance(value, cls, name):
-    """Check that ``value`` is an instance of ``cls`` (a class, e.g. a corpus, or a tuple of
-    classes); ``TypeError`` if not."""
+    """Check that ``value`` is an instance of ``cls``; ``TypeError`` naming it if not.
+
+    ``cls`` is a class (e.g. a corpus) or a tuple of classes.
+    """
     if not isinstance(value, cls):
         names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
         raise TypeError(f"{name} must be a {names} (got {type(value).__name__})")

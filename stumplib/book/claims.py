@@ -14,6 +14,7 @@ a notebook elsewhere writes nothing that a later build reads.
 
 import math
 import re
+from typing import ClassVar
 
 import numpy as np
 
@@ -197,7 +198,7 @@ class RecordRenderer:
     record is read by the claims ledger from the executed notebook.
     """
 
-    mime_priority_overrides = [("*", MIME, None)]
+    mime_priority_overrides: ClassVar[list] = [("*", MIME, None)]
 
     @staticmethod
     def handle_mime(renderer, data, inline):

@@ -17,6 +17,7 @@ class Shown(float):
     """A float whose ``repr`` is the text the prose shows (see :func:`text`)."""
 
     def __repr__(self):
+        """The text the prose shows."""
         return text(float(self))
 
     __str__ = __repr__
