@@ -220,8 +220,10 @@ def rms_relative_errors(m, n, a, b, prior, repetitions, rng=None):
 
 
 def rms_over_corpora(rho):
-    """Root-mean-square over corpora of relative errors ``rho``, shape ``(repetitions, k)``:
-    ``(mean_r rho_r^2)^{1/2}``, shape ``(k,)``.
+    """Root-mean-square over corpora of relative errors.
+
+    ``rho`` has shape ``(repetitions, k)``; the result ``(mean_r rho_r^2)^{1/2}`` has
+    shape ``(k,)``.
 
     Parameters
     ----------
@@ -467,7 +469,7 @@ def context_bias(corpus, a, b, prior):
     """
     validation.instance(corpus, corpus_module.Corpus, "corpus")
     a, b = validation.scalar_parameters(a, b)
-    g, norm = _population_gradient(a, b, prior)
+    _, norm = _population_gradient(a, b, prior)
     total = task_gradients(corpus, a, b) / norm
     diff = total - population_task_gradients(a, b, corpus.s) / norm
     m = diff.shape[0]

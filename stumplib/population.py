@@ -95,7 +95,7 @@ def _class_rule(features, lo, length, peak=None):
     if not bulks:
         return _UNIT_RULE
     bulk = np.clip(np.concatenate(bulks, axis=-1), 2.0**-20, 1.0 - 2.0**-20)  # never an end
-    rows = lo.shape + (_UNIT_G.size,)
+    rows = (*lo.shape, _UNIT_G.size)
     g = np.concatenate([np.broadcast_to(_UNIT_G, rows), bulk], axis=-1)
     h = np.concatenate([np.broadcast_to(_UNIT_H, rows), 1.0 - bulk], axis=-1)
     order = np.lexsort((-h, g), axis=-1)
@@ -105,8 +105,10 @@ def _class_rule(features, lo, length, peak=None):
 
 
 def _edge_panels(rule, length, powers, gaps):
-    """The rule with its innermost panels (width ``_TINY`` at ``g = 0`` and ``h = 0``)
-    mapped for densities ``~ (gap + t)^power`` there (:func:`quadrature.power_panel`).
+    """The rule with its innermost panels mapped for power-law densities.
+
+    The panels of width ``_TINY`` at ``g = 0`` and ``h = 0`` are mapped for densities
+    ``~ (gap + t)^power`` there (:func:`quadrature.power_panel`).
 
     ``powers`` are the density's exponents at the support ends beyond the class's
     lower and upper ends (0 where it is regular), ``gaps`` the distances (per row) from
@@ -118,9 +120,9 @@ def _edge_panels(rule, length, powers, gaps):
     with np.errstate(over="ignore"):  # an infinite offset is a far singularity
         ends = [quadrature._power_panel(e, gap / length / _TINY) for e, gap in zip(powers, gaps)]
     (t_lo, w_lo), (t_hi, w_hi) = (
-        (np.broadcast_to(_TINY * v, rows + (n,)) for v in e) for e in ends
+        (np.broadcast_to(_TINY * v, (*rows, n)) for v in e) for e in ends
     )
-    g, h, w = (np.broadcast_to(v[..., n:-n], rows + (v.shape[-1] - 2 * n,)) for v in rule)
+    g, h, w = (np.broadcast_to(v[..., n:-n], (*rows, v.shape[-1] - 2 * n)) for v in rule)
     return (
         np.concatenate([t_lo, g, 1.0 - t_hi], axis=-1),
         np.concatenate([1.0 - t_lo, h, t_hi], axis=-1),

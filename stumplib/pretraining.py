@@ -175,8 +175,9 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
 
 
 def train_side_by_side(corpora, theta0, targets, max_steps=100_000, step=STEP):
-    """Corpora of one size trained side by side, each recorded where its scale first
-    reaches each target, with a step that restarts at every target.
+    """Corpora of one size trained side by side, recorded where each reaches each target.
+
+    Each run's step restarts at every target.
 
     Corpus ``r`` starts at ``theta0[r]``. On its way from one target to the next (a *leg*)
     its step is constant, ``step * b^3`` at the scale ``b`` where the leg began: the
@@ -370,7 +371,7 @@ def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backe
 def lower_starts(
     sizes, indices, prior, corpora, seed, level=0.5, divisor=2.0, n_workers=None, backend=None
 ):
-    """The corpus rule from lower starts: does the frozen scale depend on the start?
+    """The corpus rule from lower starts, to see whether the frozen scale depends on them.
 
     Trains the first ``corpora`` corpora of each size ``sizes[i]``, ``i`` in ``indices``
     (the same corpora as :func:`pretrain_noisy` with the same ``seed``), from the

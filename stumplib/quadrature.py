@@ -196,5 +196,5 @@ def _gauss_legendre_rows(g, h):
     half = 0.5 * width[..., None]
     nodes = left[..., None] + half * (_GL_X + 1.0)
     complements = h[..., 1:, None] + half * (1.0 - _GL_X)
-    shape = g.shape[:-1] + (-1,)
+    shape = (*g.shape[:-1], -1)
     return nodes.reshape(shape), complements.reshape(shape), (half * _GL_W).reshape(shape)

@@ -74,6 +74,7 @@ class Uniform:
     hi: float = 1.0
 
     def __post_init__(self):
+        """Check the parameters."""
         lo, hi = (validation.scalar(getattr(self, name), name) for name in ("lo", "hi"))
         if not 0 <= lo < hi <= 1:
             raise ValueError(f"lo and hi need 0 <= lo < hi <= 1 (got lo={lo}, hi={hi})")
@@ -130,6 +131,7 @@ class Beta:
     beta: float = 2.0
 
     def __post_init__(self):
+        """Check the parameters."""
         for name in ("alpha", "beta"):
             value = validation.scalar(getattr(self, name), name)
             if value <= 0:
@@ -238,6 +240,7 @@ class Fixed:
     s: float
 
     def __post_init__(self):
+        """Check the parameters."""
         s = validation.unit_interval(self.s, "s")
         if s.ndim:
             raise ValueError(f"s must be a scalar (got shape {s.shape})")

@@ -16,6 +16,7 @@ a notebook elsewhere writes nothing that a later build reads.
 import math
 import os
 import re
+from typing import ClassVar
 
 import numpy as np
 
@@ -274,7 +275,7 @@ class RecordRenderer:
         (:data:`MIME`) in every builder.
     """
 
-    mime_priority_overrides = [("*", MIME, None)]
+    mime_priority_overrides: ClassVar[list] = [("*", MIME, None)]
 
     @staticmethod
     def handle_mime(renderer, data, inline):

@@ -23,6 +23,7 @@ class Shown(float):
     """
 
     def __repr__(self):
+        """The text the prose shows."""
         return text(float(self))
 
     __str__ = __repr__

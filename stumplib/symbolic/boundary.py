@@ -24,7 +24,7 @@ A rule's error on each event is a polynomial in ``C``, ``D`` (or ``C'``, ``D'``)
 minus the convention's edge terms, plus the rule's own.
 """
 
-from functools import lru_cache
+from functools import cache
 
 import sympy as sp
 
@@ -45,7 +45,7 @@ def empty_side_survival():
     return (s - u - v) ** N
 
 
-@lru_cache(maxsize=None)
+@cache
 def empty_side_moments():
     """Moments of ``C`` and ``D`` restricted to the event "no positive example".
 
@@ -136,7 +136,7 @@ CONVENTION = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def risk(rule):
     """Exact risk ``E (rule - s)^2`` at a fixed threshold ``s`` for ``N`` uniform features.
 

@@ -80,7 +80,10 @@ def _check_interior(lo, hi):
     return lo, hi
 
 
-def interior_expansion(lo=sp.Rational(1, 10), hi=sp.Rational(9, 10)):
+_TENTH, _NINE_TENTHS = sp.Rational(1, 10), sp.Rational(9, 10)
+
+
+def interior_expansion(lo=_TENTH, hi=_NINE_TENTHS):
     """``Φ`` and ``Ψ`` for the interior prior ``U[lo, hi]`` (uniform features).
 
     :func:`stumplib.symbolic.population.interior_valley` derives, with
