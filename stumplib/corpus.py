@@ -62,7 +62,8 @@ class _Empirical:
 
     def _task_gradients(self, a, b):
         """Per-task gradients at one validated point, shape ``(m, 2)`` (see
-        :func:`stumplib.certification.task_gradients`)."""
+        :func:`stumplib.certification.task_gradients`).
+        """
         est, d_a, d_b = self._summaries(a, b)
         r = 2.0 * (est - self.s)
         return np.stack([r * d_a, r * d_b], axis=-1)
@@ -230,7 +231,8 @@ class Corpus(_Empirical):
 
     def _points(self, a, b):
         """``a`` and ``b`` as two floats (one point) or two arrays of shape ``(m,)`` (one
-        point per task)."""
+        point per task).
+        """
         a, b = validation.parameters(a, b)
         if a.ndim == b.ndim == 0:
             return float(a), float(b)  # the scalar path: no per-task broadcasting
@@ -248,19 +250,22 @@ class Corpus(_Empirical):
 
     def _left_out(self, gaps):
         """The classes left out at the leaders' score ``gaps``: empty, or led by a member
-        more than ``cutoff`` below its task's leader (no member within the cutoff)."""
+        more than ``cutoff`` below its task's leader (no member within the cutoff).
+        """
         return self._empty | (gaps > self.cutoff)
 
     def _gaps(self, a, b):
         """How far each class leader's score lies below its task's leader, shape ``(m, 2)``
-        (``inf`` for an empty class)."""
+        (``inf`` for an empty class).
+        """
         score = self._LABELS * np.reshape(a, (-1, 1)) - np.reshape(b, (-1, 1)) * self._lead
         score[self._empty] = -np.inf
         return np.maximum(score[:, :1], score[:, 1:]) - score
 
     def _lengths(self, limit):
         """Numbers of each class's members within ``limit`` of their leader, shape ``(m, 2)``
-        (``limit`` of shape ``(m, 2)``)."""
+        (``limit`` of shape ``(m, 2)``).
+        """
         m, n = self._x.shape
         base = 4.0 * np.arange(m)
         start = np.arange(m) * n
@@ -304,7 +309,8 @@ class Corpus(_Empirical):
 
     def _dense_sums(self, rate, powers=3):
         """Moment sums ``sum w d^p``, ``p < powers``, of every class over all its members,
-        shape ``(powers, 2, m)`` (``rate`` per task)."""
+        shape ``(powers, 2, m)`` (``rate`` per task).
+        """
         m, n = self._x.shape
         per = max(1, self.BLOCK // n)
         out = np.empty((powers, 2 * m))
@@ -332,14 +338,16 @@ class Corpus(_Empirical):
     def _sums(self, a, b):
         """Moment sums ``(sum w, sum w d, sum w d^2)`` per class, shape ``(3, 2, m)``,
         with ``w = exp(-b d)``, and the mask of classes left out (empty or negligible);
-        ``a`` and ``b`` as from :meth:`_points`, ``b > 0``."""
+        ``a`` and ``b`` as from :meth:`_points`, ``b > 0``.
+        """
         gaps = self._gaps(a, b)
         return self._class_sums(b, self._within(gaps, b)), self._left_out(gaps)
 
     def _class_sums(self, rate, lengths, powers=3):
         """Moment sums ``sum w d^p``, ``p < powers``, of each class over its window of
         ``lengths`` members (shape ``(m, 2)``), shape ``(powers, 2, m)``; summed densely
-        when the windows cover most of the corpus."""
+        when the windows cover most of the corpus.
+        """
         if lengths.sum() > self.DENSE_SHARE * self._x.size:
             return self._dense_sums(rate, powers)
         return np.stack(
@@ -361,7 +369,8 @@ class Corpus(_Empirical):
 
     def _summarize(self, sums, skipped, a, b):
         """:meth:`summaries` from the moment sums per class (shape ``(3, 2, m)``) and the
-        mask of classes left out (shape ``(m, 2)``), class by class."""
+        mask of classes left out (shape ``(m, 2)``), class by class.
+        """
         mass, first, second = sums
         skipped, lead = skipped.T, self._lead_by_class
         safe = np.where(skipped, 1.0, mass)
@@ -427,7 +436,8 @@ class Follower(_Empirical):
         series of the moment sums ``sum w d^k``, ``k < 3``, shape ``(3, TERMS, 2, m)``
         (``S_{k+j}`` at ``[k, j]``). Where the run moves up, ``b_0 = b + 0.9 R(b)``, so that
         the anchor lasts about twice as long (``R`` grows with ``b``: ``b`` stays within
-        ``R(b_0)``); elsewhere ``b_0 = b``."""
+        ``R(b_0)``); elsewhere ``b_0 = b``.
+        """
         up = 0.0 if last is None else np.where(b > last, 0.9, 0.0)
         b = b + up * self._radius(b)
         radius = self._radius(b)

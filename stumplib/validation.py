@@ -451,7 +451,9 @@ def count(value, name, minimum=1):
         try:
             value = np.asarray(value)
         except ValueError:  # ragged
-            raise TypeError(f"{name} must be an integer (got a ragged {type(value).__name__})")
+            raise TypeError(
+                f"{name} must be an integer (got a ragged {type(value).__name__})"
+            ) from None
     if isinstance(value, np.ndarray) and value.dtype.kind in _REAL_KINDS:
         raise ValueError(f"{name} must be a single integer (got an array of shape {value.shape})")
     if not isinstance(value, numbers.Real):
@@ -561,8 +563,10 @@ def seed(value, name="seed"):
 
 
 def rng(value, name="rng"):
-    """Check a random source: ``None``, a numpy ``Generator``, ``BitGenerator`` or
-    ``SeedSequence``, or a seed (an integer ``>= 0``, or a sequence of them).
+    """Check a random source.
+
+    ``None``, a numpy ``Generator``, ``BitGenerator`` or ``SeedSequence``, or a seed (an
+    integer ``>= 0``, or a sequence of them).
 
     Returns ``value`` itself (for ``numpy.random.default_rng``), so a valid seed draws
     exactly what it drew before; ``ValueError`` for a negative, fractional or non-finite
@@ -587,8 +591,9 @@ def rng(value, name="rng"):
 
 
 def instance(value, cls, name):
-    """Check that ``value`` is an instance of ``cls`` (a class, e.g. a corpus, or a tuple of
-    classes); ``TypeError`` if not.
+    """Check that ``value`` is an instance of ``cls``; ``TypeError`` naming it if not.
+
+    ``cls`` is a class (e.g. a corpus) or a tuple of classes.
 
     Parameters
     ----------

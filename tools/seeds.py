@@ -112,6 +112,7 @@ def load(path=RESULTS):
 
 
 def save(results, path=RESULTS):
+    """Write the results, one row per run, to ``path``."""
     rows = [results[k] for k in sorted(results)]
     path.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
 
@@ -180,6 +181,7 @@ def shorten(text, width=90):
 
 
 def all_hold(result):
+    """Whether every check of one run held."""
     return all(c["holds"] for c in result["checks"])
 
 
@@ -191,6 +193,7 @@ def span(offsets):
 
 
 def main(argv=None):
+    """Run the sweep over the notebooks named and write its report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="*", help="default: every seeded chapter")
     parser.add_argument("--offsets", type=int, default=10, help="offsets 1..K (default 10)")
