@@ -19,7 +19,7 @@ def bar(iterable=None, **kwargs):
     iterable : iterable, optional
         What to iterate over.
     **kwargs
-        Passed to :class:`tqdm.tqdm` (``desc``, ``total``, ...).
+        Passed to ``tqdm.tqdm`` (``desc``, ``total``, ...).
 
     Returns
     -------

@@ -555,7 +555,7 @@ def loss_and_gradient(a, b, prior, rule="average"):
     Raises
     ------
     ValueError
-        If ``rule`` is not one of :data:`RESIDUALS`.
+        If ``rule`` is not one of ``"average"`` or ``"evidence"``.
     """
     if rule not in RESIDUALS:
         raise ValueError(f"rule must be one of {tuple(RESIDUALS)} (got {rule!r})")

@@ -134,7 +134,7 @@ def check(claim_id, measured, expected, tol, statement, *, evidence, span=None, 
     return float(record["measured"])
 
 
-#: What a failing check does: raise (the default), or record its FAILS line and go on.
+#: What a failing check does, raise (the default) or record its FAILS line and go on.
 FAILURES = ("raise", "record")
 
 

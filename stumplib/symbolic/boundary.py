@@ -155,7 +155,7 @@ def risk(rule):
     Raises
     ------
     ValueError
-        If ``rule`` is not one of :data:`EDGE_ERRORS`.
+        If ``rule`` is not one of the rules of ``EDGE_ERRORS``.
     """
     if rule not in EDGE_ERRORS:
         raise ValueError(f"rule must be one of {tuple(EDGE_ERRORS)} (got {rule!r})")
