@@ -187,6 +187,8 @@ class Corpus(_Empirical):
 
         Its per-task summaries at one point per task are those of the corpora it holds, so
         many corpora of one size can be trained side by side in one evaluation per step.
+        The corpora must be of one class (all dense, or all
+        :class:`~stumplib.sparse_corpus.SparseCorpus`); so is the stack.
         """
         if isinstance(corpora, Corpus) or not len(corpora):
             raise ValueError("corpora must be a non-empty sequence of Corpus")
@@ -195,6 +197,14 @@ class Corpus(_Empirical):
         widths = {corpus.shape[1] for corpus in corpora}
         if len(widths) != 1:
             raise ValueError(f"corpora must have equal n (got {sorted(widths)})")
+        kinds = sorted({type(corpus).__name__: type(corpus) for corpus in corpora}.items())
+        if len(kinds) != 1:
+            raise ValueError(f"corpora must be of one kind (got {[k for k, _ in kinds]})")
+        return kinds[0][1]._stack(corpora)
+
+    @classmethod
+    def _stack(cls, corpora):
+        """:meth:`stack` of validated corpora of this class."""
         stacked = cls.__new__(cls)
         stacked.s = np.concatenate([corpus.s for corpus in corpora])
         stacked._x = np.concatenate([corpus._x for corpus in corpora])
@@ -234,7 +244,7 @@ class Corpus(_Empirical):
         a, b = validation.parameters(a, b)
         if a.ndim == b.ndim == 0:
             return float(a), float(b)  # the scalar path: no per-task broadcasting
-        m = self._x.shape[0]
+        m = self.shape[0]
         return validation.batch(a, "a", (m,)), validation.batch(b, "b", (m,))
 
     def _windows(self, a, b):

@@ -1,0 +1,314 @@
+"""A corpus that holds only the examples that can carry weight, drawn exactly.
+
+With uniform features a task with threshold ``s`` has ``N_+ ~ Binomial(n, 1 - s)``
+positives, iid uniform on ``(s, 1]``, and ``N_- = n - N_+`` negatives, iid uniform on
+``[0, s)``. At scale ``b > 0`` an example whose deviation ``d`` from its class's leader
+(the smallest member) exceeds ``cutoff / b`` has relative weight below ``e^{-cutoff}``,
+so only the smallest order statistics of each class carry weight. They are drawn
+directly: the ``K`` smallest of ``N`` iid ``U(0, 1)`` are jointly
+``(S_1, ..., S_K) / (S_K + G)``, with ``S_j`` the partial sums of ``K`` standard
+exponentials and ``G ~ Gamma(N + 1 - K)`` independent (rescaled to the class's
+interval). Conditionally on the ``K``-th, the other
+``N - K`` are iid uniform between it and the class's upper end, so a class extends
+itself exactly by the same construction on what is left above its ``K``-th member.
+
+A :class:`SparseCorpus` has exactly the law of a dense corpus with uniform features
+(:meth:`Corpus.sample <stumplib.corpus.Corpus.sample>`, whose thresholds it shares for
+one seed); only which examples are held differs. Other feature laws would map the same
+uniform order statistics through their inverse distribution function (and measure the
+deviations after the map).
+
+**What is held.** Every class holds its smallest members up to the first whose deviation
+``d_K`` reaches ``cutoff / b_min`` (or all of them), in blocks: block 0 is sized from
+the expected need, each later block doubles the class. An evaluation that needs a member
+beyond ``d_K`` (any evaluation at ``b < cutoff / d_K``, in particular below ``b_min``;
+``b <= 0`` needs them all) first draws further blocks until none is missing, so no sum
+is ever truncated beyond what the dense engine leaves out: with ``cutoff = 40 + log n``
+the members not held weigh less than ``n e^{-cutoff} = e^{-40}`` of their task's leader
+at every point evaluated (:meth:`SparseCorpus.left_out_bound`).
+
+**Streams.** The thresholds and class counts are drawn from the stream ``seed`` (the
+thresholds first, as :meth:`Corpus.sample <stumplib.corpus.Corpus.sample>` draws them);
+block ``k`` of class ``c`` (0 negatives, 1 positives) of task ``j`` from
+``(*seed, j + 1, c + 1, k + 1)``, counted from 1 because a seed sequence ignores
+trailing zeros. Block sizes depend only on the class's own draws and ``b_min``, so
+the values held never depend on the order of evaluations nor on stacking.
+
+**Sums.** The moment sums run over every member held, on chunks of contiguous tasks (the
+members beyond a window weigh nothing measurable, and summing them is exact); the engine
+of :class:`~stumplib.corpus.Corpus` (summaries, loss, gradient, per-task gradients,
+:class:`~stumplib.corpus.Follower`, stacking) is otherwise unchanged.
+"""
+
+import numpy as np
+
+from . import head, tasks, validation
+from .corpus import Corpus
+
+#: Headroom of block 0 over the expected need ``mu``: ``mu + SPREAD sqrt(mu) + SLACK``.
+SPREAD = 4.0
+SLACK = 16
+
+
+class SparseCorpus(Corpus):
+    """A corpus with uniform features that holds only the members that carry weight.
+
+    Drawn by :meth:`sample`; evaluated as a :class:`~stumplib.corpus.Corpus`.
+    """
+
+    #: Members per chunk of the moment sums.
+    SUM_BLOCK = 1 << 17
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("a SparseCorpus is drawn by SparseCorpus.sample")
+
+    @classmethod
+    def sample(cls, m, n, b_min, prior=tasks.Uniform(0.1, 0.9), seed=0):
+        """Draw a corpus of ``m`` tasks with ``n`` uniform features each.
+
+        Parameters
+        ----------
+        m, n : int
+            Tasks and examples per task.
+        b_min : float
+            Lowest scale evaluated without drawing more members (the lowest anchor of a
+            run, ``b_0 - R(b_0)`` for a :class:`~stumplib.corpus.Follower` from
+            ``b_0``).
+        prior : law
+            Threshold prior (provides ``sample``).
+        seed : int or tuple of int
+            The corpus's structured seed.
+
+        Returns
+        -------
+        SparseCorpus
+        """
+        m, n = validation.count(m, "m"), validation.count(n, "n")
+        b_min = validation.positive_scalar(b_min, "b_min")
+        validation.law(prior, "prior", ("sample",))
+        seed = validation.seed(seed)
+        rng = np.random.default_rng(seed)
+        s = validation.unit_interval(prior.sample(m, rng), "prior")
+        positives = rng.binomial(n, 1.0 - s)
+        corpus = cls.__new__(cls)
+        corpus._draw(s, n, np.column_stack([n - positives, positives]), b_min, seed)
+        return corpus
+
+    def _draw(self, s, n, counts, b_min, seed):
+        """Draw block 0 of every class, then extend until ``b_min`` is covered."""
+        m = counts.shape[0]
+        self.s, self.b_min, self._n = s, b_min, n
+        self.cutoff = 40.0 + np.log(n)
+        self._streams = [(*seed, j + 1) for j in range(m)]
+        self._counts, self._empty = counts, counts == 0
+        self._length = np.column_stack([s, 1.0 - s])  # each class's interval
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mu = np.where(
+                counts > 0, counts * self.cutoff / (b_min * self._length), 0.0
+            )
+        first = np.minimum(counts, np.ceil(mu + SPREAD * np.sqrt(mu) + SLACK)).astype(
+            np.int64
+        )
+        self._sizes, self._blocks = first, (first > 0).astype(np.int64)
+        self._lead, self._rest = np.zeros((m, 2)), np.zeros((m, 2))
+        self._reach = np.full(
+            (m, 2), np.inf
+        )  # deviation of the last member held (inf: all)
+        self._starts = [_offsets(first[:, c]) for c in (0, 1)]
+        self._dev = [np.empty(self._starts[c][-1]) for c in (0, 1)]
+        lower = np.column_stack([np.zeros(m), s])
+        for j, c in np.argwhere(first > 0):
+            v, tail = _block((*self._streams[j], c + 1, 1), first[j, c], counts[j, c])
+            width = self._length[j, c]
+            self._lead[j, c] = lower[j, c] + width * v[0]
+            self._dev[c][self._starts[c][j] : self._starts[c][j + 1]] = width * (
+                v - v[0]
+            )
+            self._rest[j, c] = width * tail
+            self._held(j, c, width * (v[-1] - v[0]))
+        self._lead_by_class = np.ascontiguousarray(self._lead.T)
+        self._dense = None
+        self._extend(self.cutoff / b_min)
+
+    def _held(self, j, c, last):
+        """Record the deviation ``last`` of the last member held of class ``c`` of task
+        ``j``."""
+        complete = self._sizes[j, c] == self._counts[j, c]
+        self._reach[j, c] = np.inf if complete else last
+
+    @classmethod
+    def _stack(cls, corpora):
+        """:meth:`Corpus.stack <stumplib.corpus.Corpus.stack>` of sparse corpora."""
+        stacked = cls.__new__(cls)
+        for name in ("s", "_counts", "_empty", "_length", "_sizes", "_blocks"):
+            setattr(stacked, name, np.concatenate([getattr(c, name) for c in corpora]))
+        for name in ("_lead", "_rest", "_reach"):
+            setattr(stacked, name, np.concatenate([getattr(c, name) for c in corpora]))
+        stacked._streams = [key for corpus in corpora for key in corpus._streams]
+        stacked._dev = [
+            np.concatenate([corpus._dev[c] for corpus in corpora]) for c in (0, 1)
+        ]
+        stacked._starts = [_offsets(stacked._sizes[:, c]) for c in (0, 1)]
+        stacked.b_min = max(corpus.b_min for corpus in corpora)
+        stacked._n, stacked.cutoff = corpora[0]._n, corpora[0].cutoff
+        stacked._lead_by_class = np.ascontiguousarray(stacked._lead.T)
+        stacked._dense = None
+        return stacked
+
+    @property
+    def shape(self):
+        """``(m, n)``."""
+        return self.s.size, self._n
+
+    @property
+    def counts(self):
+        """Members of each class, negatives then positives, shape ``(m, 2)``."""
+        return self._counts.copy()
+
+    @property
+    def held(self):
+        """Members held of each class, negatives then positives, shape ``(m, 2)``."""
+        return self._sizes.copy()
+
+    def members(self, task):
+        """The features held of task ``task``: ``(negatives, positives)``, each
+        ascending (the smallest members of each class)."""
+        task = validation.count(task, "task", minimum=0)
+        if task >= self.s.size:
+            raise ValueError(f"task must be below m = {self.s.size} (got {task})")
+        return tuple(
+            self._lead[task, c]
+            + self._dev[c][self._starts[c][task] : self._starts[c][task + 1]]
+            for c in (0, 1)
+        )
+
+    def left_out_bound(self, a, b):
+        """Bound on the weight of the members not held, relative to their task's leader,
+        at one point ``(a, b)`` with ``b > 0``: the sum over classes of
+        ``(N - K) e^{-gap - b d_K}`` (``gap``: how far the class leader's score lies
+        below the task's leader; ``d_K``: the last member held), shape ``(m,)``. Below
+        ``n e^{-cutoff} = e^{-40}`` at every ``b >= b_min``."""
+        a, b = validation.scalar_parameters(a, b)
+        if b <= 0:
+            raise ValueError(f"b must be positive (got {b:g})")
+        with np.errstate(invalid="ignore"):  # a complete or empty class: 0 e^{-inf}
+            bound = (self._counts - self._sizes) * np.exp(
+                -self._gaps(a, b) - b * self._reach
+            )
+        return np.nan_to_num(bound, nan=0.0).sum(axis=1)
+
+    def _extend(self, limit):
+        """Draw blocks until every class holds all its members within ``limit`` of its
+        leader (``limit`` broadcasts against ``(m, 2)``); each block doubles its
+        class."""
+        while True:
+            need = np.argwhere(self._reach < limit)
+            if not need.size:
+                return
+            drawn = ([], []), ([], [])  # per class: insertion points, deviations
+            for j, c in need:
+                size = min(self._counts[j, c] - self._sizes[j, c], self._sizes[j, c])
+                key = (*self._streams[j], c + 1, self._blocks[j, c] + 1)
+                v, tail = _block(key, size, self._counts[j, c] - self._sizes[j, c])
+                dev = self._reach[j, c] + self._rest[j, c] * v
+                drawn[c][0].append(np.full(size, self._starts[c][j + 1]))
+                drawn[c][1].append(dev)
+                self._rest[j, c] *= tail
+                self._sizes[j, c] += size
+                self._blocks[j, c] += 1
+                self._held(j, c, dev[-1])
+            for c in (0, 1):
+                if drawn[c][0]:
+                    where, values = (np.concatenate(part) for part in drawn[c])
+                    self._dev[c] = np.insert(self._dev[c], where, values)
+                    self._starts[c] = _offsets(self._sizes[:, c])
+
+    def _lengths(self, limit):
+        """Numbers of each class's members within ``limit`` of their leader, shape
+        ``(m, 2)``, after drawing every member needed for them."""
+        self._extend(limit)
+        return np.column_stack(
+            [_count_within(self._dev[c], self._starts[c], limit[:, c]) for c in (0, 1)]
+        )
+
+    def _class_sums(self, rate, lengths, powers=3):
+        """Moment sums ``sum w d^p``, ``p < powers``, of each class over every member
+        held, shape ``(powers, 2, m)`` (``rate`` per task). The members needed for
+        ``lengths`` are held (:meth:`_lengths` drew them); the others are summed too,
+        exactly."""
+        return np.stack([self._held_sums(rate, c, powers) for c in (0, 1)], axis=1)
+
+    def _held_sums(self, rate, c, powers):
+        """Moment sums of class ``c`` over its members held, shape ``(powers, m)``, on
+        chunks of contiguous tasks of about ``SUM_BLOCK`` members."""
+        flat, starts = self._dev[c], self._starts[c]
+        m = starts.size - 1
+        out = np.zeros((powers, m))
+        r = 0
+        while r < m:
+            end = np.searchsorted(starts, starts[r] + self.SUM_BLOCK, side="right") - 1
+            stop = min(m, max(r + 1, int(end)))
+            sizes = np.diff(starts[r : stop + 1])
+            rows = np.flatnonzero(sizes)
+            if rows.size:
+                d = flat[starts[r] : starts[stop]]
+                scale = rate if np.ndim(rate) == 0 else np.repeat(rate[r:stop], sizes)
+                w = np.exp(d * -scale)
+                at = starts[r:stop][rows] - starts[r]
+                out[0, r + rows] = np.add.reduceat(w, at)
+                for p in range(1, powers):
+                    w *= d
+                    out[p, r + rows] = np.add.reduceat(w, at)
+            r = stop
+        return out
+
+    def _summaries(self, a, b):
+        """:meth:`summaries` at validated points; at ``b <= 0`` every member is drawn
+        and the dense head evaluates."""
+        if not np.all(b > 0) and self._dense is None:
+            self._extend(np.inf)
+            self._dense = head.Contexts(*self._complete_layout())
+        return super()._summaries(a, b)
+
+    def _complete_layout(self):
+        """Features and labels ``(x, y)``, shape ``(m, n)``, of a corpus holding every
+        member: negatives ascending, then positives ascending."""
+        m, n = self.shape
+        cols = np.arange(n)
+        negative = cols < self._counts[:, :1]
+        x = np.empty((m, n))
+        for c, mask in enumerate((negative, ~negative)):
+            x[mask] = np.repeat(self._lead[:, c], self._sizes[:, c]) + self._dev[c]
+        return x, (~negative).astype(float)
+
+
+def _block(key, size, remaining):
+    """The ``size`` smallest of ``remaining`` iid ``U(0, 1)``, drawn from the stream
+    ``key``: ``(v, tail)``, ``v`` ascending and ``tail = 1 - v[-1]`` computed
+    directly."""
+    rng = np.random.default_rng(key)
+    partial = np.cumsum(rng.standard_exponential(size))
+    gap = rng.gamma(remaining + 1 - size)
+    total = partial[-1] + gap
+    return partial / total, gap / total
+
+
+def _offsets(sizes):
+    """Start of each task's members in a class's flat array, then the end, shape
+    ``(m + 1,)``."""
+    return np.concatenate([[0], np.cumsum(sizes)])
+
+
+def _count_within(flat, starts, limit):
+    """Members with deviation ``<= limit`` of each task (its members ascending from
+    ``starts[j]``), by a binary search over all tasks at once."""
+    lo, hi = np.zeros(starts.size - 1, dtype=np.int64), np.diff(starts)
+    active = lo < hi
+    while active.any():
+        mid = (lo + hi) // 2
+        inside = np.zeros_like(active)
+        inside[active] = flat[starts[:-1][active] + mid[active]] <= limit[active]
+        lo = np.where(active & inside, mid + 1, lo)
+        hi = np.where(active & ~inside, mid, hi)
+        active = lo < hi
+    return lo
