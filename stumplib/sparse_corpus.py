@@ -48,6 +48,8 @@ from .corpus import Corpus
 #: Headroom of block 0 over the expected need ``mu``: ``mu + SPREAD sqrt(mu) + SLACK``.
 SPREAD = 4.0
 SLACK = 16
+#: Share of room kept spare while a class's flat array is filled (for further blocks).
+SPARE = 0.01
 
 
 class SparseCorpus(Corpus):
@@ -95,7 +97,8 @@ class SparseCorpus(Corpus):
         return corpus
 
     def _draw(self, s, n, counts, b_min, seed):
-        """Draw block 0 of every class, then extend until ``b_min`` is covered."""
+        """Draw every class up to the first member at ``cutoff / b_min`` from its leader
+        (or all of them), task by task into one flat array per class."""
         m = counts.shape[0]
         self.s, self.b_min, self._n = s, b_min, n
         self.cutoff = 40.0 + np.log(n)
@@ -103,38 +106,62 @@ class SparseCorpus(Corpus):
         self._counts, self._empty = counts, counts == 0
         self._length = np.column_stack([s, 1.0 - s])  # each class's interval
         with np.errstate(divide="ignore", invalid="ignore"):
-            mu = np.where(
-                counts > 0, counts * self.cutoff / (b_min * self._length), 0.0
-            )
-        first = np.minimum(counts, np.ceil(mu + SPREAD * np.sqrt(mu) + SLACK)).astype(
-            np.int64
-        )
-        self._sizes, self._blocks = first, (first > 0).astype(np.int64)
+            mu = np.where(counts > 0, counts * self.cutoff / (b_min * self._length), 0)
+        first = np.ceil(mu + SPREAD * np.sqrt(mu) + SLACK).astype(np.int64)
+        first = np.minimum(counts, first)
+        self._sizes = np.zeros((m, 2), dtype=np.int64)
+        self._blocks = np.zeros((m, 2), dtype=np.int64)
         self._lead, self._rest = np.zeros((m, 2)), np.zeros((m, 2))
-        self._reach = np.full(
-            (m, 2), np.inf
-        )  # deviation of the last member held (inf: all)
-        self._starts = [_offsets(first[:, c]) for c in (0, 1)]
-        self._dev = [np.empty(self._starts[c][-1]) for c in (0, 1)]
-        lower = np.column_stack([np.zeros(m), s])
-        for j, c in np.argwhere(first > 0):
-            v, tail = _block((*self._streams[j], c + 1, 1), first[j, c], counts[j, c])
-            width = self._length[j, c]
-            self._lead[j, c] = lower[j, c] + width * v[0]
-            self._dev[c][self._starts[c][j] : self._starts[c][j + 1]] = width * (
-                v - v[0]
-            )
-            self._rest[j, c] = width * tail
-            self._held(j, c, width * (v[-1] - v[0]))
+        self._reach = np.full((m, 2), np.inf)  # deviation of the last member held
+        self._dev, self._starts = [], []
+        for c in (0, 1):
+            flat = np.empty(int(first[:, c].sum() * (1 + SPARE)) + 1)
+            starts, at = np.zeros(m + 1, dtype=np.int64), 0
+            for j in range(m):
+                if first[j, c]:
+                    dev = self._fill(j, c, first[j, c])
+                    if at + dev.size > flat.size:  # rare: grow by half
+                        flat = np.concatenate(
+                            [flat[:at], np.empty(flat.size // 2 + dev.size)]
+                        )
+                    flat[at : at + dev.size] = dev
+                    at += dev.size
+                starts[j + 1] = at
+            flat.resize(at, refcheck=False)
+            self._dev.append(flat)
+            self._starts.append(starts)
         self._lead_by_class = np.ascontiguousarray(self._lead.T)
         self._dense = None
-        self._extend(self.cutoff / b_min)
 
-    def _held(self, j, c, last):
-        """Record the deviation ``last`` of the last member held of class ``c`` of task
-        ``j``."""
-        complete = self._sizes[j, c] == self._counts[j, c]
-        self._reach[j, c] = np.inf if complete else last
+    def _fill(self, j, c, first):
+        """Deviations of the members of class ``c`` of task ``j`` from block 0 (of size
+        ``first``) up to the first at ``cutoff / b_min`` from the leader, or all."""
+        dev = [self._next_block(j, c, first)]
+        while self._reach[j, c] < self.cutoff / self.b_min:
+            dev.append(self._next_block(j, c))
+        return np.concatenate(dev)
+
+    def _next_block(self, j, c, size=None):
+        """Draw the next block of class ``c`` of task ``j``, record what it holds and
+        return its members' deviations. ``size``: of block 0; a later block doubles the
+        class (or completes it)."""
+        held, count = self._sizes[j, c], self._counts[j, c]
+        if held:
+            size = min(count - held, held)
+        key = (*self._streams[j], c + 1, self._blocks[j, c] + 1)
+        v, tail = _block(key, size, count - held)
+        if held:
+            dev = self._reach[j, c] + self._rest[j, c] * v
+            self._rest[j, c] *= tail
+        else:
+            width = self._length[j, c]
+            self._lead[j, c] = (0.0 if c == 0 else self.s[j]) + width * v[0]
+            dev = width * (v - v[0])
+            self._rest[j, c] = width * tail
+        self._sizes[j, c] += size
+        self._blocks[j, c] += 1
+        self._reach[j, c] = np.inf if self._sizes[j, c] == count else dev[-1]
+        return dev
 
     @classmethod
     def _stack(cls, corpora):
@@ -199,24 +226,16 @@ class SparseCorpus(Corpus):
 
     def _extend(self, limit):
         """Draw blocks until every class holds all its members within ``limit`` of its
-        leader (``limit`` broadcasts against ``(m, 2)``); each block doubles its
-        class."""
+        leader (``limit`` broadcasts against ``(m, 2)``)."""
         while True:
             need = np.argwhere(self._reach < limit)
             if not need.size:
                 return
             drawn = ([], []), ([], [])  # per class: insertion points, deviations
             for j, c in need:
-                size = min(self._counts[j, c] - self._sizes[j, c], self._sizes[j, c])
-                key = (*self._streams[j], c + 1, self._blocks[j, c] + 1)
-                v, tail = _block(key, size, self._counts[j, c] - self._sizes[j, c])
-                dev = self._reach[j, c] + self._rest[j, c] * v
-                drawn[c][0].append(np.full(size, self._starts[c][j + 1]))
+                dev = self._next_block(j, c)
+                drawn[c][0].append(np.full(dev.size, self._starts[c][j + 1]))
                 drawn[c][1].append(dev)
-                self._rest[j, c] *= tail
-                self._sizes[j, c] += size
-                self._blocks[j, c] += 1
-                self._held(j, c, dev[-1])
             for c in (0, 1):
                 if drawn[c][0]:
                     where, values = (np.concatenate(part) for part in drawn[c])

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from stumplib import calibration, certification, pretraining, tasks
+from stumplib import calibration, certification, pretraining, sparse_corpus, tasks
 from stumplib.corpus import Corpus
 from stumplib.sparse_corpus import SparseCorpus
 
@@ -246,3 +246,17 @@ def test_bad_inputs():
         sparse.members(3)
     with pytest.raises(ValueError, match="^b must be positive"):
         sparse.left_out_bound(1.0, 0.0)
+
+
+def test_a_small_first_block_is_extended_while_drawing(monkeypatch):
+    """With block 0 at its expected need alone, about half the classes need a second
+    block while the corpus is drawn (and its flat arrays grow past their spare room)."""
+    monkeypatch.setattr(sparse_corpus, "SPREAD", 0.0)
+    monkeypatch.setattr(sparse_corpus, "SLACK", 1)
+    sparse = SparseCorpus.sample(200, 5000, 300.0, seed=16)
+    assert np.mean(sparse._blocks[sparse.held < sparse.counts] > 1) > 0.3
+    for j in range(200):
+        for held in sparse.members(j):
+            assert np.all(np.diff(held) > 0)
+    assert sparse.left_out_bound(150.0, 300.0).max() < np.exp(-40)
+    assert_same(sparse, complete(sparse, 4), 150.0, 300.0)
