@@ -5,9 +5,10 @@ for ``b_min = b_0 - R(b_0)``, the lowest anchor of a Follower run from ``b_0``) 
 ``m n <= DENSE_LIMIT``, the dense one (:meth:`Corpus.sample
 <stumplib.corpus.Corpus.sample>`) are evaluated side by side in one process at the scale
 where training at that size starts (:func:`stumplib.pretraining.size_start`, on the
-valley). Memory is what the corpus holds (its arrays); time per evaluation is the best of
-a few evaluations of the loss and gradient; a Follower step is one evaluation within the
-radius of an anchor already made (the anchor's own time in parentheses).
+valley). Memory is what the corpus holds (its arrays); time per evaluation is the least
+processor time (not wall time: the machine is shared) of a few evaluations of the loss and
+gradient; a Follower step is one evaluation within the radius of an anchor already made
+(the anchor's own time in parentheses). Drawing time is wall time.
 
 Usage: ``python bench/sparse_corpus.py [k ...]`` (default ``1e3 3e3 1e4 3e4 1e5``);
 prints one line per size::
@@ -44,12 +45,12 @@ def held_bytes(corpus):
 
 
 def best_time(call, repeats):
-    """Best wall time of ``repeats`` calls, in seconds."""
+    """Least processor time of ``repeats`` calls, in seconds (robust to other load)."""
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         call()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return min(times)
 
 

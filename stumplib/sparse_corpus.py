@@ -59,7 +59,7 @@ class SparseCorpus(Corpus):
     """
 
     #: Members per chunk of the moment sums.
-    SUM_BLOCK = 1 << 17
+    SUM_BLOCK = 1 << 15
 
     def __init__(self, *args, **kwargs):
         raise TypeError("a SparseCorpus is drawn by SparseCorpus.sample")
