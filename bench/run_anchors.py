@@ -4,9 +4,10 @@ For ``m = n = k`` one sparse corpus (:class:`~stumplib.sparse_corpus.SparseCorpu
 trained by :func:`stumplib.pretraining.train_until_noisy` from the size-tied start
 (:func:`stumplib.pretraining.size_start`), once with each Follower radius:
 
-* ``capped``: the Follower as it is, ``R(b) = clip(b / (cutoff + 1), 1, MAX_RADIUS)``;
-* ``natural``: without the cap, ``R(b) = max(b / (cutoff + 1), 1)`` (the same values
-  below ``b = MAX_RADIUS (cutoff + 1)``, about 190);
+* ``capped``: the Follower's radius before issue 28,
+  ``R(b) = clip(b / (cutoff + 1), 1, 4)``;
+* ``natural``: the Follower as it is, without the cap, ``R(b) = max(b / (cutoff + 1), 1)``
+  (the same values below ``b = 4 (cutoff + 1)``, about 190);
 * ``wide``: ``R(b) = RHO max(b / (cutoff + RHO), 1)`` with ``TERMS`` raised so that the
   series' remainder stays below ``4e-18`` at ``|delta| d <= RHO``.
 
@@ -35,9 +36,9 @@ RHO, TERMS_WIDE = 3.0, 32
 def radius(name):
     """The Follower's ``_radius`` and ``TERMS`` for the radius ``name``."""
     if name == "capped":
-        return Follower._radius, Follower.TERMS
+        return lambda self, b: np.clip(b / (self.corpus.cutoff + 1.0), 1.0, 4.0), 20
     if name == "natural":
-        return lambda self, b: np.maximum(b / (self.corpus.cutoff + 1.0), 1.0), 20
+        return Follower._radius, Follower.TERMS
     return (
         lambda self, b: RHO * np.maximum(b / (self.corpus.cutoff + RHO), 1.0),
         TERMS_WIDE,

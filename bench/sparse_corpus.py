@@ -1,7 +1,8 @@
 """Benchmark: memory and time of the sparse and the dense corpus as the corpus grows.
 
 For ``m = n = k`` the sparse corpus (:class:`~stumplib.sparse_corpus.SparseCorpus`, drawn
-for ``b_min = b_0 - R(b_0)``, the lowest anchor of a Follower run from ``b_0``) and, where
+for ``b_min = b_0 - R(b_0)``, the lowest anchor of a Follower run from ``b_0``:
+:func:`~stumplib.sparse_corpus.lowest_anchor`) and, where
 ``m n <= DENSE_LIMIT``, the dense one (:meth:`Corpus.sample
 <stumplib.corpus.Corpus.sample>`) are evaluated side by side in one process at the scale
 where training at that size starts (:func:`stumplib.pretraining.size_start`, on the
@@ -26,8 +27,8 @@ import time
 import numpy as np
 
 from stumplib import pretraining, tasks
-from stumplib.corpus import Corpus, Follower
-from stumplib.sparse_corpus import SparseCorpus
+from stumplib.corpus import Corpus
+from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
 
 PRIOR = tasks.Uniform(0.1, 0.9)
 SIZES = (1_000, 3_000, 10_000, 30_000, 100_000)
@@ -63,19 +64,12 @@ def measure(corpus, a, b, repeats):
     return held_bytes(corpus) / 2**20, 1e3 * evaluation, 1e3 * step, anchor
 
 
-def b_min(b0, n):
-    """The lowest anchor of a Follower run from ``b0``: ``b0 - R(b0)``, with the
-    Follower's radius ``R(b) = clip(b / (cutoff + 1), 1, MAX_RADIUS)``."""
-    cutoff = 40.0 + np.log(n)
-    return b0 - np.clip(b0 / (cutoff + 1.0), 1.0, Follower.MAX_RADIUS)
-
-
 def main(sizes=SIZES):
     for k in sizes:
         (a, b), _ = pretraining.size_start(k, k, PRIOR)
         repeats = 3 if k <= 30_000 else 1
         start = time.perf_counter()
-        sparse = SparseCorpus.sample(k, k, b_min(b, k), PRIOR, seed=(28, k))
+        sparse = SparseCorpus.sample(k, k, lowest_anchor(b, k), PRIOR, seed=(28, k))
         drawn = time.perf_counter() - start
         held = sparse.held.sum() / k
         s_mib, s_ms, s_step, s_anchor = measure(sparse, a, b, repeats)

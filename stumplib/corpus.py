@@ -131,7 +131,7 @@ class Corpus(_Empirical):
     def _finish(self):
         """Class leaders, deviations from them and the search keys of the windows."""
         m, n = self._x.shape
-        self.cutoff = 40.0 + np.log(n)
+        self.cutoff = _window_cutoff(n)
         self._empty = np.column_stack([self.n_neg == 0, self.n_neg == n])
         self._sizes = np.column_stack([self.n_neg, n - self.n_neg])
         self._lead = np.where(self._empty, 0.0, self._x[:, [0, n - 1]])
@@ -390,7 +390,9 @@ class Follower(_Empirical):
     ``delta = b - b_0``: ``sum_i e^{-b d_i} d_i^k = sum_j (-delta)^j / j! S_{k+j}``, with
     ``S_p = sum_i e^{-b_0 d_i} d_i^p``. The anchor holds ``S_0 ... S_{TERMS+1}`` over windows
     that keep every example carrying weight anywhere in ``|delta| <= R``, with
-    ``R = clip(b_0 / (cutoff + 1), 1, MAX_RADIUS)`` so that ``|delta| d <= 1`` on them:
+    ``R = max(b_0 / (cutoff + 1), 1)`` so that ``|delta| d <= 1`` on them (the radius
+    grows with the scale: a run that moves up from ``b`` to ``2 b`` needs about
+    ``0.36 (cutoff + 1)`` anchors whatever ``b``, 18 at ``n = 10^4``):
     ``TERMS`` terms then leave a relative error below ``e^2 / TERMS! < 4e-18``, and the
     values are those of ``Corpus.summaries`` to rounding. One anchor costs about as
     much as three evaluations of the corpus; an evaluation within its radius costs
@@ -403,7 +405,6 @@ class Follower(_Empirical):
     """
 
     TERMS = 20
-    MAX_RADIUS = 4.0
 
     def __init__(self, corpus):
         validation.instance(corpus, Corpus, "corpus")
@@ -451,8 +452,21 @@ class Follower(_Empirical):
         return b, radius, np.stack([sums[k : k + self.TERMS] for k in range(3)])
 
     def _radius(self, b):
-        """``R(b) = clip(b / (cutoff + 1), 1, MAX_RADIUS)``."""
-        return np.clip(b / (self.corpus.cutoff + 1.0), 1.0, self.MAX_RADIUS)
+        """``R(b)`` (see :func:`_expansion_radius`)."""
+        return _expansion_radius(b, self.corpus.cutoff)
+
+
+def _window_cutoff(n):
+    """The windows' cutoff ``40 + log n`` of a corpus with ``n`` examples per task: the
+    examples left out of a task weigh less than ``n e^{-cutoff} = e^{-40}`` of its
+    leader."""
+    return 40.0 + np.log(n)
+
+
+def _expansion_radius(b, cutoff):
+    """The radius of a :class:`Follower`'s expansion at scale ``b`` on a corpus with the
+    given ``cutoff``: ``R(b) = max(b / (cutoff + 1), 1)``."""
+    return np.maximum(b / (cutoff + 1.0), 1.0)
 
 
 def _per_row(rate, rows):

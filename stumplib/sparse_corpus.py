@@ -42,6 +42,7 @@ of :class:`~stumplib.corpus.Corpus` (summaries, loss, gradient, per-task gradien
 
 import numpy as np
 
+from . import corpus as corpus_module
 from . import head, tasks, validation
 from .corpus import Corpus
 
@@ -101,7 +102,7 @@ class SparseCorpus(Corpus):
         (or all of them), task by task into one flat array per class."""
         m = counts.shape[0]
         self.s, self.b_min, self._n = s, b_min, n
-        self.cutoff = 40.0 + np.log(n)
+        self.cutoff = corpus_module._window_cutoff(n)
         self._streams = [(*seed, j + 1) for j in range(m)]
         self._counts, self._empty = counts, counts == 0
         self._length = np.column_stack([s, 1.0 - s])  # each class's interval
@@ -167,9 +168,8 @@ class SparseCorpus(Corpus):
     def _stack(cls, corpora):
         """:meth:`Corpus.stack <stumplib.corpus.Corpus.stack>` of sparse corpora."""
         stacked = cls.__new__(cls)
-        for name in ("s", "_counts", "_empty", "_length", "_sizes", "_blocks"):
-            setattr(stacked, name, np.concatenate([getattr(c, name) for c in corpora]))
-        for name in ("_lead", "_rest", "_reach"):
+        per_task = "s _counts _empty _length _sizes _blocks _lead _rest _reach"
+        for name in per_task.split():
             setattr(stacked, name, np.concatenate([getattr(c, name) for c in corpora]))
         stacked._streams = [key for corpus in corpora for key in corpus._streams]
         stacked._dev = [
@@ -299,6 +299,31 @@ class SparseCorpus(Corpus):
         for c, mask in enumerate((negative, ~negative)):
             x[mask] = np.repeat(self._lead[:, c], self._sizes[:, c]) + self._dev[c]
         return x, (~negative).astype(float)
+
+
+def lowest_anchor(b0, n):
+    """The lowest scale a :class:`~stumplib.corpus.Follower` evaluates on a run from
+    ``b0`` over contexts of ``n`` examples: ``b0 - R(b0)``, with ``R`` the radius of its
+    first anchor, ``max(b0 / (cutoff + 1), 1)``. A corpus drawn with ``b_min`` at most
+    this draws no further member along a run that stays above ``b0``.
+
+    Parameters
+    ----------
+    b0 : float
+        Start of the run, ``b0 > 0``.
+    n : int
+        Examples per task.
+
+    Returns
+    -------
+    float
+        ``b0 - R(b0)`` (not positive when ``b0 <= R(b0)``).
+    """
+    b0 = validation.positive_scalar(b0, "b0")
+    n = validation.count(n, "n")
+    return float(
+        b0 - corpus_module._expansion_radius(b0, corpus_module._window_cutoff(n))
+    )
 
 
 def _block(key, size, remaining):

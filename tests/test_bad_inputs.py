@@ -193,6 +193,7 @@ CASES = [
         "prior",
     ),
     (SPARSE.members, dict(task=1), "task", "task", "", ""),
+    (sparse_corpus.lowest_anchor, dict(b0=5.0, n=10), "b0 n", "n", "", ""),
     (SPARSE.left_out_bound, dict(a=1.0, b=5.0), "a b", "", "", ""),
     (CORPUS.loss_and_gradient, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (CORPUS.estimates, dict(a=1.0, b=2.0), "a b", "", "", ""),

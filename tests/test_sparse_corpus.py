@@ -11,7 +11,7 @@ from scipy import stats
 
 from stumplib import calibration, certification, pretraining, sparse_corpus, tasks
 from stumplib.corpus import Corpus
-from stumplib.sparse_corpus import SparseCorpus
+from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
 
 ALPHA = 1e-3
 EPS = np.finfo(float).eps
@@ -260,3 +260,14 @@ def test_a_small_first_block_is_extended_while_drawing(monkeypatch):
             assert np.all(np.diff(held) > 0)
     assert sparse.left_out_bound(150.0, 300.0).max() < np.exp(-40)
     assert_same(sparse, complete(sparse, 4), 150.0, 300.0)
+
+
+def test_a_run_from_above_the_lowest_anchor_draws_nothing_more():
+    b0, n = 300.0, 4000
+    assert lowest_anchor(b0, n) == pytest.approx(b0 - b0 / (41.0 + np.log(n)))
+    assert lowest_anchor(0.5, n) == -0.5  # radius 1 below cutoff + 1
+    sparse = SparseCorpus.sample(40, n, lowest_anchor(b0, n), seed=17)
+    held = sparse.held
+    (a0, _), eta = pretraining._valley_start(b0, PRIORS[0])
+    pretraining.train_to_scale(sparse, (a0, b0), eta, 1.5 * b0)
+    np.testing.assert_array_equal(sparse.held, held)
