@@ -34,9 +34,9 @@ block ``k`` of class ``c`` (0 negatives, 1 positives) of task ``j`` from
 trailing zeros. Block sizes depend only on the class's own draws and ``b_min``, so
 the values held never depend on the order of evaluations nor on stacking.
 
-**Sums.** The moment sums run over every member held, on chunks of contiguous tasks (the
-members beyond a window weigh nothing measurable, and summing them is exact); the engine
-of :class:`~stumplib.corpus.Corpus` (summaries, loss, gradient, per-task gradients,
+**Sums.** The moment sums run over each class's window (its members within the cutoff,
+found by one binary search over all tasks), on chunks of contiguous tasks; the engine of
+:class:`~stumplib.corpus.Corpus` (summaries, loss, gradient, per-task gradients,
 :class:`~stumplib.corpus.Follower`, stacking) is otherwise unchanged.
 """
 
@@ -251,29 +251,36 @@ class SparseCorpus(Corpus):
         )
 
     def _class_sums(self, rate, lengths, powers=3):
-        """Moment sums ``sum w d^p``, ``p < powers``, of each class over every member
-        held, shape ``(powers, 2, m)`` (``rate`` per task). The members needed for
-        ``lengths`` are held (:meth:`_lengths` drew them); the others are summed too,
-        exactly."""
-        return np.stack([self._held_sums(rate, c, powers) for c in (0, 1)], axis=1)
+        """Moment sums ``sum w d^p``, ``p < powers``, of each class over its window of
+        ``lengths`` members (shape ``(m, 2)``, held: :meth:`_lengths` drew them), shape
+        ``(powers, 2, m)`` (``rate`` per task)."""
+        return np.stack(
+            [self._held_sums(rate, c, powers, lengths[:, c]) for c in (0, 1)], axis=1
+        )
 
-    def _held_sums(self, rate, c, powers):
-        """Moment sums of class ``c`` over its members held, shape ``(powers, m)``, on
-        chunks of contiguous tasks of about ``SUM_BLOCK`` members."""
-        flat, starts = self._dev[c], self._starts[c]
+    def _held_sums(self, rate, c, powers, lengths):
+        """Moment sums of class ``c`` over the first ``lengths`` members held of each
+        task, shape ``(powers, m)``, on chunks of contiguous tasks of about
+        ``SUM_BLOCK`` members."""
+        flat, starts, windows = self._dev[c], self._starts[c], _offsets(lengths)
         m = starts.size - 1
         out = np.zeros((powers, m))
         r = 0
         while r < m:
-            end = np.searchsorted(starts, starts[r] + self.SUM_BLOCK, side="right") - 1
+            end = (
+                np.searchsorted(windows, windows[r] + self.SUM_BLOCK, side="right") - 1
+            )
             stop = min(m, max(r + 1, int(end)))
-            sizes = np.diff(starts[r : stop + 1])
+            sizes = lengths[r:stop]
             rows = np.flatnonzero(sizes)
             if rows.size:
-                d = flat[starts[r] : starts[stop]]
+                if windows[stop] - windows[r] == starts[stop] - starts[r]:  # all held
+                    d = flat[starts[r] : starts[stop]]
+                else:
+                    d = flat[_window_index(starts[r:stop], sizes)]
                 scale = rate if np.ndim(rate) == 0 else np.repeat(rate[r:stop], sizes)
                 w = np.exp(d * -scale)
-                at = starts[r:stop][rows] - starts[r]
+                at = windows[r:stop][rows] - windows[r]
                 out[0, r + rows] = np.add.reduceat(w, at)
                 for p in range(1, powers):
                     w *= d
@@ -341,6 +348,14 @@ def _offsets(sizes):
     """Start of each task's members in a class's flat array, then the end, shape
     ``(m + 1,)``."""
     return np.concatenate([[0], np.cumsum(sizes)])
+
+
+def _window_index(starts, lengths):
+    """Indices of the first ``lengths[j]`` members from ``starts[j]``, one task after
+    another."""
+    return np.repeat(starts - (np.cumsum(lengths) - lengths), lengths) + np.arange(
+        lengths.sum()
+    )
 
 
 def _count_within(flat, starts, limit):
