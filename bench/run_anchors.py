@@ -11,10 +11,10 @@ trained by :func:`stumplib.pretraining.train_until_noisy` from the size-tied sta
 * ``wide``: ``R(b) = RHO max(b / (cutoff + RHO), 1)`` with ``TERMS`` raised so that the
   series' remainder stays below ``4e-18`` at ``|delta| d <= RHO``.
 
-Usage: ``python bench/run_anchors.py [k ...]`` (default ``1e3 3e3 1e4``); prints one line
-per size and radius
+Usage: ``python bench/run_anchors.py [k ...] [--radii capped,natural,wide]`` (default
+sizes ``1e3 3e3 1e4``, all three radii); prints one line per size and radius
 ``k=<k> <radius>: <steps> steps to b=<b>, <anchors> anchors, <s> s (<s> s in anchors)``
-and the largest relative difference of the frozen ``(a, b)`` from the capped run.
+and the largest relative difference of the frozen ``(a, b)`` from the first radius run.
 """
 
 import sys
@@ -100,10 +100,15 @@ def main(sizes=SIZES, names=("capped", "natural", "wide")):
             print(
                 f"k={k} {name}: {frozen.steps} steps to b={frozen.b:.1f}, {anchors} "
                 f"anchors, {seconds:.1f} s ({in_anchors:.1f} s in anchors); frozen (a, b) "
-                f"relative difference from capped {diff:.1e}",
+                f"relative difference from {names[0]} {diff:.1e}",
                 flush=True,
             )
 
 
 if __name__ == "__main__":
-    main(tuple(int(float(v)) for v in sys.argv[1:]) or SIZES)
+    args = sys.argv[1:]
+    names = ("capped", "natural", "wide")
+    if "--radii" in args:
+        at = args.index("--radii")
+        names, args = tuple(args[at + 1].split(",")), args[:at] + args[at + 2 :]
+    main(tuple(int(float(v)) for v in args) or SIZES, names)
