@@ -122,9 +122,8 @@ class SparseCorpus(Corpus):
                 if first[j, c]:
                     dev = self._fill(j, c, first[j, c])
                     if at + dev.size > flat.size:  # rare: grow by half
-                        flat = np.concatenate(
-                            [flat[:at], np.empty(flat.size // 2 + dev.size)]
-                        )
+                        room = np.empty(flat.size // 2 + dev.size)
+                        flat = np.concatenate([flat[:at], room])
                     flat[at : at + dev.size] = dev
                     at += dev.size
                 starts[j + 1] = at
@@ -172,9 +171,8 @@ class SparseCorpus(Corpus):
         for name in per_task.split():
             setattr(stacked, name, np.concatenate([getattr(c, name) for c in corpora]))
         stacked._streams = [key for corpus in corpora for key in corpus._streams]
-        stacked._dev = [
-            np.concatenate([corpus._dev[c] for corpus in corpora]) for c in (0, 1)
-        ]
+        flats = zip(*(corpus._dev for corpus in corpora))  # per class
+        stacked._dev = [np.concatenate(flat) for flat in flats]
         stacked._starts = [_offsets(stacked._sizes[:, c]) for c in (0, 1)]
         stacked.b_min = max(corpus.b_min for corpus in corpora)
         stacked._n, stacked.cutoff = corpora[0]._n, corpora[0].cutoff
@@ -204,9 +202,8 @@ class SparseCorpus(Corpus):
         if task >= self.s.size:
             raise ValueError(f"task must be below m = {self.s.size} (got {task})")
         return tuple(
-            self._lead[task, c]
-            + self._dev[c][self._starts[c][task] : self._starts[c][task + 1]]
-            for c in (0, 1)
+            self._lead[task, c] + self._dev[c][start[task] : start[task + 1]]
+            for c, start in enumerate(self._starts)
         )
 
     def left_out_bound(self, a, b):
@@ -219,9 +216,8 @@ class SparseCorpus(Corpus):
         if b <= 0:
             raise ValueError(f"b must be positive (got {b:g})")
         with np.errstate(invalid="ignore"):  # a complete or empty class: 0 e^{-inf}
-            bound = (self._counts - self._sizes) * np.exp(
-                -self._gaps(a, b) - b * self._reach
-            )
+            weight = np.exp(-self._gaps(a, b) - b * self._reach)
+            bound = (self._counts - self._sizes) * weight
         return np.nan_to_num(bound, nan=0.0).sum(axis=1)
 
     def _extend(self, limit):
@@ -254,9 +250,8 @@ class SparseCorpus(Corpus):
         """Moment sums ``sum w d^p``, ``p < powers``, of each class over its window of
         ``lengths`` members (shape ``(m, 2)``, held: :meth:`_lengths` drew them), shape
         ``(powers, 2, m)`` (``rate`` per task)."""
-        return np.stack(
-            [self._held_sums(rate, c, powers, lengths[:, c]) for c in (0, 1)], axis=1
-        )
+        sums = [self._held_sums(rate, c, powers, lengths[:, c]) for c in (0, 1)]
+        return np.stack(sums, axis=1)
 
     def _held_sums(self, rate, c, powers, lengths):
         """Moment sums of class ``c`` over the first ``lengths`` members held of each
@@ -267,10 +262,8 @@ class SparseCorpus(Corpus):
         out = np.zeros((powers, m))
         r = 0
         while r < m:
-            end = (
-                np.searchsorted(windows, windows[r] + self.SUM_BLOCK, side="right") - 1
-            )
-            stop = min(m, max(r + 1, int(end)))
+            end = np.searchsorted(windows, windows[r] + self.SUM_BLOCK, side="right")
+            stop = min(m, max(r + 1, int(end) - 1))
             sizes = lengths[r:stop]
             rows = np.flatnonzero(sizes)
             if rows.size:
@@ -328,9 +321,8 @@ def lowest_anchor(b0, n):
     """
     b0 = validation.positive_scalar(b0, "b0")
     n = validation.count(n, "n")
-    return float(
-        b0 - corpus_module._expansion_radius(b0, corpus_module._window_cutoff(n))
-    )
+    cutoff = corpus_module._window_cutoff(n)
+    return float(b0 - corpus_module._expansion_radius(b0, cutoff))
 
 
 def _block(key, size, remaining):
@@ -353,9 +345,8 @@ def _offsets(sizes):
 def _window_index(starts, lengths):
     """Indices of the first ``lengths[j]`` members from ``starts[j]``, one task after
     another."""
-    return np.repeat(starts - (np.cumsum(lengths) - lengths), lengths) + np.arange(
-        lengths.sum()
-    )
+    shift = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return shift + np.arange(lengths.sum())
 
 
 def _count_within(flat, starts, limit):

@@ -28,12 +28,8 @@ def complete(sparse, seed):
     for j in range(m):
         parts = []
         for c, (held, upper) in enumerate(zip(sparse.members(j), (sparse.s[j], 1.0))):
-            parts += [
-                held,
-                rng.uniform(
-                    held[-1] if held.size else 0.0, upper, counts[j, c] - held.size
-                ),
-            ]
+            low = held[-1] if held.size else 0.0
+            parts += [held, rng.uniform(low, upper, counts[j, c] - held.size)]
         x[j] = np.concatenate(parts)
     return Corpus(x, (x > sparse.s[:, None]).astype(float), sparse.s)
 
@@ -47,13 +43,10 @@ def assert_same(sparse, dense, a, b):
     far below the leader, e.g. the negatives when the positives dominate, has its
     ``d/da`` only to that absolute accuracy)."""
     got, want = np.array(sparse.summaries(a, b)), np.array(dense.summaries(a, b))
-    floor = 1e-12 * np.abs(want).max(axis=1, keepdims=True) + 8 * EPS * np.sqrt(
-        np.abs(want)
-    )
+    size = np.abs(want)
+    floor = 1e-12 * size.max(axis=1, keepdims=True) + 8 * EPS * np.sqrt(size)
     floor += 2 * np.exp(-40)
-    np.testing.assert_array_less(
-        np.abs(got - want), 1e-12 * np.abs(want) + floor + 1e-300
-    )
+    np.testing.assert_array_less(np.abs(got - want), 1e-12 * size + floor + 1e-300)
     got, want = (
         np.array(sparse.loss_and_gradient(a, b)),
         np.array(dense.loss_and_gradient(a, b)),
@@ -117,14 +110,11 @@ def test_a_run_equals_the_run_on_its_completion():
     got = pretraining.train_to_scale(sparse, (a0, b0), eta, 240.0)
     want = pretraining.train_to_scale(dense, (a0, b0), eta, 240.0)
     assert got.steps == want.steps
-    assert got.a == pytest.approx(want.a, rel=1e-10) and got.b == pytest.approx(
-        want.b, rel=1e-10
-    )
+    assert (got.a, got.b) == pytest.approx((want.a, want.b), rel=1e-10)
     noisy_s = pretraining.train_until_noisy(sparse, (a0, b0), eta, max_steps=40)
     noisy_d = pretraining.train_until_noisy(dense, (a0, b0), eta, max_steps=40)
-    assert noisy_s.steps == noisy_d.steps and noisy_s.b == pytest.approx(
-        noisy_d.b, rel=1e-10
-    )
+    assert noisy_s.steps == noisy_d.steps
+    assert noisy_s.b == pytest.approx(noisy_d.b, rel=1e-10)
 
 
 def test_side_by_side_stacks_sparse_corpora():
@@ -150,9 +140,8 @@ def test_side_by_side_stacks_sparse_corpora():
 def test_an_evaluation_below_b_min_extends_and_stays_exact(prior):
     sparse = SparseCorpus.sample(200, 5000, 400.0, prior=prior, seed=8)
     held = sparse.held.sum()
-    points = [
-        (float(calibration.a_star(b, PRIORS[0])), b) for b in (100.0, 150.0, 400.0)
-    ]
+    scales = (100.0, 150.0, 400.0)
+    points = [(float(calibration.a_star(b, PRIORS[0])), b) for b in scales]
     for a, b in points:
         sparse.loss(a, b)
         assert sparse.left_out_bound(a, b).max() < np.exp(-40)
@@ -172,9 +161,8 @@ def test_extension_does_not_depend_on_the_order_of_evaluations():
     stacked = Corpus.stack([SparseCorpus.sample(40, 3000, 300.0, seed=9)] * 2)
     stacked.loss(40.0, 60.0)
     for j in range(40):
-        for got, other, stack in zip(
-            first.members(j), second.members(j), stacked.members(j)
-        ):
+        held = first.members(j), second.members(j), stacked.members(j)
+        for got, other, stack in zip(*held):
             np.testing.assert_array_equal(got, other)
             np.testing.assert_array_equal(got, stack)
 
