@@ -22,6 +22,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     population training dynamics: slow curve, phases, rates, stable steps
 ``corpus``
     a fixed pretraining corpus with a fast loss and gradient
+``sparse_corpus``
+    a corpus that draws and holds only the examples that carry weight, exactly
 ``training``
     the descent loop and the flow integrator, recorded on a log grid
 ``gradcheck``

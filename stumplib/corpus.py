@@ -132,7 +132,7 @@ class Corpus(_Empirical):
     def _finish(self):
         """Class leaders, deviations from them and the search keys of the windows."""
         m, n = self._x.shape
-        self.cutoff = 40.0 + np.log(n)
+        self.cutoff = _window_cutoff(n)
         self._empty = np.column_stack([self.n_neg == 0, self.n_neg == n])
         self._sizes = np.column_stack([self.n_neg, n - self.n_neg])
         self._lead = np.where(self._empty, 0.0, self._x[:, [0, n - 1]])
@@ -188,6 +188,8 @@ class Corpus(_Empirical):
 
         Its per-task summaries at one point per task are those of the corpora it holds, so
         many corpora of one size can be trained side by side in one evaluation per step.
+        The corpora must be of one class (all dense, or all
+        :class:`~stumplib.sparse_corpus.SparseCorpus`); so is the stack.
         """
         if isinstance(corpora, Corpus) or not len(corpora):
             raise ValueError("corpora must be a non-empty sequence of Corpus")
@@ -196,6 +198,14 @@ class Corpus(_Empirical):
         widths = {corpus.shape[1] for corpus in corpora}
         if len(widths) != 1:
             raise ValueError(f"corpora must have equal n (got {sorted(widths)})")
+        kinds = sorted({type(corpus).__name__: type(corpus) for corpus in corpora}.items())
+        if len(kinds) != 1:
+            raise ValueError(f"corpora must be of one kind (got {[k for k, _ in kinds]})")
+        return kinds[0][1]._stack(corpora)
+
+    @classmethod
+    def _stack(cls, corpora):
+        """:meth:`stack` of validated corpora of this class."""
         stacked = cls.__new__(cls)
         stacked.s = np.concatenate([corpus.s for corpus in corpora])
         stacked._x = np.concatenate([corpus._x for corpus in corpora])
@@ -236,7 +246,7 @@ class Corpus(_Empirical):
         a, b = validation.parameters(a, b)
         if a.ndim == b.ndim == 0:
             return float(a), float(b)  # the scalar path: no per-task broadcasting
-        m = self._x.shape[0]
+        m = self.shape[0]
         return validation.batch(a, "a", (m,)), validation.batch(b, "b", (m,))
 
     def _windows(self, a, b):
@@ -389,7 +399,9 @@ class Follower(_Empirical):
     ``delta = b - b_0``: ``sum_i e^{-b d_i} d_i^k = sum_j (-delta)^j / j! S_{k+j}``, with
     ``S_p = sum_i e^{-b_0 d_i} d_i^p``. The anchor holds ``S_0 ... S_{TERMS+1}`` over windows
     that keep every example carrying weight anywhere in ``|delta| <= R``, with
-    ``R = clip(b_0 / (cutoff + 1), 1, MAX_RADIUS)`` so that ``|delta| d <= 1`` on them:
+    ``R = max(b_0 / (cutoff + 1), 1)`` so that ``|delta| d <= 1`` on them (the radius
+    grows with the scale: a run that moves up from ``b`` to ``2 b`` needs about
+    ``0.36 (cutoff + 1)`` anchors whatever ``b``, 18 at ``n = 10^4``):
     ``TERMS`` terms then leave a relative error below ``e^2 / TERMS! < 4e-18``, and the
     values are those of ``Corpus.summaries`` to rounding. One anchor costs about as
     much as three evaluations of the corpus; an evaluation within its radius costs
@@ -402,7 +414,6 @@ class Follower(_Empirical):
     """
 
     TERMS = 20
-    MAX_RADIUS = 4.0
 
     def __init__(self, corpus):
         validation.instance(corpus, Corpus, "corpus")
@@ -451,8 +462,23 @@ class Follower(_Empirical):
         return b, radius, np.stack([sums[k : k + self.TERMS] for k in range(3)])
 
     def _radius(self, b):
-        """``R(b) = clip(b / (cutoff + 1), 1, MAX_RADIUS)``."""
-        return np.clip(b / (self.corpus.cutoff + 1.0), 1.0, self.MAX_RADIUS)
+        """``R(b)`` (see :func:`_expansion_radius`)."""
+        return _expansion_radius(b, self.corpus.cutoff)
+
+
+def _window_cutoff(n):
+    """The windows' cutoff ``40 + log n`` of a corpus with ``n`` examples per task: the
+    examples left out of a task weigh less than ``n e^{-cutoff} = e^{-40}`` of its
+    leader.
+    """
+    return 40.0 + np.log(n)
+
+
+def _expansion_radius(b, cutoff):
+    """The radius of a :class:`Follower`'s expansion at scale ``b`` on a corpus with the
+    given ``cutoff``: ``R(b) = max(b / (cutoff + 1), 1)``.
+    """
+    return np.maximum(b / (cutoff + 1.0), 1.0)
 
 
 def _per_row(rate, rows):

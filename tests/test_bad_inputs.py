@@ -36,6 +36,7 @@ from stumplib import (
     progress,
     quadrature,
     risk_checks,
+    sparse_corpus,
     sweep,
     symmetrization,
     tasks,
@@ -54,6 +55,7 @@ X, Y = [0.1, 0.4, 0.7], [0.0, 1.0, 1.0]
 XB, YB = [[0.1, 0.4, 0.7], [0.2, 0.5, 0.9]], [[0.0, 1.0, 1.0], [0.0, 0.0, 1.0]]
 PRIOR, FULL = tasks.Uniform(0.1, 0.9), tasks.Uniform()
 CORPUS = corpus.Corpus(XB, YB, [0.3, 0.6])
+SPARSE = sparse_corpus.SparseCorpus.sample(3, 10, 5.0)
 RULES = {"midpoint": baselines.midpoint}
 TRAJ = training.Trajectory(
     np.array([0.0, 1.0]), np.array([1.0, 2.0]), np.array([3.0, 4.0]), np.array([0.1, 0.05])
@@ -160,6 +162,17 @@ CASES = [
     (corpus.Corpus, dict(x=XB, y=YB, s=[0.3, 0.6]), "x y s", "", "", ""),
     (corpus.Corpus.sample, dict(m=3, n=4, rng=0), "m n", "m n", "", "prior features"),
     (corpus.Corpus.stack, dict(corpora=[CORPUS, CORPUS]), "", "", "", ""),
+    (
+        sparse_corpus.SparseCorpus.sample,
+        dict(m=3, n=4, b_min=5.0, seed=0),
+        "m n b_min seed",
+        "m n seed",
+        "",
+        "prior",
+    ),
+    (SPARSE.members, dict(task=1), "task", "task", "", ""),
+    (sparse_corpus.lowest_anchor, dict(b0=5.0, n=10), "b0 n", "n", "", ""),
+    (SPARSE.left_out_bound, dict(a=1.0, b=5.0), "a b", "", "", ""),
     (CORPUS.loss_and_gradient, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (CORPUS.estimates, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (training.log_steps, dict(steps=10, points=5), "steps points", "steps points", "", ""),
@@ -707,6 +720,7 @@ NO_NUMERIC_INPUT = {
     certification.GridCrossing: _RESULT,
     frozen.Errors: _RESULT,
     frozen.FreshErrors: _RESULT,
+    sparse_corpus.SparseCorpus: "drawn by SparseCorpus.sample (TypeError naming it)",
     symmetrization.Side: _RESULT,
     symmetrization.Rates: _RESULT,
     training.Trajectory: _RESULT + "; its readers check it (validation.trajectory)",
@@ -909,11 +923,17 @@ def test_every_argument_rejects_every_bad_value(case):
 )
 def test_bad_counts_are_value_errors_naming_the_argument(case, data, bad):
     name = data.draw(st.sampled_from(_names(case[3])))
-    zero_is_valid = name in ("steps", "degree", "max_steps", "decimals", "seed", "stored") or (
-        name == "size" and case[0].__name__ == "sample"
-    )
+    zero_is_valid = name in (
+        "steps",
+        "degree",
+        "max_steps",
+        "decimals",
+        "seed",
+        "stored",
+        "task",
+    ) or (name == "size" and case[0].__name__ == "sample")
     if zero_is_valid and bad == 0 and bad is not True:
-        return  # zero steps (degree, decimals, seed; a sample of size 0) is valid
+        return  # zero steps (degree, decimals, seed, task index; a sample of size 0) is valid
     with pytest.raises(ValueError) as info:
         _call(case, name, bad)
     assert _names_in(name, str(info.value)), (case[0].__qualname__, name, str(info.value))

@@ -366,7 +366,8 @@ def test_follower_matches_the_dense_evaluation_along_a_run(large, offset):
 
 
 def test_follower_matches_its_corpus_where_windows_are_short():
-    """Scales far past the cutoff (radius MAX_RADIUS) and points on window boundaries."""
+    """Scales far past the cutoff (radius up to 5000 / 46.3 = 108) and points on window
+    boundaries."""
     corpus = Corpus.sample(40, 200, rng=4)
     follower = corpus.follow()
     for a, b in walk(500.0, 5000.0, 60, 0.0) + walk(5000.0, 500.0, 60, 3.0):
@@ -387,11 +388,11 @@ def test_follower_anchor_moves_when_the_scale_leaves_its_radius():
     for b in (11.01, 12.8):  # moving up: anchored ahead, at 11.01 + 0.9
         follower.summaries(b, b)
     assert follower.anchors == 2
-    # radius 203.6 / 47 = 4.33, clipped to MAX_RADIUS = 4, anchored at 200 + 0.9 * 4
-    for b in (200.0, 207.5, 199.7):
+    # radius 200 / 47 = 4.26: anchored at 200 + 0.9 * 4.26 = 203.83, radius 4.34
+    for b in (200.0, 208.1, 199.6):
         follower.summaries(b, b)
     assert follower.anchors == 3
-    follower.summaries(207.7, 207.7)
+    follower.summaries(208.3, 208.3)
     assert follower.anchors == 4
     for b in (100.0, 98.0, 102.0):  # moving down: anchored at 100 (radius 100 / 47 = 2.13)
         follower.summaries(b, b)

@@ -1,0 +1,115 @@
+"""Benchmark: steps, anchors and time of a corpus-rule run against the corpus size.
+
+For ``m = n = k`` one sparse corpus (:class:`~stumplib.sparse_corpus.SparseCorpus`) is
+trained by :func:`stumplib.pretraining.train_until_noisy` from the size-tied start
+(:func:`stumplib.pretraining.size_start`), once with each Follower radius:
+
+* ``capped``: the Follower's radius before issue 28,
+  ``R(b) = clip(b / (cutoff + 1), 1, 4)``;
+* ``natural``: the Follower as it is, without the cap, ``R(b) = max(b / (cutoff + 1), 1)``
+  (the same values below ``b = 4 (cutoff + 1)``, about 190);
+* ``wide``: ``R(b) = RHO max(b / (cutoff + RHO), 1)`` with ``TERMS`` raised so that the
+  series' remainder stays below ``4e-18`` at ``|delta| d <= RHO``.
+
+Usage: ``python bench/run_anchors.py [k ...] [--radii capped,natural,wide]`` (default
+sizes ``1e3 3e3 1e4``, all three radii); prints one line per size and radius
+``k=<k> <radius>: <steps> steps to b=<b>, <anchors> anchors, <s> s (<s> s in anchors)``
+and the largest relative difference of the frozen ``(a, b)`` from the first radius run.
+"""
+
+import sys
+import time
+
+import numpy as np
+
+from stumplib import pretraining, tasks
+from stumplib.corpus import Corpus, Follower
+from stumplib.sparse_corpus import SparseCorpus
+
+PRIOR = tasks.Uniform(0.1, 0.9)
+SIZES = (1_000, 3_000, 10_000)
+#: ``|delta| d <= RHO`` on the windows of the ``wide`` radius, with ``TERMS_WIDE`` terms:
+#: remainder ``RHO^T / T! e^{2 RHO} < 4e-18``.
+RHO, TERMS_WIDE = 3.0, 32
+
+
+def radius(name):
+    """The Follower's ``_radius`` and ``TERMS`` for the radius ``name``."""
+    if name == "capped":
+        return lambda self, b: np.clip(b / (self.corpus.cutoff + 1.0), 1.0, 4.0), 20
+    if name == "natural":
+        return Follower._radius, Follower.TERMS
+    return (
+        lambda self, b: RHO * np.maximum(b / (self.corpus.cutoff + RHO), 1.0),
+        TERMS_WIDE,
+    )
+
+
+class Recorder:
+    """Records the Followers a run makes and the time spent in their anchors."""
+
+    def __init__(self):
+        self.followers, self.anchor_time = [], 0.0
+        expand = Follower._expand
+
+        def timed(follower, b, last):
+            start = time.perf_counter()
+            out = expand(follower, b, last)
+            self.anchor_time += time.perf_counter() - start
+            return out
+
+        self.expand = timed
+
+
+def run(corpus, name, theta0, eta):
+    """One corpus-rule run with radius ``name``: ``(Freeze, anchors, seconds, anchor s)``."""
+    saved = Follower._radius, Follower.TERMS, Follower._expand, Corpus.follow
+    recorder = Recorder()
+    Follower._radius, Follower.TERMS = radius(name)
+    Follower._expand = recorder.expand
+
+    def follow(self):
+        recorder.followers.append(Follower(self))
+        return recorder.followers[-1]
+
+    Corpus.follow = follow
+    try:
+        start = time.perf_counter()
+        frozen = pretraining.train_until_noisy(corpus, theta0, eta)
+        seconds = time.perf_counter() - start
+    finally:
+        Follower._radius, Follower.TERMS, Follower._expand, Corpus.follow = saved
+    anchors = sum(f.anchors for f in recorder.followers)
+    return frozen, anchors, seconds, recorder.anchor_time
+
+
+def main(sizes=SIZES, names=("capped", "natural", "wide")):
+    """Print steps, anchors and time per run for each radius and size."""
+    for k in sizes:
+        theta0, eta = pretraining.size_start(k, k, PRIOR)
+        b0 = theta0[1]
+        # the lowest anchor of the widest radius: b0 - RHO b0 / (cutoff + RHO)
+        cutoff = 40.0 + np.log(k)
+        b_min = b0 - RHO * max(b0 / (cutoff + RHO), 1.0)
+        corpus = SparseCorpus.sample(k, k, max(b_min, 0.5), PRIOR, seed=(28, 4, k))
+        reference = None
+        for name in names:
+            frozen, anchors, seconds, in_anchors = run(corpus, name, theta0, eta)
+            end = np.array([frozen.a, frozen.b])
+            reference = end if reference is None else reference
+            diff = np.max(np.abs(end - reference) / np.abs(reference))
+            print(
+                f"k={k} {name}: {frozen.steps} steps to b={frozen.b:.1f}, {anchors} "
+                f"anchors, {seconds:.1f} s ({in_anchors:.1f} s in anchors); frozen (a, b) "
+                f"relative difference from {names[0]} {diff:.1e}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    names = ("capped", "natural", "wide")
+    if "--radii" in args:
+        at = args.index("--radii")
+        names, args = tuple(args[at + 1].split(",")), args[:at] + args[at + 2 :]
+    main(tuple(int(float(v)) for v in args) or SIZES, names)

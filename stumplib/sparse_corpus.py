@@ -1,0 +1,379 @@
+"""A corpus that holds only the examples that can carry weight, drawn exactly.
+
+With uniform features a task with threshold ``s`` has ``N_+ ~ Binomial(n, 1 - s)``
+positives, iid uniform on ``(s, 1]``, and ``N_- = n - N_+`` negatives, iid uniform on
+``[0, s)``. At scale ``b > 0`` an example whose deviation ``d`` from its class's leader
+(the smallest member) exceeds ``cutoff / b`` has relative weight below ``e^{-cutoff}``,
+so only the smallest order statistics of each class carry weight. They are drawn
+directly: the ``K`` smallest of ``N`` iid ``U(0, 1)`` are jointly
+``(S_1, ..., S_K) / (S_K + G)``, with ``S_j`` the partial sums of ``K`` standard
+exponentials and ``G ~ Gamma(N + 1 - K)`` independent (rescaled to the class's
+interval). Conditionally on the ``K``-th, the other
+``N - K`` are iid uniform between it and the class's upper end, so a class extends
+itself exactly by the same construction on what is left above its ``K``-th member.
+
+A :class:`SparseCorpus` has exactly the law of a dense corpus with uniform features
+(:meth:`Corpus.sample <stumplib.corpus.Corpus.sample>`, whose thresholds it shares for
+one seed); only which examples are held differs. Other feature laws would map the same
+uniform order statistics through their inverse distribution function (and measure the
+deviations after the map).
+
+**What is held.** Every class holds its smallest members up to the first whose deviation
+``d_K`` reaches ``cutoff / b_min`` (or all of them), in blocks: block 0 is sized from
+the expected need, each later block doubles the class. An evaluation that needs a member
+beyond ``d_K`` (any evaluation at ``b < cutoff / d_K``, in particular below ``b_min``;
+``b <= 0`` needs them all) first draws further blocks until none is missing, so no sum
+is ever truncated beyond what the dense engine leaves out: with ``cutoff = 40 + log n``
+the members not held weigh less than ``n e^{-cutoff} = e^{-40}`` of their task's leader
+at every point evaluated (:meth:`SparseCorpus.left_out_bound`).
+
+**Streams.** The thresholds and class counts are drawn from the stream ``seed`` (the
+thresholds first, as :meth:`Corpus.sample <stumplib.corpus.Corpus.sample>` draws them);
+block ``k`` of class ``c`` (0 negatives, 1 positives) of task ``j`` from
+``(*seed, j + 1, c + 1, k + 1)``, counted from 1 because a seed sequence ignores
+trailing zeros. Block sizes depend only on the class's own draws and ``b_min``, so
+the values held never depend on the order of evaluations nor on stacking.
+
+**Sums.** The moment sums run over each class's window (its members within the cutoff,
+found by one binary search over all tasks), on chunks of contiguous tasks; the engine of
+:class:`~stumplib.corpus.Corpus` (summaries, loss, gradient, per-task gradients,
+:class:`~stumplib.corpus.Follower`, stacking) is otherwise unchanged.
+"""
+
+import numpy as np
+
+from . import corpus as corpus_module
+from . import head, tasks, validation
+from .corpus import Corpus
+
+#: Headroom of block 0 over the expected need ``mu``: ``mu + SPREAD sqrt(mu) + SLACK``.
+SPREAD = 4.0
+SLACK = 16
+#: Share of room kept spare while a class's flat array is filled (for further blocks).
+SPARE = 0.01
+
+
+class SparseCorpus(Corpus):
+    """A corpus with uniform features that holds only the members that carry weight.
+
+    Drawn by :meth:`sample`; evaluated as a :class:`~stumplib.corpus.Corpus`.
+    """
+
+    #: Members per chunk of the moment sums.
+    SUM_BLOCK = 1 << 15
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("a SparseCorpus is drawn by SparseCorpus.sample")
+
+    @classmethod
+    def sample(cls, m, n, b_min, prior=tasks.Uniform(0.1, 0.9), seed=0):
+        """Draw a corpus of ``m`` tasks with ``n`` uniform features each.
+
+        Parameters
+        ----------
+        m, n : int
+            Tasks and examples per task.
+        b_min : float
+            Lowest scale evaluated without drawing more members (the lowest anchor of a
+            run, ``b_0 - R(b_0)`` for a :class:`~stumplib.corpus.Follower` from
+            ``b_0``).
+        prior : law
+            Threshold prior (provides ``sample``).
+        seed : int or tuple of int
+            The corpus's structured seed.
+
+        Returns
+        -------
+        SparseCorpus
+        """
+        m, n = validation.count(m, "m"), validation.count(n, "n")
+        b_min = validation.positive_scalar(b_min, "b_min")
+        validation.law(prior, "prior", ("sample",))
+        seed = validation.seed(seed)
+        rng = np.random.default_rng(seed)
+        s = validation.unit_interval(prior.sample(m, rng), "prior")
+        positives = rng.binomial(n, 1.0 - s)
+        corpus = cls.__new__(cls)
+        corpus._draw(s, n, np.column_stack([n - positives, positives]), b_min, seed)
+        return corpus
+
+    def _draw(self, s, n, counts, b_min, seed):
+        """Draw every class up to the first member at ``cutoff / b_min`` from its leader
+        (or all of them), task by task into one flat array per class.
+        """
+        m = counts.shape[0]
+        self.s, self.b_min, self._n = s, b_min, n
+        self.cutoff = corpus_module._window_cutoff(n)
+        self._streams = [(*seed, j + 1) for j in range(m)]
+        self._counts, self._empty = counts, counts == 0
+        self._length = np.column_stack([s, 1.0 - s])  # each class's interval
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mu = np.where(counts > 0, counts * self.cutoff / (b_min * self._length), 0)
+        first = np.ceil(mu + SPREAD * np.sqrt(mu) + SLACK).astype(np.int64)
+        first = np.minimum(counts, first)
+        self._sizes = np.zeros((m, 2), dtype=np.int64)
+        self._blocks = np.zeros((m, 2), dtype=np.int64)
+        self._lead, self._rest = np.zeros((m, 2)), np.zeros((m, 2))
+        self._reach = np.full((m, 2), np.inf)  # deviation of the last member held
+        self._dev, self._starts = [], []
+        for c in (0, 1):
+            flat = np.empty(int(first[:, c].sum() * (1 + SPARE)) + 1)
+            starts, at = np.zeros(m + 1, dtype=np.int64), 0
+            for j in range(m):
+                if first[j, c]:
+                    dev = self._fill(j, c, first[j, c])
+                    if at + dev.size > flat.size:  # rare: grow by half
+                        room = np.empty(flat.size // 2 + dev.size)
+                        flat = np.concatenate([flat[:at], room])
+                    flat[at : at + dev.size] = dev
+                    at += dev.size
+                starts[j + 1] = at
+            flat.resize(at, refcheck=False)
+            self._dev.append(flat)
+            self._starts.append(starts)
+        self._lead_by_class = np.ascontiguousarray(self._lead.T)
+        self._dense = None
+
+    def _fill(self, j, c, first):
+        """Deviations of the members of class ``c`` of task ``j`` from block 0 (of size
+        ``first``) up to the first at ``cutoff / b_min`` from the leader, or all.
+        """
+        dev = [self._next_block(j, c, first)]
+        while self._reach[j, c] < self.cutoff / self.b_min:
+            dev.append(self._next_block(j, c))
+        return np.concatenate(dev)
+
+    def _next_block(self, j, c, size=None):
+        """Draw the next block of class ``c`` of task ``j``, record what it holds and
+        return its members' deviations. ``size``: of block 0; a later block doubles the
+        class (or completes it).
+        """
+        held, count = self._sizes[j, c], self._counts[j, c]
+        if held:
+            size = min(count - held, held)
+        key = (*self._streams[j], c + 1, self._blocks[j, c] + 1)
+        v, tail = _block(key, size, count - held)
+        if held:
+            dev = self._reach[j, c] + self._rest[j, c] * v
+            self._rest[j, c] *= tail
+        else:
+            width = self._length[j, c]
+            self._lead[j, c] = (0.0 if c == 0 else self.s[j]) + width * v[0]
+            dev = width * (v - v[0])
+            self._rest[j, c] = width * tail
+        self._sizes[j, c] += size
+        self._blocks[j, c] += 1
+        self._reach[j, c] = np.inf if self._sizes[j, c] == count else dev[-1]
+        return dev
+
+    @classmethod
+    def _stack(cls, corpora):
+        """:meth:`Corpus.stack <stumplib.corpus.Corpus.stack>` of sparse corpora."""
+        stacked = cls.__new__(cls)
+        per_task = "s _counts _empty _length _sizes _blocks _lead _rest _reach"
+        for name in per_task.split():
+            setattr(stacked, name, np.concatenate([getattr(c, name) for c in corpora]))
+        stacked._streams = [key for corpus in corpora for key in corpus._streams]
+        flats = zip(*(corpus._dev for corpus in corpora))  # per class
+        stacked._dev = [np.concatenate(flat) for flat in flats]
+        stacked._starts = [_offsets(stacked._sizes[:, c]) for c in (0, 1)]
+        stacked.b_min = max(corpus.b_min for corpus in corpora)
+        stacked._n, stacked.cutoff = corpora[0]._n, corpora[0].cutoff
+        stacked._lead_by_class = np.ascontiguousarray(stacked._lead.T)
+        stacked._dense = None
+        return stacked
+
+    @property
+    def shape(self):
+        """``(m, n)``."""
+        return self.s.size, self._n
+
+    @property
+    def counts(self):
+        """Members of each class, negatives then positives, shape ``(m, 2)``."""
+        return self._counts.copy()
+
+    @property
+    def held(self):
+        """Members held of each class, negatives then positives, shape ``(m, 2)``."""
+        return self._sizes.copy()
+
+    def members(self, task):
+        """The features held of task ``task``: ``(negatives, positives)``, each
+        ascending (the smallest members of each class).
+        """
+        task = validation.count(task, "task", minimum=0)
+        if task >= self.s.size:
+            raise ValueError(f"task must be below m = {self.s.size} (got {task})")
+        return tuple(
+            self._lead[task, c] + self._dev[c][start[task] : start[task + 1]]
+            for c, start in enumerate(self._starts)
+        )
+
+    def left_out_bound(self, a, b):
+        """Bound on the weight of the members not held, relative to their task's leader,
+        at one point ``(a, b)`` with ``b > 0``: the sum over classes of
+        ``(N - K) e^{-gap - b d_K}`` (``gap``: how far the class leader's score lies
+        below the task's leader; ``d_K``: the last member held), shape ``(m,)``. Below
+        ``n e^{-cutoff} = e^{-40}`` at every ``b >= b_min``.
+        """
+        a, b = validation.scalar_parameters(a, b)
+        if b <= 0:
+            raise ValueError(f"b must be positive (got {b:g})")
+        with np.errstate(invalid="ignore"):  # a complete or empty class: 0 e^{-inf}
+            weight = np.exp(-self._gaps(a, b) - b * self._reach)
+            bound = (self._counts - self._sizes) * weight
+        return np.nan_to_num(bound, nan=0.0).sum(axis=1)
+
+    def _extend(self, limit):
+        """Draw blocks until every class holds all its members within ``limit`` of its
+        leader (``limit`` broadcasts against ``(m, 2)``).
+        """
+        while True:
+            need = np.argwhere(self._reach < limit)
+            if not need.size:
+                return
+            drawn = ([], []), ([], [])  # per class: insertion points, deviations
+            for j, c in need:
+                dev = self._next_block(j, c)
+                drawn[c][0].append(np.full(dev.size, self._starts[c][j + 1]))
+                drawn[c][1].append(dev)
+            for c in (0, 1):
+                if drawn[c][0]:
+                    where, values = (np.concatenate(part) for part in drawn[c])
+                    self._dev[c] = np.insert(self._dev[c], where, values)
+                    self._starts[c] = _offsets(self._sizes[:, c])
+
+    def _lengths(self, limit):
+        """Numbers of each class's members within ``limit`` of their leader, shape
+        ``(m, 2)``, after drawing every member needed for them.
+        """
+        self._extend(limit)
+        return np.column_stack(
+            [_count_within(self._dev[c], self._starts[c], limit[:, c]) for c in (0, 1)]
+        )
+
+    def _class_sums(self, rate, lengths, powers=3):
+        """Moment sums ``sum w d^p``, ``p < powers``, of each class over its window of
+        ``lengths`` members (shape ``(m, 2)``, held: :meth:`_lengths` drew them), shape
+        ``(powers, 2, m)`` (``rate`` per task).
+        """
+        sums = [self._held_sums(rate, c, powers, lengths[:, c]) for c in (0, 1)]
+        return np.stack(sums, axis=1)
+
+    def _held_sums(self, rate, c, powers, lengths):
+        """Moment sums of class ``c`` over the first ``lengths`` members held of each
+        task, shape ``(powers, m)``, on chunks of contiguous tasks of about
+        ``SUM_BLOCK`` members.
+        """
+        flat, starts, windows = self._dev[c], self._starts[c], _offsets(lengths)
+        m = starts.size - 1
+        out = np.zeros((powers, m))
+        r = 0
+        while r < m:
+            end = np.searchsorted(windows, windows[r] + self.SUM_BLOCK, side="right")
+            stop = min(m, max(r + 1, int(end) - 1))
+            sizes = lengths[r:stop]
+            rows = np.flatnonzero(sizes)
+            if rows.size:
+                if windows[stop] - windows[r] == starts[stop] - starts[r]:  # all held
+                    d = flat[starts[r] : starts[stop]]
+                else:
+                    d = flat[_window_index(starts[r:stop], sizes)]
+                scale = rate if np.ndim(rate) == 0 else np.repeat(rate[r:stop], sizes)
+                w = np.exp(d * -scale)
+                at = windows[r:stop][rows] - windows[r]
+                out[0, r + rows] = np.add.reduceat(w, at)
+                for p in range(1, powers):
+                    w *= d
+                    out[p, r + rows] = np.add.reduceat(w, at)
+            r = stop
+        return out
+
+    def _summaries(self, a, b):
+        """:meth:`summaries` at validated points; at ``b <= 0`` every member is drawn
+        and the dense head evaluates.
+        """
+        if not np.all(b > 0) and self._dense is None:
+            self._extend(np.inf)
+            self._dense = head.Contexts(*self._complete_layout())
+        return super()._summaries(a, b)
+
+    def _complete_layout(self):
+        """Features and labels ``(x, y)``, shape ``(m, n)``, of a corpus holding every
+        member: negatives ascending, then positives ascending.
+        """
+        m, n = self.shape
+        cols = np.arange(n)
+        negative = cols < self._counts[:, :1]
+        x = np.empty((m, n))
+        for c, mask in enumerate((negative, ~negative)):
+            x[mask] = np.repeat(self._lead[:, c], self._sizes[:, c]) + self._dev[c]
+        return x, (~negative).astype(float)
+
+
+def lowest_anchor(b0, n):
+    """The lowest scale a :class:`~stumplib.corpus.Follower` evaluates on a run from
+    ``b0`` over contexts of ``n`` examples: ``b0 - R(b0)``, with ``R`` the radius of its
+    first anchor, ``max(b0 / (cutoff + 1), 1)``. A corpus drawn with ``b_min`` at most
+    this draws no further member along a run that stays above ``b0``.
+
+    Parameters
+    ----------
+    b0 : float
+        Start of the run, ``b0 > 0``.
+    n : int
+        Examples per task.
+
+    Returns
+    -------
+    float
+        ``b0 - R(b0)`` (not positive when ``b0 <= R(b0)``).
+    """
+    b0 = validation.positive_scalar(b0, "b0")
+    n = validation.count(n, "n")
+    cutoff = corpus_module._window_cutoff(n)
+    return float(b0 - corpus_module._expansion_radius(b0, cutoff))
+
+
+def _block(key, size, remaining):
+    """The ``size`` smallest of ``remaining`` iid ``U(0, 1)``, drawn from the stream
+    ``key``: ``(v, tail)``, ``v`` ascending and ``tail = 1 - v[-1]`` computed
+    directly.
+    """
+    rng = np.random.default_rng(key)
+    partial = np.cumsum(rng.standard_exponential(size))
+    gap = rng.gamma(remaining + 1 - size)
+    total = partial[-1] + gap
+    return partial / total, gap / total
+
+
+def _offsets(sizes):
+    """Start of each task's members in a class's flat array, then the end, shape
+    ``(m + 1,)``.
+    """
+    return np.concatenate([[0], np.cumsum(sizes)])
+
+
+def _window_index(starts, lengths):
+    """Indices of the first ``lengths[j]`` members from ``starts[j]``, one task after
+    another.
+    """
+    shift = np.repeat(starts - (np.cumsum(lengths) - lengths), lengths)
+    return shift + np.arange(lengths.sum())
+
+
+def _count_within(flat, starts, limit):
+    """Members with deviation ``<= limit`` of each task (its members ascending from
+    ``starts[j]``), by a binary search over all tasks at once.
+    """
+    lo, hi = np.zeros(starts.size - 1, dtype=np.int64), np.diff(starts)
+    active = lo < hi
+    while active.any():
+        mid = (lo + hi) // 2
+        inside = np.zeros_like(active)
+        inside[active] = flat[starts[:-1][active] + mid[active]] <= limit[active]
+        lo = np.where(active & inside, mid + 1, lo)
+        hi = np.where(active & ~inside, mid, hi)
+        active = lo < hi
+    return lo
