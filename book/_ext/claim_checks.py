@@ -21,6 +21,7 @@ class checks_box(nodes.General, nodes.Element):
 
 
 def visit_checks_box(self, node):
+    """Open the folded box with its summary."""
     self.body.append(
         '<details class="claim-checks">\n<summary class="claim-checks-summary">'
         f"{self.encode(node['summary'])}</summary>\n"
@@ -28,15 +29,16 @@ def visit_checks_box(self, node):
 
 
 def depart_checks_box(self, node):
+    """Close the folded box."""
     self.body.append("</details>\n")
 
 
 def visit_passthrough(self, node):
-    pass
+    """Write nothing for the box itself (builders other than HTML)."""
 
 
 def depart_passthrough(self, node):
-    pass
+    """Write nothing for the box itself (builders other than HTML)."""
 
 
 def _claim_lines(cell):
@@ -73,6 +75,7 @@ class FoldClaimChecks(SphinxPostTransform):
     formats = ("html",)
 
     def run(self, **kwargs):
+        """Fold every run of claim-check cells of the document."""
         parents = {id(c.parent): c.parent for c in self.document.findall(nodes.container)}
         for parent in parents.values():
             if parent is None or isinstance(parent, checks_box):
@@ -97,6 +100,7 @@ class FoldClaimChecks(SphinxPostTransform):
 
 
 def setup(app):
+    """Register the extension with Sphinx."""
     app.add_node(
         checks_box,
         html=(visit_checks_box, depart_checks_box),
