@@ -51,9 +51,19 @@ def test_record_holds_every_field_as_shown():
         "evidence": "asymptotic",
         "span": "b=1000",
         "statement": "small",
-        "margin": 2e-30,
+        "margin": 0.0,
     }
     assert claims.make_record("rule", 0.75, 0.0, 1.0, "m", evidence="exact")["margin"] == 0.75
+
+
+def test_margin_comes_from_the_unrounded_values():
+    # |12.36 - 12.6| = 0.24 <= 0.3 holds, at 0.8 of the tolerance; shown to two digits
+    # (12 against 13 +- 0.3) the rounded values would put it at 3.3, past the limit.
+    record = claims.make_record("rule", 12.36, 12.6, 0.3, "m", evidence="exact", digits=2)
+    assert (record["measured"], record["expected"]) == ("12", "13")
+    assert record["holds"] and record["margin"] == 0.8
+    # A difference at rounding level is a margin of 0 (stable in every environment).
+    assert claims.make_record("rule", 1 + 1e-15, 1.0, 1e-9, "m", evidence="exact")["margin"] == 0
 
 
 def test_negative_zero_is_shown_as_zero():

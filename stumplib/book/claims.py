@@ -113,7 +113,7 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
     dict
         ``id``, ``holds``, ``measured``, ``expected``, ``tol`` (strings as shown),
         ``evidence``, ``span``, ``statement`` and ``margin`` (``abs(measured - expected) / tol``
-        to two digits, None if undefined).
+        of the unrounded values, to two decimals; None if undefined).
     """
     if claim_id not in IDS:
         raise ValueError(f"claim_id must be one of {IDS} (got {claim_id!r})")
@@ -143,7 +143,7 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
         "evidence": evidence,
         "span": span,
         "statement": statement,
-        "margin": _margin(*map(float, shown)),
+        "margin": _margin(measured, expected, tol),
     }
 
 
@@ -156,15 +156,18 @@ def _round_up(tol, digits=2):
 
 
 def _margin(measured, expected, tol):
-    """``abs(measured - expected) / tol`` of the shown values, to two digits.
+    """``abs(measured - expected) / tol`` of the unrounded values, to two decimals.
 
-    None if undefined.
+    Computed before rounding, so a check that holds never shows a margin above 1 (the
+    shown values may differ by more than the shown tolerance); rounded to two decimals,
+    not digits, so a difference at rounding level is 0 and the stored record reproduces
+    in every floating-point environment. None if undefined.
     """
     if not math.isfinite(measured):
         return None
     if tol == 0:
         return 0.0 if measured == expected else None
-    return float(_number(abs(measured - expected) / tol, 2))
+    return round(abs(measured - expected) / tol, 2) + 0.0
 
 
 def line(record):
