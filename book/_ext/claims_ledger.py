@@ -139,16 +139,34 @@ def fill_ledger(app, doctree, docname):
     """Replace the placeholder by the summary and the table of checks."""
     for placeholder in list(doctree.findall(ledger_placeholder)):
         checks = ordered_checks(app.env)
-        rows = [_row(app, docname, c) for c in checks]
         figure = _margin_figure(app, docname, checks)
         placeholder.replace_self(
             [
                 _overview(checks),
                 _summary(checks),
                 *figure,
-                _table(rows, HEADER, WIDTHS, "claims-ledger"),
+                *_grouped_tables(app, docname, checks),
             ]
         )
+
+
+def _grouped_tables(app, docname, checks):
+    """The table of every check, one table per claim, each folded (HTML) under its verdict."""
+    found = []
+    for s in claim_summary(checks):
+        rows = [_row(app, docname, c) for c in checks if c["id"] == s["id"]]
+        verdict = f"{s['holding']} of {s['checks']} {'hold' if s['checks'] > 1 else 'holds'}"
+        found += [
+            nodes.raw(
+                "",
+                f'<details class="claims-ledger-group"><summary><code>{s["id"]}</code>: '
+                f"{s['checks']} check{'s' if s['checks'] > 1 else ''}, {verdict}</summary>",
+                format="html",
+            ),
+            _table(rows, HEADER, WIDTHS, "claims-ledger"),
+            nodes.raw("", "</details>", format="html"),
+        ]
+    return found
 
 
 def _overview(checks):
@@ -222,7 +240,7 @@ MARKERS = {
 FIGURE = "claims-margins.png"
 CAPTION = (
     "How close each check comes to its tolerance: |measured − expected| / tolerance "
-    "of the values as shown, one marker per check, grouped by claim; 0 is an exact "
+    "of the unrounded values, one marker per check, grouped by claim; 0 is an exact "
     "match and 1 the limit at which the check would fail. The marker gives the kind "
     "of evidence."
 )
