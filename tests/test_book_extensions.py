@@ -51,7 +51,8 @@ def chapter_notebook(tol=1.0, edit=None):
 def make_project(src, notebook):
     src.mkdir(parents=True, exist_ok=True)
     (src / "conf.py").write_text(
-        "extensions = ['myst_nb', 'claims_ledger', 'unique_scripts']\nnb_execution_mode = 'off'\n"
+        "extensions = ['myst_nb', 'claims_ledger', 'claim_checks', 'unique_scripts']\n"
+        "nb_execution_mode = 'off'\n"
     )
     (src / "index.rst").write_text(
         "Index\n=====\n\n.. toctree::\n   :numbered:\n\n   chapter\n   ledger\n"
@@ -79,7 +80,7 @@ def sphinx_build(src, tmp_path, monkeypatch, fresh):
         freshenv=fresh,
     )
     app.build()
-    for name in ("claims_ledger", "claims_verdicts", "unique_scripts"):
+    for name in ("claims_ledger", "claim_checks", "claims_verdicts", "unique_scripts"):
         sys.modules.pop(name, None)
     return warnings.getvalue()
 
@@ -112,6 +113,36 @@ def test_ledger_lists_each_check_with_statement_values_evidence_and_link(tmp_pat
     for claim_id in set(claims.IDS) - {"rule", "gradients"}:
         assert f"claim {claim_id!r} is checked by no chapter" in warnings
     assert "FAILS" not in warnings and "no matching record" not in warnings
+
+
+def test_the_ledger_folds_its_checks_by_claim(tmp_path, monkeypatch):
+    ledger, _, _ = build(tmp_path, monkeypatch)
+    assert ledger.count('<details class="claims-ledger-group">') == 2
+    assert "<code>rule</code>: 1 check, 1 of 1 holds</summary>" in ledger
+
+
+def test_claim_check_cells_fold_into_one_box(tmp_path, monkeypatch):
+    notebook = chapter_notebook()
+    notebook.cells[1].metadata["tags"] = ["remove-input"]
+    third = claim_output("boundary", 1.0, 1.0, 0.1, "third check")
+    notebook.cells.append(
+        nbformat.v4.new_code_cell("check()", outputs=[third], metadata={"tags": ["remove-input"]})
+    )
+    notebook.cells.append(nbformat.v4.new_markdown_cell("Between."))
+    notebook.cells.append(nbformat.v4.new_code_cell("x = 1", outputs=[]))
+    ledger, chapter, warnings = build(tmp_path, monkeypatch, notebook)
+    assert chapter.count('<details class="claim-checks">') == 1
+    summary = "Claim checks: 3 hold (rule, gradients, boundary)</summary>"
+    assert summary in chapter
+    box = chapter[chapter.index('<details class="claim-checks">') : chapter.index("Between.")]
+    assert box.count("claim rule: holds") == 1 and "claim boundary: holds" in box
+    assert 'id="claim-check-0"' in box and "no matching record" not in warnings
+    assert 'href="chapter.html#claim-check-2"' in ledger
+
+
+def test_a_cell_with_visible_code_is_not_folded(tmp_path, monkeypatch):
+    _, chapter, _ = build(tmp_path, monkeypatch)
+    assert "claim-checks" not in chapter and "claim rule: holds" in chapter
 
 
 def test_failing_check_is_a_warning(tmp_path, monkeypatch):
