@@ -10,3 +10,17 @@ function openFoldsOfTarget() {
 }
 window.addEventListener("hashchange", openFoldsOfTarget);
 document.addEventListener("DOMContentLoaded", openFoldsOfTarget);
+
+// The contents button of the article header (shown below 1600 px, book.css) opens the
+// "On this page" drawer: the theme only wires up its navbar's button, which this book's
+// layout never shows, so a click is passed on to it.
+document.addEventListener("DOMContentLoaded", () => {
+  const wired = document.querySelector(".secondary-toggle");
+  document.querySelectorAll(".bd-header-article .secondary-toggle").forEach((button) => {
+    if (button === wired) return;
+    button.addEventListener("click", (event) => {
+      event.preventDefault();
+      wired.click();
+    });
+  });
+});
