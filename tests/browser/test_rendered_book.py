@@ -8,9 +8,17 @@ every claim of ``stumplib.book.claims.IDS`` holding. And what a reader sees at 1
 no image is distorted (rendered aspect ratio within 2% of the file's), every figure is
 shown at a size at which its smallest text is at least 9 px on screen, every figure
 has a caption, no code line (folded cells opened) is wider than its cell, and nothing
-is cut off: a display, table or output wider than its box scrolls. Each check reports
-per page (``test_page[<page>-<check>]``). A full-page screenshot of each page is
-saved to ``_build/screenshots``.
+is cut off: a display, table or output wider than its box scrolls. Beyond that, the
+page reads without sideways scrolling: no display formula needs a scroll
+(``display-fit``, naming the formula's TeX), no claim line needs one or is cut
+(``claim-lines``, folded boxes opened), no output is a lone number left by a cell's last
+expression (``stray-value``), and a chapter page is at most ``MAX_SCREENS`` screens long
+(``length``; the pages of ``LENGTH_PENDING`` are expected failures, strict, with their
+measured lengths). At phone width (390 x 844) a formula, table or output wider than its
+box scrolls rather than being cut (``phone``). Each check reports per page
+(``test_page[<page>-<check>]``). Full-page screenshots of each page are saved to
+``_build/screenshots``: ``<page>.png`` as the page opens, ``<page>-dark.png`` in the
+theme's dark mode, ``<page>-phone.png`` at 390 px.
 
 No page requests anything from the network: every request other than a local file is
 refused and reported (MathJax is served by the book itself, from ``_static/mathjax``).
@@ -91,8 +99,8 @@ def offline(problems):
     return route
 
 
-def open_page(browser, page_name):
-    page = browser.new_page(viewport={"width": 1200, "height": 900}, device_scale_factor=1)
+def open_page(browser, page_name, viewport=None):
+    page = browser.new_page(viewport=viewport or SCREEN, device_scale_factor=1)
     problems = []
     page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
     page.route("**/*", offline(problems))
@@ -252,6 +260,57 @@ CUT_OFF_JS = """(selector) => {
   }
   return found;
 }"""
+# Display formulas that need a sideways scroll, with their TeX (MathJax keeps it).
+WIDE_DISPLAYS_JS = """() => {
+  const items = (window.MathJax && MathJax.startup && MathJax.startup.document)
+    ? Array.from(MathJax.startup.document.math) : [];
+  return Array.from(document.querySelectorAll("article mjx-container[display='true']"))
+    .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+    .map(e => {
+      const item = items.find(i => i.typesetRoot === e);
+      const tex = item ? item.math : e.innerText;
+      return {over: e.scrollWidth - e.clientWidth, tex: tex.replace(/\\s+/g, ' ').trim()};
+    });
+}"""
+# Claim lines (stumplib.book.claims) that need a sideways scroll or stick out of a box.
+WIDE_CLAIMS_JS = """() => {
+  const found = [];
+  for (const p of document.querySelectorAll('article .cell_output pre')) {
+    const line = p.innerText.split('\\n').find(l => /^claim [a-z-]+: /.test(l));
+    if (!line || p.offsetParent === null) continue;
+    const r = p.getBoundingClientRect();
+    let cut = p.scrollWidth > p.clientWidth + 1;
+    for (let a = p.parentElement; a && !cut; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      cut = o !== 'visible' && r.right > a.getBoundingClientRect().right + 1;
+    }
+    if (cut) found.push(line);
+  }
+  return found;
+}"""
+# Text outputs whose whole text is one number: a value left by a cell's last expression.
+STRAY_VALUES_JS = """() => Array.from(document.querySelectorAll(
+    'article .cell_output .output.text_plain, article .cell_output .output.text_html'))
+  .map(o => o.innerText.trim())
+  .filter(t => /^[-+\u2212]?(\\d[\\d_,]*\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?$/.test(t))"""
+PAGE_HEIGHT_JS = "() => document.documentElement.scrollHeight"
+DARK_JS = "(theme) => { document.documentElement.dataset.theme = theme; }"
+SCREEN = {"width": 1200, "height": 900}
+PHONE = {"width": 390, "height": 844}
+CHAPTER = re.compile(r"^book/\d\d-[^/]+\.html$")
+MAX_SCREENS = 15  # a chapter page, in screens of 900 px at 1200 px width (issue 29)
+# Chapter pages still longer than MAX_SCREENS, with the reason. Chapters 5 and 6 wait
+# for their rewrite (their own issue). The others were measured after the wider text
+# column (at 1200 x 900, folds closed) and wait for their verification material to move
+# to appendix pages (issue 29, item 7); each entry is a strict expected failure, so it
+# must be removed once the page fits.
+LENGTH_PENDING = {
+    "book/03-population-limit.html": "17.7 screens; verification to appendix pages",
+    "book/04-coordinated-divergence.html": "15.3 screens; verification to appendix pages",
+    "book/05-finite-corpus.html": "16.1 screens; rewrite of chapters 5 and 6 (own issue)",
+    "book/06-frozen-estimator.html": "18.0 screens; rewrite of chapters 5 and 6 (own issue)",
+    "book/07-boundary-and-symmetrization.html": "27.6 screens; verification to appendix pages",
+}
 ASPECT_TOLERANCE = 0.02  # rendered aspect ratio within 2% of the image file's
 READABLE_PX = 9.0  # the smallest text of a figure, in CSS px on screen
 
@@ -295,6 +354,46 @@ def cut_off_problems(page):
     return [f"cut off without a scroll: {box}" for box in page.evaluate(CUT_OFF_JS, BOXES)]
 
 
+def display_fit_problems(page):
+    return [
+        f"display needs a sideways scroll ({d['over']} px too wide): {d['tex'][:160]}"
+        for d in page.evaluate(WIDE_DISPLAYS_JS)
+    ]
+
+
+def claim_line_problems(page):
+    return [
+        f"claim line needs a sideways scroll or is cut: {line}"
+        for line in page.evaluate(WIDE_CLAIMS_JS)
+    ]
+
+
+def stray_value_problems(page):
+    return [f"lone value in an output: {v!r}" for v in page.evaluate(STRAY_VALUES_JS)]
+
+
+def length_problems(page, page_name):
+    if not CHAPTER.match(page_name):
+        return []
+    screens = page.evaluate(PAGE_HEIGHT_JS) / SCREEN["height"]
+    if screens <= MAX_SCREENS:
+        return []
+    return [
+        f"{screens:.1f} screens of {SCREEN['height']} px at {SCREEN['width']} px "
+        f"(at most {MAX_SCREENS})"
+    ]
+
+
+def phone_problems(browser, page_name):
+    """At phone width: nothing wider than its box is cut off; save a screenshot."""
+    page, _ = open_page(browser, page_name, PHONE)
+    page.screenshot(path=str(SHOTS / (Path(page_name).stem + "-phone.png")), full_page=True)
+    page.evaluate(OPEN_FOLDS_JS)
+    found = [f"cut off without a scroll at 390 px: {b}" for b in page.evaluate(CUT_OFF_JS, BOXES)]
+    page.close()
+    return found
+
+
 CHECKS = (
     "math",
     "images",
@@ -306,6 +405,11 @@ CHECKS = (
     "caption",
     "code-width",
     "cut-off",
+    "display-fit",
+    "claim-lines",
+    "stray-value",
+    "length",
+    "phone",
 )
 
 
@@ -318,11 +422,18 @@ def inspect(browser, page_name):
     problems["outputs"] = output_problems(page)
     hrefs = page_links(page)
     problems["links"] = link_problems(hrefs, page_name) + launch_problems(hrefs, page_name)
-    if page_name.endswith("claims-ledger.html"):
-        problems["ledger"] = ledger_problems(page)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / (Path(page_name).stem + ".png")), full_page=True)
+    problems["length"] = length_problems(page, page_name)
+    page.evaluate(DARK_JS, "dark")
+    page.screenshot(path=str(SHOTS / (Path(page_name).stem + "-dark.png")), full_page=True)
+    page.evaluate(DARK_JS, "light")
+    problems["display-fit"] = display_fit_problems(page)
+    problems["stray-value"] = stray_value_problems(page)
     page.evaluate(OPEN_FOLDS_JS)
+    if page_name.endswith("claims-ledger.html"):
+        problems["ledger"] = ledger_problems(page)  # its groups of checks are folded
+    problems["claim-lines"] = claim_line_problems(page)
     figures = page.evaluate(FIGURES_JS)
     problems["aspect"] = aspect_problems(figures)
     problems["readable"] = readability_problems(figures)
@@ -330,6 +441,7 @@ def inspect(browser, page_name):
     problems["code-width"] = code_width_problems(page)
     problems["cut-off"] = cut_off_problems(page)
     page.close()
+    problems["phone"] = phone_problems(browser, page_name)
     return problems
 
 
@@ -348,7 +460,11 @@ def inspected(browser):
 def _cases():
     for page_name in PAGES:
         for check in CHECKS:
-            yield pytest.param(page_name, check, id=f"{page_name}-{check}")
+            marks = []
+            if check == "length" and page_name in LENGTH_PENDING:
+                reason = f"pending: {LENGTH_PENDING[page_name]}"
+                marks = [pytest.mark.xfail(strict=True, reason=reason)]
+            yield pytest.param(page_name, check, id=f"{page_name}-{check}", marks=marks)
 
 
 @pytest.mark.parametrize(("page_name", "check"), list(_cases()))
