@@ -81,7 +81,11 @@ def test_book_is_built():
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        # Scroll bars drawn as a reader's browser draws them (Playwright hides them by
+        # default): they take their width from the page, and screenshots show them.
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=FLAGS, ignore_default_args=["--hide-scrollbars"]
+        )
         yield chromium
         chromium.close()
 
