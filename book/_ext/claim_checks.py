@@ -21,10 +21,7 @@ class checks_box(nodes.General, nodes.Element):
 
 
 def visit_checks_box(self, node):
-<<<<<<< HEAD
     """Open the folded box with its summary."""
-=======
->>>>>>> reading
     self.body.append(
         '<details class="claim-checks">\n<summary class="claim-checks-summary">'
         f"{self.encode(node['summary'])}</summary>\n"
@@ -32,27 +29,16 @@ def visit_checks_box(self, node):
 
 
 def depart_checks_box(self, node):
-<<<<<<< HEAD
     """Close the folded box."""
-=======
->>>>>>> reading
     self.body.append("</details>\n")
 
 
 def visit_passthrough(self, node):
-<<<<<<< HEAD
     """Write nothing for the box itself (builders other than HTML)."""
 
 
 def depart_passthrough(self, node):
     """Write nothing for the box itself (builders other than HTML)."""
-=======
-    pass
-
-
-def depart_passthrough(self, node):
-    pass
->>>>>>> reading
 
 
 def _claim_lines(cell):
@@ -89,10 +75,7 @@ class FoldClaimChecks(SphinxPostTransform):
     formats = ("html",)
 
     def run(self, **kwargs):
-<<<<<<< HEAD
         """Fold every run of claim-check cells of the document."""
-=======
->>>>>>> reading
         parents = {id(c.parent): c.parent for c in self.document.findall(nodes.container)}
         for parent in parents.values():
             if parent is None or isinstance(parent, checks_box):
@@ -117,10 +100,7 @@ class FoldClaimChecks(SphinxPostTransform):
 
 
 def setup(app):
-<<<<<<< HEAD
     """Register the extension with Sphinx."""
-=======
->>>>>>> reading
     app.add_node(
         checks_box,
         html=(visit_checks_box, depart_checks_box),
