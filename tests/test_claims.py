@@ -56,14 +56,23 @@ def test_record_holds_every_field_as_shown():
     assert claims.make_record("rule", 0.75, 0.0, 1.0, "m", evidence="exact")["margin"] == 0.75
 
 
-def test_margin_comes_from_the_unrounded_values():
-    # |12.36 - 12.6| = 0.24 <= 0.3 holds, at 0.8 of the tolerance; shown to two digits
-    # (12 against 13 +- 0.3) the rounded values would put it at 3.3, past the limit.
+def test_margin_is_an_upper_bound_from_the_shown_values():
+    # |12.36 - 12.6| = 0.24 <= 0.3 holds; shown to two digits (12 against 13 +- 0.3) the
+    # values support only "at most the tolerance": the margin is 1, never above.
     record = claims.make_record("rule", 12.36, 12.6, 0.3, "m", evidence="exact", digits=2)
     assert (record["measured"], record["expected"]) == ("12", "13")
-    assert record["holds"] and record["margin"] == 0.8
-    # A difference at rounding level is a margin of 0 (stable in every environment).
-    assert claims.make_record("rule", 1 + 1e-15, 1.0, 1e-9, "m", evidence="exact")["margin"] == 0
+    assert record["holds"] and record["margin"] == 1.0
+    # Four digits resolve it: (0.24 + two half units of 0.005) / 0.3, rounded.
+    record = claims.make_record("rule", 12.36, 12.6, 0.3, "m", evidence="exact")
+    assert record["margin"] == 0.83
+    # A difference at rounding level gives the same margin in every environment.
+    margins = {
+        claims.make_record("rule", 1 + d, 1.0, 1e-9, "m", evidence="exact")["margin"]
+        for d in (0.0, 1e-16, -2e-16, 4e-16)
+    }
+    assert len(margins) == 1
+    # A failing check shows its margin above 1.
+    assert claims.make_record("rule", 2.0, 1.0, 0.5, "m", evidence="exact")["margin"] > 1
 
 
 def test_negative_zero_is_shown_as_zero():

@@ -239,10 +239,11 @@ MARKERS = {
 }
 FIGURE = "claims-margins.png"
 CAPTION = (
-    "How close each check comes to its tolerance: |measured − expected| / tolerance "
-    "of the unrounded values, one marker per check, grouped by claim; 0 is an exact "
-    "match and 1 the limit at which the check would fail. The marker gives the kind "
-    "of evidence."
+    "How close each check comes to its tolerance: an upper bound on |measured − "
+    "expected| / tolerance that the shown digits support, one marker per check, "
+    "grouped by claim; 0 is an exact match and 1 the limit at which the check would "
+    "fail (a check whose tolerance is finer than its shown digits sits at 1). The "
+    "marker gives the kind of evidence."
 )
 
 

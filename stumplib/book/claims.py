@@ -166,8 +166,9 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
     -------
     dict
         ``id``, ``holds``, ``measured``, ``expected``, ``tol`` (strings as shown),
-        ``evidence``, ``span``, ``statement`` and ``margin`` (``abs(measured - expected) / tol``
-        of the unrounded values, to two decimals; None if undefined).
+        ``evidence``, ``span``, ``statement`` and ``margin`` (an upper bound on
+        ``abs(measured - expected) / tol`` from the shown values, to two decimals; see
+        ``_margin``).
 
     Raises
     ------
@@ -204,7 +205,7 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
         "evidence": evidence,
         "span": span,
         "statement": statement,
-        "margin": _margin(measured, expected, tol),
+        "margin": _margin(shown, holds, digits),
     }
 
 
@@ -216,19 +217,31 @@ def _round_up(tol, digits=2):
     return math.ceil(tol / unit * (1 - 1e-12)) * unit
 
 
-def _margin(measured, expected, tol):
-    """``abs(measured - expected) / tol`` of the unrounded values, to two decimals.
+def _margin(shown, holds, digits):
+    """How close a check came to its tolerance, from the values it shows, to two decimals.
 
-    Computed before rounding, so a check that holds never shows a margin above 1 (the
-    shown values may differ by more than the shown tolerance); rounded to two decimals,
-    not digits, so a difference at rounding level is 0 and the stored record reproduces
-    in every floating-point environment. None if undefined.
+    An upper bound on ``abs(measured - expected) / tol`` that the shown digits support:
+    the difference of the shown values plus half a unit in their last digit each, over
+    the shown tolerance (rounded up), and at most 1 for a check that holds. Computed
+    from the shown strings alone, so the stored record reproduces in every
+    floating-point environment, and a check that holds never shows a margin above 1.
+    None if undefined.
     """
+    measured, expected, tol = (float(v) for v in shown)
     if not math.isfinite(measured):
         return None
+    slack = _half_unit(measured, digits) + _half_unit(expected, digits)
+    bound = abs(measured - expected) + slack
     if tol == 0:
-        return 0.0 if measured == expected else None
-    return round(abs(measured - expected) / tol, 2) + 0.0
+        return 0.0 if bound == 0 else (1.0 if holds else None)
+    return round(min(bound / tol, 1.0) if holds else bound / tol, 2) + 0.0
+
+
+def _half_unit(value, digits):
+    """Half a unit in the last of ``digits`` significant digits of ``value`` (0 at 0)."""
+    if value == 0:
+        return 0.0
+    return 0.5 * 10.0 ** (math.floor(math.log10(abs(value))) - digits + 1)
 
 
 def line(record):
