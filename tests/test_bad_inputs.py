@@ -731,6 +731,7 @@ NO_NUMERIC_INPUT = {
     claims.records: "takes a notebook (a dict)",
     claims.parse_lines: "takes text",
     scales.scale: _NO_ARGUMENTS + " (STUMPLIB_SCALE is checked, TestNonNumericArguments)",
+    scales.setting: "reads the environment; names the variable (tests/test_scales.py)",
     scales.seed_offset: _NO_ARGUMENTS + " (STUMPLIB_SEED_OFFSET is checked, tests/test_scales.py)",
     claims.failures: _NO_ARGUMENTS + " (STUMPLIB_CLAIM_FAILURES is checked, tests/test_claims.py)",
     progress.bar: "takes an iterable and tqdm's own options",

@@ -59,3 +59,13 @@ def test_bad_seed_offset_is_rejected(monkeypatch, value):
 def test_bad_stored_seed_is_rejected(stored, error):
     with pytest.raises(error, match="^stored"):
         scales.seed(stored)
+
+
+def test_setting_defaults_to_the_first_choice_and_names_a_bad_variable(monkeypatch):
+    monkeypatch.delenv("STUMPLIB_TEST_CHOICE", raising=False)
+    assert scales.setting("STUMPLIB_TEST_CHOICE", ("a", "b")) == "a"
+    monkeypatch.setenv("STUMPLIB_TEST_CHOICE", "b")
+    assert scales.setting("STUMPLIB_TEST_CHOICE", ("a", "b")) == "b"
+    monkeypatch.setenv("STUMPLIB_TEST_CHOICE", "c")
+    with pytest.raises(ValueError, match="^STUMPLIB_TEST_CHOICE must be one of"):
+        scales.setting("STUMPLIB_TEST_CHOICE", ("a", "b"))

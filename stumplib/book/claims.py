@@ -14,13 +14,13 @@ a notebook elsewhere writes nothing that a later build reads.
 """
 
 import math
-import os
 import re
 from typing import ClassVar
 
 import numpy as np
 
 from .. import validation
+from . import scales
 
 #: The claim ids of the book, in the order of the claims ledger.
 IDS = (
@@ -153,10 +153,7 @@ def failures():
     ValueError
         If ``STUMPLIB_CLAIM_FAILURES`` names another behaviour.
     """
-    value = os.environ.get("STUMPLIB_CLAIM_FAILURES", "raise")
-    if value not in FAILURES:
-        raise ValueError(f"STUMPLIB_CLAIM_FAILURES must be one of {FAILURES} (got {value!r})")
-    return value
+    return scales.setting("STUMPLIB_CLAIM_FAILURES", FAILURES)
 
 
 def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4):

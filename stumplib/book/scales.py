@@ -27,9 +27,31 @@ def scale():
     ValueError
         If ``STUMPLIB_SCALE`` names another scale.
     """
-    value = os.environ.get("STUMPLIB_SCALE", "book")
-    if value not in SCALES:
-        raise ValueError(f"STUMPLIB_SCALE must be one of {SCALES} (got {value!r})")
+    return setting("STUMPLIB_SCALE", SCALES)
+
+
+def setting(variable, choices):
+    """One of ``choices`` read from the environment ``variable`` (default the first).
+
+    Parameters
+    ----------
+    variable : str
+        Name of the environment variable.
+    choices : tuple of str
+        Its allowed values; the first is the default.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        If the variable names another value (the message starts with its name).
+    """
+    value = os.environ.get(variable, choices[0])
+    if value not in choices:
+        raise ValueError(f"{variable} must be one of {choices} (got {value!r})")
     return value
 
 
