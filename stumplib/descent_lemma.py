@@ -1,0 +1,127 @@
+"""The descent lemma for a corpus step, and the step size it allows.
+
+Let ``g = grad L(theta)`` be the population gradient, ``G`` a corpus gradient with
+relative error ``rho = |G - g| / |g|``, and ``lambda_max`` the largest eigenvalue of the
+population Hessian over the step. Then ``<g, G> >= (1 - rho) |g|^2`` and
+``|G| <= (1 + rho) |g|``, so the step ``theta - eta G`` satisfies ::
+
+    L(theta - eta G) <= L(theta) - eta |g|^2 [(1 - rho) - q (1 + rho)^2 / 2],
+
+with ``q = eta lambda_max``. For ``rho <= 1/2`` and ``q <= 2/9`` the bracket is at
+least ``1/4``: every such step decreases the population loss by at least
+``eta |g|^2 / 4``. :func:`step_bound` gives the largest step for which ``q <= 2/9`` at a
+point, :func:`guaranteed_decrease` the bracket for any ``rho`` and ``q``.
+"""
+
+import numpy as np
+
+from . import dynamics, population, validation
+
+#: The lemma's hypotheses: relative gradient error at most ``RHO_MAX`` and
+#: ``eta lambda_max`` at most ``Q_MAX``; together they give a decrease of at least
+#: ``eta |g|^2 / 4``.
+RHO_MAX = 0.5
+Q_MAX = 2.0 / 9.0
+
+
+def curvature(a, b, prior):
+    """Largest eigenvalue of the population Hessian at ``(a, b)``.
+
+    The Hessian is taken by central differences of :func:`stumplib.population.gradient`
+    (:func:`stumplib.dynamics.hessian`) and symmetrized.
+
+    Parameters
+    ----------
+    a, b : float
+        The point.
+    prior : tasks.Uniform or tasks.Beta
+        The threshold prior of the population loss.
+
+    Returns
+    -------
+    float
+        ``lambda_max``, positive near the valley.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` or ``b`` is not a finite scalar, or the Hessian has no positive
+        eigenvalue there (no step is stable).
+
+    Examples
+    --------
+    >>> from stumplib import calibration, tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> b = 80.0
+    >>> round(curvature(float(calibration.a_star(b, prior)), b, prior) * b**3, 1)
+    8.8
+    """
+    a, b = validation.scalar_parameters(a, b)
+    hessian = dynamics.hessian(lambda u, v: population.gradient(u, v, prior), a, b)
+    top = float(np.linalg.eigvalsh(hessian)[-1])
+    if not top > 0:
+        raise ValueError(
+            f"the population Hessian at (a, b) = ({a}, {b}) has no positive eigenvalue"
+        )
+    return top
+
+
+def step_bound(a, b, prior):
+    """The largest step the lemma allows at ``(a, b)``: ``Q_MAX / lambda_max``.
+
+    Parameters
+    ----------
+    a, b : float
+        The point.
+    prior : tasks.Uniform or tasks.Beta
+        The threshold prior of the population loss.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        As :func:`curvature`.
+    """
+    return Q_MAX / curvature(a, b, prior)
+
+
+def guaranteed_decrease(rho, q):
+    """The lemma's bracket ``(1 - rho) - q (1 + rho)^2 / 2``.
+
+    A step decreases the population loss by at least ``eta |g|^2`` times this value
+    (when it is positive).
+
+    Parameters
+    ----------
+    rho : float or array_like
+        Relative gradient error, non-negative.
+    q : float or array_like
+        ``eta lambda_max``, non-negative.
+
+    Returns
+    -------
+    ndarray
+        Broadcast over ``rho`` and ``q``.
+
+    Raises
+    ------
+    ValueError
+        If ``rho`` or ``q`` is negative or not finite.
+
+    Examples
+    --------
+    >>> float(guaranteed_decrease(RHO_MAX, Q_MAX))
+    0.25
+    """
+    rho, q = (_non_negative(v, name) for v, name in ((rho, "rho"), (q, "q")))
+    return (1.0 - rho) - q * (1.0 + rho) ** 2 / 2.0
+
+
+def _non_negative(value, name):
+    arr = validation.finite(value, name)
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be non-negative")
+    return arr
