@@ -30,6 +30,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     finite-difference checks of a gradient at rounding-aware tolerances
 ``fitting``
     power-law fits with standard errors
+``descent_lemma``
+    the corpus-step descent lemma: its bracket, the curvature and the step it allows
 ``certification``
     corpus gradient errors relative to the direction of progress
 ``pretraining``
