@@ -1,18 +1,19 @@
 """Pretraining corpora from a large-resolution start up to a freezing scale.
 
-**The start.** Constant-step descent is stable only for steps up to about the inverse
-curvature across the valley, which grows roughly like ``b^3``
-(:func:`stumplib.dynamics.largest_stable_step` gives ``0.31 b_0^3`` at ``b_0 = 20`` and
-``0.20 b_0^3`` at ``b_0 = 80`` on ``U[0.1, 0.9]``). A run that must reach scale ``b_T``
-therefore starts at a scale tied to it, ``b_0 = b_T / START_RATIO``, on the population
-valley ``a_0 = a*(b_0)``, with the constant step ``eta = STEP * b_0^3`` (half the
-largest stable step measured at ``b_0 = 80``). Since ``b^4`` grows like ``kappa t``, the
-number of steps is then about ``(START_RATIO^4 - 1) b_0 / (STEP kappa)``: linear in
-``b_T`` instead of ``b_T^4 / eta`` from a fixed start.
+**The start and the step.** A run that must reach scale ``b_T`` starts at a scale tied to
+it, ``b_0 = b_T / START_RATIO``, on the population valley ``a_0 = a*(b_0)``, with the
+constant step the descent lemma allows there, ``eta = 2 / (9 lambda_max)``
+(:func:`stumplib.descent_lemma.step_bound`; about ``0.044 b_0^3`` at ``b_0 = 20`` and
+``0.025 b_0^3`` from ``b_0 = 80`` on ``U[0.1, 0.9]``). The curvature falls like ``b^{-3}``
+as the run climbs the valley, so the start's step keeps ``eta lambda_max <= 2/9`` along
+the run (:func:`stumplib.certification.certified_run` checks it at the iterates). Since
+``b^4`` grows like ``kappa t``, the number of steps is then about
+``(START_RATIO^4 - 1) b_0^4 / (kappa eta)``, linear in ``b_T`` for a step that grows
+like ``b_0^3``, instead of ``b_T^4 / eta`` from a fixed start.
 
 **Training on.** A run that must go on from a scale to several times it with one constant
-step pays ``f^4`` for a factor ``f``; :func:`train_side_by_side` instead restarts the step at
-``STEP * b^3`` at every target (constant between targets), and trains many corpora of one
+step pays ``f^4`` for a factor ``f``; :func:`train_side_by_side` instead restarts the step
+at every target (the lemma's step at the point reached), and trains many corpora of one
 size together, one stacked evaluation per step (used for small initializations and for
 training past the freeze, :func:`train_past_freeze`).
 
@@ -25,13 +26,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import calibration, certification, sweep, training, validation
+from . import calibration, certification, descent_lemma, sweep, training, validation
 from .corpus import Corpus
 
 #: ``b_0 = b_T / START_RATIO``.
 START_RATIO = 1.5
-#: ``eta = STEP * b_0^3``.
-STEP = 0.1
 #: Start of a run frozen by the corpus rule, ``b_0 = min(SIZE_START m, CONTEXT_START
 #: n)``, at least ``MIN_START``: below the corpus rule's freeze at sizes from ``m ∧ n =
 #: 200`` to ``3200`` (measured: halving the start does not move the freeze at 400 and
@@ -55,7 +54,8 @@ class Freeze(NamedTuple):
 def start(b_target, prior, ratio=START_RATIO):
     """Large-resolution start for a run to ``b_target``: ``((a_0, b_0), eta)``.
 
-    ``b_0 = b_target / ratio``, ``a_0 = a*(b_0)`` and ``eta = STEP * b_0^3``.
+    ``b_0 = b_target / ratio``, ``a_0 = a*(b_0)`` and ``eta`` the descent lemma's step
+    there (:func:`stumplib.descent_lemma.step_bound`).
 
     Parameters
     ----------
@@ -89,8 +89,9 @@ def start(b_target, prior, ratio=START_RATIO):
 
 
 def _valley_start(b0, prior):
-    """``((a*(b_0), b_0), STEP * b_0^3)``: on the valley, with the step of that scale."""
-    return (float(calibration.a_star(b0, prior)), b0), STEP * b0**3
+    """``((a*(b_0), b_0), eta)``: on the valley, with the lemma's step there."""
+    a0 = float(calibration.a_star(b0, prior))
+    return (a0, b0), descent_lemma.step_bound(a0, b0, prior)
 
 
 def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
@@ -161,7 +162,7 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     """:func:`train_to_scale` from :func:`start`, with the label score moved by ``shift``.
 
     The run starts at ``(a*(b_0) + shift, b_0)``, ``b_0 = b_target / ratio``, with the
-    step ``eta = STEP * b_0^3``: on the valley for ``shift = 0``, above it for
+    step of :func:`start`: on the valley for ``shift = 0``, above it for
     ``shift > 0`` and below it for ``shift < 0``.
 
     Returns
@@ -174,16 +175,17 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     return train_to_scale(corpus, (a0 + shift, b0), eta, b_target)
 
 
-def train_side_by_side(corpora, theta0, targets, max_steps=100_000, step=STEP):
+def train_side_by_side(corpora, theta0, targets, prior, max_steps=100_000):
     """Corpora of one size trained side by side, recorded where each reaches each target.
 
     Each run's step restarts at every target.
 
     Corpus ``r`` starts at ``theta0[r]``. On its way from one target to the next (a *leg*)
-    its step is constant, ``step * b^3`` at the scale ``b`` where the leg began: the
-    large-resolution rule of :func:`start`, applied afresh at every target. A leg from
-    ``b`` to ``f b`` then costs about ``(f^4 - 1) b / (4 STEP kappa)`` steps, instead of
-    ``f^4`` times more with the first leg's step kept throughout. The corpora still being
+    its step is constant, the descent lemma's step at the point where the leg began
+    (:func:`stumplib.descent_lemma.step_bound`, which grows like ``b^3``): the rule of
+    :func:`start`, applied afresh at every target. A leg from ``b`` to ``f b`` then costs
+    a number of steps proportional to ``(f^4 - 1) b``, instead of ``f^4`` times more with
+    the first leg's step kept throughout. The corpora still being
     trained are evaluated together, as one :meth:`Corpus.stack <stumplib.corpus.Corpus.stack>`,
     at every step.
 
@@ -195,11 +197,10 @@ def train_side_by_side(corpora, theta0, targets, max_steps=100_000, step=STEP):
         Start ``(a, b)`` of each corpus, ``b > 0``.
     targets : array_like, shape (k,) or (R, k)
         Non-decreasing positive scales (shared, or one row per corpus).
+    prior : tasks.Uniform or tasks.Beta
+        The threshold prior whose population curvature sets each leg's step.
     max_steps : int
         Steps allowed per leg.
-    step : float
-        The step at scale ``b`` is ``step * b^3`` (default ``STEP``; far past the freeze a
-        small corpus may need less).
 
     Returns
     -------
@@ -225,8 +226,7 @@ def train_side_by_side(corpora, theta0, targets, max_steps=100_000, step=STEP):
         raise ValueError("targets must be non-decreasing scales, shape (k,) or (R, k)")
     targets = validation.batch(targets, "targets", (len(corpora), targets.shape[-1]))
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
-    step = validation.positive_scalar(step, "step")
-    return _side_by_side(corpora, stacked, m, theta.copy(), targets, max_steps, step)
+    return _side_by_side(corpora, stacked, m, theta.copy(), targets, max_steps, prior)
 
 
 def _stackable(corpora):
@@ -238,19 +238,21 @@ def _stackable(corpora):
     return stacked, corpora[0].shape[0]
 
 
-def _side_by_side(corpora, stacked, m, theta, targets, max_steps, step):
+def _side_by_side(corpora, stacked, m, theta, targets, max_steps, prior):
     R, k = targets.shape
     follower = stacked.follow()
     a, b = theta[:, 0], theta[:, 1]
     leg, taken = np.zeros(R, int), np.zeros(R, int)  # current target, steps in the leg
-    eta, t0, steps0 = step * b**3, np.zeros(R), np.zeros(R, int)
+    eta = np.array([descent_lemma.step_bound(a[r], b[r], prior) for r in range(R)])
+    t0, steps0 = np.zeros(R), np.zeros(R, int)
     out, live = [[] for _ in range(R)], np.arange(R)
     while True:
         for r in live:
             while leg[r] < k and b[r] >= targets[r, leg[r]]:
                 t0[r], steps0[r] = t0[r] + eta[r] * taken[r], steps0[r] + taken[r]
                 out[r].append(Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r])))
-                leg[r], taken[r], eta[r] = leg[r] + 1, 0, step * b[r] ** 3
+                leg[r], taken[r] = leg[r] + 1, 0
+                eta[r] = descent_lemma.step_bound(a[r], b[r], prior)
         if not np.array_equal(np.flatnonzero(leg < k), live):
             live = np.flatnonzero(leg < k)
             if not live.size:
@@ -314,7 +316,7 @@ def size_start(m, n, prior):
     """Large-resolution start tied to the corpus size alone: ``((a_0, b_0), eta)``.
 
     ``b_0 = max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)``, ``a_0 = a*(b_0)``,
-    ``eta = STEP * b_0^3``.
+    ``eta`` the lemma's step there (as :func:`start`).
 
     Parameters
     ----------
@@ -348,7 +350,7 @@ def _noisy_one(item):
     """One corpus of a sweep frozen by the corpus rule: ``((m, n), prior, level, rng, divisor)``.
 
     The run starts at :func:`size_start`'s scale divided by ``divisor``, on the valley,
-    with the step ``STEP * b_0^3`` of that scale.
+    with the lemma's step there.
     """
     (m, n), prior, level, rng, divisor = item
     theta0, eta = _valley_start(_size_scale(m, n) / divisor, prior)
@@ -466,7 +468,7 @@ def _past_freeze_group(item):
     frozen = [train_until_noisy(corpus, theta0, eta, level) for corpus in drawn]
     theta = [(h.a, h.b) for h in frozen]
     targets = np.outer([h.b for h in frozen], factors)
-    on = train_side_by_side(drawn, theta, targets)
+    on = train_side_by_side(drawn, theta, targets, prior)
     return [[h, *later] for h, later in zip(frozen, on)]
 
 

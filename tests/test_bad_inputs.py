@@ -25,6 +25,7 @@ from stumplib import (
     calibration,
     certification,
     corpus,
+    descent_lemma,
     dynamics,
     fitting,
     frozen,
@@ -503,6 +504,9 @@ CASES = [
     (symbolic_population.interior_series, dict(order=2), "order", "order", "", ""),
     (calibration.offset, dict(a=20.0, b=20.0, prior=PRIOR), "a b", "", "prior", ""),
     (certification.noise_ratio, dict(gradients=[[1.0, 2.0], [2.0, 3.0]]), "gradients", "", "", ""),
+    (descent_lemma.curvature, dict(a=17.0, b=20.0, prior=PRIOR), "a b", "", "prior", ""),
+    (descent_lemma.step_bound, dict(a=17.0, b=20.0, prior=PRIOR), "a b", "", "prior", ""),
+    (descent_lemma.guaranteed_decrease, dict(rho=0.5, q=0.2), "rho q", "", "", ""),
     (
         certification.rms_relative_errors,
         dict(m=3, n=4, a=[5.0], b=[10.0], prior=PRIOR, repetitions=1, rng=0),
@@ -620,8 +624,13 @@ CASES = [
     ),
     (
         pretraining.train_side_by_side,
-        dict(corpora=[CORPUS, CORPUS], theta0=[(1.0, 2.0), (1.0, 2.5)], targets=[1.5, 2.0]),
-        "theta0 targets max_steps step",
+        dict(
+            corpora=[CORPUS, CORPUS],
+            theta0=[(1.0, 2.0), (1.0, 2.5)],
+            targets=[1.5, 2.0],
+            prior=PRIOR,
+        ),
+        "theta0 targets max_steps",
         "max_steps",
         "",
         "",

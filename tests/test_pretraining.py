@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from stumplib import calibration, pretraining, tasks
+from stumplib import calibration, descent_lemma, pretraining, tasks
 from stumplib.corpus import Corpus, Follower
 
 PRIOR = tasks.Uniform(0.1, 0.9)
@@ -13,7 +13,7 @@ def test_start_rule():
     (a0, b0), eta = pretraining.start(30.0, PRIOR)
     assert b0 == 30.0 / pretraining.START_RATIO
     assert a0 == pytest.approx(float(calibration.a_star(b0, PRIOR)), rel=1e-15)
-    assert eta == pretraining.STEP * b0**3
+    assert eta == descent_lemma.step_bound(a0, b0, PRIOR)
     (_, b1), _ = pretraining.start(30.0, PRIOR, ratio=1.0)
     assert b1 == 30.0
 
@@ -111,7 +111,7 @@ def test_train_until_noisy_freezes_where_the_noise_reaches_the_level():
 
 def test_size_start_and_pretrain_noisy_use_the_same_corpora():
     (_a0, b0), eta = pretraining.size_start(200, 800, PRIOR)
-    assert b0 == 200 * pretraining.SIZE_START and eta == pretraining.STEP * b0**3
+    assert b0 == 200 * pretraining.SIZE_START and eta == pretraining.start(b0, PRIOR, 1.0)[1]
     assert pretraining.size_start(800, 800, PRIOR)[0][1] == 10.0  # (m ∧ n) / 80
     assert pretraining.size_start(1600, 200, PRIOR)[0][1] == 200 * pretraining.CONTEXT_START
     assert pretraining.size_start(20, 20, PRIOR)[0][1] == pretraining.MIN_START
@@ -134,8 +134,7 @@ def test_lower_starts_train_the_same_corpora_from_lower_starts():
     b0 = pretraining.size_start(100, 100, PRIOR)[0][1] / 2
     direct = pretraining.train_until_noisy(
         Corpus.sample(100, 100, PRIOR, rng=(5, 1, 0)),
-        (float(calibration.a_star(b0, PRIOR)), b0),
-        pretraining.STEP * b0**3,
+        *pretraining.start(b0, PRIOR, ratio=1.0),
     )
     assert lower == [direct] and direct.b >= b0
     with pytest.raises(ValueError, match="^indices must be below len"):
@@ -181,11 +180,11 @@ def test_pretrain_noisy_with_an_experiment_prefix():
 def test_train_side_by_side_restarts_the_step_at_every_target():
     corpus = Corpus.sample(60, 40, PRIOR, rng=8)
     (a0, b0), eta = pretraining.start(10.0, PRIOR, 1.2)
-    (marks,) = pretraining.train_side_by_side([corpus], [(a0, b0)], [10.0, 15.0, 15.0])
+    (marks,) = pretraining.train_side_by_side([corpus], [(a0, b0)], [10.0, 15.0, 15.0], PRIOR)
     first = pretraining.train_to_scale(corpus, (a0, b0), eta, 10.0)
     assert marks[0] == first  # the first leg is train_to_scale from the start
     second = pretraining.train_to_scale(
-        corpus, (first.a, first.b), pretraining.STEP * first.b**3, 15.0
+        corpus, (first.a, first.b), descent_lemma.step_bound(first.a, first.b, PRIOR), 15.0
     )
     assert (marks[1].a, marks[1].b) == (second.a, second.b)
     assert marks[1].steps == first.steps + second.steps
@@ -198,9 +197,9 @@ def test_train_side_by_side_is_each_corpus_trained_alone():
     (a0, b0), _ = pretraining.start(8.0, PRIOR, 1.2)
     theta0 = [(a0, b0), (a0 + 0.5, b0), (a0, 1.1 * b0)]
     targets = np.array([[8.0, 12.0], [8.0, 16.0], [9.0, 10.0]])  # one row per corpus
-    together = pretraining.train_side_by_side(corpora, theta0, targets)
+    together = pretraining.train_side_by_side(corpora, theta0, targets, PRIOR)
     for corpus, theta, row, marks in zip(corpora, theta0, targets, together):
-        alone = pretraining.train_side_by_side([corpus], [theta], row)[0]
+        alone = pretraining.train_side_by_side([corpus], [theta], row, PRIOR)[0]
         assert [m.steps for m in marks] == [m.steps for m in alone]
         np.testing.assert_allclose(
             [(m.a, m.b, m.t) for m in marks], [(m.a, m.b, m.t) for m in alone], rtol=1e-12
@@ -211,18 +210,18 @@ def test_train_side_by_side_is_each_corpus_trained_alone():
 def test_train_side_by_side_errors_name_the_argument():
     corpus = Corpus.sample(20, 10, PRIOR, rng=3)
     with pytest.raises(ValueError, match=r"^theta0 must hold one point \(a, b\) with b > 0"):
-        pretraining.train_side_by_side([corpus], [(1.0, 2.0, 3.0)], [3.0])
+        pretraining.train_side_by_side([corpus], [(1.0, 2.0, 3.0)], [3.0], PRIOR)
     with pytest.raises(ValueError, match=r"^theta0 must hold one point \(a, b\) with b > 0"):
-        pretraining.train_side_by_side([corpus], [(1.0, -2.0)], [3.0])
+        pretraining.train_side_by_side([corpus], [(1.0, -2.0)], [3.0], PRIOR)
     with pytest.raises(ValueError, match="^targets must be non-decreasing"):
-        pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [3.0, 2.5])
+        pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [3.0, 2.5], PRIOR)
     with pytest.raises(ValueError, match="^targets of shape \\(3, 1\\) does not broadcast"):
-        pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [[3.0], [4.0], [5.0]])
+        pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [[3.0], [4.0], [5.0]], PRIOR)
     with pytest.raises(ValueError, match=r"^corpora must have one shape"):
         other = Corpus.sample(21, 10, PRIOR, rng=3)
-        pretraining.train_side_by_side([corpus, other], [(1.0, 2.0)] * 2, [3.0])
+        pretraining.train_side_by_side([corpus, other], [(1.0, 2.0)] * 2, [3.0], PRIOR)
     with pytest.raises(RuntimeError, match=r"^corpus 0: target 1000.0 not reached in max_steps=2"):
-        pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [1000.0], max_steps=2)
+        pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [1000.0], PRIOR, max_steps=2)
 
 
 def test_train_side_by_side_divergence_is_reported(monkeypatch):
@@ -233,7 +232,9 @@ def test_train_side_by_side_divergence_is_reported(monkeypatch):
 
     monkeypatch.setattr(Follower, "summaries", overflowing)
     with pytest.raises(FloatingPointError, match="^descent of corpus 0 diverged at step 0"):
-        pretraining.train_side_by_side([corpus], [(1.0, 20.0)], [30.0])
+        pretraining.train_side_by_side(
+            [corpus], [pretraining.start(20.0, PRIOR, 1.0)[0]], [30.0], PRIOR
+        )
 
 
 def test_train_past_freeze_trains_pretrain_noisy_corpora_on():
@@ -245,7 +246,7 @@ def test_train_past_freeze_trains_pretrain_noisy_corpora_on():
         drawn = [Corpus.sample(m, n, PRIOR, rng=(4, 1, i, r)) for r in range(2)]
         b_T = np.array([h.b for h in frozen[i]])
         later = pretraining.train_side_by_side(
-            drawn, [(h.a, h.b) for h in frozen[i]], np.outer(b_T, [2.0, 4.0])
+            drawn, [(h.a, h.b) for h in frozen[i]], np.outer(b_T, [2.0, 4.0]), PRIOR
         )
         assert [row[1:] for row in out[i]] == later
     with pytest.raises(ValueError, match="^factors must be a 1-D non-decreasing sequence"):
@@ -269,12 +270,10 @@ def test_train_past_freeze_does_not_depend_on_the_groups_or_workers(monkeypatch)
 
 def test_train_side_by_side_step_rule():
     corpus = Corpus.sample(40, 30, PRIOR, rng=10)
-    (a0, b0), _ = pretraining.start(8.0, PRIOR, 1.2)
-    (marks,) = pretraining.train_side_by_side([corpus], [(a0, b0)], [8.0], step=0.05)
-    alone = pretraining.train_to_scale(corpus, (a0, b0), 0.05 * b0**3, 8.0)
+    (a0, b0), eta = pretraining.start(8.0, PRIOR, 1.2)
+    (marks,) = pretraining.train_side_by_side([corpus], [(a0, b0)], [8.0], PRIOR)
+    alone = pretraining.train_to_scale(corpus, (a0, b0), eta, 8.0)
     # the same steps; the values to rounding (a row mean of the stacked evaluation may
     # sum in another order than the mean of one corpus, e.g. with AVX-512)
     assert marks[0].steps == alone.steps
     np.testing.assert_allclose(marks[0][:3], alone[:3], rtol=1e-12)
-    with pytest.raises(ValueError, match="^step must be positive"):
-        pretraining.train_side_by_side([corpus], [(a0, b0)], [8.0], step=0.0)
