@@ -197,3 +197,78 @@ def pooled(values, se):
     total = float(weights.sum())
     # elementwise products and a plain sum, not a BLAS dot: the same bits on every machine
     return Pooled(float(np.sum(weights * values) / total), total**-0.5)
+
+
+class BoundTrend(NamedTuple):
+    """An upper bound ``y <= C x^{-1}`` examined as a bound: ``y x`` over the range.
+
+    Parameters
+    ----------
+    lo, hi : float
+        The range of ``x``.
+    sup : float
+        The largest ``y x``: the constant the data need.
+    slope, slope_se : float
+        Trend of ``log(y x)`` against ``log x`` (least squares over the points, each
+        point one independent measurement) and its standard error from the scatter of
+        the points about the line, so it includes their spread at each ``x``.
+    """
+
+    lo: float
+    hi: float
+    sup: float
+    slope: float
+    slope_se: float
+
+    def log_power(self):
+        """The power of ``log x`` whose local slope at the range's middle is the trend.
+
+        ``slope * log(sqrt(lo hi))``: the local slope of ``log^p x`` is ``p / log x``.
+
+        Returns
+        -------
+        float
+        """
+        return self.slope * np.log(np.sqrt(self.lo * self.hi))
+
+
+def bound_trend(x, y):
+    """Sup and trend of ``y x``, for a bound ``y = O(x^{-1})`` over a finite range.
+
+    A bound fails only if ``y x`` grows without limit: over a finite range the data
+    give the constant it needs (``sup``) and the trend of ``log(y x)`` in ``log x``.
+
+    Parameters
+    ----------
+    x : array_like, shape (k,)
+        Positive sizes, at least two distinct, one per measurement (repeat ``x`` for
+        independent measurements at one size).
+    y : array_like, shape (k,)
+        Positive measurements.
+
+    Returns
+    -------
+    BoundTrend
+
+    Raises
+    ------
+    ValueError
+        If ``x`` or ``y`` is not positive and finite, their shapes differ, there are
+        fewer than three points, or ``x`` holds fewer than two distinct values.
+
+    Examples
+    --------
+    >>> trend = bound_trend([10.0, 10.0, 100.0, 100.0], [0.3, 0.5, 0.03, 0.05])
+    >>> round(trend.sup, 12), round(trend.slope, 12) + 0.0
+    (5.0, 0.0)
+    """
+    x, y = validation.positive(x, "x"), validation.positive(y, "y")
+    if x.ndim != 1 or x.shape != y.shape:
+        raise ValueError(f"x and y must be 1-D of one length (got {x.shape} and {y.shape})")
+    if x.size < 3 or np.unique(x).size < 2:
+        raise ValueError("x must hold at least three points at two or more distinct sizes")
+    scaled = y * x
+    fit = least_squares(np.column_stack([np.ones_like(x), np.log(x)]), np.log(scaled))
+    return BoundTrend(
+        float(x.min()), float(x.max()), float(scaled.max()), float(fit.coef[1]), float(fit.se[1])
+    )

@@ -346,15 +346,47 @@ def _size_scale(m, n):
     return max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)
 
 
-def _noisy_one(item):
-    """One corpus of a sweep frozen by the corpus rule: ``((m, n), prior, level, rng, divisor)``.
+def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0):
+    """One corpus drawn and trained until the corpus rule freezes it.
 
-    The run starts at :func:`size_start`'s scale divided by ``divisor``, on the valley,
-    with the lemma's step there.
+    The corpus is ``Corpus.sample(m, n, prior, rng=rng)``; the run starts on the valley
+    at :func:`size_start`'s scale divided by ``divisor``, with the lemma's step there,
+    and stops by :func:`train_until_noisy` at ``level``.
+
+    Parameters
+    ----------
+    m, n : int
+        Number of tasks and context size.
+    prior : tasks.Uniform
+        Threshold prior (uniform on an interior interval).
+    rng : int or tuple of int
+        The corpus's seed (a structured stream, see :func:`stream`).
+    level : float
+        The corpus rule's noise level.
+    divisor : float
+        Start below the size-tied scale by this factor (``>= 1`` in use; positive).
+
+    Returns
+    -------
+    Freeze
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid, as :func:`size_start` and :func:`train_until_noisy`.
+    RuntimeError
+        If the level is not reached within ``100_000`` steps.
     """
-    (m, n), prior, level, rng, divisor = item
+    m, n = validation.count(m, "m"), validation.count(n, "n")
+    divisor = validation.positive_scalar(divisor, "divisor")
     theta0, eta = _valley_start(_size_scale(m, n) / divisor, prior)
     return train_until_noisy(Corpus.sample(m, n, prior, rng=rng), theta0, eta, level)
+
+
+def _noisy_one(item):
+    """One corpus of a sweep: ``((m, n), prior, level, rng, divisor)`` -> :class:`Freeze`."""
+    (m, n), prior, level, rng, divisor = item
+    return freeze_by_rule(m, n, prior, rng, level, divisor)
 
 
 def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None):

@@ -148,3 +148,38 @@ def test_least_squares_needs_more_points_than_coefficients():
         fitting.least_squares(design, [1.0, 2.0])
     with pytest.raises(ValueError, match="^y must"):
         fitting.least_squares(np.ones((3, 1)), [1.0, 2.0])
+
+
+class TestBoundTrend:
+    def test_a_bound_with_no_log_factor_is_flat(self):
+        rng = np.random.default_rng(0)
+        x = np.repeat([100.0, 300.0, 1000.0, 3000.0], 8)
+        y = 30.0 / x * np.exp(0.1 * rng.standard_normal(x.size))
+        trend = fitting.bound_trend(x, y)
+        assert (trend.lo, trend.hi) == (100.0, 3000.0)
+        assert trend.sup == pytest.approx(np.max(x * y), rel=1e-15)
+        assert abs(trend.slope) < 3 * trend.slope_se
+        # the standard error is the least-squares one of log(y x) on log x
+        fit = np.polyfit(np.log(x), np.log(x * y), 1, cov=True)
+        assert trend.slope == pytest.approx(fit[0][0], rel=1e-10)
+        assert trend.slope_se == pytest.approx(np.sqrt(fit[1][0, 0]), rel=1e-10)
+
+    def test_one_log_factor_has_log_power_one(self):
+        x = np.geomspace(1e3, 1e4, 7)
+        trend = fitting.bound_trend(x, np.log(x) / x)
+        # local slope of log(log x) is 1/log x: about one power at the middle
+        assert trend.log_power() == pytest.approx(1.0, rel=0.01)
+
+    @pytest.mark.parametrize(
+        ("x", "y", "message"),
+        [
+            ([1.0, 2.0], [1.0, 1.0], "x must hold at least three points"),
+            ([1.0, 1.0, 1.0], [1.0, 2.0, 3.0], "x must hold at least three points"),
+            ([1.0, 2.0, 3.0], [1.0, 2.0], "x and y must be 1-D of one length"),
+            ([1.0, -2.0, 3.0], [1.0, 2.0, 3.0], "x must be positive"),
+            ([1.0, 2.0, 3.0], [1.0, 0.0, 3.0], "y must be positive"),
+        ],
+    )
+    def test_errors_name_the_argument(self, x, y, message):
+        with pytest.raises(ValueError, match=f"^{message}"):
+            fitting.bound_trend(x, y)

@@ -277,3 +277,12 @@ def test_train_side_by_side_step_rule():
     # sum in another order than the mean of one corpus, e.g. with AVX-512)
     assert marks[0].steps == alone.steps
     np.testing.assert_allclose(marks[0][:3], alone[:3], rtol=1e-12)
+
+
+def test_freeze_by_rule_is_pretrain_noisy_for_one_corpus():
+    out = pretraining.pretrain_noisy([(80, 80)], PRIOR, corpora=2, seed=3, n_workers=1)
+    assert pretraining.freeze_by_rule(80, 80, PRIOR, (3, 0, 1)) == out[0][1]
+    lower = pretraining.lower_starts([(80, 80)], [0], PRIOR, 1, seed=3, n_workers=1)
+    assert pretraining.freeze_by_rule(80, 80, PRIOR, (3, 0, 0), divisor=2.0) == lower[0][0]
+    with pytest.raises(ValueError, match="^divisor must be positive"):
+        pretraining.freeze_by_rule(80, 80, PRIOR, 0, divisor=0.0)
