@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv lint unit test book check-book chromium pdf texlive colab-cells notebooks portability seeds clean distclean
+.PHONY: venv lint unit test book check-book chromium pdf texlive colab-cells notebooks portability seeds full-corpus clean distclean
 
 venv: $(STAMP)
 
@@ -66,6 +66,13 @@ SEEDS ?= 10
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 seeds: venv
 	$(PY) tools/seeds.py --offsets $(SEEDS) --jobs $(JOBS) $(NB)
+
+# Full-scale frozen-rate data (not run by CI): corpora frozen by the corpus rule at
+# sizes beyond book scale, one at a time, appended to book/data/frozen-rate.json with
+# the command, commit and date; resumable (HOURS=h stops before a run once h hours passed).
+HOURS ?= inf
+full-corpus: venv
+	$(PY) tools/full_corpus.py --hours $(HOURS)
 
 # The portability check alone, on the stored outputs.
 portability: venv

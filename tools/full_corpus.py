@@ -1,0 +1,103 @@
+"""Full-scale frozen-rate data: corpora frozen by the corpus rule, one at a time.
+
+``python tools/full_corpus.py [--hours H]`` (``make full-corpus``) trains, for each
+size ``m = n = k`` of :data:`SIZES` in turn, :data:`CORPORA` corpora from the size-tied
+start and the first of them again from half that start (is the frozen scale the rule's
+or the start's?), each with :func:`stumplib.pretraining.freeze_by_rule` on the streams
+``(6, 2, i, r)`` that chapter 6 uses for its book-scale sizes (size ``i`` of
+:data:`SIZES`). Each finished run is appended at once to ``book/data/frozen-rate.json``
+with the command, commit and date; a later call resumes where the file stops, so the
+target can be cut off at any point. ``--hours`` stops before starting a run once that
+much time has passed.
+"""
+
+import argparse
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from stumplib import frozen, pretraining, tasks
+from stumplib.book import full_data
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "book" / "data" / "frozen-rate.json"
+SIZES = (320, 560, 1000, 1800, 3200, 5600, 10000, 18000, 32000, 56000, 100000)
+CORPORA = 4
+SEED = (6, 2)
+LEVEL = 0.5
+PRIOR = tasks.Uniform(0.1, 0.9)
+
+
+def runs_to_do():
+    """Every run of the target, in order: ``(i, k, r, divisor)``."""
+    for i, k in enumerate(SIZES):
+        for r in range(CORPORA):
+            yield i, k, r, 1.0
+        yield i, k, 0, 2.0
+
+
+def commit():
+    """The commit the runs come from (with ``+dirty`` if the tree differs from it)."""
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "stumplib"], cwd=ROOT)
+    return head + ("+dirty" if dirty.returncode else "")
+
+
+def main():
+    """Run what the data file does not hold yet, appending each run as it ends."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hours", type=float, default=np.inf, help="stop after this long")
+    args = parser.parse_args()
+    data = full_data.load(DATA) if DATA.exists() else {"runs": []}
+    data.update(
+        command="make full-corpus",
+        seed=list(SEED),
+        level=LEVEL,
+        prior=[PRIOR.lo, PRIOR.hi],
+        sizes=list(SIZES),
+        corpora=CORPORA,
+    )
+    done = {(run["k"], run["corpus"], run["divisor"]) for run in data["runs"]}
+    began = time.monotonic()
+    for i, k, r, divisor in runs_to_do():
+        if (k, r, divisor) in done:
+            continue
+        if time.monotonic() - began > 3600 * args.hours:
+            print(f"stopped after {args.hours} h; run again to resume", file=sys.stderr)
+            return
+        start = time.monotonic()
+        h = pretraining.freeze_by_rule(k, k, PRIOR, pretraining.stream(SEED, i, r), LEVEL, divisor)
+        seconds = time.monotonic() - start
+        b0 = pretraining.size_start(k, k, PRIOR)[0][1] / divisor
+        error = float(frozen.interior_error(h.a, h.b))
+        data["runs"].append(
+            dict(
+                k=k,
+                index=i,
+                corpus=r,
+                divisor=divisor,
+                b0=b0,
+                a=h.a,
+                b=h.b,
+                steps=h.steps,
+                error=error,
+                seconds=round(seconds, 1),
+            )
+        )
+        data.update(commit=commit(), date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
+        full_data.save(DATA, data)
+        print(
+            f"k={k} corpus {r} from b0={b0:.4g}: b_T={h.b:.4g} in {h.steps} steps, "
+            f"error*k={error * k:.3g}, {seconds:.0f} s",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
