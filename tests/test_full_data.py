@@ -10,7 +10,7 @@ GOOD = {"command": "make full-corpus", "commit": "abc", "date": "2026-12-03", "r
 
 
 def test_save_then_load_round_trips(tmp_path):
-    path = tmp_path / "x.json"
+    path = tmp_path / "data" / "x.json"
     full_data.save(path, GOOD)
     assert full_data.load(path) == GOOD
     assert not path.with_suffix(".partial").exists()

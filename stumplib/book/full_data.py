@@ -46,6 +46,8 @@ def load(path):
 def save(path, data):
     """Write ``data`` (a dict carrying :data:`PROVENANCE`) to ``path`` atomically.
 
+    The folder is made if need be.
+
     Parameters
     ----------
     path : str or pathlib.Path
@@ -62,6 +64,7 @@ def save(path, data):
     missing = [k for k in PROVENANCE if not data.get(k)]
     if missing:
         raise ValueError(f"data lacks its provenance: {', '.join(missing)}")
+    path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".partial")
     partial.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     partial.replace(path)
