@@ -7,8 +7,8 @@ nbval against the stored outputs under other floating-point environments (anothe
 OpenBLAS kernel, one BLAS thread, numpy without its widest SIMD code paths), in
 parallel, and names every cell whose output would not reproduce there.
 ``python tools/notebooks.py validate [NOTEBOOK ...]`` does the same with this machine's
-own environment added (what ``make test`` runs). All default to every chapter,
-``book/[0-9]*.ipynb``.
+own environment added (what ``make test`` runs). All default to every notebook of the
+book, chapters and appendices: ``book/*.ipynb``.
 """
 
 import argparse
@@ -58,8 +58,8 @@ def environments(machine=None):
 
 
 def chapters(names):
-    """The notebooks named, or every chapter notebook."""
-    paths = [Path(n) for n in names] or sorted((ROOT / "book").glob("[0-9]*.ipynb"))
+    """The notebooks named, or every notebook of the book (chapters and appendices)."""
+    paths = [Path(n) for n in names] or sorted((ROOT / "book").glob("*.ipynb"))
     return [p.resolve() for p in paths]
 
 
