@@ -206,6 +206,92 @@ def local_sizes(sizes, b, s, edge=1e-3):
     return (sizes <= b / 2) & (s**sizes <= edge)
 
 
+class Localization(NamedTuple):
+    """A head's rate in ``N`` against the nearest-positive rule's, where it should localize.
+
+    Parameters
+    ----------
+    sizes : ndarray, shape (p,)
+        The fresh-context sizes ``N``.
+    windows : dict of float to ndarray of bool
+        For each threshold, the sizes of :func:`local_sizes`.
+    head, rule : stumplib.fitting.Pooled
+        Exponent in ``N`` of the head's RMS error and of the nearest-positive rule's on the
+        same contexts, each pooled over the thresholds (inverse-variance weights).
+    decades : float
+        Width of the narrowest window, ``log10(N_max / N_min)``.
+    tilt : float
+        :func:`excess_tilt` of the declared model of the head's excess over the rule, a
+        relative ``N / b`` at the top of the widest-reaching window, over ``decades``.
+    """
+
+    sizes: np.ndarray
+    windows: dict
+    head: fitting.Pooled
+    rule: fitting.Pooled
+    decades: float
+    tilt: float
+
+
+def localization_rate(a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, edge=1e-3):
+    """Exponent in ``N`` of one head and of the nearest-positive rule where it localizes.
+
+    For each threshold ``s`` (fresh contexts from the stream ``(*seed, j)`` for the
+    ``j``-th), the head and the rule are evaluated by :func:`fresh_errors` and fitted by
+    :func:`stumplib.fitting.power_law` over :func:`local_sizes` (``N <= b / 2``,
+    ``s^N <= edge``); the exponents are pooled over the thresholds.
+
+    Parameters
+    ----------
+    a, b : float
+        The head.
+    sizes : array_like of int
+        Fresh-context sizes ``N``.
+    thresholds : array_like
+        Fixed thresholds in ``[0, 1]``.
+    contexts : int
+        Fresh contexts per size.
+    seed : int or tuple of int
+        Structured seed of the fresh contexts.
+    edge : float
+        Largest probability of a context without positive example.
+
+    Returns
+    -------
+    Localization
+
+    Raises
+    ------
+    ValueError
+        If a threshold's window holds fewer than three sizes (no rate), or an argument is
+        invalid.
+    """
+    a, b = validation.scalar_parameters(a, b)
+    seed = validation.seed(seed)
+    thresholds = validation.unit_interval(thresholds, "thresholds")
+    n = np.array(validation.counts(sizes, "sizes"), float)
+    windows = {float(s): local_sizes(n.astype(int), b, s, edge) for s in thresholds}
+    short = [s for s, w in windows.items() if w.sum() < 3]
+    if short:
+        raise ValueError(f"sizes must hold three or more sizes in the window at s = {short}")
+    head_fits, rule_fits = [], []
+    for j, (s, w) in enumerate(windows.items()):
+        out = fresh_errors([a], [b], n.astype(int), tasks.Fixed(s), contexts, (*seed, j))
+        head_fits.append(fitting.power_law(n[w], out.head.rms[0, w], out.head.se[0, w]))
+        rule = out.rules["nearest positive"]
+        rule_fits.append(fitting.power_law(n[w], rule.rms[w], rule.se[w]))
+    decades = min(float(np.log10(n[w][-1] / n[w][0])) for w in windows.values())
+    top = max(n[w][-1] for w in windows.values())
+    return Localization(
+        n,
+        windows,
+        pooled_slope(head_fits),
+        pooled_slope(rule_fits),
+        decades,
+        excess_tilt(top / b, decades),
+    )
+
+
 def excess_tilt(excess, decades):
     """How far an excess at the top of a fitting window tilts a fitted power-law exponent.
 

@@ -44,7 +44,7 @@ from stumplib import (
     training,
     validation,
 )
-from stumplib.book import claims, plotting, prose, scales
+from stumplib.book import claims, full_data, plotting, prose, scales
 from stumplib.symbolic import boundary as symbolic_boundary
 from stumplib.symbolic import dynamics as symbolic_dynamics
 from stumplib.symbolic import head as symbolic_head
@@ -504,6 +504,14 @@ CASES = [
     (symbolic_population.interior_series, dict(order=2), "order", "order", "", ""),
     (calibration.offset, dict(a=20.0, b=20.0, prior=PRIOR), "a b", "", "prior", ""),
     (certification.noise_ratio, dict(gradients=[[1.0, 2.0], [2.0, 3.0]]), "gradients", "", "", ""),
+    (
+        frozen.localization_rate,
+        dict(a=120.0, b=150.0, sizes=[4, 6, 8, 12], thresholds=[0.3], contexts=4, seed=0),
+        "a b sizes thresholds contexts edge",
+        "contexts seed",
+        "",
+        "",
+    ),
     (fitting.bound_trend, dict(x=[1.0, 2.0, 3.0], y=[1.0, 1.0, 1.0]), "x y", "", "", ""),
     (
         pretraining.freeze_by_rule,
@@ -733,6 +741,8 @@ NO_NUMERIC_INPUT = {
     fitting.PowerLaw: _RESULT + "; pooled_slope checks the fields it reads",
     fitting.Pooled: _RESULT,
     fitting.LinearFit: _RESULT,
+    full_data.load: "takes a path (FileNotFoundError, or ValueError naming the path)",
+    full_data.save: "takes a path and a dict (ValueError names the missing provenance)",
     fitting.BoundTrend: _RESULT + "; made by bound_trend, which checks its inputs",
     fitting.BoundTrend.log_power: _NO_ARGUMENTS,
     gradcheck.Comparison: _RESULT,
@@ -740,6 +750,7 @@ NO_NUMERIC_INPUT = {
     certification.GridCrossing: _RESULT,
     frozen.Errors: _RESULT,
     frozen.FreshErrors: _RESULT,
+    frozen.Localization: _RESULT,
     sparse_corpus.SparseCorpus: "drawn by SparseCorpus.sample (TypeError naming it)",
     symmetrization.Side: _RESULT,
     symmetrization.Rates: _RESULT,

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stumplib import baselines, calibration, frozen, head, population, tasks
+from stumplib import baselines, calibration, fitting, frozen, head, population, tasks
 
 
 def test_reference_values_against_direct_computation():
@@ -180,3 +180,33 @@ def test_excess_tilt_reference_values_and_errors():
         frozen.excess_tilt(0.1, 0.0)
     with pytest.raises(TypeError, match="^excess"):
         frozen.excess_tilt("0.1", 1.0)
+
+
+class TestLocalizationRate:
+    SIZES = (4, 6, 8, 12, 16, 24, 32, 48, 64)
+
+    def test_pools_the_per_threshold_fits_of_fresh_errors(self):
+        got = frozen.localization_rate(120.0, 150.0, self.SIZES, (0.3, 0.5), 200, seed=(4, 1))
+        fits = {"head": [], "rule": []}
+        n = np.array(self.SIZES, float)
+        for j, s in enumerate((0.3, 0.5)):
+            w = frozen.local_sizes(self.SIZES, 150.0, s)
+            np.testing.assert_array_equal(got.windows[s], w)
+            out = frozen.fresh_errors(
+                [120.0], [150.0], self.SIZES, tasks.Fixed(s), 200, rng=(4, 1, j)
+            )
+            fits["head"].append(fitting.power_law(n[w], out.head.rms[0, w], out.head.se[0, w]))
+            rule = out.rules["nearest positive"]
+            fits["rule"].append(fitting.power_law(n[w], rule.rms[w], rule.se[w]))
+        assert got.head == frozen.pooled_slope(fits["head"])
+        assert got.rule == frozen.pooled_slope(fits["rule"])
+        windows = [n[w] for w in got.windows.values()]
+        assert got.decades == pytest.approx(min(np.log10(v[-1] / v[0]) for v in windows))
+        top = max(v[-1] for v in windows)
+        assert got.tilt == pytest.approx(frozen.excess_tilt(top / 150.0, got.decades))
+        # a head of large scale localizes like the nearest positive: exponent near -1
+        assert got.head.value == pytest.approx(-1.0, abs=0.25)
+
+    def test_a_window_of_fewer_than_three_sizes_is_refused(self):
+        with pytest.raises(ValueError, match=r"^sizes must hold three or more sizes"):
+            frozen.localization_rate(20.0, 20.0, self.SIZES, (0.5,), 50)
