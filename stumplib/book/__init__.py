@@ -11,4 +11,6 @@ chapters and the book's Sphinx extensions do.
     the book's figure style
 ``scales``
     experiment sizes at book and full scale, and the seed offset of a re-draw
+``full_data``
+    results beyond book scale as committed data files, with their provenance
 """
