@@ -304,15 +304,11 @@ PHONE = {"width": 390, "height": 844}
 CHAPTER = re.compile(r"^book/\d\d-[^/]+\.html$")
 MAX_SCREENS = 15  # a chapter page, in screens of 900 px at 1200 px width (issue 29)
 # Chapter pages still longer than MAX_SCREENS, with the reason. Chapters 5 and 6 wait
-# for their rewrite (their own issue). Chapter 7 was measured after its proofs and the
-# derivation of the symmetrized dynamics moved to appendix C (at 1200 x 900, folds
-# closed) and waits for more of its verification (the Monte Carlo checks, the runs of
-# claim lines of its last section) to move to an appendix page (issue 29, item 7); each
-# entry is a strict expected failure, so it must be removed once the page fits.
+# for their rewrite (their own issue); each entry is a strict expected failure, so it
+# must be removed once the page fits.
 LENGTH_PENDING = {
     "book/05-finite-corpus.html": "16.2 screens; rewrite of chapters 5 and 6 (own issue)",
     "book/06-frozen-estimator.html": "18.0 screens; rewrite of chapters 5 and 6 (own issue)",
-    "book/07-boundary-and-symmetrization.html": "25.0 screens; verification to appendix pages",
 }
 ASPECT_TOLERANCE = 0.02  # rendered aspect ratio within 2% of the image file's
 READABLE_PX = 9.0  # the smallest text of a figure, in CSS px on screen
