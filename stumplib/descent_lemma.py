@@ -17,10 +17,10 @@ import numpy as np
 
 from . import dynamics, population, validation
 
-#: The lemma's hypotheses: relative gradient error at most ``RHO_MAX`` and
-#: ``eta lambda_max`` at most ``Q_MAX``; together they give a decrease of at least
-#: ``eta |g|^2 / 4``.
+#: Largest relative gradient error in the lemma's hypotheses (with ``Q_MAX``, a
+#: decrease of at least ``eta |g|^2 / 4``).
 RHO_MAX = 0.5
+#: Largest ``eta lambda_max`` in the lemma's hypotheses.
 Q_MAX = 2.0 / 9.0
 
 
