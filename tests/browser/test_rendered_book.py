@@ -308,7 +308,6 @@ MAX_SCREENS = 15  # a chapter page, in screens of 900 px at 1200 px width (issue
 # must be removed once the page fits.
 LENGTH_PENDING = {
     "book/05-finite-corpus.html": "16.2 screens; rewrite of chapters 5 and 6 (own issue)",
-    "book/06-frozen-estimator.html": "18.0 screens; rewrite of chapters 5 and 6 (own issue)",
 }
 ASPECT_TOLERANCE = 0.02  # rendered aspect ratio within 2% of the image file's
 READABLE_PX = 9.0  # the smallest text of a figure, in CSS px on screen
