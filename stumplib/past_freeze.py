@@ -11,6 +11,7 @@ evaluated on infinitely long fresh contexts, separately at each threshold
 training on help (a lower error) or hurt, and by how much.
 """
 
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -43,11 +44,17 @@ class PastLadder(NamedTuple):
         ``|s_hat_inf(s) - s|`` at each threshold.
     steps : ndarray, shape (R, J + 1)
         Steps from the start to the freeze (``j = 0``) and from the freeze to point ``j``.
+        Points a corpus did not reach (see ``reached``) hold NaN here and above.
+    reached : ndarray of int, shape (R,)
+        Points reached, the freeze included (``J + 1`` unless a leg ran out of steps).
+    last_b : ndarray, shape (R,)
+        The scale where each corpus's run ended: its last point, or where a leg ran out of
+        steps below its point.
     helps, hurts : ndarray of int, shape (J, T)
         Corpora whose error at point ``j`` is below (above) their error at the freeze.
     median_ratio, best_ratio, worst_ratio : ndarray, shape (J, T)
-        Median, smallest and largest over corpora of error at point ``j`` / error at the
-        freeze.
+        Median, smallest and largest, over the corpora that reached point ``j``, of the
+        error there / the error at the freeze (NaN if none did).
     """
 
     shape: tuple
@@ -57,6 +64,8 @@ class PastLadder(NamedTuple):
     offset: np.ndarray
     error: np.ndarray
     steps: np.ndarray
+    reached: np.ndarray
+    last_b: np.ndarray
     helps: np.ndarray
     hurts: np.ndarray
     median_ratio: np.ndarray
@@ -120,7 +129,8 @@ def train_past(
     level : float
         The corpus rule's noise level.
     max_steps : int
-        Steps allowed per leg of the ladder.
+        Steps allowed per leg of the ladder; a corpus whose leg runs out of them stops
+        there (``PastLadder.reached``, ``PastLadder.last_b``).
     n_workers : int, optional
         Local processes (see :func:`stumplib.sweep.run`); the results do not depend on it.
 
@@ -132,8 +142,6 @@ def train_past(
     ------
     ValueError
         If ``ratio <= 1``, or ``thresholds`` is not a non-empty 1-D sequence in [0, 1].
-    RuntimeError
-        If a leg does not reach its point within ``max_steps`` steps.
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
@@ -165,7 +173,7 @@ def train_past(
     for (i, rs), on in zip(groups, done):
         runs[i].extend([frozen[i][r], *later] for r, later in zip(rs, on))
     ladders = [_ladder(shape, f, rows, s, prior) for shape, f, rows in zip(sizes, factors, runs)]
-    b_over_k = max(float(ladder.b.max()) / min(ladder.shape) for ladder in ladders)
+    b_over_k = max(float(np.nanmax(ladder.b)) / min(ladder.shape) for ladder in ladders)
     return PastFreeze(s, ladders, b_over_k)
 
 
@@ -187,27 +195,42 @@ def _ladder_group(item):
     drawn = [Corpus.sample(m, n, prior, rng=rng) for rng in rngs]
     theta = [(h.a, h.b) for h in frozen]
     targets = np.outer([h.b for h in frozen], factors)
-    return pretraining.train_side_by_side(drawn, theta, targets, prior, max_steps)
+    return pretraining.train_side_by_side(drawn, theta, targets, prior, max_steps, True)
 
 
 def _ladder(shape, factors, rows, s, prior):
     """A :class:`PastLadder` from the recorded points ``rows[r][j]``."""
-    a = np.array([[h.a for h in row] for row in rows])
-    b = np.array([[h.b for h in row] for row in rows])
-    steps = np.array([[h.steps for h in row] for row in rows])
-    error = np.abs(population.residual(a[..., None], b[..., None], s)[0])
+    R, points = len(rows), len(factors)
+    a, b, steps = (np.full((R, points), np.nan) for _ in range(3))
+    reached, last_b = np.zeros(R, int), np.zeros(R)
+    for r, row in enumerate(rows):
+        on = row if row[-1].b >= factors[len(row) - 1] * row[0].b else row[:-1]
+        reached[r], last_b[r] = len(on), row[-1].b
+        a[r, : len(on)] = [h.a for h in on]
+        b[r, : len(on)] = [h.b for h in on]
+        steps[r, : len(on)] = [h.steps for h in on]
+    error = np.full((R, points, len(s)), np.nan)
+    offset = np.full((R, points), np.nan)
+    ok = ~np.isnan(b)
+    error[ok] = np.abs(population.residual(a[ok][:, None], b[ok][:, None], s)[0])
+    offset[ok] = calibration.offset(a[ok], b[ok], prior)
     change = error[:, 1:] / error[:, :1]
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a point no corpus reached
+        median, best, worst = (f(change, axis=0) for f in (np.nanmedian, np.nanmin, np.nanmax))
     return PastLadder(
         tuple(int(v) for v in shape),
         factors,
         a,
         b,
-        calibration.offset(a, b, prior),
+        offset,
         error,
         steps,
+        reached,
+        last_b,
         np.sum(change < 1, axis=0),
         np.sum(change > 1, axis=0),
-        np.median(change, axis=0),
-        change.min(axis=0),
-        change.max(axis=0),
+        median,
+        best,
+        worst,
     )
