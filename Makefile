@@ -127,7 +127,7 @@ texlive:
 # The first cell of every chapter installs stumplib from REPOSITORY_URL when it is missing
 # (on Colab); removed from the rendered book. Idempotent: re-run after editing notebooks.
 colab-cells: venv
-	$(PY) tools/colab_cell.py --repository "$(REPOSITORY_URL)" book/[0-9]*.ipynb
+	$(PY) tools/colab_cell.py --repository "$(REPOSITORY_URL)" book/[0-9]*.ipynb book/appendix-*.ipynb
 
 $(MATHJAX):
 	npm install --silent --no-save --no-audit --no-fund --prefix .cache/mathjax mathjax@3.2.2

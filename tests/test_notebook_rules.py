@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 BOOK = Path(__file__).resolve().parents[1] / "book"
-CHAPTERS = sorted(BOOK.glob("[0-9]*.ipynb"))
+CHAPTERS = sorted([*BOOK.glob("[0-9]*.ipynb"), *BOOK.glob("appendix-*.ipynb")])
 MAX_LINES = 25
 # Long analysis cells that still wait for their library functions (the rewrite of
 # chapters 5 and 6); every other cell of the book keeps the limit.

@@ -8,7 +8,7 @@ OpenBLAS kernel, one BLAS thread, numpy without its widest SIMD code paths), in
 parallel, and names every cell whose output would not reproduce there.
 ``python tools/notebooks.py validate [NOTEBOOK ...]`` does the same with this machine's
 own environment added (what ``make test`` runs). All default to every chapter,
-``book/[0-9]*.ipynb``.
+``book/[0-9]*.ipynb`` and the appendices, ``book/appendix-*.ipynb``.
 """
 
 import argparse
@@ -59,7 +59,9 @@ def environments(machine=None):
 
 def chapters(names):
     """The notebooks named, or every chapter notebook."""
-    paths = [Path(n) for n in names] or sorted((ROOT / "book").glob("[0-9]*.ipynb"))
+    paths = [Path(n) for n in names] or sorted(
+        [*(ROOT / "book").glob("[0-9]*.ipynb"), *(ROOT / "book").glob("appendix-*.ipynb")]
+    )
     return [p.resolve() for p in paths]
 
 

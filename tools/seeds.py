@@ -36,7 +36,9 @@ def seeded_chapters():
     """The chapter notebooks whose ``SEED`` is taken from ``scales.seed``."""
     return [
         p
-        for p in sorted((ROOT / "book").glob("[0-9]*.ipynb"))
+        for p in sorted(
+            [*(ROOT / "book").glob("[0-9]*.ipynb"), *(ROOT / "book").glob("appendix-*.ipynb")]
+        )
         if SEEDED.search(p.read_text(encoding="utf-8"))
     ]
 
