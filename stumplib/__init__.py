@@ -36,6 +36,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     corpus gradient errors relative to the direction of progress
 ``pretraining``
     large-resolution starts, runs to a freezing scale or by the corpus's own noise
+``past_freeze``
+    training on past the corpus rule's freeze, evaluated threshold by threshold
 ``sweep``
     sweeps in parallel over cores (joblib) or a Dask cluster, identical to serial
 ``progress``

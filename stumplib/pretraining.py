@@ -175,7 +175,7 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     return train_to_scale(corpus, (a0 + shift, b0), eta, b_target)
 
 
-def train_side_by_side(corpora, theta0, targets, prior, max_steps=100_000):
+def train_side_by_side(corpora, theta0, targets, prior, max_steps=100_000, stop_late=False):
     """Corpora of one size trained side by side, recorded where each reaches each target.
 
     Each run's step restarts at every target.
@@ -201,6 +201,11 @@ def train_side_by_side(corpora, theta0, targets, prior, max_steps=100_000):
         The threshold prior whose population curvature sets each leg's step.
     max_steps : int
         Steps allowed per leg.
+    stop_late : bool
+        What a leg that does not reach its target within ``max_steps`` steps does: stop
+        that corpus there (``True``; its row then ends with the point where it stopped,
+        below its target) or raise (``False``). The same for a leg whose start has no
+        positive population curvature (no step the lemma allows).
 
     Returns
     -------
@@ -212,7 +217,8 @@ def train_side_by_side(corpora, theta0, targets, prior, max_steps=100_000):
     FloatingPointError
         If the parameters of a corpus stop being finite.
     RuntimeError
-        If a leg does not reach its target within ``max_steps`` steps.
+        If a leg does not reach its target within ``max_steps`` steps and ``stop_late``
+        is false.
     """
     stacked, m = _stackable(corpora)
     theta = validation.finite(theta0, "theta0")
@@ -226,7 +232,9 @@ def train_side_by_side(corpora, theta0, targets, prior, max_steps=100_000):
         raise ValueError("targets must be non-decreasing scales, shape (k,) or (R, k)")
     targets = validation.batch(targets, "targets", (len(corpora), targets.shape[-1]))
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
-    return _side_by_side(corpora, stacked, m, theta.copy(), targets, max_steps, prior)
+    return _side_by_side(
+        corpora, stacked, m, theta.copy(), targets, max_steps, prior, bool(stop_late)
+    )
 
 
 def _stackable(corpora):
@@ -238,7 +246,7 @@ def _stackable(corpora):
     return stacked, corpora[0].shape[0]
 
 
-def _side_by_side(corpora, stacked, m, theta, targets, max_steps, prior):
+def _side_by_side(corpora, stacked, m, theta, targets, max_steps, prior, stop_late=False):
     R, k = targets.shape
     follower = stacked.follow()
     a, b = theta[:, 0], theta[:, 1]
@@ -252,13 +260,22 @@ def _side_by_side(corpora, stacked, m, theta, targets, max_steps, prior):
                 t0[r], steps0[r] = t0[r] + eta[r] * taken[r], steps0[r] + taken[r]
                 out[r].append(Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r])))
                 leg[r], taken[r] = leg[r] + 1, 0
-                eta[r] = descent_lemma.step_bound(a[r], b[r], prior)
+                if leg[r] < k:
+                    eta[r] = _leg_step(a[r], b[r], prior, stop_late)
+                    taken[r] = max_steps if np.isnan(eta[r]) else 0  # no step: stops
         if not np.array_equal(np.flatnonzero(leg < k), live):
             live = np.flatnonzero(leg < k)
             if not live.size:
                 return out
             follower = Corpus.stack([corpora[r] for r in live]).follow()
         late = live[taken[live] >= max_steps]
+        if late.size and stop_late:
+            for r in late:
+                ran = 0 if np.isnan(eta[r]) else taken[r]
+                t0[r], steps0[r] = t0[r] + (eta[r] * ran if ran else 0.0), steps0[r] + ran
+                out[r].append(Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r])))
+                leg[r] = k
+            continue
         if late.size:
             r = late[0]
             raise RuntimeError(
@@ -279,6 +296,16 @@ def _side_by_side(corpora, stacked, m, theta, targets, max_steps, prior):
                 f"(eta={eta[r]:.4g} too large?)"
             )
         taken[live] += 1
+
+
+def _leg_step(a, b, prior, stop_late):
+    """The lemma's step at ``(a, b)``; NaN where it allows none and ``stop_late``."""
+    try:
+        return descent_lemma.step_bound(a, b, prior)
+    except ValueError:
+        if not stop_late:
+            raise
+        return np.nan
 
 
 def stream(seed, *index):

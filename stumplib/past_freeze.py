@@ -1,0 +1,236 @@
+"""Training on past the corpus rule's freeze, far beyond it, threshold by threshold.
+
+Each corpus is frozen at ``b_T`` by the corpus rule
+(:func:`stumplib.pretraining.pretrain_noisy`, from the size-tied start) and then trained
+on from its frozen point by :func:`stumplib.pretraining.train_side_by_side` (the descent
+lemma's step, restarted at every ladder point), recorded where its scale first reaches
+each point of a geometric ladder ``b_T ratio^j``. The ladder of one size is long enough
+for every corpus of that size to reach ``reach (m ∧ n)``. At every point the head is
+evaluated on infinitely long fresh contexts, separately at each threshold
+(:func:`stumplib.population.residual`), and against its own value at the freeze: does
+training on help (a lower error) or hurt, and by how much.
+"""
+
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+
+from . import calibration, population, pretraining, sweep, validation
+from .corpus import Corpus
+
+#: Thresholds at which the heads are evaluated: three interior ones and one near the top
+#: of the prior ``U[0.1, 0.9]``.
+THRESHOLDS = (0.3, 0.5, 0.7, 0.85)
+
+
+class PastLadder(NamedTuple):
+    """The corpora of one size, frozen by the corpus rule and trained on along a ladder.
+
+    Point ``j = 0`` is the freeze; point ``j`` is the first iterate whose scale reaches
+    ``factors[j] b_T`` (its own ``b_T`` for each corpus). Arrays are indexed
+    ``[r, j]`` (corpus, point) and ``[r, j, t]`` (threshold ``t``); the summaries
+    ``[j - 1, t]`` compare point ``j >= 1`` with the freeze.
+
+    Attributes
+    ----------
+    shape : tuple of int
+        ``(m, n)``.
+    factors : ndarray, shape (J + 1,)
+        ``1, ratio, ratio^2, ...``.
+    a, b, offset : ndarray, shape (R, J + 1)
+        Parameters, and the offset ``a - a*(b)`` from the population valley.
+    error : ndarray, shape (R, J + 1, T)
+        ``|s_hat_inf(s) - s|`` at each threshold.
+    steps : ndarray, shape (R, J + 1)
+        Steps from the start to the freeze (``j = 0``) and from the freeze to point ``j``.
+        Points a corpus did not reach (see ``reached``) hold NaN here and above.
+    reached : ndarray of int, shape (R,)
+        Points reached, the freeze included (``J + 1`` unless a leg ran out of steps).
+    last_b : ndarray, shape (R,)
+        The scale where each corpus's run ended: its last point, or where a leg ran out of
+        steps below its point.
+    helps, hurts : ndarray of int, shape (J, T)
+        Corpora whose error at point ``j`` is below (above) their error at the freeze.
+    median_ratio, best_ratio, worst_ratio : ndarray, shape (J, T)
+        Median, smallest and largest, over the corpora that reached point ``j``, of the
+        error there / the error at the freeze (NaN if none did).
+    """
+
+    shape: tuple
+    factors: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    offset: np.ndarray
+    error: np.ndarray
+    steps: np.ndarray
+    reached: np.ndarray
+    last_b: np.ndarray
+    helps: np.ndarray
+    hurts: np.ndarray
+    median_ratio: np.ndarray
+    best_ratio: np.ndarray
+    worst_ratio: np.ndarray
+
+
+class PastFreeze(NamedTuple):
+    """:func:`train_past` for every size: the thresholds and one :class:`PastLadder` each.
+
+    Attributes
+    ----------
+    thresholds : ndarray, shape (T,)
+    ladders : list of PastLadder
+    b_over_k : float
+        The largest ``b / (m ∧ n)`` reached by any corpus.
+    """
+
+    thresholds: np.ndarray
+    ladders: list
+    b_over_k: float
+
+
+def train_past(
+    sizes,
+    prior,
+    corpora,
+    seed,
+    reach=2.0,
+    ratio=2.0,
+    thresholds=THRESHOLDS,
+    level=0.5,
+    max_steps=100_000,
+    n_workers=None,
+):
+    """Corpora frozen by the corpus rule, trained on to ``reach (m ∧ n)`` and evaluated.
+
+    Corpus ``r`` of size ``sizes[i]`` is the corpus of
+    :func:`stumplib.pretraining.pretrain_noisy` with the same ``seed`` (stream
+    ``(seed, i, r)``), frozen at ``b_T`` where its gradient noise ratio reaches ``level``.
+    It is then trained on, side by side with the others of its size, to ``b_T ratio^j``
+    for ``j = 1 .. J``, ``J`` the smallest integer with ``ratio^J min_r b_T >= reach (m
+    ∧ n)``, each leg with the descent lemma's step at its start.
+
+    Parameters
+    ----------
+    sizes : sequence of (int, int)
+        Corpus sizes ``(m, n)``.
+    prior : tasks.Uniform
+        Threshold prior of the corpora and of the population valley.
+    corpora : int
+        Independent corpora per size.
+    seed : int or tuple of int
+        The experiment's seed.
+    reach : float
+        Every corpus is trained to at least ``reach (m ∧ n)``, positive.
+    ratio : float
+        Ratio of successive ladder points, above 1.
+    thresholds : sequence of float
+        Thresholds in [0, 1] at which the heads are evaluated.
+    level : float
+        The corpus rule's noise level.
+    max_steps : int
+        Steps allowed per leg of the ladder; a corpus whose leg runs out of them stops
+        there (``PastLadder.reached``, ``PastLadder.last_b``).
+    n_workers : int, optional
+        Local processes (see :func:`stumplib.sweep.run`); the results do not depend on it.
+
+    Returns
+    -------
+    PastFreeze
+
+    Raises
+    ------
+    ValueError
+        If ``ratio <= 1``, or ``thresholds`` is not a non-empty 1-D sequence in [0, 1].
+    """
+    sizes = validation.count_rows(sizes, "sizes", (1, 1))
+    corpora = validation.count(corpora, "corpora")
+    reach = validation.positive_scalar(reach, "reach")
+    ratio = validation.positive_scalar(ratio, "ratio")
+    if not ratio > 1:
+        raise ValueError(f"ratio must be > 1 (got {ratio})")
+    s = validation.unit_interval(thresholds, "thresholds")
+    if s.ndim != 1 or not s.size:
+        raise ValueError(f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})")
+    max_steps = validation.count(max_steps, "max_steps", minimum=0)
+    frozen = pretraining.pretrain_noisy(sizes, prior, corpora, seed, level, n_workers)
+    factors = [
+        ratio ** np.arange(_rungs(min(shape), [h.b for h in runs], reach, ratio) + 1)
+        for shape, runs in zip(sizes, frozen)
+    ]
+    groups = [
+        (i, range(r, min(corpora, r + pretraining.SIDE_BY_SIDE)))
+        for i in range(len(sizes))
+        for r in range(0, corpora, pretraining.SIDE_BY_SIDE)
+    ]
+    items = [
+        (sizes[i], prior, [pretraining.stream(seed, i, r) for r in rs],
+         [frozen[i][r] for r in rs], factors[i][1:], max_steps)
+        for i, rs in groups
+    ]  # fmt: skip
+    done = sweep.run(_ladder_group, items, n_workers, desc="past the freeze", cost=_cost)
+    runs = [[] for _ in sizes]
+    for (i, rs), on in zip(groups, done):
+        runs[i].extend([frozen[i][r], *later] for r, later in zip(rs, on))
+    ladders = [_ladder(shape, f, rows, s, prior) for shape, f, rows in zip(sizes, factors, runs)]
+    b_over_k = max(float(np.nanmax(ladder.b)) / min(ladder.shape) for ladder in ladders)
+    return PastFreeze(s, ladders, b_over_k)
+
+
+def _rungs(k, b_frozen, reach, ratio):
+    """The smallest ``J >= 1`` with ``ratio^J min(b_frozen) >= reach k``."""
+    need = np.log(reach * k / min(b_frozen)) / np.log(ratio)
+    return max(1, int(np.ceil(need - 1e-9)))
+
+
+def _cost(item):
+    """A ladder group's cost: examples times the ladder's top factor."""
+    (m, n), factors = item[0], item[4]
+    return m * n * len(item[2]) * factors[-1]
+
+
+def _ladder_group(item):
+    """Corpora of one size trained side by side from their freezes along the ladder."""
+    (m, n), prior, rngs, frozen, factors, max_steps = item
+    drawn = [Corpus.sample(m, n, prior, rng=rng) for rng in rngs]
+    theta = [(h.a, h.b) for h in frozen]
+    targets = np.outer([h.b for h in frozen], factors)
+    return pretraining.train_side_by_side(drawn, theta, targets, prior, max_steps, True)
+
+
+def _ladder(shape, factors, rows, s, prior):
+    """A :class:`PastLadder` from the recorded points ``rows[r][j]``."""
+    R, points = len(rows), len(factors)
+    a, b, steps = (np.full((R, points), np.nan) for _ in range(3))
+    reached, last_b = np.zeros(R, int), np.zeros(R)
+    for r, row in enumerate(rows):
+        on = row if row[-1].b >= factors[len(row) - 1] * row[0].b else row[:-1]
+        reached[r], last_b[r] = len(on), row[-1].b
+        a[r, : len(on)] = [h.a for h in on]
+        b[r, : len(on)] = [h.b for h in on]
+        steps[r, : len(on)] = [h.steps for h in on]
+    error = np.full((R, points, len(s)), np.nan)
+    offset = np.full((R, points), np.nan)
+    ok = ~np.isnan(b)
+    error[ok] = np.abs(population.residual(a[ok][:, None], b[ok][:, None], s)[0])
+    offset[ok] = calibration.offset(a[ok], b[ok], prior)
+    change = error[:, 1:] / error[:, :1]
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a point no corpus reached
+        median, best, worst = (f(change, axis=0) for f in (np.nanmedian, np.nanmin, np.nanmax))
+    return PastLadder(
+        tuple(int(v) for v in shape),
+        factors,
+        a,
+        b,
+        offset,
+        error,
+        steps,
+        reached,
+        last_b,
+        np.sum(change < 1, axis=0),
+        np.sum(change > 1, axis=0),
+        median,
+        best,
+        worst,
+    )
