@@ -22,11 +22,12 @@ as a control variate. Training is *certified* at the scales where ``rho`` stays 
 stated level.
 """
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
-from . import calibration, population, sweep, validation
+from . import calibration, descent_lemma, population, sweep, training, validation
 from . import corpus as corpus_module
 
 
@@ -782,3 +783,309 @@ def steps_outside(end, low, high, factor):
     if np.any(np.abs(steps - whole) > 1e-6):
         raise ValueError(f"end, low and high must lie on one grid of ratio factor={factor:g}")
     return int(max(0.0, *whole))
+
+
+# ----------------------------------------------------------------- the certified run
+
+#: The step of :func:`certified_end_of_size` as a fraction of the lemma's bound at the start,
+#: ``eta = STEP_FRACTION * 2 / (9 lambda_max(theta_0))``. At the full bound ``q = eta
+#: lambda_max`` rises above ``2/9`` just after the start (measured: up to 1.43 times its
+#: start value at ``m = n = 400`` from ``b_0 = 5``), as the corpus run leaves the
+#: population valley for its own, where the population curvature is larger; half the
+#: bound keeps ``q`` below ``2/9`` along the runs of chapter 5 (checked there, per record).
+STEP_FRACTION = 0.5
+
+#: Records of :func:`certified_run` are kept where the scale has grown by this relative
+#: amount since the last record (0.5%), at the start and at the last iterate.
+RECORD_GROWTH = 0.005
+
+
+@dataclass(frozen=True)
+class CertifiedRun:
+    """One corpus's constant-step run with the descent lemma's hypotheses at its iterates.
+
+    The arrays hold one entry per recorded iterate ``theta_k`` (see :func:`certified_run`).
+
+    Parameters
+    ----------
+    eta : float
+        The constant step.
+    step : ndarray of int
+        Iterate numbers ``k``.
+    a, b : ndarray
+        ``theta_k``.
+    rho : ndarray
+        The corpus's relative gradient error at ``theta_k``,
+        ``|grad L_{m,n}(theta_k) - grad L(theta_k)| / |grad L(theta_k)|``.
+    q : ndarray
+        ``eta`` times the larger of ``lambda_max`` at ``theta_k`` and at ``theta_{k+1}``
+        (the curvature over the step, from its two ends).
+    decrease : ndarray
+        Population-loss decrease of the step, ``L(theta_k) - L(theta_{k+1})``.
+    guaranteed : ndarray
+        The lemma's guarantee for the step, ``eta |grad L(theta_k)|^2 / 4``.
+    b_cert : float
+        Scale of the first recorded iterate with ``rho > RHO_MAX`` or ``q > Q_MAX``: the
+        end of this corpus's certified interval. For a run that never fails before its
+        stop, the scale of its last record (a lower bound; ``censored`` is then true).
+    censored : bool
+        No recorded iterate failed: ``b_cert`` only bounds the end from below.
+    """
+
+    eta: float
+    step: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    rho: np.ndarray
+    q: np.ndarray
+    decrease: np.ndarray
+    guaranteed: np.ndarray
+    b_cert: float
+    censored: bool
+
+    @property
+    def certified(self):
+        """Recorded iterates where both hypotheses hold (``rho <= RHO_MAX``, ``q <= Q_MAX``)."""
+        return (self.rho <= descent_lemma.RHO_MAX) & (self.q <= descent_lemma.Q_MAX)
+
+    @property
+    def inside(self):
+        """Recorded iterates before the first failure (the certified interval)."""
+        return self.b < self.b_cert if not self.censored else np.ones(self.b.size, bool)
+
+    @property
+    def ended_by(self):
+        """Which hypothesis failed first: ``"rho"``, ``"q"``, ``"both"``, or ``""`` if censored."""
+        if self.censored:
+            return ""
+        i = int(np.flatnonzero(self.b == self.b_cert)[0])
+        rho, q = self.rho[i] > descent_lemma.RHO_MAX, self.q[i] > descent_lemma.Q_MAX
+        return "both" if rho and q else "rho" if rho else "q"
+
+    @property
+    def held(self):
+        """Recorded steps whose population decrease reaches ``eta |grad L|^2 / 4``."""
+        return self.decrease >= self.guaranteed
+
+
+def certified_run(
+    corpus, prior, theta0, eta, b_stop, growth=RECORD_GROWTH, until_failure=False, max_steps=10**6
+):
+    """Constant-step gradient descent on ``corpus``, checking the descent lemma at its iterates.
+
+    From ``theta0`` the run takes steps ``theta <- theta - eta grad L_{m,n}(theta)``
+    (:func:`stumplib.training.descend`) until the scale reaches ``b_stop``. At the start, at
+    every iterate where ``b`` has grown by the factor ``1 + growth`` since the last record,
+    and at the last iterate it records the corpus's relative gradient error ``rho``, the
+    step's ``q = eta lambda_max`` (:func:`stumplib.descent_lemma.curvature` at both ends of
+    the step) and the step's population-loss decrease against the lemma's guarantee
+    ``eta |grad L|^2 / 4``. Where ``rho <= 1/2`` and ``q <= 2/9`` the lemma proves that
+    guarantee; the first record where either fails ends the certified interval.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The training corpus (drawn from ``prior``).
+    prior : tasks.Uniform or tasks.Beta
+        The threshold prior of the population loss.
+    theta0 : tuple of float
+        Start ``(a, b)``.
+    eta : float
+        Constant step, positive (typically :func:`stumplib.descent_lemma.step_bound` at
+        ``theta0``).
+    b_stop : float
+        The run stops at the first iterate with ``b >= b_stop``.
+    growth : float
+        Relative growth of ``b`` between records, positive.
+    until_failure : bool
+        Stop at the first failing record instead (or at ``b_stop`` if none fails first).
+    max_steps : int
+        Steps allowed.
+
+    Returns
+    -------
+    CertifiedRun
+
+    Raises
+    ------
+    TypeError
+        If ``corpus`` is not a :class:`~stumplib.corpus.Corpus`.
+    ValueError
+        If an argument is invalid.
+    FloatingPointError, RuntimeError
+        As :func:`stumplib.training.descend` (``b_stop`` not reached in ``max_steps``).
+    """
+    validation.instance(corpus, corpus_module.Corpus, "corpus")
+    validation.sampler(prior, "prior")
+    theta0 = validation.point(theta0)
+    eta = validation.positive_scalar(eta, "eta")
+    b_stop = validation.positive_scalar(b_stop, "b_stop")
+    growth = validation.positive_scalar(growth, "growth")
+    max_steps = validation.count(max_steps, "max_steps")
+    follower = corpus.follow()
+    rows, state = [], {"next": -np.inf, "failed": False}
+
+    def direction(a, b, k):
+        if state["failed"] and until_failure:
+            return None
+        gradient = np.array(follower.loss_and_gradient(a, b)[1:])
+        last = b >= b_stop
+        if b >= state["next"] or last:
+            rows.append(_record(prior, eta, a, b, k, gradient))
+            state["next"] = b * (1.0 + growth)
+            failed = rows[-1][3] > descent_lemma.RHO_MAX or rows[-1][4] > descent_lemma.Q_MAX
+            state["failed"] = state["failed"] or failed
+        return None if last else gradient
+
+    training.descend(direction, theta0, eta, max_steps, f"b_stop={b_stop}")
+    columns = [np.array(c) for c in zip(*rows)]
+    step, a, b, rho, q, decrease, guaranteed = columns
+    failing = np.flatnonzero((rho > descent_lemma.RHO_MAX) | (q > descent_lemma.Q_MAX))
+    censored = failing.size == 0
+    b_cert = float(b[-1] if censored else b[failing[0]])
+    return CertifiedRun(
+        eta, step.astype(int), a, b, rho, q, decrease, guaranteed, b_cert, bool(censored)
+    )
+
+
+def _record(prior, eta, a, b, k, gradient):
+    """``(k, a, b, rho, q, decrease, guaranteed)`` of the step from ``(a, b)``."""
+    value, *g = population.loss_and_gradient(a, b, prior)
+    g = np.array(g)
+    norm_sq = float(g @ g)
+    rho = float(np.linalg.norm(gradient - g) / np.sqrt(norm_sq))
+    a1, b1 = a - eta * gradient[0], b - eta * gradient[1]
+    lam = max(descent_lemma.curvature(a, b, prior), descent_lemma.curvature(a1, b1, prior))
+    decrease = float(value - population.loss(a1, b1, prior))
+    return k, a, b, rho, eta * lam, decrease, eta * norm_sq / 4.0
+
+
+class CertifiedEnd(NamedTuple):
+    """The end of the certified interval over independent corpora of one size.
+
+    Parameters
+    ----------
+    scale : float
+        Geometric mean of ``b_cert`` over the corpora: ``exp(mean log b_cert)``.
+    log_se : float
+        Standard error of ``mean log b_cert`` from the scatter between corpora
+        (``sd / sqrt(corpora)``, ``ddof=1``).
+    log_sd : float
+        Standard deviation of ``log b_cert`` between corpora.
+    corpora : int
+        Number of corpora.
+    censored : int
+        How many runs never failed before their stop (their ``b_cert`` is a lower bound).
+    empty : int
+        How many runs failed at their first record (the start is already past the end).
+    """
+
+    scale: float
+    log_se: float
+    log_sd: float
+    corpora: int
+    censored: int
+    empty: int
+
+
+def certified_end_over(runs):
+    """:class:`CertifiedEnd` of several :class:`CertifiedRun` (independent corpora of one size).
+
+    Parameters
+    ----------
+    runs : sequence of CertifiedRun
+        At least two runs.
+
+    Returns
+    -------
+    CertifiedEnd
+
+    Raises
+    ------
+    TypeError
+        If ``runs`` is not a sequence of :class:`CertifiedRun`.
+    ValueError
+        If it holds fewer than two runs.
+    """
+    try:
+        runs = list(runs)
+    except TypeError:
+        runs = None
+    if runs is None or not all(isinstance(r, CertifiedRun) for r in runs):
+        raise TypeError("runs must be a sequence of CertifiedRun")
+    if len(runs) < 2:
+        raise ValueError(f"runs must hold at least two runs (got {len(runs)})")
+    logs = np.log([r.b_cert for r in runs])
+    sd = float(logs.std(ddof=1))
+    return CertifiedEnd(
+        float(np.exp(logs.mean())),
+        sd / np.sqrt(len(runs)),
+        sd,
+        len(runs),
+        sum(r.censored for r in runs),
+        sum(r.b.size > 0 and r.b_cert == r.b[0] and not r.censored for r in runs),
+    )
+
+
+def certified_end_of_size(
+    m, n, prior, corpora, seed, b0, b_stop, growth=RECORD_GROWTH, n_workers=None, backend=None
+):
+    """The end of the certified interval of corpora of size ``(m, n)``: THE ``b_cert(m, n)``.
+
+    Draws ``corpora`` independent corpora (corpus ``r`` from the stream ``(*seed, m, n,
+    r)``), runs :func:`certified_run` on each from the valley point ``(a*(b0), b0)`` with
+    :data:`STEP_FRACTION` of the lemma's step there
+    (:func:`stumplib.descent_lemma.step_bound`) until its first failure (or ``b_stop``),
+    and summarizes the ends (:func:`certified_end_over`).
+
+    Parameters
+    ----------
+    m, n : int
+        Corpus size.
+    prior : tasks.Uniform
+        Interior threshold prior.
+    corpora : int
+        Number of independent corpora, at least 2.
+    seed : int or tuple of int
+        The experiment's seed.
+    b0 : float
+        Start scale, below the end (a run that fails at its start is counted in
+        ``CertifiedEnd.empty``).
+    b_stop : float
+        Largest scale run to (a run that reaches it is counted in ``censored``).
+    growth : float
+        Relative growth of ``b`` between records.
+    n_workers, backend
+        Parallel execution over corpora (see :func:`stumplib.sweep.run`).
+
+    Returns
+    -------
+    end : CertifiedEnd
+    runs : list of CertifiedRun
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid.
+    """
+    m, n = validation.count(m, "m"), validation.count(n, "n")
+    validation.sampler(prior, "prior")
+    corpora = validation.count(corpora, "corpora", minimum=2)
+    seed = validation.seed(seed)
+    b0 = validation.positive_scalar(b0, "b0")
+    b_stop = validation.positive_scalar(b_stop, "b_stop")
+    growth = validation.positive_scalar(growth, "growth")
+    a0 = float(calibration.a_star(b0, prior))
+    eta = STEP_FRACTION * descent_lemma.step_bound(a0, b0, prior)
+    items = [
+        ((m, n), prior, (a0, b0), eta, b_stop, growth, (*seed, m, n, r)) for r in range(corpora)
+    ]
+    runs = sweep.run(_certified_one, items, n_workers, backend, desc="certified runs")
+    return certified_end_over(runs), runs
+
+
+def _certified_one(item):
+    """One corpus of :func:`certified_end_of_size`."""
+    (m, n), prior, theta0, eta, b_stop, growth, rng = item
+    sample = corpus_module.Corpus.sample(m, n, prior, rng=rng)
+    return certified_run(sample, prior, theta0, eta, b_stop, growth, until_failure=True)
