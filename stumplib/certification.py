@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import calibration, descent_lemma, population, sweep, training, validation
+from . import calibration, descent_lemma, population, sweep, tasks, training, validation
 from . import corpus as corpus_module
 
 
@@ -792,7 +792,7 @@ def steps_outside(end, low, high, factor):
 #: lambda_max`` rises above ``2/9`` just after the start (measured: up to 1.43 times its
 #: start value at ``m = n = 400`` from ``b_0 = 5``), as the corpus run leaves the
 #: population valley for its own, where the population curvature is larger; half the
-#: bound keeps ``q`` below ``2/9`` along the runs of chapter 5 (checked there, per record).
+#: bound keeps ``q`` below ``2/9`` along the book's certified runs (checked per record).
 STEP_FRACTION = 0.5
 
 #: Records of :func:`certified_run` are kept where the scale has grown by this relative
@@ -916,7 +916,7 @@ def certified_run(
         As :func:`stumplib.training.descend` (``b_stop`` not reached in ``max_steps``).
     """
     validation.instance(corpus, corpus_module.Corpus, "corpus")
-    validation.sampler(prior, "prior")
+    validation.density_law(prior, "prior")
     theta0 = validation.point(theta0)
     eta = validation.positive_scalar(eta, "eta")
     b_stop = validation.positive_scalar(b_stop, "b_stop")
@@ -1069,7 +1069,7 @@ def certified_end_of_size(
         If an argument is invalid.
     """
     m, n = validation.count(m, "m"), validation.count(n, "n")
-    validation.sampler(prior, "prior")
+    validation.density_law(prior, "prior")
     corpora = validation.count(corpora, "corpora", minimum=2)
     seed = validation.seed(seed)
     b0 = validation.positive_scalar(b0, "b0")
@@ -1089,3 +1089,42 @@ def _certified_one(item):
     (m, n), prior, theta0, eta, b_stop, growth, rng = item
     sample = corpus_module.Corpus.sample(m, n, prior, rng=rng)
     return certified_run(sample, prior, theta0, eta, b_stop, growth, until_failure=True)
+
+
+def sampling_constant(prior):
+    """``C_σ = lim σ_∞(b) / √b`` on the valley of ``U[lo, hi]``, ``√(2(1 + hi²) / (3(hi - lo)))``.
+
+    Derived in :mod:`stumplib.symbolic.sampling` (asymptotic, large ``b``) from the layer
+    of width ``1/b`` below ``hi`` that carries the per-task gradients; 1.2281 for
+    ``U[0.1, 0.9]``. :func:`sampling_coefficient` gives ``σ_∞(b)`` at finite ``b``.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform
+        Interior threshold prior, ``hi < 1``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
+    ValueError
+        If ``prior`` reaches 1 (no valley: the full-prior regime, where ``σ_∞`` grows like
+        ``b^{3/2}``).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> round(sampling_constant(tasks.Uniform(0.1, 0.9)), 4)
+    1.2281
+    """
+    validation.instance(prior, tasks.Uniform, "prior")
+    lo, hi = (float(v) for v in prior.support)
+    if not hi < 1.0:
+        raise ValueError(
+            f"prior must lie below 1 (got hi = {hi}): no valley on a prior reaching 1"
+        )
+    return float(np.sqrt(2.0 * (1.0 + hi**2) / (3.0 * (hi - lo))))

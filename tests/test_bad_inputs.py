@@ -50,6 +50,7 @@ from stumplib.symbolic import dynamics as symbolic_dynamics
 from stumplib.symbolic import head as symbolic_head
 from stumplib.symbolic import population as symbolic_population
 from stumplib.symbolic import risks as symbolic_risks
+from stumplib.symbolic import sampling as symbolic_sampling
 from stumplib.symbolic import symmetrized as symbolic_symmetrized
 
 X, Y = [0.1, 0.4, 0.7], [0.0, 1.0, 1.0]
@@ -704,6 +705,23 @@ CASES = [
         "",
         "",
     ),
+    (
+        certification.certified_run,
+        dict(corpus=CORPUS, prior=PRIOR, theta0=(3.0, 2.5), eta=1.0, b_stop=2.0),
+        "eta b_stop growth max_steps",
+        "max_steps",
+        "prior",
+        "",
+    ),
+    (
+        certification.certified_end_of_size,
+        dict(m=3, n=4, prior=PRIOR, corpora=2, seed=1, b0=2.5, b_stop=2.0, n_workers=1),
+        "m n corpora b0 b_stop growth",
+        "m n corpora",
+        "prior",
+        "",
+    ),
+    (certification.sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
     (head.limit_ratio, dict(a=[1.0], b=[2.0], x=X, y=Y), "a b x y", "", "", ""),
     (scales.seed, dict(stored=1), "stored", "stored", "", ""),
 ]
@@ -718,6 +736,9 @@ NO_NUMERIC_INPUT = {
     calibration.OffValley: _RESULT,
     certification.ContextBias: _RESULT + "; predicted_end and bias_crossing check its fields",
     certification.Crossing: _RESULT,
+    certification.CertifiedRun: _RESULT,
+    certification.CertifiedEnd: _RESULT,
+    certification.certified_end_over: "takes CertifiedRun records (TypeError naming runs)",
     dynamics.Phases: _RESULT,
     dynamics.Expansion: _RESULT,
     dynamics.Limit: _RESULT,
@@ -769,6 +790,8 @@ NO_NUMERIC_INPUT = {
     symbolic_head.Derivation: _RESULT,
     symbolic_head.score_weight: _SYMPY,
     symbolic_population.ClosedForm: _RESULT,
+    symbolic_sampling.LayerConstant: _RESULT,
+    symbolic_sampling.layer_constant: _NO_ARGUMENTS,
     symbolic_population.GradientIdentities: _RESULT,
     symbolic_population.InnerLayer: _RESULT,
     symbolic_population.Valley: _RESULT,
