@@ -9,7 +9,7 @@ from stumplib.corpus import Corpus
 PRIOR = tasks.Uniform(0.1, 0.9)
 B0 = 2.5
 A0 = float(calibration.a_star(B0, PRIOR))
-ETA = 0.5 * descent_lemma.step_bound(A0, B0, PRIOR)
+ETA = certification.STEP_FRACTION * descent_lemma.step_bound(A0, B0, PRIOR)
 
 
 @pytest.fixture(scope="module")
@@ -86,13 +86,27 @@ def _fake(b_cert, censored=False, first=1.0):
     )
 
 
-def test_end_over_corpora_is_a_geometric_mean_with_its_standard_error():
-    end = certification.certified_end_over([_fake(2.0), _fake(8.0), _fake(4.0, censored=True)])
+def test_end_over_corpora_is_a_median_with_a_bootstrap_standard_error():
+    runs = [_fake(2.0), _fake(8.0), _fake(4.0, censored=True), _fake(16.0), _fake(3.0)]
+    end = certification.certified_end_over(runs)
     assert end.scale == pytest.approx(4.0)
-    sd = np.std(np.log([2.0, 8.0, 4.0]), ddof=1)
-    assert end.log_sd == pytest.approx(sd) and end.log_se == pytest.approx(sd / np.sqrt(3))
-    assert (end.corpora, end.censored, end.empty) == (3, 1, 0)
+    logs = np.log([2.0, 8.0, 4.0, 16.0, 3.0])
+    assert end.log_sd == pytest.approx(np.std(logs, ddof=1))
+    picks = np.random.default_rng(0).integers(0, 5, (certification.BOOTSTRAP, 5))
+    expected = np.median(logs[picks], axis=1).std(ddof=1)
+    assert end.log_se == pytest.approx(expected)
+    assert 0 < end.log_se < end.log_sd
+    assert (end.corpora, end.censored, end.empty) == (5, 1, 0)
     assert certification.certified_end_over([_fake(2.0, first=2.0), _fake(3.0)]).empty == 1
+
+
+def test_end_over_corpora_scales_with_the_ends():
+    runs = [_fake(v) for v in (2.0, 5.0, 3.0, 9.0)]
+    end, doubled = (
+        certification.certified_end_over(r) for r in (runs, [_fake(2 * r.b_cert) for r in runs])
+    )
+    assert doubled.scale == pytest.approx(2 * end.scale)
+    assert doubled.log_se == pytest.approx(end.log_se)
 
 
 @pytest.mark.parametrize("runs", [[_fake(2.0)], []])
