@@ -783,7 +783,7 @@ class CertifiedRun:
 
     @property
     def ended_by(self):
-        """Which hypothesis failed first: ``"rho"``, ``"q"``, ``"both"``, or ``""`` if censored."""
+        """The hypothesis that failed first (``"rho"``, ``"q"``, ``"both"``; ``""`` if none)."""
         if self.censored:
             return ""
         i = int(np.flatnonzero(self.b == self.b_cert)[0])
