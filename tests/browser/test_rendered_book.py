@@ -311,7 +311,6 @@ MAX_SCREENS = 15  # a chapter page, in screens of 900 px at 1200 px width (issue
 LENGTH_PENDING = {
     "book/03-population-limit.html": "17.8 screens; verification to appendix pages",
     "book/04-coordinated-divergence.html": "15.3 screens; verification to appendix pages",
-    "book/05-finite-corpus.html": "16.2 screens; rewrite of chapters 5 and 6 (own issue)",
     "book/06-frozen-estimator.html": "18.0 screens; rewrite of chapters 5 and 6 (own issue)",
     "book/07-boundary-and-symmetrization.html": "27.7 screens; verification to appendix pages",
 }
