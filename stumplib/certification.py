@@ -22,11 +22,12 @@ as a control variate. Training is *certified* at the scales where ``rho`` stays 
 stated level.
 """
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
-from . import calibration, population, sweep, validation
+from . import calibration, descent_lemma, population, sweep, tasks, training, validation
 from . import corpus as corpus_module
 
 
@@ -357,6 +358,67 @@ def sampling_coefficient(a, b, prior, features=None):
     return float(np.sqrt(max(second - g @ g, 0.0)) / np.linalg.norm(g))
 
 
+class SquaredErrorLaw(NamedTuple):
+    """Mean and variance of the squared relative task-sampling error of ``m`` tasks.
+
+    Parameters
+    ----------
+    mean : float
+        ``E |X_bar|^2 = sigma_inf^2 / m``.
+    variance : float
+        ``Var |X_bar|^2``.
+    """
+
+    mean: float
+    variance: float
+
+
+def squared_error_law(a, b, prior, m):
+    """Exact mean and variance of ``|mean_j G^inf(s_j) - g|^2 / |g|^2`` over ``m`` tasks.
+
+    With ``X = (G^inf(s) - g) / |g|`` (mean zero, covariance ``Sigma``) and ``m``
+    independent thresholds, ``E |X_bar|^2 = tr Sigma / m`` and ::
+
+        E |X_bar|^4 = [E|X|^4 + (m - 1) ((tr Sigma)^2 + 2 tr Sigma^2)] / m^3,
+
+    all by the population quadrature over thresholds (as :func:`sampling_coefficient`).
+    They give the Monte Carlo check of :func:`task_sampling_errors` its standard error
+    without estimating a heavy-tailed variance from the sample.
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    m : int
+        Number of tasks.
+
+    Returns
+    -------
+    SquaredErrorLaw
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`stumplib.population.threshold_nodes`, or if ``m`` is not a positive
+        integer.
+    """
+    m = validation.count(m, "m")
+    s, q, w = population.threshold_nodes(a, b, prior)
+    r, r_a, r_b = population.residual(a, b, s, q)
+    G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
+    g = w @ G
+    X = (G - g) / np.linalg.norm(g)
+    sq = np.sum(X**2, axis=-1)
+    sigma = (w[:, None] * X).T @ X
+    trace, fourth = float(w @ sq), float(w @ sq**2)
+    second = float(np.sum(sigma * sigma))
+    moment4 = (fourth + (m - 1) * (trace**2 + 2 * second)) / m**3
+    mean = trace / m
+    return SquaredErrorLaw(mean, moment4 - mean**2)
+
+
 def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
     """Relative errors ``|mean_j G^inf(s_j) - g| / |g|`` of infinite-context corpora.
 
@@ -541,100 +603,6 @@ def certified_end(b, ratio, level):
     return float(b[stop - 1]) if stop > 0 else float("nan")
 
 
-def end_log_se(b, rho_sq, level):
-    """Standard error of ``log`` of the certified end measured from several corpora.
-
-    The end (:func:`certified_end` of the root-mean-square ``sqrt(mean(rho_sq))``) lies
-    where the curve crosses ``level``, between the grid points ``b[i]`` (the end) and
-    ``b[i + 1]``. The standard error of the root-mean-square at ``b[i + 1]``,
-    ``sd(rho_sq) / sqrt(repetitions) / (2 rms)``, carried through the local slope
-    ``d log rms / d log b`` of that interval (delta method, as :func:`bias_crossing`),
-    is the draw-to-draw scatter of ``log(end)``.
-
-    Parameters
-    ----------
-    b : array_like, shape (k,)
-        Increasing positive scales.
-    rho_sq : array_like, shape (repetitions, k)
-        Squared relative errors, one row per corpus (at least two), non-negative.
-    level : float
-        Certification level.
-
-    Returns
-    -------
-    float
-        ``inf`` when the crossing is not on the grid (the root-mean-square starts above
-        the level or never reaches it) or the curve does not grow across it: the end is
-        then not measured, only bounded by the grid.
-
-    Raises
-    ------
-    ValueError
-        If ``rho_sq`` is negative or not of shape ``(repetitions, k)`` with ``repetitions >= 2``
-        and ``k`` the length of ``b``.
-    """
-    b = validation.positive(b, "b")
-    rho_sq = validation.finite(rho_sq, "rho_sq")
-    level = validation.positive_scalar(level, "level")
-    if rho_sq.ndim != 2 or rho_sq.shape[0] < 2 or rho_sq.shape[1:] != b.shape:
-        raise ValueError(
-            f"rho_sq must have shape (repetitions >= 2, {b.size}) (got {rho_sq.shape})"
-        )
-    if np.any(rho_sq < 0):
-        raise ValueError("rho_sq must be non-negative")
-    rms = np.sqrt(rho_sq.mean(axis=0))
-    end = certified_end(b, rms, level)
-    if not np.isfinite(end) or end == b[-1]:
-        return float("inf")
-    i = int(np.flatnonzero(b == end)[0]) + 1
-    slope = np.log(rms[i] / rms[i - 1]) / np.log(b[i] / b[i - 1])
-    if not slope > 0:
-        return float("inf")
-    se_rms = rho_sq[:, i].std(ddof=1) / np.sqrt(rho_sq.shape[0]) / (2 * rms[i])
-    return float(se_rms / rms[i] / slope)
-
-
-def predicted_end(b, biases, m, level, width=2.0):
-    """Certified-interval end predicted by ``E rho^2 = beta_n^2 + sigma_n^2 / m``.
-
-    Parameters
-    ----------
-    b : array_like, shape (k,)
-        Increasing scales at which the finite-context bias was measured.
-    biases : sequence of ContextBias
-        The measurements at those scales (one context size ``n``).
-    m : int
-        Number of tasks of the corpus.
-    level : float
-        Certification level.
-    width : float
-        How many standard errors of ``beta_n`` the prediction range spans.
-
-    Returns
-    -------
-    end, low, high : float
-        The end predicted from the estimates, and the ends when ``beta_n`` is moved up
-        (``low``: a larger bias ends the interval earlier) or down (``high``) by
-        ``width`` standard errors, clipped at zero.
-
-    Raises
-    ------
-    ValueError
-        If ``width`` is negative.
-    """
-    m = validation.count(m, "m")
-    level = validation.positive_scalar(level, "level")
-    width = validation.scalar(width, "width")
-    if width < 0:
-        raise ValueError(f"width must be >= 0 (got {width})")
-    beta, se, spread = _measurements(biases)
-
-    def end(bias):
-        return certified_end(b, np.sqrt(bias**2 + spread**2 / m), level)
-
-    return end(beta), end(beta + width * se), end(np.maximum(beta - width * se, 0.0))
-
-
 class GridCrossing(NamedTuple):
     """Where values on a grid of scales first reach a level.
 
@@ -745,40 +713,374 @@ def bias_crossing(b, biases, level):
     return Crossing(scale, float(scale * (se[i] / beta[i]) / slope))
 
 
-def steps_outside(end, low, high, factor):
-    """Steps of a geometric grid by which ``end`` lies outside ``[low, high]``.
+# ----------------------------------------------------------------- the certified run
+
+#: The step of :func:`certified_end_of_size` as a fraction of the lemma's bound at the start,
+#: ``eta = STEP_FRACTION * 2 / (9 lambda_max(theta_0))``. At the full bound ``q = eta
+#: lambda_max`` rises above ``2/9`` just after the start (measured: up to 1.43 times its
+#: start value at ``m = n = 400`` from ``b_0 = 5``, 1.8 times from ``b_0 = 10``), as the
+#: corpus run leaves the population valley for its own, where the population curvature
+#: is larger; a third of the bound leaves room for that rise (``q`` is checked per record).
+STEP_FRACTION = 1.0 / 3.0
+
+#: Records of :func:`certified_run` are kept where the scale has grown by this relative
+#: amount since the last record (2%), at the start and at the last iterate.
+RECORD_GROWTH = 0.02
+
+
+@dataclass(frozen=True)
+class CertifiedRun:
+    """One corpus's constant-step run with the descent lemma's hypotheses at its iterates.
+
+    The arrays hold one entry per recorded iterate ``theta_k`` (see :func:`certified_run`).
 
     Parameters
     ----------
-    end, low, high : float
-        Points of one geometric grid of scales (ratio ``factor`` between neighbours),
-        such as a measured certified-interval end and its predicted range
-        (:func:`certified_end`, :func:`predicted_end`), with ``low <= high``.
-    factor : float
-        The ratio of neighbouring grid points, above 1.
+    eta : float
+        The constant step.
+    step : ndarray of int
+        Iterate numbers ``k``.
+    a, b : ndarray
+        ``theta_k``.
+    rho : ndarray
+        The corpus's relative gradient error at ``theta_k``,
+        ``|grad L_{m,n}(theta_k) - grad L(theta_k)| / |grad L(theta_k)|``.
+    q : ndarray
+        ``eta`` times the larger of ``lambda_max`` at ``theta_k`` and at ``theta_{k+1}``
+        (the curvature over the step, from its two ends).
+    decrease : ndarray
+        Population-loss decrease of the step, ``L(theta_k) - L(theta_{k+1})``.
+    guaranteed : ndarray
+        The lemma's guarantee for the step, ``eta |grad L(theta_k)|^2 / 4``.
+    b_cert : float
+        Scale of the first recorded iterate with ``rho > RHO_MAX`` or ``q > Q_MAX``: the
+        end of this corpus's certified interval. For a run that never fails before its
+        stop, the scale of its last record (a lower bound; ``censored`` is then true).
+    censored : bool
+        No recorded iterate failed: ``b_cert`` only bounds the end from below.
+    """
+
+    eta: float
+    step: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    rho: np.ndarray
+    q: np.ndarray
+    decrease: np.ndarray
+    guaranteed: np.ndarray
+    b_cert: float
+    censored: bool
+
+    @property
+    def certified(self):
+        """Recorded iterates where both hypotheses hold (``rho <= RHO_MAX``, ``q <= Q_MAX``)."""
+        return (self.rho <= descent_lemma.RHO_MAX) & (self.q <= descent_lemma.Q_MAX)
+
+    @property
+    def inside(self):
+        """Recorded iterates before the first failure (the certified interval)."""
+        return self.b < self.b_cert if not self.censored else np.ones(self.b.size, bool)
+
+    @property
+    def ended_by(self):
+        """The hypothesis that failed first (``"rho"``, ``"q"``, ``"both"``; ``""`` if none)."""
+        if self.censored:
+            return ""
+        i = int(np.flatnonzero(self.b == self.b_cert)[0])
+        rho, q = self.rho[i] > descent_lemma.RHO_MAX, self.q[i] > descent_lemma.Q_MAX
+        return "both" if rho and q else "rho" if rho else "q"
+
+    @property
+    def held(self):
+        """Recorded steps whose population decrease reaches ``eta |grad L|^2 / 4``."""
+        return self.decrease >= self.guaranteed
+
+
+def certified_run(
+    corpus, prior, theta0, eta, b_stop, growth=RECORD_GROWTH, until_failure=False, max_steps=10**6
+):
+    """Constant-step gradient descent on ``corpus``, checking the descent lemma at its iterates.
+
+    From ``theta0`` the run takes steps ``theta <- theta - eta grad L_{m,n}(theta)``
+    (:func:`stumplib.training.descend`) until the scale reaches ``b_stop``. At the start, at
+    every iterate where ``b`` has grown by the factor ``1 + growth`` since the last record,
+    and at the last iterate it records the corpus's relative gradient error ``rho``, the
+    step's ``q = eta lambda_max`` (:func:`stumplib.descent_lemma.curvature` at both ends of
+    the step) and the step's population-loss decrease against the lemma's guarantee
+    ``eta |grad L|^2 / 4``. Where ``rho <= 1/2`` and ``q <= 2/9`` the lemma proves that
+    guarantee; the first record where either fails ends the certified interval.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The training corpus (drawn from ``prior``).
+    prior : tasks.Uniform or tasks.Beta
+        The threshold prior of the population loss.
+    theta0 : tuple of float
+        Start ``(a, b)``.
+    eta : float
+        Constant step, positive (typically :func:`stumplib.descent_lemma.step_bound` at
+        ``theta0``).
+    b_stop : float
+        The run stops at the first iterate with ``b >= b_stop``.
+    growth : float
+        Relative growth of ``b`` between records, positive.
+    until_failure : bool
+        Stop at the first failing record instead (or at ``b_stop`` if none fails first).
+    max_steps : int
+        Steps allowed.
 
     Returns
     -------
-    int
-        0 if ``low <= end <= high``, otherwise the number of grid steps from ``end`` to
-        the nearer end of the range.
+    CertifiedRun
 
     Raises
     ------
+    TypeError
+        If ``corpus`` is not a :class:`~stumplib.corpus.Corpus`.
     ValueError
-        If the three points are not on one grid of ratio ``factor`` (to 1e-6 of a
-        step), or ``low > high``.
+        If an argument is invalid.
+    FloatingPointError, RuntimeError
+        As :func:`stumplib.training.descend` (``b_stop`` not reached in ``max_steps``).
     """
-    end, low, high = (
-        validation.positive_scalar(v, n) for v, n in ((end, "end"), (low, "low"), (high, "high"))
+    validation.instance(corpus, corpus_module.Corpus, "corpus")
+    validation.density_law(prior, "prior")
+    theta0 = validation.point(theta0)
+    eta = validation.positive_scalar(eta, "eta")
+    b_stop = validation.positive_scalar(b_stop, "b_stop")
+    growth = validation.positive_scalar(growth, "growth")
+    max_steps = validation.count(max_steps, "max_steps")
+    follower = corpus.follow()
+    rows, state = [], {"next": -np.inf, "failed": False}
+
+    def direction(a, b, k):
+        if state["failed"] and until_failure:
+            return None
+        gradient = np.array(follower.loss_and_gradient(a, b)[1:])
+        last = b >= b_stop
+        if b >= state["next"] or last:
+            rows.append(_record(prior, eta, a, b, k, gradient))
+            state["next"] = b * (1.0 + growth)
+            failed = rows[-1][3] > descent_lemma.RHO_MAX or rows[-1][4] > descent_lemma.Q_MAX
+            state["failed"] = state["failed"] or failed
+        return None if last else gradient
+
+    training.descend(direction, theta0, eta, max_steps, f"b_stop={b_stop}")
+    columns = [np.array(c) for c in zip(*rows)]
+    step, a, b, rho, q, decrease, guaranteed = columns
+    failing = np.flatnonzero((rho > descent_lemma.RHO_MAX) | (q > descent_lemma.Q_MAX))
+    censored = failing.size == 0
+    b_cert = float(b[-1] if censored else b[failing[0]])
+    return CertifiedRun(
+        eta, step.astype(int), a, b, rho, q, decrease, guaranteed, b_cert, bool(censored)
     )
-    factor = validation.positive_scalar(factor, "factor")
-    if factor <= 1:
-        raise ValueError(f"factor must be above 1 (got {factor:g})")
-    if low > high:
-        raise ValueError(f"low must not exceed high (got {low:g} > {high:g})")
-    steps = np.log(np.array([low / end, end / high])) / np.log(factor)
-    whole = np.rint(steps)
-    if np.any(np.abs(steps - whole) > 1e-6):
-        raise ValueError(f"end, low and high must lie on one grid of ratio factor={factor:g}")
-    return int(max(0.0, *whole))
+
+
+def _record(prior, eta, a, b, k, gradient):
+    """``(k, a, b, rho, q, decrease, guaranteed)`` of the step from ``(a, b)``."""
+    value, *g = population.loss_and_gradient(a, b, prior)
+    g = np.array(g)
+    norm_sq = float(g @ g)
+    rho = float(np.linalg.norm(gradient - g) / np.sqrt(norm_sq))
+    a1, b1 = a - eta * gradient[0], b - eta * gradient[1]
+    lam = max(descent_lemma.curvature(a, b, prior), descent_lemma.curvature(a1, b1, prior))
+    decrease = float(value - population.loss(a1, b1, prior))
+    return k, a, b, rho, eta * lam, decrease, eta * norm_sq / 4.0
+
+
+class CertifiedEnd(NamedTuple):
+    """The end of the certified interval over independent corpora of one size.
+
+    Parameters
+    ----------
+    scale : float
+        Median of ``b_cert`` over the corpora (a censored run counts at its stop, a lower
+        bound: the median is a lower bound too if half the runs or more are censored).
+    log_se : float
+        Standard error of ``log scale`` from the scatter between corpora: the standard
+        deviation of the log median over :data:`BOOTSTRAP` resamples of the corpora.
+    log_sd : float
+        Standard deviation of ``log b_cert`` between corpora (``ddof=1``).
+    corpora : int
+        Number of corpora.
+    censored : int
+        How many runs never failed before their stop (their ``b_cert`` is a lower bound).
+    empty : int
+        How many runs failed at their first record (the start is already past the end).
+    """
+
+    scale: float
+    log_se: float
+    log_sd: float
+    corpora: int
+    censored: int
+    empty: int
+
+
+#: Resamples of the bootstrap of :func:`certified_end_over` (drawn from a fixed stream, so
+#: the result is a function of the runs alone).
+BOOTSTRAP = 2000
+
+
+def certified_end_over(runs):
+    """:class:`CertifiedEnd` of several :class:`CertifiedRun` (independent corpora of one size).
+
+    The centre is the median of ``b_cert`` (robust to the runs censored at their stop), its
+    standard error on the log scale the bootstrap one over corpora.
+
+    Parameters
+    ----------
+    runs : sequence of CertifiedRun
+        At least two runs.
+
+    Returns
+    -------
+    CertifiedEnd
+
+    Raises
+    ------
+    TypeError
+        If ``runs`` is not a sequence of :class:`CertifiedRun`.
+    ValueError
+        If it holds fewer than two runs.
+    """
+    try:
+        runs = list(runs)
+    except TypeError:
+        runs = None
+    if runs is None or not all(isinstance(r, CertifiedRun) for r in runs):
+        raise TypeError("runs must be a sequence of CertifiedRun")
+    if len(runs) < 2:
+        raise ValueError(f"runs must hold at least two runs (got {len(runs)})")
+    logs = np.log([r.b_cert for r in runs])
+    picks = np.random.default_rng(0).integers(0, logs.size, (BOOTSTRAP, logs.size))
+    medians = np.median(logs[picks], axis=1)
+    return CertifiedEnd(
+        float(np.exp(np.median(logs))),
+        float(medians.std(ddof=1)),
+        float(logs.std(ddof=1)),
+        len(runs),
+        sum(r.censored for r in runs),
+        sum(r.b_cert == r.b[0] and not r.censored for r in runs),
+    )
+
+
+def certified_end_of_size(
+    m,
+    n,
+    prior,
+    corpora,
+    seed,
+    b0,
+    b_stop,
+    growth=RECORD_GROWTH,
+    until_failure=True,
+    n_workers=None,
+    backend=None,
+):
+    """The end of the certified interval of corpora of size ``(m, n)``: THE ``b_cert(m, n)``.
+
+    Draws ``corpora`` independent corpora (corpus ``r`` from the stream ``(*seed, m, n,
+    r)``), runs :func:`certified_run` on each from the valley point ``(a*(b0), b0)`` with
+    :data:`STEP_FRACTION` of the lemma's step there
+    (:func:`stumplib.descent_lemma.step_bound`) until its first failure (or ``b_stop``;
+    to ``b_stop`` in any case with ``until_failure=False``), and summarizes the ends
+    (:func:`certified_end_over`). Cost per corpus: about ``(b^4 - b0^4) / (8 eta)`` steps
+    to reach ``b`` on ``U[0.1, 0.9]`` (``b^4`` grows like ``8 t``), each of cost ``O(m)``
+    (about 1 ms at ``m = n = 400``, 6 ms at 3200), e.g. about ``1200 b0`` steps to
+    ``b = 3 b0`` for ``b0 >= 10``; and ``log(b / b0) / growth`` records of about 20 ms.
+
+    Parameters
+    ----------
+    m, n : int
+        Corpus size.
+    prior : tasks.Uniform
+        Interior threshold prior.
+    corpora : int
+        Number of independent corpora, at least 2.
+    seed : int or tuple of int
+        The experiment's seed.
+    b0 : float
+        Start scale, below the end (a run that fails at its start is counted in
+        ``CertifiedEnd.empty``).
+    b_stop : float
+        Largest scale run to (a run that reaches it is counted in ``censored``).
+    growth : float
+        Relative growth of ``b`` between records.
+    until_failure : bool
+        Stop each run at its first failing record.
+    n_workers, backend
+        Parallel execution over corpora (see :func:`stumplib.sweep.run`).
+
+    Returns
+    -------
+    end : CertifiedEnd
+    runs : list of CertifiedRun
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid.
+    """
+    m, n = validation.count(m, "m"), validation.count(n, "n")
+    validation.density_law(prior, "prior")
+    corpora = validation.count(corpora, "corpora", minimum=2)
+    seed = validation.seed(seed)
+    b0 = validation.positive_scalar(b0, "b0")
+    b_stop = validation.positive_scalar(b_stop, "b_stop")
+    growth = validation.positive_scalar(growth, "growth")
+    a0 = float(calibration.a_star(b0, prior))
+    eta = STEP_FRACTION * descent_lemma.step_bound(a0, b0, prior)
+    until_failure = bool(until_failure)
+    items = [
+        ((m, n), prior, (a0, b0), eta, b_stop, growth, until_failure, (*seed, m, n, r))
+        for r in range(corpora)
+    ]
+    runs = sweep.run(_certified_one, items, n_workers, backend, desc="certified runs")
+    return certified_end_over(runs), runs
+
+
+def _certified_one(item):
+    """One corpus of :func:`certified_end_of_size`."""
+    (m, n), prior, theta0, eta, b_stop, growth, until_failure, rng = item
+    sample = corpus_module.Corpus.sample(m, n, prior, rng=rng)
+    return certified_run(sample, prior, theta0, eta, b_stop, growth, until_failure)
+
+
+def sampling_constant(prior):
+    """``C_σ = lim σ_∞(b) / √b`` on the valley of ``U[lo, hi]``, ``√(2(1 + hi²) / (3(hi - lo)))``.
+
+    Derived in :mod:`stumplib.symbolic.sampling` (asymptotic, large ``b``) from the layer
+    of width ``1/b`` below ``hi`` that carries the per-task gradients; 1.2281 for
+    ``U[0.1, 0.9]``. :func:`sampling_coefficient` gives ``σ_∞(b)`` at finite ``b``.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform
+        Interior threshold prior, ``hi < 1``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
+    ValueError
+        If ``prior`` reaches 1 (no valley: the full-prior regime, where ``σ_∞`` grows like
+        ``b^{3/2}``).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> round(sampling_constant(tasks.Uniform(0.1, 0.9)), 4)
+    1.2281
+    """
+    validation.instance(prior, tasks.Uniform, "prior")
+    lo, hi = (float(v) for v in prior.support)
+    if not hi < 1.0:
+        raise ValueError(
+            f"prior must lie below 1 (got hi = {hi}): no valley on a prior reaching 1"
+        )
+    return float(np.sqrt(2.0 * (1.0 + hi**2) / (3.0 * (hi - lo))))

@@ -51,6 +51,7 @@ from stumplib.symbolic import dynamics as symbolic_dynamics
 from stumplib.symbolic import head as symbolic_head
 from stumplib.symbolic import population as symbolic_population
 from stumplib.symbolic import risks as symbolic_risks
+from stumplib.symbolic import sampling as symbolic_sampling
 from stumplib.symbolic import symmetrized as symbolic_symmetrized
 
 X, Y = [0.1, 0.4, 0.7], [0.0, 1.0, 1.0]
@@ -327,14 +328,6 @@ CASES = [
         "",
     ),
     (
-        certification.predicted_end,
-        dict(b=[1.0], biases=[BIAS], m=10, level=0.5),
-        "b m level width",
-        "m",
-        "",
-        "",
-    ),
-    (
         certification.crossing,
         dict(b=[1.0, 2.0], values=[0.1, 0.3], level=0.2),
         "b values level",
@@ -372,14 +365,6 @@ CASES = [
         certification.bias_crossing,
         dict(b=[1.0, 2.0], biases=[BIAS, BIAS._replace(ratio=0.9)], level=0.5),
         "b level",
-        "",
-        "",
-        "",
-    ),
-    (
-        certification.steps_outside,
-        dict(end=2.0, low=1.0, high=4.0, factor=2.0),
-        "end low high factor",
         "",
         "",
         "",
@@ -723,11 +708,28 @@ CASES = [
         "",
     ),
     (
-        certification.end_log_se,
-        dict(b=[1.0, 2.0], rho_sq=[[0.1, 0.3], [0.2, 0.4]], level=0.15),
-        "b rho_sq level",
+        certification.certified_run,
+        dict(corpus=CORPUS, prior=PRIOR, theta0=(3.0, 2.5), eta=1.0, b_stop=2.0),
+        "eta b_stop growth max_steps",
+        "max_steps",
+        "prior",
         "",
+    ),
+    (
+        certification.certified_end_of_size,
+        dict(m=3, n=4, prior=PRIOR, corpora=2, seed=1, b0=2.5, b_stop=2.0, n_workers=1),
+        "m n corpora b0 b_stop growth",
+        "m n corpora",
+        "prior",
         "",
+    ),
+    (certification.sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
+    (
+        certification.squared_error_law,
+        dict(a=5.0, b=10.0, prior=PRIOR, m=3),
+        "a b m",
+        "m",
+        "prior",
         "",
     ),
     (head.limit_ratio, dict(a=[1.0], b=[2.0], x=X, y=Y), "a b x y", "", "", ""),
@@ -742,8 +744,12 @@ _NO_ARGUMENTS = "takes no arguments"
 # Public callables outside the table: {callable: why no bad-number row applies}.
 NO_NUMERIC_INPUT = {
     calibration.OffValley: _RESULT,
-    certification.ContextBias: _RESULT + "; predicted_end and bias_crossing check its fields",
+    certification.ContextBias: _RESULT + "; bias_crossing checks its fields",
     certification.Crossing: _RESULT,
+    certification.CertifiedRun: _RESULT,
+    certification.CertifiedEnd: _RESULT,
+    certification.SquaredErrorLaw: _RESULT,
+    certification.certified_end_over: "takes CertifiedRun records (TypeError naming runs)",
     dynamics.Phases: _RESULT,
     dynamics.Expansion: _RESULT,
     dynamics.Limit: _RESULT,
@@ -802,6 +808,8 @@ NO_NUMERIC_INPUT = {
     symbolic_head.Derivation: _RESULT,
     symbolic_head.score_weight: _SYMPY,
     symbolic_population.ClosedForm: _RESULT,
+    symbolic_sampling.LayerConstant: _RESULT,
+    symbolic_sampling.layer_constant: _NO_ARGUMENTS,
     symbolic_population.GradientIdentities: _RESULT,
     symbolic_population.InnerLayer: _RESULT,
     symbolic_population.Valley: _RESULT,
@@ -1321,7 +1329,7 @@ class TestIssue27:
             with pytest.raises(ValueError, match=r"^m must be a single integer .*shape"):
                 validation.count(value, "m")
         with pytest.raises(ValueError, match="^m must"):
-            certification.predicted_end([1.0], [BIAS], np.array([10, 20]), 0.5)
+            certification.squared_error_law(5.0, 10.0, PRIOR, np.array([10, 20]))
 
     @pytest.mark.parametrize(
         "rng, error",

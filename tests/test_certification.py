@@ -189,44 +189,6 @@ def _biases(ratio, se, spread):
     return [certification.ContextBias(r, e, p, np.zeros(2)) for r, e, p in zip(ratio, se, spread)]
 
 
-def test_predicted_end_reference_and_range():
-    b = np.array([1.0, 2.0, 4.0, 8.0])
-    biases = _biases([0.1, 0.3, 0.45, 0.9], [0.01, 0.05, 0.05, 0.1], [1.0, 1.0, 1.0, 1.0])
-    # m = 100: rho = sqrt(beta^2 + 0.01) = 0.14, 0.32, 0.46, 0.91 -> end at b = 4
-    assert certification.predicted_end(b, biases, 100, 0.5) == (4.0, 2.0, 4.0)
-    # width 0: no range; few tasks: the sampling part alone ends the interval at once
-    assert certification.predicted_end(b, biases, 100, 0.5, width=0) == (4.0, 4.0, 4.0)
-    assert np.isnan(certification.predicted_end(b, biases, 1, 0.5)[0])
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    st.lists(st.floats(0, 2), min_size=3, max_size=8),
-    st.floats(0, 0.3),
-    st.integers(1, 10_000),
-    st.floats(0, 3),
-)
-def test_predicted_range_brackets_the_prediction(ratios, rel_se, m, width):
-    ratios = np.sort(ratios)
-    b = np.arange(1.0, len(ratios) + 1)
-    end, low, high = certification.predicted_end(
-        b, _biases(ratios, rel_se * ratios, np.ones_like(ratios)), m, 0.5, width
-    )
-    finite = [v for v in (low, end, high) if not np.isnan(v)]
-    assert finite == sorted(finite)
-    assert np.isnan(low) or not np.isnan(end)
-
-
-def test_predicted_end_errors():
-    biases = _biases([0.1], [0.01], [1.0])
-    with pytest.raises(ValueError, match="width must be >= 0"):
-        certification.predicted_end([1.0], biases, 10, 0.5, width=-1)
-    with pytest.raises(ValueError, match="m must be an integer"):
-        certification.predicted_end([1.0], biases, 0, 0.5)
-    with pytest.raises(ValueError, match="same length|equal length"):
-        certification.predicted_end([1.0, 2.0], biases, 10, 0.5)
-
-
 def test_noise_ratio_reference_and_scaling():
     G = np.array([[1.0, 2.0], [3.0, 2.0], [2.0, 5.0]])
     expected = np.sqrt((np.var(G[:, 0], ddof=1) + np.var(G[:, 1], ddof=1)) / 3) / np.linalg.norm(
@@ -292,47 +254,12 @@ def test_bias_crossing_errors():
         with pytest.raises(TypeError, match="^biases must be a sequence of ContextBias"):
             certification.bias_crossing([1.0, 2.0], bad, 0.5)
     nan_se = _biases([0.1, 0.9], [0.01, np.nan], [1, 1])
-    for func in (certification.bias_crossing, certification.predicted_end):
-        args = (nan_se, 0.5) if func is certification.bias_crossing else (nan_se, 10, 0.5)
-        with pytest.raises(ValueError, match=r"^biases\.se must be finite"):
-            func([1.0, 2.0], *args)
+    with pytest.raises(ValueError, match=r"^biases\.se must be finite"):
+        certification.bias_crossing([1.0, 2.0], nan_se, 0.5)
     with pytest.raises(ValueError, match="start below"):
         certification.bias_crossing([1.0, 2.0], _biases([0.6, 0.9], [0.1, 0.1], [1, 1]), 0.5)
     with pytest.raises(ValueError, match="level must be positive"):
         certification.bias_crossing([1.0, 2.0], _biases([0.1, 0.9], [0.1, 0.1], [1, 1]), 0)
-
-
-def test_steps_outside_reference():
-    f = 2.0 ** (1 / 3)
-    grid = 5.0 * f ** np.arange(10)
-    assert certification.steps_outside(grid[4], grid[3], grid[6], f) == 0
-    assert certification.steps_outside(grid[3], grid[3], grid[3], f) == 0
-    assert certification.steps_outside(grid[1], grid[3], grid[6], f) == 2
-    assert certification.steps_outside(grid[9], grid[3], grid[6], f) == 3
-    assert isinstance(certification.steps_outside(grid[9], grid[3], grid[6], f), int)
-
-
-@given(st.integers(0, 20), st.integers(0, 20), st.integers(0, 20))
-def test_steps_outside_counts_grid_steps(i, j, k):
-    lo, hi = min(j, k), max(j, k)
-    f = 2.0 ** (1 / 3)
-    grid = 5.0 * f ** np.arange(21)
-    expected = max(0, lo - i, i - hi)
-    assert certification.steps_outside(grid[i], grid[lo], grid[hi], f) == expected
-
-
-def test_steps_outside_errors():
-    f = 2.0 ** (1 / 3)
-    with pytest.raises(ValueError, match="one grid"):
-        certification.steps_outside(5.0, 5.5, 6.0, f)
-    with pytest.raises(ValueError, match="low must not exceed high"):
-        certification.steps_outside(5.0, 10.0, 5.0, 2.0)
-    with pytest.raises(ValueError, match="factor must be above 1"):
-        certification.steps_outside(5.0, 5.0, 5.0, 1.0)
-    with pytest.raises(ValueError, match="end must be finite"):
-        certification.steps_outside(np.nan, 5.0, 5.0, 2.0)
-    with pytest.raises(TypeError, match="low must"):
-        certification.steps_outside(5.0, "5", 5.0, 2.0)
 
 
 def test_rms_relative_errors_is_the_rms_over_corpora(point):
@@ -392,51 +319,17 @@ def test_valley_grid_errors_name_the_argument():
         certification.valley_grid(PRIOR, 5.0, 3, per_octave="3")
 
 
-class TestEndLogSe:
-    """Standard error of log(certified end) over the corpora of a measurement."""
+def test_squared_error_law_matches_monte_carlo(point):
+    law = certification.squared_error_law(*point, PRIOR, 50)
+    sigma = certification.sampling_coefficient(*point, PRIOR)
+    assert law.mean == pytest.approx(sigma**2 / 50, rel=1e-12)
+    e = certification.task_sampling_errors(*point, PRIOR, 50, 20000, rng=4) ** 2
+    # 20000 draws: the mean within 4 of its exact standard errors, the variance within 15%
+    assert abs(e.mean() - law.mean) < 4 * np.sqrt(law.variance / e.size)
+    assert e.var() == pytest.approx(law.variance, rel=0.15)
 
-    B = 5.0 * 2.0 ** (np.arange(8) / 3)
 
-    def test_delta_method_at_the_crossing(self):
-        # rms grows like b (slope 1 in log-log); the crossing of 1/2 lies after b[3]
-        rms = 0.5 * self.B / (self.B[3] * 1.1)
-        rng = np.random.default_rng(0)
-        rho_sq = rms**2 * rng.chisquare(4, (50, self.B.size)) / 4
-        se = certification.end_log_se(self.B, rho_sq, 0.5)
-        sq = rho_sq[:, 4]
-        mean_rms = np.sqrt(rho_sq.mean(axis=0))
-        slope = np.log(mean_rms[4] / mean_rms[3]) / np.log(self.B[4] / self.B[3])
-        expected = sq.std(ddof=1) / np.sqrt(50) / (2 * mean_rms[4] ** 2) / slope
-        assert se == pytest.approx(expected, rel=1e-12)
-
-    def test_scatter_of_ends_over_draws(self):
-        # the end's draw-to-draw scatter is of the order of the standard error
-        b = 5.0 * 2.0 ** (np.arange(60) / 24)
-        rms = 0.5 * (b / b[30]) ** 1.5
-        rng = np.random.default_rng(1)
-        ends, ses = [], []
-        for _ in range(300):
-            rho_sq = rms**2 * rng.chisquare(8, (40, b.size)) / 8
-            ends.append(np.log(certification.certified_end(b, np.sqrt(rho_sq.mean(0)), 0.5)))
-            ses.append(certification.end_log_se(b, rho_sq, 0.5))
-        assert 0.6 < np.std(ends) / np.mean(ses) < 1.6
-
-    def test_no_crossing_on_the_grid_is_infinite(self):
-        rho_sq = np.full((5, self.B.size), 0.01)  # below the level everywhere
-        assert certification.end_log_se(self.B, rho_sq, 0.5) == np.inf
-        assert certification.end_log_se(self.B, 100 * rho_sq + 1, 0.5) == np.inf
-
-    @pytest.mark.parametrize(
-        "rho_sq, level, error, match",
-        [
-            (np.ones((1, 8)), 0.5, ValueError, "^rho_sq"),
-            (np.ones(8), 0.5, ValueError, "^rho_sq"),
-            (np.ones((3, 7)), 0.5, ValueError, "^rho_sq"),
-            (-np.ones((3, 8)), 0.5, ValueError, "^rho_sq"),
-            (np.ones((3, 8)), -1.0, ValueError, "^level"),
-            ("x", 0.5, TypeError, "^rho_sq"),
-        ],
-    )
-    def test_bad_inputs(self, rho_sq, level, error, match):
-        with pytest.raises(error, match=match):
-            certification.end_log_se(self.B, rho_sq, level)
+def test_squared_error_law_of_one_task_is_the_fourth_moment(point):
+    law = certification.squared_error_law(*point, PRIOR, 1)
+    e = certification.task_sampling_errors(*point, PRIOR, 1, 40000, rng=5) ** 2
+    assert e.var() == pytest.approx(law.variance, rel=0.2)

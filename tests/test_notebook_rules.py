@@ -14,11 +14,6 @@ import pytest
 BOOK = Path(__file__).resolve().parents[1] / "book"
 CHAPTERS = sorted(BOOK.glob("*.ipynb"))
 MAX_LINES = 25
-# Long analysis cells that still wait for their library functions (the rewrite of
-# chapters 5 and 6); every other cell of the book keeps the limit.
-PENDING_LONG = {
-    "05-finite-corpus.ipynb": {23},
-}
 
 
 def code_cells(path):
@@ -55,7 +50,7 @@ def test_code_cells_are_short_except_figures(path):
         for i, cell in code_cells(path)
         if len("".join(cell["source"]).splitlines()) > MAX_LINES and not is_figure(cell)
     }
-    assert long == PENDING_LONG.get(path.name, set())
+    assert not long, f"cells {sorted(long)} are longer than {MAX_LINES} lines"
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)

@@ -13,8 +13,7 @@ page reads without sideways scrolling: no display formula needs a scroll
 (``display-fit``, naming the formula's TeX), no claim line needs one or is cut
 (``claim-lines``, folded boxes opened), no output is a lone number left by a cell's last
 expression (``stray-value``), and a chapter page is at most ``MAX_SCREENS`` screens long
-(``length``; the pages of ``LENGTH_PENDING`` are expected failures, strict, with their
-measured lengths). At phone width (390 x 844) a formula, table or output wider than its
+(``length``). At phone width (390 x 844) a formula, table or output wider than its
 box scrolls rather than being cut (``phone``). Each check reports per page
 (``test_page[<page>-<check>]``). Full-page screenshots of each page are saved to
 ``_build/screenshots``: ``<page>.png`` as the page opens, ``<page>-dark.png`` in the
@@ -303,12 +302,6 @@ SCREEN = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 CHAPTER = re.compile(r"^book/\d\d-[^/]+\.html$")
 MAX_SCREENS = 15  # a chapter page, in screens of 900 px at 1200 px width (issue 29)
-# Chapter pages still longer than MAX_SCREENS, with the reason. Chapters 5 and 6 wait
-# for their rewrite (their own issue); each entry is a strict expected failure, so it
-# must be removed once the page fits.
-LENGTH_PENDING = {
-    "book/05-finite-corpus.html": "16.2 screens; rewrite of chapters 5 and 6 (own issue)",
-}
 ASPECT_TOLERANCE = 0.02  # rendered aspect ratio within 2% of the image file's
 READABLE_PX = 9.0  # the smallest text of a figure, in CSS px on screen
 
@@ -458,11 +451,7 @@ def inspected(browser):
 def _cases():
     for page_name in PAGES:
         for check in CHECKS:
-            marks = []
-            if check == "length" and page_name in LENGTH_PENDING:
-                reason = f"pending: {LENGTH_PENDING[page_name]}"
-                marks = [pytest.mark.xfail(strict=True, reason=reason)]
-            yield pytest.param(page_name, check, id=f"{page_name}-{check}", marks=marks)
+            yield pytest.param(page_name, check, id=f"{page_name}-{check}")
 
 
 @pytest.mark.parametrize(("page_name", "check"), list(_cases()))
