@@ -262,63 +262,6 @@ def test_bias_crossing_errors():
         certification.bias_crossing([1.0, 2.0], _biases([0.1, 0.9], [0.1, 0.1], [1, 1]), 0)
 
 
-def test_rms_relative_errors_is_the_rms_over_corpora(point):
-    a, b = point
-    rho = certification.relative_errors(30, 20, [a, a + 1], [b, b], PRIOR, 4, rng=(1, 2))
-    rms = certification.rms_relative_errors(30, 20, [a, a + 1], [b, b], PRIOR, 4, rng=(1, 2))
-    np.testing.assert_allclose(rms, np.sqrt((rho**2).mean(axis=0)), rtol=1e-15)
-    assert rms.shape == (2,)
-
-
-@pytest.mark.parametrize("n_workers", [1, 2])
-def test_relative_error_sweep_is_relative_errors_per_size(point, n_workers):
-    a, b = point
-    sizes, streams = [(20, 10), (40, 30), (30, 20)], [(1, 2), (1, 3), 7]
-    swept = certification.relative_error_sweep(
-        sizes, [a, a + 1], [b, b], PRIOR, 3, streams, n_workers=n_workers
-    )
-    for (m, n), rng, rho in zip(sizes, streams, swept):
-        expected = certification.relative_errors(m, n, [a, a + 1], [b, b], PRIOR, 3, rng=rng)
-        np.testing.assert_array_equal(rho, expected)  # the same streams: the same draws
-
-
-def test_rms_over_corpora_reference_values_and_errors():
-    rho = np.array([[3.0, 1.0], [4.0, 1.0]])
-    np.testing.assert_allclose(
-        certification.rms_over_corpora(rho), [np.sqrt(12.5), 1.0], rtol=1e-15
-    )
-    with pytest.raises(ValueError, match=r"^rho must have shape \(repetitions, k\)"):
-        certification.rms_over_corpora([1.0, 2.0])
-    with pytest.raises(ValueError, match=r"^rho must have shape"):
-        certification.rms_over_corpora(np.empty((0, 3)))
-
-
-def test_relative_error_sweep_needs_one_stream_per_size(point):
-    a, b = point
-    with pytest.raises(ValueError, match="^streams must hold one stream per size"):
-        certification.relative_error_sweep([(20, 10), (30, 10)], [a], [b], PRIOR, 2, [1])
-    with pytest.raises(ValueError, match="^streams"):
-        certification.relative_error_sweep([(20, 10)], [a], [b], PRIOR, 2, [-1])
-
-
-def test_valley_grid_reference_values():
-    a, b = certification.valley_grid(PRIOR, 5.0, 22)
-    np.testing.assert_allclose(b, 5.0 * 2.0 ** (np.arange(22) / 3), rtol=1e-15)
-    np.testing.assert_allclose(a, calibration.a_star(b, PRIOR), rtol=1e-15)
-    assert b[3] == pytest.approx(10.0, rel=1e-15) and b[-1] == pytest.approx(640.0, rel=1e-15)
-    a1, b1 = certification.valley_grid(PRIOR, 2.5, 1, per_octave=2)
-    assert b1.tolist() == [2.5] and a1.shape == (1,)
-
-
-def test_valley_grid_errors_name_the_argument():
-    with pytest.raises(ValueError, match="^b_min must be positive"):
-        certification.valley_grid(PRIOR, 0.0)
-    with pytest.raises(ValueError, match="^points must be an integer"):
-        certification.valley_grid(PRIOR, 5.0, 0)
-    with pytest.raises(TypeError, match="^per_octave must be an integer"):
-        certification.valley_grid(PRIOR, 5.0, 3, per_octave="3")
-
-
 def test_squared_error_law_matches_monte_carlo(point):
     law = certification.squared_error_law(*point, PRIOR, 50)
     sigma = certification.sampling_coefficient(*point, PRIOR)
