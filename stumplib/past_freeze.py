@@ -19,8 +19,8 @@ import numpy as np
 from . import calibration, population, pretraining, sweep, validation
 from .corpus import Corpus
 
-#: Thresholds at which the heads are evaluated: three interior ones and one near the top
-#: of the prior ``U[0.1, 0.9]``.
+#: The thresholds at which the heads are evaluated (three interior ones, and one near the
+#: top of the prior ``U[0.1, 0.9]``).
 THRESHOLDS = (0.3, 0.5, 0.7, 0.85)
 
 
@@ -32,7 +32,7 @@ class PastLadder(NamedTuple):
     ``[r, j]`` (corpus, point) and ``[r, j, t]`` (threshold ``t``); the summaries
     ``[j - 1, t]`` compare point ``j >= 1`` with the freeze.
 
-    Attributes
+    Parameters
     ----------
     shape : tuple of int
         ``(m, n)``.
@@ -76,10 +76,12 @@ class PastLadder(NamedTuple):
 class PastFreeze(NamedTuple):
     """:func:`train_past` for every size: the thresholds and one :class:`PastLadder` each.
 
-    Attributes
+    Parameters
     ----------
     thresholds : ndarray, shape (T,)
+        The thresholds.
     ladders : list of PastLadder
+        One per size.
     b_over_k : float
         The largest ``b / (m ∧ n)`` reached by any corpus.
     """
