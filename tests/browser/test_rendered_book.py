@@ -3,7 +3,8 @@
 Run after ``make book`` (``make check-book`` does both the set-up and the run). For
 every page: MathJax typeset every formula without error and no raw TeX is left in the
 prose, every image loaded and has alt text, no cell shows an error or stderr output,
-every internal link points to an existing page and anchor, and the claims ledger shows
+every internal link points to an existing page and anchor, a notebook's page offers the
+notebook for download (a real ``.ipynb`` with the repository's cells), and the claims ledger shows
 every claim of ``stumplib.book.claims.IDS`` holding. And what a reader sees at 1200 x 900:
 no image is distorted (rendered aspect ratio within 2% of the file's), every figure is
 shown at a size at which its smallest text is at least 9 px on screen, every figure
@@ -31,6 +32,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import nbformat
 import pytest
 import yaml
 
@@ -216,6 +218,28 @@ def launch_problems(hrefs, page_name):
     return problems
 
 
+def download_problems(hrefs, page_name):
+    """A notebook's page offers the notebook itself: a real ``.ipynb``, the repository's."""
+    notebook = ROOT / Path(page_name).with_suffix(".ipynb")
+    if not notebook.exists():
+        return []
+    links = [h for h in hrefs if not urlsplit(h).scheme and urlsplit(h).path.endswith(".ipynb")]
+    if not links:
+        return ["no download link to the page's notebook (.ipynb)"]
+    want = [c.source for c in nbformat.read(notebook, as_version=4).cells]
+    problems = []
+    for href in links:
+        target = ((HTML / page_name).parent / unquote(urlsplit(href).path)).resolve()
+        try:
+            got = [c.source for c in nbformat.read(target, as_version=4).cells]
+        except (OSError, ValueError) as exc:
+            problems.append(f"download {href} is not a notebook: {exc}")
+            continue
+        if got != want:
+            problems.append(f"download {href} is not the repository's {notebook.name}")
+    return problems
+
+
 def ledger_problems(page):
     rows = page.evaluate(LEDGER_JS)
     problems = [f"claim check does not hold: {r}" for r in rows if r[2].split()[0] != "holds"]
@@ -390,6 +414,7 @@ CHECKS = (
     "images",
     "outputs",
     "links",
+    "download",
     "ledger",
     "aspect",
     "readable",
@@ -413,6 +438,7 @@ def inspect(browser, page_name):
     problems["outputs"] = output_problems(page)
     hrefs = page_links(page)
     problems["links"] = link_problems(hrefs, page_name) + launch_problems(hrefs, page_name)
+    problems["download"] = download_problems(hrefs, page_name)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / (Path(page_name).stem + ".png")), full_page=True)
     problems["length"] = length_problems(page, page_name)
