@@ -116,12 +116,5 @@ def guaranteed_decrease(rho, q):
     >>> float(guaranteed_decrease(RHO_MAX, Q_MAX))
     0.25
     """
-    rho, q = (_non_negative(v, name) for v, name in ((rho, "rho"), (q, "q")))
+    rho, q = (validation.non_negative(v, name) for v, name in ((rho, "rho"), (q, "q")))
     return (1.0 - rho) - q * (1.0 + rho) ** 2 / 2.0
-
-
-def _non_negative(value, name):
-    arr = validation.finite(value, name)
-    if np.any(arr < 0):
-        raise ValueError(f"{name} must be non-negative")
-    return arr

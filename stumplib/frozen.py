@@ -312,7 +312,7 @@ def excess_tilt(excess, decades):
     -------
     float
     """
-    excess = float(_non_negative(validation.scalar(excess, "excess"), "excess"))
+    excess = float(validation.non_negative(validation.scalar(excess, "excess"), "excess"))
     decades = validation.positive_scalar(decades, "decades")
     return float(np.log1p(excess) / (decades * np.log(10)))
 
@@ -345,24 +345,17 @@ def scaled_difference(value, value_se, reference, reference_se, allowance, width
     value = validation.positive(value, "value")
     reference = validation.positive(reference, "reference")
     value_se, reference_se, allowance = (
-        _non_negative(v, name)
+        validation.non_negative(v, name)
         for v, name in (
             (value_se, "value_se"),
             (reference_se, "reference_se"),
             (allowance, "allowance"),
         )
     )
-    width = _non_negative(validation.scalar(width, "width"), "width")
+    width = validation.non_negative(validation.scalar(width, "width"), "width")
     names = ("value", "value_se", "reference", "reference_se", "allowance")
     validation.broadcastable((value, value_se, reference, reference_se, allowance), names)
     noise = width * (value_se / value + reference_se / reference)
     diff, bound = np.broadcast_arrays(np.abs(value / reference - 1), allowance + noise)
     exact = np.where(diff > 0, np.inf, 0.0)  # nothing allowed: agreement only if equal
     return np.divide(diff, bound, out=exact, where=bound > 0)
-
-
-def _non_negative(value, name):
-    value = validation.finite(value, name)
-    if np.any(value < 0):
-        raise ValueError(f"{name} must be non-negative")
-    return value

@@ -395,6 +395,33 @@ def positive(value, name):
     return arr
 
 
+def non_negative(value, name):
+    """Return ``value`` as a finite float array of entries ``>= 0``.
+
+    Parameters
+    ----------
+    value : array_like
+        Real numbers.
+    name : str
+        The argument's name, for errors.
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    TypeError
+        As :func:`real`.
+    ValueError
+        If an entry is not finite or is negative.
+    """
+    arr = finite(value, name)
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be non-negative")
+    return arr
+
+
 def positive_scalar(value, name):
     """Return ``value`` as a finite positive float.
 

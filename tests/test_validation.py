@@ -241,3 +241,11 @@ class TestShapesAndPoints:
             validation.positive_scalar([1.0, 2.0], "eta")
         with pytest.raises(ValueError, match="^eta must be positive"):
             validation.positive_scalar(0.0, "eta")
+
+
+def test_non_negative_accepts_zero_and_names_the_argument():
+    np.testing.assert_array_equal(validation.non_negative([0.0, 2.0], "w"), [0.0, 2.0])
+    with pytest.raises(ValueError, match="^w must be non-negative"):
+        validation.non_negative([-1.0], "w")
+    with pytest.raises(ValueError, match="^w must be finite"):
+        validation.non_negative([np.nan], "w")
