@@ -941,10 +941,54 @@ def sampling_constant(prior):
     >>> round(sampling_constant(tasks.Uniform(0.1, 0.9)), 4)
     1.2281
     """
+    lo, hi = _interior_support(prior)
+    return float(np.sqrt(2.0 * (1.0 + hi**2) / (3.0 * (hi - lo))))
+
+
+def slow_sampling_constant(prior):
+    """``lim σ_∞(b) / √b`` along the slow curve of gradient flow on ``U[lo, hi]``.
+
+    Derived in :func:`stumplib.symbolic.sampling.slow_layer_constant` (asymptotic, large
+    ``b``): with ``w = hi - lo``, ``q = hi w / (1 + hi²)`` and ``ρ_0 = 1 + √(1 + 2q)``,
+    ``C² = (1 + hi²)² (ρ_0²/2 - 2ρ_0³/3 + ρ_0⁴/4) / w``; 2.6318 for ``U[0.1, 0.9]``,
+    where the valley's :func:`sampling_constant` is 1.2281. The slow curve lies
+    ``log(ρ_0 / 2)`` (0.157) below the valley in ``a``.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform
+        Interior threshold prior, ``hi < 1``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
+    ValueError
+        If ``prior`` reaches 1 (no valley, hence no slow curve a constant below it).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> round(slow_sampling_constant(tasks.Uniform(0.1, 0.9)), 4)
+    2.6318
+    """
+    lo, hi = _interior_support(prior)
+    width = hi - lo
+    top = 1.0 + np.sqrt(1.0 + 2.0 * hi * width / (1.0 + hi**2))
+    moment = top**2 / 2.0 - 2.0 * top**3 / 3.0 + top**4 / 4.0
+    return float(np.sqrt((1.0 + hi**2) ** 2 * moment / width))
+
+
+def _interior_support(prior):
+    """``(lo, hi)`` of a uniform prior below 1, or the error that says why not."""
     validation.instance(prior, tasks.Uniform, "prior")
     lo, hi = (float(v) for v in prior.support)
     if not hi < 1.0:
         raise ValueError(
             f"prior must lie below 1 (got hi = {hi}): no valley on a prior reaching 1"
         )
-    return float(np.sqrt(2.0 * (1.0 + hi**2) / (3.0 * (hi - lo))))
+    return lo, hi

@@ -412,6 +412,44 @@ def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0):
     return train_until_noisy(Corpus.sample(m, n, prior, rng=rng), theta0, eta, level)
 
 
+def rule_scale_ratio(prior, level=0.5):
+    """``b_T / m`` at which the corpus rule freezes a long-context run (asymptotic).
+
+    :func:`train_until_noisy` stops where the corpus's noise ratio reaches ``level``.
+    With contexts much longer than the corpus has tasks (``n / m → ∞``) only task
+    sampling is left; the run follows the slow curve, where the noise ratio is about
+    ``C √(b / m)`` with ``C`` the
+    :func:`~stumplib.certification.slow_sampling_constant`, so the rule freezes near
+    ``b_T = (level / C)² m``: 0.0361 m for ``U[0.1, 0.9]`` at ``level = 1/2``.
+    Finite contexts add noise of their own, so they can only freeze earlier.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform
+        Interior threshold prior, ``hi < 1``.
+    level : float
+        The rule's noise level, positive.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`~stumplib.certification.slow_sampling_constant`, or if ``level`` is not
+        positive.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> round(rule_scale_ratio(tasks.Uniform(0.1, 0.9)), 4)
+    0.0361
+    """
+    level = validation.positive_scalar(level, "level")
+    return (level / certification.slow_sampling_constant(prior)) ** 2
+
+
 def _noisy_one(item):
     """One corpus of a sweep: ``((m, n), prior, level, rng, divisor)`` -> :class:`Freeze`."""
     (m, n), prior, level, rng, divisor = item

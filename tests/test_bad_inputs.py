@@ -434,6 +434,7 @@ CASES = [
     (claims.make_record, RECORD, "expected tol digits", "digits", "", ""),
     (pretraining.start, dict(b_target=20.0, prior=PRIOR), "b_target ratio", "", "prior", ""),
     (pretraining.size_start, dict(m=3, n=4, prior=PRIOR), "m n", "m n", "prior", ""),
+    (pretraining.rule_scale_ratio, dict(prior=PRIOR, level=0.5), "level", "", "prior", ""),
     (
         pretraining.train_to_scale,
         dict(corpus=CORPUS, theta0=(1.0, 2.0), eta=0.1, b_target=1.5, max_steps=3),
@@ -691,6 +692,7 @@ CASES = [
         "",
     ),
     (certification.sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
+    (certification.slow_sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
     (
         certification.squared_error_law,
         dict(a=5.0, b=10.0, prior=PRIOR, m=3),
@@ -777,6 +779,7 @@ NO_NUMERIC_INPUT = {
     symbolic_population.ClosedForm: _RESULT,
     symbolic_sampling.LayerConstant: _RESULT,
     symbolic_sampling.layer_constant: _NO_ARGUMENTS,
+    symbolic_sampling.slow_layer_constant: _NO_ARGUMENTS,
     symbolic_population.GradientIdentities: _RESULT,
     symbolic_population.InnerLayer: _RESULT,
     symbolic_population.Valley: _RESULT,

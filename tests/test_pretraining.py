@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from stumplib import calibration, descent_lemma, pretraining, tasks
+from stumplib import calibration, certification, descent_lemma, pretraining, tasks
 from stumplib.corpus import Corpus, Follower
 
 PRIOR = tasks.Uniform(0.1, 0.9)
@@ -286,3 +286,13 @@ def test_freeze_by_rule_is_pretrain_noisy_for_one_corpus():
     assert pretraining.freeze_by_rule(80, 80, PRIOR, (3, 0, 0), divisor=2.0) == lower[0][0]
     with pytest.raises(ValueError, match="^divisor must be positive"):
         pretraining.freeze_by_rule(80, 80, PRIOR, 0, divisor=0.0)
+
+
+def test_rule_scale_ratio_is_the_level_over_the_slow_constant_squared():
+    prior = tasks.Uniform(0.1, 0.9)
+    c = certification.slow_sampling_constant(prior)
+    assert pretraining.rule_scale_ratio(prior) == pytest.approx((0.5 / c) ** 2, rel=1e-15)
+    assert pretraining.rule_scale_ratio(prior, 1.0) == pytest.approx(1 / c**2, rel=1e-15)
+    assert round(pretraining.rule_scale_ratio(prior), 4) == 0.0361
+    with pytest.raises(ValueError, match="level"):
+        pretraining.rule_scale_ratio(prior, 0.0)

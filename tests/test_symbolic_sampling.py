@@ -47,3 +47,53 @@ def test_quadrature_converges_to_the_constant_like_one_over_b(lo, hi):
 def test_constant_refuses_a_prior_reaching_one():
     with pytest.raises(ValueError, match="prior"):
         certification.sampling_constant(tasks.Uniform(0.0, 1.0))
+
+
+@pytest.fixture(scope="module")
+def slow():
+    return sym.slow_layer_constant()
+
+
+def test_slow_curve_lag_is_the_reduced_flows(slow):
+    from stumplib.symbolic import dynamics
+
+    reduction = dynamics.reduce_flow(dynamics.interior_expansion())
+    values = {sym.lo: sp.Rational(1, 10), sym.hi: sp.Rational(9, 10)}
+    # two derivations: the layer's tangency condition and the b^-3 invariance equation
+    assert float(slow.lag.subs(values)) == pytest.approx(float(reduction.lag), rel=1e-12)
+
+
+def test_slow_curve_top_solves_the_tangency_condition(slow):
+    width = sym.hi - sym.lo
+    q = sym.hi * width / (1 + sym.hi**2)
+    assert sp.simplify(slow.rho0 - (1 + sp.sqrt(1 + 2 * q))) == 0
+
+
+@pytest.mark.parametrize("lo, hi", [(0.1, 0.9), (0.2, 0.7), (0.0, 0.5)])
+def test_numeric_slow_constant_is_the_derived_one(slow, lo, hi):
+    value = float(slow.c_slow.subs({sym.lo: lo, sym.hi: hi}))
+    assert certification.slow_sampling_constant(tasks.Uniform(lo, hi)) == pytest.approx(
+        value, rel=1e-13
+    )
+
+
+def test_quadrature_on_the_slow_curve_converges_to_the_slow_constant():
+    from stumplib import dynamics
+    from stumplib.symbolic import dynamics as symbolic_dynamics
+
+    prior = tasks.Uniform(0.1, 0.9)
+    reduction = symbolic_dynamics.reduce_flow(symbolic_dynamics.interior_expansion())
+    xi0, xi1 = float(reduction.xi0), float(reduction.xi1)
+    limit = certification.slow_sampling_constant(prior)
+    gaps = []
+    for b in (1e3, 1e4):
+        a = float(dynamics.slow_curve(b, 0.9, 1.0, xi0, xi1))
+        gaps.append(certification.sampling_coefficient(a, b, prior) / np.sqrt(b) / limit - 1)
+    # measured: relative gaps 1.9e-3 at b = 1e3, ten times smaller at 1e4 (an O(1/b) gap)
+    assert 0 < gaps[1] < 1e-3
+    assert 7 < gaps[0] / gaps[1] < 13
+
+
+def test_slow_constant_refuses_a_prior_reaching_one():
+    with pytest.raises(ValueError, match="prior"):
+        certification.slow_sampling_constant(tasks.Uniform(0.0, 1.0))

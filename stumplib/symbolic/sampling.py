@@ -68,17 +68,84 @@ def layer_constant():
     >>> sp.N(result.c_sigma.subs({lo: sp.Rational(1, 10), hi: sp.Rational(9, 10)}), 5)
     1.2281
     """
+    g_layer, second_moment = _layer(rho0)
+    valley = [r for r in sp.solve(sp.simplify(g_layer[0] * b**3), rho0) if r != 0]
+    if len(valley) != 1:
+        raise ArithmeticError(f"the valley condition has no unique nonzero root ({valley})")
+    top = valley[0]
+    c_sigma = sp.sqrt(sp.simplify(second_moment.subs(rho0, top) / (2 / b**3) ** 2 / b))
+    second = sp.integrate((1 - rho) ** 2 * rho, (rho, 0, top))
+    return LayerConstant(top, second, sp.simplify(c_sigma))
+
+
+@dataclass(frozen=True)
+class SlowLayerConstant:
+    """The steps of :func:`slow_layer_constant`.
+
+    Parameters
+    ----------
+    rho0 : sympy.Expr
+        ``ρ`` at the top of the prior on the slow curve, from the tangency condition.
+    lag : sympy.Expr
+        ``-log(ρ_0 / 2)``: the offset of the slow curve from the valley in ``a``
+        (negative: below it; ``ρ_0 = 2`` on the valley).
+    c_slow : sympy.Expr
+        ``lim σ_∞(b) / √b`` along the slow curve, in ``lo``, ``hi``.
+    """
+
+    rho0: sp.Expr
+    lag: sp.Expr
+    c_slow: sp.Expr
+
+
+def slow_layer_constant():
+    """Derive ``lim σ_∞(b) / √b`` along the slow curve of gradient flow (asymptotic).
+
+    Off the valley the layer's own gradient no longer vanishes: with ``ρ_0`` at the top
+    of the prior, the population gradient is the bulk's ``(0, -2/b³)`` plus the layer's
+    ``(2/b³) J (1, -hi) / (hi - lo)``, ``J = ∫_0^{ρ_0} (1 - ρ) dρ``. Gradient flow
+    settles on the curve whose tangent it follows, slope ``hi`` at leading order, so
+    ``g_a = hi g_b`` fixes ``ρ_0``; then ``σ_∞² / b = E|G|² / (b |g|²)`` as in
+    :func:`layer_constant`. For ``U[0.1, 0.9]``: ``ρ_0 = 2.340``, a lag of 0.157 below
+    the valley (the slow curve of :func:`stumplib.symbolic.dynamics.reduce_flow`) and
+    ``C = 2.632``, more than twice the valley's ``C_σ``.
+
+    Returns
+    -------
+    SlowLayerConstant
+
+    Examples
+    --------
+    >>> result = slow_layer_constant()
+    >>> values = {lo: sp.Rational(1, 10), hi: sp.Rational(9, 10)}
+    >>> [sp.N(v.subs(values), 4) for v in (result.rho0, result.lag, result.c_slow)]
+    [2.340, -0.1570, 2.632]
+    """
+    g_layer, second_moment = _layer(rho0)
+    g = sp.Matrix([0, -2 / b**3]) + g_layer
+    # the roots are 1 ± √(1 + 2 hi (hi - lo) / (1 + hi²)): keep the positive one (hi > lo)
+    interior = {lo: sp.Rational(1, 10), hi: sp.Rational(9, 10)}
+    tangency = sp.solve(sp.simplify((g[0] - hi * g[1]) * b**3), rho0)
+    roots = [r for r in tangency if r.subs(interior) > 0]
+    if len(roots) != 1:
+        raise ArithmeticError(f"the tangency condition has no unique positive root ({roots})")
+    top = roots[0]
+    norm_sq = sp.simplify((g.T * g)[0].subs(rho0, top))
+    c_slow = sp.sqrt(sp.simplify(second_moment.subs(rho0, top) / norm_sq / b))
+    return SlowLayerConstant(top, -sp.log(top / 2), sp.simplify(c_slow))
+
+
+def _layer(top):
+    """The layer's population gradient and ``E|G|²`` for ``ρ`` up to ``top`` at ``s = hi``.
+
+    ``(g_layer, second_moment)``: the integrals of ``G = 2 r ∇r`` and of ``|G|²`` against
+    the prior's density ``1/(hi - lo)`` over the layer, at leading order in ``1/b``.
+    """
     residual = (1 - rho) / b
     grad = sp.Matrix([rho / b, -hi * rho / b])
-    measure = 1 / (b * rho)  # ds = du / b, du = -dρ / ρ (ρ from 0 deep in the bulk to ρ_0)
-    valley = sp.integrate(residual * grad[0] * measure, (rho, 0, rho0))
-    top = [r for r in sp.solve(sp.simplify(valley * b**3), rho0) if r != 0]
-    if len(top) != 1:
-        raise ArithmeticError(f"the valley condition has no unique nonzero root ({top})")
-    square = sp.expand(4 * residual**2 * (grad.T * grad)[0])
-    layer = sp.integrate(square * measure, (rho, 0, top[0])) / (hi - lo)
-    v_norm = 2 / b**3
-    sigma_sq = sp.simplify(layer / v_norm**2)
-    c_sigma = sp.sqrt(sp.simplify(sigma_sq / b))
-    second = sp.integrate((1 - rho) ** 2 * rho, (rho, 0, top[0]))
-    return LayerConstant(top[0], second, sp.simplify(c_sigma))
+    measure = 1 / (b * rho) / (hi - lo)  # ds = du / b, du = -dρ / ρ, prior density
+    g_layer = (2 * residual * grad * measure).applyfunc(
+        lambda e: sp.integrate(sp.expand(e), (rho, 0, top))
+    )
+    square = sp.expand(4 * residual**2 * (grad.T * grad)[0] * measure)
+    return g_layer, sp.integrate(square, (rho, 0, top))
