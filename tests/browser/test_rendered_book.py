@@ -14,7 +14,8 @@ page reads without sideways scrolling: no display formula needs a scroll
 (``display-fit``, naming the formula's TeX), no claim line needs one or is cut
 (``claim-lines``, folded boxes opened), no output is a lone number left by a cell's last
 expression (``stray-value``), and a chapter page is at most ``MAX_SCREENS`` screens long
-(``length``). At phone width (390 x 844) a formula, table or output wider than its
+(``length``). In the theme's dark mode every figure sits on a white card, as it was drawn
+(``dark``). At phone width (390 x 844) a formula, table or output wider than its
 box scrolls rather than being cut (``phone``). Each check reports per page
 (``test_page[<page>-<check>]``). Full-page screenshots of each page are saved to
 ``_build/screenshots``: ``<page>.png`` as the page opens, ``<page>-dark.png`` in the
@@ -322,6 +323,11 @@ STRAY_VALUES_JS = """() => Array.from(document.querySelectorAll(
   .filter(t => /^[-+\u2212]?(\\d[\\d_,]*\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?$/.test(t))"""
 PAGE_HEIGHT_JS = "() => document.documentElement.scrollHeight"
 DARK_JS = "(theme) => { document.documentElement.dataset.theme = theme; }"
+# The images of the article whose card (computed background) is not white.
+DARK_CARDS_JS = """() => Array.from(document.querySelectorAll('article img')).filter(i => {
+  const [r, g, b, a = 1] = getComputedStyle(i).backgroundColor.match(/[\\d.]+/g).map(Number);
+  return !(Math.min(r, g, b) >= 250 && a === 1);
+}).map(i => i.getAttribute('src'))"""
 SCREEN = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 CHAPTER = re.compile(r"^book/\d\d-[^/]+\.html$")
@@ -425,6 +431,7 @@ CHECKS = (
     "claim-lines",
     "stray-value",
     "length",
+    "dark",
     "phone",
 )
 
@@ -444,6 +451,9 @@ def inspect(browser, page_name):
     problems["length"] = length_problems(page, page_name)
     page.evaluate(DARK_JS, "dark")
     page.screenshot(path=str(SHOTS / (Path(page_name).stem + "-dark.png")), full_page=True)
+    problems["dark"] = [
+        f"figure not on a white card in dark mode: {src}" for src in page.evaluate(DARK_CARDS_JS)
+    ]
     page.evaluate(DARK_JS, "light")
     problems["display-fit"] = display_fit_problems(page)
     problems["stray-value"] = stray_value_problems(page)

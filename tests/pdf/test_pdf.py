@@ -3,7 +3,9 @@
 Run after the PDF is built (``make pdf`` builds it, then runs this): every page converts
 to an image and to text (poppler's ``pdftoppm`` and ``pdftotext``), the text carries the
 title of every page of the table of contents and the check line of every claim
-of ``stumplib.book.claims.IDS``, and the LaTeX log reports no error and no missing glyph.
+of ``stumplib.book.claims.IDS``, and the LaTeX log reports no error and no missing glyph
+and no line wider than its column by more than :data:`OVERFULL_LIMIT`. The PDF prints no
+code that the HTML folds or removes (``book/_ext/print_folds.py``).
 """
 
 import json
@@ -22,6 +24,11 @@ ROOT = Path(__file__).resolve().parents[2]
 LATEX = Path(os.environ.get("BOOK_LATEX", ROOT / "_build" / "latex"))
 PDF = LATEX / "stumplib-book.pdf"
 LOG = PDF.with_suffix(".log")
+#: The widest overfull line allowed (pt): one digit of the 10 pt body font (FreeSerif's
+#: "0" is 5 pt wide), so a line may reach into the margin by less than one character,
+#: which does not show at print size; anything wider is a visible defect.
+OVERFULL_LIMIT = 5.0
+FOLDING_TAGS = {"hide-input", "hide-cell", "remove-input", "remove-cell"}
 
 
 def toc_files(toc=ROOT / "_toc.yml"):
@@ -100,3 +107,51 @@ def test_latex_reports_no_error_and_no_missing_glyph():
         or re.search(r"(LaTeX|Package \w+) Error", line)
     ]
     assert not problems, "\n".join(problems[:20])
+
+
+def overfull_lines(log_text, limit=OVERFULL_LIMIT):
+    """The log's overfull-hbox reports wider than ``limit`` points, with their context."""
+    found = re.finditer(r"^Overfull \\hbox \(([\d.]+)pt too wide\)(.*\n.*)$", log_text, re.M)
+    return [m.group(0) for m in found if float(m.group(1)) > limit]
+
+
+def test_overfull_lines_are_found_above_the_limit_only():
+    log = (
+        "Overfull \\hbox (5.1pt too wide) in paragraph at lines 1--2\n[]x\n"
+        "Overfull \\hbox (4.9pt too wide) in alignment at lines 3--4\n[]y\n"
+    )
+    assert [line.split("\n")[0] for line in overfull_lines(log)] == [
+        "Overfull \\hbox (5.1pt too wide) in paragraph at lines 1--2"
+    ]
+
+
+def test_no_line_sticks_out_of_its_column():
+    wide = overfull_lines(LOG.read_text(encoding="latin-1"))
+    assert not wide, f"{len(wide)} overfull hboxes over {OVERFULL_LIMIT} pt:\n" + "\n".join(
+        wide[:10]
+    )
+
+
+def folded_import_lines(book=ROOT / "book"):
+    """The import lines of code cells that the HTML folds or removes, and nowhere else.
+
+    A line that a shown cell or the prose also carries is left out.
+    """
+    folded, shown = set(), set()
+    for path in sorted(book.glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            lines = {line.strip() for line in "".join(cell["source"]).splitlines()}
+            tags = set(cell.get("metadata", {}).get("tags", []))
+            if cell["cell_type"] == "code" and tags & FOLDING_TAGS:
+                folded |= {line for line in lines if re.match(r"(from \S+ )?import ", line)}
+            else:
+                shown |= lines
+    return sorted(folded - shown)
+
+
+def test_the_pdf_prints_no_folded_code(text):
+    """No import line of a folded or removed cell (say ``import numpy as np``) is printed."""
+    lines = folded_import_lines()
+    assert "import numpy as np" in lines
+    printed = [line for line in lines if normalized(line) in text]
+    assert not printed
