@@ -945,14 +945,29 @@ def sampling_constant(prior):
     return float(np.sqrt(2.0 * (1.0 + hi**2) / (3.0 * (hi - lo))))
 
 
-def slow_sampling_constant(prior):
-    """``lim σ_∞(b) / √b`` along the slow curve of gradient flow on ``U[lo, hi]``.
+class SlowLayer(NamedTuple):
+    """The layer of tasks below ``hi`` on the slow curve of gradient flow (asymptotic).
+
+    Parameters
+    ----------
+    constant : float
+        ``C = lim σ_∞(b) / √b`` along the slow curve.
+    lag : float
+        The slow curve's offset from the valley in ``a``, ``-log(ρ_0 / 2)`` (negative).
+    """
+
+    constant: float
+    lag: float
+
+
+def slow_layer(prior):
+    """``lim σ_∞(b) / √b`` along the slow curve of gradient flow on ``U[lo, hi]``, and its lag.
 
     Derived in :func:`stumplib.symbolic.sampling.slow_layer_constant` (asymptotic, large
     ``b``): with ``w = hi - lo``, ``q = hi w / (1 + hi²)`` and ``ρ_0 = 1 + √(1 + 2q)``,
     ``C² = (1 + hi²)² (ρ_0²/2 - 2ρ_0³/3 + ρ_0⁴/4) / w``; 2.6318 for ``U[0.1, 0.9]``,
     where the valley's :func:`sampling_constant` is 1.2281. The slow curve lies
-    ``log(ρ_0 / 2)`` (0.157) below the valley in ``a``.
+    ``log(ρ_0 / 2)`` (0.1570) below the valley in ``a``.
 
     Parameters
     ----------
@@ -961,7 +976,7 @@ def slow_sampling_constant(prior):
 
     Returns
     -------
-    float
+    SlowLayer
 
     Raises
     ------
@@ -973,14 +988,15 @@ def slow_sampling_constant(prior):
     Examples
     --------
     >>> from stumplib import tasks
-    >>> round(slow_sampling_constant(tasks.Uniform(0.1, 0.9)), 4)
-    2.6318
+    >>> layer = slow_layer(tasks.Uniform(0.1, 0.9))
+    >>> round(layer.constant, 4), round(layer.lag, 4)
+    (2.6318, -0.157)
     """
     lo, hi = _interior_support(prior)
     width = hi - lo
     top = 1.0 + np.sqrt(1.0 + 2.0 * hi * width / (1.0 + hi**2))
     moment = top**2 / 2.0 - 2.0 * top**3 / 3.0 + top**4 / 4.0
-    return float(np.sqrt((1.0 + hi**2) ** 2 * moment / width))
+    return SlowLayer(float(np.sqrt((1.0 + hi**2) ** 2 * moment / width)), float(-np.log(top / 2)))
 
 
 def _interior_support(prior):

@@ -419,7 +419,7 @@ def rule_scale_ratio(prior, level=0.5):
     With contexts much longer than the corpus has tasks (``n / m → ∞``) only task
     sampling is left; the run follows the slow curve, where the noise ratio is about
     ``C √(b / m)`` with ``C`` the
-    :func:`~stumplib.certification.slow_sampling_constant`, so the rule freezes near
+    constant of :func:`~stumplib.certification.slow_layer`, so the rule freezes near
     ``b_T = (level / C)² m``: 0.0361 m for ``U[0.1, 0.9]`` at ``level = 1/2``.
     Finite contexts add noise of their own, so they can only freeze earlier.
 
@@ -437,7 +437,7 @@ def rule_scale_ratio(prior, level=0.5):
     Raises
     ------
     TypeError, ValueError
-        As :func:`~stumplib.certification.slow_sampling_constant`, or if ``level`` is not
+        As constant of :func:`~stumplib.certification.slow_layer`, or if ``level`` is not
         positive.
 
     Examples
@@ -447,7 +447,7 @@ def rule_scale_ratio(prior, level=0.5):
     0.0361
     """
     level = validation.positive_scalar(level, "level")
-    return (level / certification.slow_sampling_constant(prior)) ** 2
+    return (level / certification.slow_layer(prior).constant) ** 2
 
 
 def _noisy_one(item):

@@ -290,7 +290,7 @@ def test_freeze_by_rule_is_pretrain_noisy_for_one_corpus():
 
 def test_rule_scale_ratio_is_the_level_over_the_slow_constant_squared():
     prior = tasks.Uniform(0.1, 0.9)
-    c = certification.slow_sampling_constant(prior)
+    c = certification.slow_layer(prior).constant
     assert pretraining.rule_scale_ratio(prior) == pytest.approx((0.5 / c) ** 2, rel=1e-15)
     assert pretraining.rule_scale_ratio(prior, 1.0) == pytest.approx(1 / c**2, rel=1e-15)
     assert round(pretraining.rule_scale_ratio(prior), 4) == 0.0361

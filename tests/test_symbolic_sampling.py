@@ -72,7 +72,7 @@ def test_slow_curve_top_solves_the_tangency_condition(slow):
 @pytest.mark.parametrize("lo, hi", [(0.1, 0.9), (0.2, 0.7), (0.0, 0.5)])
 def test_numeric_slow_constant_is_the_derived_one(slow, lo, hi):
     value = float(slow.c_slow.subs({sym.lo: lo, sym.hi: hi}))
-    assert certification.slow_sampling_constant(tasks.Uniform(lo, hi)) == pytest.approx(
+    assert certification.slow_layer(tasks.Uniform(lo, hi)).constant == pytest.approx(
         value, rel=1e-13
     )
 
@@ -84,7 +84,7 @@ def test_quadrature_on_the_slow_curve_converges_to_the_slow_constant():
     prior = tasks.Uniform(0.1, 0.9)
     reduction = symbolic_dynamics.reduce_flow(symbolic_dynamics.interior_expansion())
     xi0, xi1 = float(reduction.xi0), float(reduction.xi1)
-    limit = certification.slow_sampling_constant(prior)
+    limit = certification.slow_layer(prior).constant
     gaps = []
     for b in (1e3, 1e4):
         a = float(dynamics.slow_curve(b, 0.9, 1.0, xi0, xi1))
@@ -96,4 +96,11 @@ def test_quadrature_on_the_slow_curve_converges_to_the_slow_constant():
 
 def test_slow_constant_refuses_a_prior_reaching_one():
     with pytest.raises(ValueError, match="prior"):
-        certification.slow_sampling_constant(tasks.Uniform(0.0, 1.0))
+        certification.slow_layer(tasks.Uniform(0.0, 1.0))
+
+
+def test_numeric_slow_lag_is_the_derived_one(slow):
+    value = float(slow.lag.subs({sym.lo: 0.1, sym.hi: 0.9}))
+    assert certification.slow_layer(tasks.Uniform(0.1, 0.9)).lag == pytest.approx(
+        value, rel=1e-13
+    )
