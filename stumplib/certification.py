@@ -57,7 +57,7 @@ def task_gradients(corpus, a, b):
         If ``a`` or ``b`` is not a finite scalar.
     """
     validation.instance(corpus, (corpus_module.Corpus, corpus_module.Follower), "corpus")
-    return corpus._task_gradients(*validation.scalar_parameters(a, b))
+    return corpus.unchecked_task_gradients(*validation.scalar_parameters(a, b))
 
 
 def noise_ratio(gradients):
