@@ -48,7 +48,8 @@ def guess(b, prior):
 
 
 def _dl_da(a, b, prior, features):
-    return population.gradient(a, b, prior, features)[0]
+    """``dL/da`` for the root search of :func:`a_star` (its arguments validated there)."""
+    return population.unchecked_loss_and_gradient(a, b, prior, features)[1]
 
 
 def _bracket(b, prior, features):

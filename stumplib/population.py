@@ -531,8 +531,29 @@ def loss_and_gradient(a, b, prior, features=None):
         If ``prior`` or ``features`` is not a law with a density.
     """
     a, b = validation.scalar_parameters(a, b)
-    s, q, w = _threshold_nodes(a, b, validation.density_law(prior, "prior"))
-    return unchecked_squared_error(w, *_summaries(a, b, s, q, validation.features(features)))
+    prior, features = validation.density_law(prior, "prior"), validation.features(features)
+    return unchecked_loss_and_gradient(a, b, prior, features)
+
+
+def unchecked_loss_and_gradient(a, b, prior, features):
+    """:func:`loss_and_gradient` without its checks, for validated arguments (a loop's).
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters, finite.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior (a law with a density).
+    features : tasks.Uniform or tasks.Beta or None
+        Feature law (``None``: uniform on [0, 1]).
+
+    Returns
+    -------
+    tuple of float
+        ``(L, dL/da, dL/db)``, as :func:`loss_and_gradient`.
+    """
+    s, q, w = _threshold_nodes(a, b, prior)
+    return unchecked_squared_error(w, *_summaries(a, b, s, q, features))
 
 
 def unchecked_squared_error(weights, r, r_a, r_b):
