@@ -57,7 +57,7 @@ def task_gradients(corpus, a, b):
         If ``a`` or ``b`` is not a finite scalar.
     """
     validation.instance(corpus, (corpus_module.Corpus, corpus_module.Follower), "corpus")
-    return corpus._task_gradients(*validation.scalar_parameters(a, b))
+    return corpus.unchecked_task_gradients(*validation.scalar_parameters(a, b))
 
 
 def noise_ratio(gradients):
@@ -87,6 +87,23 @@ def noise_ratio(gradients):
     gradients = validation.finite(gradients, "gradients")
     if gradients.ndim != 2 or gradients.shape[1] != 2 or gradients.shape[0] < 2:
         raise ValueError(f"gradients must have shape (m, 2) with m >= 2 (got {gradients.shape})")
+    return unchecked_noise_ratio(gradients)
+
+
+def unchecked_noise_ratio(gradients):
+    """:func:`noise_ratio` without its checks, for the per-task gradients of a run.
+
+    Parameters
+    ----------
+    gradients : ndarray, shape (m, 2)
+        Finite per-task gradients, ``m >= 2`` (as from
+        :meth:`Corpus.unchecked_task_gradients <stumplib.corpus.Corpus.unchecked_task_gradients>`).
+
+    Returns
+    -------
+    float
+        As :func:`noise_ratio`.
+    """
     m = gradients.shape[0]
     mean = gradients.mean(axis=0)
     spread = np.sum((gradients - mean) ** 2) / ((m - 1) * m)  # elementwise: no BLAS rounding
@@ -720,7 +737,7 @@ def certified_run(
     def direction(a, b, k):
         if state["failed"] and until_failure:
             return None
-        gradient = np.array(follower.loss_and_gradient(a, b)[1:])
+        gradient = np.array(follower.unchecked_loss_and_gradient(a, b)[1:])
         last = b >= b_stop
         if b >= state["next"] or last:
             rows.append(_record(prior, eta, a, b, k, gradient))
@@ -729,7 +746,7 @@ def certified_run(
             state["failed"] = state["failed"] or failed
         return None if last else gradient
 
-    training.descend(direction, theta0, eta, max_steps, f"b_stop={b_stop}")
+    training.unchecked_descend(direction, theta0, eta, max_steps, f"b_stop={b_stop}")
     columns = [np.array(c) for c in zip(*rows)]
     step, a, b, rho, q, decrease, guaranteed = columns
     failing = np.flatnonzero((rho > descent_lemma.RHO_MAX) | (q > descent_lemma.Q_MAX))

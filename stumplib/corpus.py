@@ -48,7 +48,22 @@ class _Empirical:
 
     def loss_and_gradient(self, a, b):
         """Empirical loss and its gradient ``(L, dL/da, dL/db)`` at one point ``(a, b)``."""
-        est, d_a, d_b = self._summaries(*validation.scalar_parameters(a, b))
+        return self.unchecked_loss_and_gradient(*validation.scalar_parameters(a, b))
+
+    def unchecked_loss_and_gradient(self, a, b):
+        """:meth:`loss_and_gradient` at a validated point, without the checks (along a run).
+
+        Parameters
+        ----------
+        a, b : float
+            Head parameters, finite.
+
+        Returns
+        -------
+        tuple of float
+            ``(L, dL/da, dL/db)``.
+        """
+        est, d_a, d_b = self._summaries(a, b)
         r = est - self.s
         return float(np.mean(r**2)), float(2 * np.mean(r * d_a)), float(2 * np.mean(r * d_b))
 
@@ -60,9 +75,18 @@ class _Empirical:
         """Empirical gradient ``(dL/da, dL/db)``."""
         return self.loss_and_gradient(a, b)[1:]
 
-    def _task_gradients(self, a, b):
-        """Per-task gradients at one validated point, shape ``(m, 2)`` (see
-        :func:`stumplib.certification.task_gradients`).
+    def unchecked_task_gradients(self, a, b):
+        """Per-task gradients at a validated point, without the checks (along a run).
+
+        Parameters
+        ----------
+        a, b : float
+            Head parameters, finite.
+
+        Returns
+        -------
+        ndarray, shape (m, 2)
+            As :func:`stumplib.certification.task_gradients`.
         """
         est, d_a, d_b = self._summaries(a, b)
         r = 2.0 * (est - self.s)
@@ -132,7 +156,7 @@ class Corpus(_Empirical):
     def _finish(self):
         """Class leaders, deviations from them and the search keys of the windows."""
         m, n = self._x.shape
-        self.cutoff = _window_cutoff(n)
+        self.cutoff = unchecked_window_cutoff(n)
         self._empty = np.column_stack([self.n_neg == 0, self.n_neg == n])
         self._sizes = np.column_stack([self.n_neg, n - self.n_neg])
         self._lead = np.where(self._empty, 0.0, self._x[:, [0, n - 1]])
@@ -389,7 +413,9 @@ class Corpus(_Empirical):
         with np.errstate(divide="ignore"):
             log_mass = np.where(skipped, -np.inf, np.log(safe) - b * lead)
         log_mass[1] += a
-        return moments._combine(*[(log_mass[k], lead[k] + mean[k], var[k]) for k in (0, 1)])
+        return moments.unchecked_combine(
+            *[(log_mass[k], lead[k] + mean[k], var[k]) for k in (0, 1)]
+        )
 
 
 class Follower(_Empirical):
@@ -462,21 +488,44 @@ class Follower(_Empirical):
         return b, radius, np.stack([sums[k : k + self.TERMS] for k in range(3)])
 
     def _radius(self, b):
-        """``R(b)`` (see :func:`_expansion_radius`)."""
-        return _expansion_radius(b, self.corpus.cutoff)
+        """``R(b)`` (see :func:`unchecked_expansion_radius`)."""
+        return unchecked_expansion_radius(b, self.corpus.cutoff)
 
 
-def _window_cutoff(n):
-    """The windows' cutoff ``40 + log n`` of a corpus with ``n`` examples per task: the
-    examples left out of a task weigh less than ``n e^{-cutoff} = e^{-40}`` of its
-    leader.
+def unchecked_window_cutoff(n):
+    """The windows' cutoff ``40 + log n`` of a corpus with ``n`` examples per task.
+
+    The examples left out of a task weigh less than ``n e^{-cutoff} = e^{-40}`` of its
+    leader. Unchecked: the corpora call it with their validated ``n``.
+
+    Parameters
+    ----------
+    n : int
+        Examples per task, positive.
+
+    Returns
+    -------
+    float
     """
     return 40.0 + np.log(n)
 
 
-def _expansion_radius(b, cutoff):
-    """The radius of a :class:`Follower`'s expansion at scale ``b`` on a corpus with the
-    given ``cutoff``: ``R(b) = max(b / (cutoff + 1), 1)``.
+def unchecked_expansion_radius(b, cutoff):
+    """The radius ``R(b) = max(b / (cutoff + 1), 1)`` of a :class:`Follower`'s expansion.
+
+    Unchecked: the follower and :func:`stumplib.sparse_corpus.lowest_anchor` call it on
+    validated scales.
+
+    Parameters
+    ----------
+    b : float or ndarray
+        Scale of the anchor.
+    cutoff : float
+        The corpus's window cutoff (:func:`unchecked_window_cutoff`).
+
+    Returns
+    -------
+    float or ndarray
     """
     return np.maximum(b / (cutoff + 1.0), 1.0)
 

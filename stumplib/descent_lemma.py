@@ -57,7 +57,10 @@ def curvature(a, b, prior):
     8.8
     """
     a, b = validation.scalar_parameters(a, b)
-    hessian = dynamics.hessian(lambda u, v: population.gradient(u, v, prior), a, b)
+    prior = validation.density_law(prior, "prior")
+    hessian = dynamics.hessian(
+        lambda u, v: population.unchecked_loss_and_gradient(u, v, prior, None)[1:], a, b
+    )
     top = float(np.linalg.eigvalsh(hessian)[-1])
     if not top > 0:
         raise ValueError(

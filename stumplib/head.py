@@ -110,7 +110,9 @@ class Contexts:
 
     def summaries(self, a, b):
         """Estimate, ``d/da`` and ``d/db`` for every context, each of the batch shape."""
-        return tuple(v.reshape(self.batch_shape) for v in moments._combine(*self._classes(a, b)))
+        return tuple(
+            v.reshape(self.batch_shape) for v in moments.unchecked_combine(*self._classes(a, b))
+        )
 
     def log_positive_share(self, a, b):
         """Log of the attention mass on positives, ``log sum_i w_i y_i``, of the batch shape.

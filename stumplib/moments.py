@@ -55,10 +55,23 @@ def combine(neg, pos):
         for i, value in ((1, offset), (2, variance)):
             if np.any(~np.isfinite(value) & (log_mass > -np.inf)):
                 raise ValueError(f"{name}[{i}] must be finite where the class is not empty")
-    return _combine(*classes)
+    return unchecked_combine(*classes)
 
 
-def _combine(neg, pos):
+def unchecked_combine(neg, pos):
+    """:func:`combine` without its checks, for validated summaries (the head and corpus).
+
+    Parameters
+    ----------
+    neg, pos : tuple of ndarray
+        ``(log_mass, offset, variance)`` of each class, broadcastable, as :func:`combine`
+        accepts them.
+
+    Returns
+    -------
+    offset, d_a, d_b : ndarray
+        As :func:`combine`.
+    """
     (lm_neg, d_neg, v_neg), (lm_pos, d_pos, v_pos) = neg, pos
     with np.errstate(invalid="ignore"):
         logit = lm_pos - lm_neg
@@ -80,7 +93,21 @@ def _log_phi(t):
     return np.where(small, series, direct)
 
 
-def _mean_fraction(t):
+def unchecked_mean_fraction(t):
+    """Mean of the law with density ``∝ exp(-t u)`` on ``[0, 1]``: ``1/t - 1/(e^t - 1)``.
+
+    By a Taylor series where the closed form cancels (``|t| < 1e-2``); unchecked.
+
+    Parameters
+    ----------
+    t : float or ndarray
+        Rate times the interval's length (any sign).
+
+    Returns
+    -------
+    float or ndarray
+        The mean, in ``(0, 1)`` (``1/2`` at ``t = 0``).
+    """
     small = np.abs(t) < _SMALL_MEAN
     safe = np.where(small, 1.0, t)
     with np.errstate(over="ignore"):
@@ -98,8 +125,27 @@ def _variance_fraction(t):
     return np.where(small, series, direct)
 
 
-def _truncated_exponential(rate, length, shift=0.0):
+def unchecked_truncated_exponential(rate, length, shift=0.0):
+    """Class summary of the weight ``exp(shift - rate u)`` on ``u`` in ``[0, length]``.
+
+    Unchecked: the population head calls it on validated parameters.
+
+    Parameters
+    ----------
+    rate : float or ndarray
+        Decay rate of the weight (any sign).
+    length : float or ndarray
+        The interval's length, ``>= 0`` (broadcast against ``rate``).
+    shift : float or ndarray, optional
+        Log weight at ``u = 0``.
+
+    Returns
+    -------
+    log_mass, offset, variance : ndarray
+        Log of the total weight (``-inf`` for an empty interval), the weighted mean of
+        ``u`` and its weighted variance (the summary :func:`combine` takes).
+    """
     t = rate * length
     with np.errstate(divide="ignore"):
         log_mass = shift + np.log(length) + _log_phi(t)
-    return log_mass, length * _mean_fraction(t), length**2 * _variance_fraction(t)
+    return log_mass, length * unchecked_mean_fraction(t), length**2 * _variance_fraction(t)

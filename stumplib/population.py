@@ -70,8 +70,8 @@ def _shift(a, b, s, q):
 
 def _uniform_summaries(a, b, s, q):
     """Class summaries (offsets from ``s``) for uniform features on [0, 1]."""
-    lm_neg, d_neg, v_neg = moments._truncated_exponential(-b, s, shift=-b * s)
-    pos = moments._truncated_exponential(b, q, shift=_shift(a, b, s, q))
+    lm_neg, d_neg, v_neg = moments.unchecked_truncated_exponential(-b, s, shift=-b * s)
+    pos = moments.unchecked_truncated_exponential(b, q, shift=_shift(a, b, s, q))
     return (lm_neg, -d_neg, v_neg), pos
 
 
@@ -118,7 +118,10 @@ def _edge_panels(rule, length, powers, gaps):
         return rule
     n, rows = quadrature.NODES_PER_PANEL, length.shape
     with np.errstate(over="ignore"):  # an infinite offset is a far singularity
-        ends = [quadrature._power_panel(e, gap / length / _TINY) for e, gap in zip(powers, gaps)]
+        ends = [
+            quadrature.unchecked_power_panel(e, gap / length / _TINY)
+            for e, gap in zip(powers, gaps)
+        ]
     (t_lo, w_lo), (t_hi, w_hi) = (
         (np.broadcast_to(_TINY * v, (*rows, n)) for v in e) for e in ends
     )
@@ -288,8 +291,8 @@ def _edge_powers(features):
 def _summaries(a, b, s, q, features):
     a, b, s, q = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, s, q)))
     if _is_uniform(features):
-        return moments._combine(*_uniform_summaries(a, b, s, q))
-    return moments._combine(*_density_summaries(a, b, s, q, features))
+        return moments.unchecked_combine(*_uniform_summaries(a, b, s, q))
+    return moments.unchecked_combine(*_density_summaries(a, b, s, q, features))
 
 
 def residual(a, b, s, q=None, features=None):
@@ -387,10 +390,16 @@ def _threshold_nodes(a, b, prior):
     q_edge = max(1e-3 * scale * np.exp(-max(a - b, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
     near = np.concatenate(
-        [quadrature._graded(0.0, s_edge, 0.5)[1:], quadrature._graded(center, 1e-2 * scale)]
+        [
+            quadrature.unchecked_graded(0.0, s_edge, 0.5)[1:],
+            quadrature.unchecked_graded(center, 1e-2 * scale),
+        ]
     )
     far = np.concatenate(
-        [quadrature._graded(0.0, q_edge, 0.5)[1:], quadrature._graded(1.0 - center, 1e-2 * scale)]
+        [
+            quadrature.unchecked_graded(0.0, q_edge, 0.5)[1:],
+            quadrature.unchecked_graded(1.0 - center, 1e-2 * scale),
+        ]
     )
     return _prior_nodes(prior, near, far)
 
@@ -421,12 +430,12 @@ def _edge_power(law, pair, floor, name="prior"):
 
 def _side(prior, breaks, lo, hi, pair):
     """Nodes ``(s, q, weight)`` on ``t`` in ``[lo, hi]``, ``t`` the distance from one edge."""
-    breaks = quadrature._clipped(breaks, lo, hi)
+    breaks = quadrature.unchecked_clipped(breaks, lo, hi)
     floor = min(EDGE_FLOOR, breaks[breaks > 0].min())
     power = _edge_power(prior, pair, floor) if lo == 0 else None
     if power is not None:
-        breaks = quadrature._clipped(np.concatenate([breaks, _DEEP]), floor, hi)
-    t, w = quadrature._gauss_legendre(breaks)
+        breaks = quadrature.unchecked_clipped(np.concatenate([breaks, _DEEP]), floor, hi)
+    t, w = quadrature.unchecked_gauss_legendre(breaks)
     s, q = pair(t)
     weight = w * prior.density(s, q)
     if power is None:
@@ -522,11 +531,46 @@ def loss_and_gradient(a, b, prior, features=None):
         If ``prior`` or ``features`` is not a law with a density.
     """
     a, b = validation.scalar_parameters(a, b)
-    s, q, w = _threshold_nodes(a, b, validation.density_law(prior, "prior"))
-    return _squared_error(w, *_summaries(a, b, s, q, validation.features(features)))
+    prior, features = validation.density_law(prior, "prior"), validation.features(features)
+    return unchecked_loss_and_gradient(a, b, prior, features)
 
 
-def _squared_error(weights, r, r_a, r_b):
+def unchecked_loss_and_gradient(a, b, prior, features):
+    """:func:`loss_and_gradient` without its checks, for validated arguments (a loop's).
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters, finite.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior (a law with a density).
+    features : tasks.Uniform or tasks.Beta or None
+        Feature law (``None``: uniform on [0, 1]).
+
+    Returns
+    -------
+    tuple of float
+        ``(L, dL/da, dL/db)``, as :func:`loss_and_gradient`.
+    """
+    s, q, w = _threshold_nodes(a, b, prior)
+    return unchecked_squared_error(w, *_summaries(a, b, s, q, features))
+
+
+def unchecked_squared_error(weights, r, r_a, r_b):
+    """A quadrature of the squared residual and its gradient over the thresholds; unchecked.
+
+    Parameters
+    ----------
+    weights : ndarray, shape (k,)
+        Quadrature weights of the threshold nodes (the prior's mass).
+    r, r_a, r_b : ndarray, shape (k,)
+        Residual ``s_hat(s) - s`` at the nodes and its ``d/da`` and ``d/db``.
+
+    Returns
+    -------
+    tuple of float
+        ``(sum w r^2, 2 sum w r r_a, 2 sum w r r_b)``: loss, ``dL/da`` and ``dL/db``.
+    """
     return float(weights @ r**2), float(2 * weights @ (r * r_a)), float(2 * weights @ (r * r_b))
 
 

@@ -119,7 +119,7 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     follower = corpus.follow()
 
     def direction(a, b, k):
-        return None if b >= b_target else follower.loss_and_gradient(a, b)[1:]
+        return None if b >= b_target else follower.unchecked_loss_and_gradient(a, b)[1:]
 
     return _frozen(direction, theta0, eta, max_steps, f"b_target={b_target}")
 
@@ -148,15 +148,16 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
     follower = corpus.follow()
 
     def direction(a, b, k):
-        gradients = certification.task_gradients(follower, a, b)
-        return None if certification.noise_ratio(gradients) >= level else gradients.mean(axis=0)
+        gradients = follower.unchecked_task_gradients(a, b)
+        noisy = certification.unchecked_noise_ratio(gradients) >= level
+        return None if noisy else gradients.mean(axis=0)
 
     return _frozen(direction, theta0, eta, max_steps, f"level={level}")
 
 
 def _frozen(direction, theta0, eta, max_steps, goal):
     """:func:`stumplib.training.descend` from ``theta0``, as a :class:`Freeze` point."""
-    a, b, k = training.descend(direction, validation.point(theta0), eta, max_steps, goal)
+    a, b, k = training.unchecked_descend(direction, validation.point(theta0), eta, max_steps, goal)
     return Freeze(a, b, eta * k, k)
 
 

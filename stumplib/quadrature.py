@@ -32,10 +32,22 @@ def gauss_legendre(breaks):
     ValueError
         If ``breaks`` holds NaN or inf.
     """
-    return _gauss_legendre(validation.finite(breaks, "breaks"))
+    return unchecked_gauss_legendre(validation.finite(breaks, "breaks"))
 
 
-def _gauss_legendre(breaks):
+def unchecked_gauss_legendre(breaks):
+    """:func:`gauss_legendre` without its check, for finite ``breaks``.
+
+    Parameters
+    ----------
+    breaks : ndarray
+        Finite panel ends (sorted and deduplicated here).
+
+    Returns
+    -------
+    nodes, weights : ndarray
+        As :func:`gauss_legendre`.
+    """
     breaks = np.unique(breaks)
     left, width = breaks[:-1, None], np.diff(breaks)[:, None]
     nodes = left + 0.5 * width * (_GL_X + 1.0)
@@ -71,10 +83,26 @@ def graded(center, smallest, largest=1.0, ratio=2.0):
     ratio = validation.positive_scalar(ratio, "ratio")
     if ratio <= 1:
         raise ValueError(f"ratio must exceed 1 (got {ratio:g})")
-    return _graded(center, smallest, largest, ratio)
+    return unchecked_graded(center, smallest, largest, ratio)
 
 
-def _graded(center, smallest, largest=1.0, ratio=2.0):
+def unchecked_graded(center, smallest, largest=1.0, ratio=2.0):
+    """:func:`graded` without its checks, for positive distances and ``ratio > 1``.
+
+    Parameters
+    ----------
+    center : float
+        The point toward which the points are graded.
+    smallest, largest : float
+        Smallest and largest distance from ``center``.
+    ratio : float
+        Growth factor between distances.
+
+    Returns
+    -------
+    ndarray
+        As :func:`graded`.
+    """
     steps = np.ceil(np.log(largest / smallest) / np.log(ratio)) + 1 if largest > smallest else 1
     offsets = smallest * ratio ** np.arange(int(steps))
     return np.concatenate([[center], center - offsets, center + offsets])
@@ -101,10 +129,24 @@ def clipped(points, lo, hi):
         If ``points`` holds NaN or inf, or ``lo``, ``hi`` are not scalars.
     """
     points = validation.finite(points, "points")
-    return _clipped(points, validation.scalar(lo, "lo"), validation.scalar(hi, "hi"))
+    return unchecked_clipped(points, validation.scalar(lo, "lo"), validation.scalar(hi, "hi"))
 
 
-def _clipped(points, lo, hi):
+def unchecked_clipped(points, lo, hi):
+    """:func:`clipped` without its checks, for finite 1-D ``points`` and scalar ends.
+
+    Parameters
+    ----------
+    points : ndarray, 1-D
+        Candidate points.
+    lo, hi : float
+        The interval's ends.
+
+    Returns
+    -------
+    ndarray
+        As :func:`clipped`.
+    """
     return np.concatenate([[lo, hi], points[(points > lo) & (points < hi)]])
 
 
@@ -145,10 +187,22 @@ def power_panel(power, offset=0.0):
     if np.any(offset < 0):
         raise ValueError("offset must be non-negative")
     validation.broadcastable((power, offset), ("power", "offset"))
-    return _power_panel(power, offset)
+    return unchecked_power_panel(power, offset)
 
 
-def _power_panel(power, offset):
+def unchecked_power_panel(power, offset):
+    """:func:`power_panel` without its checks, for ``power > -1`` and ``offset >= 0``.
+
+    Parameters
+    ----------
+    power, offset : float or ndarray
+        As :func:`power_panel` takes them (broadcastable).
+
+    Returns
+    -------
+    nodes, weights : ndarray
+        As :func:`power_panel`.
+    """
     near = np.asarray((offset < 1) & (power < 0))[..., None]
     k = np.where(near, 1.0 / (np.asarray(power)[..., None] + 1.0), 1.0)  # t + c = u^k
     c = np.where(near, np.asarray(offset)[..., None], 0.0)

@@ -562,7 +562,7 @@ def loss_and_gradient(a, b, prior, rule="average"):
     a, b = validation.scalar_parameters(a, b)
     b = validation.positive_scalar(b, "b")
     s, q, w = threshold_nodes(a, b, prior)
-    return population._squared_error(w, *RESIDUALS[rule](a, b, s, q))
+    return population.unchecked_squared_error(w, *RESIDUALS[rule](a, b, s, q))
 
 
 def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):

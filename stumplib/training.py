@@ -118,9 +118,39 @@ def descend(direction, theta0, eta, max_steps, goal="the stop", label=None):
         If ``direction`` has not stopped the run after ``max_steps`` steps.
     """
     validation.function(direction, "direction")
-    a, b = validation.point(theta0)
+    theta0 = validation.point(theta0)
     eta = validation.positive_scalar(eta, "eta")
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
+    return unchecked_descend(direction, theta0, eta, max_steps, goal, label)
+
+
+def unchecked_descend(direction, theta0, eta, max_steps, goal="the stop", label=None):
+    """:func:`descend` without its checks, for the validated arguments of a caller.
+
+    Parameters
+    ----------
+    direction : callable
+        ``(a, b, k) -> (g_a, g_b)`` or ``None``, as :func:`descend` takes it.
+    theta0 : tuple of float
+        Initial ``(a, b)``, finite.
+    eta : float
+        Step size, positive.
+    max_steps : int
+        Steps allowed, ``>= 0``.
+    goal, label : str
+        As :func:`descend` takes them.
+
+    Returns
+    -------
+    tuple
+        ``(a, b, k)``, as :func:`descend`.
+
+    Raises
+    ------
+    FloatingPointError, RuntimeError
+        As :func:`descend`.
+    """
+    a, b = theta0
     name = label or "descent"
     steps = range(max_steps + 1)
     for k in steps if label is None else progress.bar(steps, desc=label):
@@ -238,10 +268,9 @@ def population_descent(prior, theta0, eta, steps, features=None, points=200):
     FloatingPointError, ValueError, TypeError
         As :func:`gradient_descent`, and for an invalid ``prior`` or ``features``.
     """
-    validation.density_law(prior, "prior")
-    validation.features(features)
+    prior, features = validation.density_law(prior, "prior"), validation.features(features)
     return gradient_descent(
-        lambda a, b: population.loss_and_gradient(a, b, prior, features),
+        lambda a, b: population.unchecked_loss_and_gradient(a, b, prior, features),
         theta0,
         eta,
         steps,
@@ -279,7 +308,7 @@ def corpus_descent(corpus, theta0, eta, steps, points=200):
     """
     validation.instance(corpus, Corpus, "corpus")
     return gradient_descent(
-        corpus.follow().loss_and_gradient, theta0, eta, steps, points, label="corpus GD"
+        corpus.follow().unchecked_loss_and_gradient, theta0, eta, steps, points, label="corpus GD"
     )
 
 

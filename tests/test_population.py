@@ -169,7 +169,7 @@ def test_edges_have_a_single_class(a, b):
 
     s_hat = mean of e^{-b x}.
     """
-    expected = moments._mean_fraction(b)
+    expected = moments.unchecked_mean_fraction(b)
     # at s = 1 the estimate is formed as 1 + (s_hat - 1): absolute rounding of one ulp at 1
     np.testing.assert_allclose(
         population.estimate(a, b, [0.0, 1.0]), [expected, expected], rtol=1e-14, atol=2.3e-16
@@ -576,4 +576,4 @@ def test_prior_nodes_integrate_the_prior():
 def test_squared_error_reference():
     w = np.array([0.5, 0.25])
     r, r_a, r_b = np.array([1.0, -2.0]), np.array([3.0, 1.0]), np.array([0.0, 4.0])
-    assert population._squared_error(w, r, r_a, r_b) == (1.5, 2.0, -4.0)
+    assert population.unchecked_squared_error(w, r, r_a, r_b) == (1.5, 2.0, -4.0)
