@@ -101,6 +101,4 @@ def test_slow_constant_refuses_a_prior_reaching_one():
 
 def test_numeric_slow_lag_is_the_derived_one(slow):
     value = float(slow.lag.subs({sym.lo: 0.1, sym.hi: 0.9}))
-    assert certification.slow_layer(tasks.Uniform(0.1, 0.9)).lag == pytest.approx(
-        value, rel=1e-13
-    )
+    assert certification.slow_layer(tasks.Uniform(0.1, 0.9)).lag == pytest.approx(value, rel=1e-13)
