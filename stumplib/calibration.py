@@ -23,12 +23,16 @@ from scipy import optimize
 from . import moments, population, quadrature, tasks, validation
 
 _SEARCH = 64.0  # how far (in a) beyond the asymptotic guess a sign change is sought
-_TAIL = 700.0  # beyond t = b(1 - s) = 700 the positives' bias is 1/b to double precision
+_TAIL = (
+    700.0  # beyond t = b(1 - s) = 700 the positives' bias is 1/b to double precision
+)
 
 
 def _interior_uniform(prior, name="prior"):
     if not isinstance(prior, tasks.Uniform):
-        raise TypeError(f"{name} must be a tasks.Uniform prior (got {type(prior).__name__})")
+        raise TypeError(
+            f"{name} must be a tasks.Uniform prior (got {type(prior).__name__})"
+        )
     return prior.lo, prior.hi
 
 
@@ -82,7 +86,9 @@ def _a_star_scalar(b, prior, features):
     lo_a, hi_a = _bracket(b, prior, features)
     if lo_a == hi_a:
         return lo_a
-    return optimize.brentq(_dl_da, lo_a, hi_a, args=(b, prior, features), xtol=1e-12, rtol=1e-15)
+    return optimize.brentq(
+        _dl_da, lo_a, hi_a, args=(b, prior, features), xtol=1e-12, rtol=1e-15
+    )
 
 
 def a_star(b, prior, features=None):
@@ -142,7 +148,9 @@ def min_loss(b, prior):
     """
     a = np.asarray(a_star(b, prior))
     b = validation.positive(b, "b")
-    out = np.array([population.loss(ai, bi, prior) for ai, bi in zip(a.ravel(), b.ravel())])
+    out = np.array(
+        [population.loss(ai, bi, prior) for ai, bi in zip(a.ravel(), b.ravel())]
+    )
     return float(out.reshape(b.shape)) if b.ndim == 0 else out.reshape(b.shape)
 
 
@@ -188,8 +196,12 @@ def off_valley(a, b, prior):
     b = validation.positive(b, "b")
     validation.same_shape(a, b, ("a", "b"))
     valley = np.asarray(a_star(b, prior))
-    loss = np.array([population.loss(x, y, prior) for x, y in zip(a.ravel(), b.ravel())])
-    best = np.array([population.loss(x, y, prior) for x, y in zip(valley.ravel(), b.ravel())])
+    loss = np.array(
+        [population.loss(x, y, prior) for x, y in zip(a.ravel(), b.ravel())]
+    )
+    best = np.array(
+        [population.loss(x, y, prior) for x, y in zip(valley.ravel(), b.ravel())]
+    )
     return OffValley(a - valley, (loss / best - 1.0).reshape(b.shape))
 
 
@@ -209,7 +221,9 @@ def _bias_deficit(t0, t1):
 def _loss_at_infinity(b, lo, hi):
     """``L(∞, b)`` for one ``b``: by ``t = b q`` for ``b > 1``, directly in ``q`` below."""
     if b > 1:
-        return (1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))) / b**2
+        return (
+            1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))
+        ) / b**2
     q, w = quadrature.unchecked_gauss_legendre(np.linspace(1 - hi, 1 - lo, 9))
     return float(w @ (q * moments.unchecked_mean_fraction(b * q)) ** 2) / (hi - lo)
 
@@ -260,7 +274,9 @@ def loss_at_infinity(b, prior):
     """
     lo, hi = _interior_uniform(prior)
     b = validation.positive(b, "b")
-    out = np.array([_loss_at_infinity(float(bi), lo, hi) for bi in b.ravel()]).reshape(b.shape)
+    out = np.array([_loss_at_infinity(float(bi), lo, hi) for bi in b.ravel()]).reshape(
+        b.shape
+    )
     return float(out) if out.ndim == 0 else out
 
 
@@ -281,5 +297,7 @@ def offset(a, b, prior):
     """
     a, b = validation.parameters(a, b)
     shape = validation.broadcastable((a, b), ("a", "b"))
-    out = np.broadcast_to(a, shape) - np.asarray(a_star(np.broadcast_to(b, shape), prior))
+    out = np.broadcast_to(a, shape) - np.asarray(
+        a_star(np.broadcast_to(b, shape), prior)
+    )
     return float(out) if out.ndim == 0 else out

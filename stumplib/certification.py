@@ -56,7 +56,9 @@ def task_gradients(corpus, a, b):
     ValueError
         If ``a`` or ``b`` is not a finite scalar.
     """
-    validation.instance(corpus, (corpus_module.Corpus, corpus_module.Follower), "corpus")
+    validation.instance(
+        corpus, (corpus_module.Corpus, corpus_module.Follower), "corpus"
+    )
     return corpus.unchecked_task_gradients(*validation.scalar_parameters(a, b))
 
 
@@ -86,7 +88,9 @@ def noise_ratio(gradients):
     """
     gradients = validation.finite(gradients, "gradients")
     if gradients.ndim != 2 or gradients.shape[1] != 2 or gradients.shape[0] < 2:
-        raise ValueError(f"gradients must have shape (m, 2) with m >= 2 (got {gradients.shape})")
+        raise ValueError(
+            f"gradients must have shape (m, 2) with m >= 2 (got {gradients.shape})"
+        )
     return unchecked_noise_ratio(gradients)
 
 
@@ -106,7 +110,9 @@ def unchecked_noise_ratio(gradients):
     """
     m = gradients.shape[0]
     mean = gradients.mean(axis=0)
-    spread = np.sum((gradients - mean) ** 2) / ((m - 1) * m)  # elementwise: no BLAS rounding
+    spread = np.sum((gradients - mean) ** 2) / (
+        (m - 1) * m
+    )  # elementwise: no BLAS rounding
     norm = float(np.sqrt(mean[0] ** 2 + mean[1] ** 2))
     return float(np.sqrt(spread) / norm) if norm > 0 else float("inf")
 
@@ -199,9 +205,13 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
 
 def _error_points(a, b, prior, repetitions):
     """The points and the count of corpora of :func:`relative_errors`, checked (and the prior)."""
-    a, b = (np.atleast_1d(np.asarray(v, dtype=float)) for v in validation.parameters(a, b))
+    a, b = (
+        np.atleast_1d(np.asarray(v, dtype=float)) for v in validation.parameters(a, b)
+    )
     if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+        raise ValueError(
+            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
+        )
     validation.sampler(prior, "prior")
     return a, b, validation.count(repetitions, "repetitions")
 
@@ -434,7 +444,9 @@ def _measurements(biases):
     except TypeError:
         items = None
     if items is None or not all(isinstance(r, ContextBias) for r in items):
-        raise TypeError(f"biases must be a sequence of ContextBias (got {type(biases).__name__})")
+        raise TypeError(
+            f"biases must be a sequence of ContextBias (got {type(biases).__name__})"
+        )
     return (
         validation.finite([getattr(r, k) for r in items], f"biases.{k}")
         for k in ("ratio", "se", "spread")
@@ -540,7 +552,9 @@ def crossing(b, values, level):
         raise ValueError("values must start below level and reach it on the grid")
     i = int(reached[0])
     t = np.log(level / values[i - 1]) / np.log(values[i] / values[i - 1])
-    return GridCrossing(float(np.exp(np.log(b[i - 1]) + t * np.log(b[i] / b[i - 1]))), i)
+    return GridCrossing(
+        float(np.exp(np.log(b[i - 1]) + t * np.log(b[i] / b[i - 1]))), i
+    )
 
 
 class Crossing(NamedTuple):
@@ -678,7 +692,14 @@ class CertifiedRun:
 
 
 def certified_run(
-    corpus, prior, theta0, eta, b_stop, growth=RECORD_GROWTH, until_failure=False, max_steps=10**6
+    corpus,
+    prior,
+    theta0,
+    eta,
+    b_stop,
+    growth=RECORD_GROWTH,
+    until_failure=False,
+    max_steps=10**6,
 ):
     """Constant-step gradient descent on ``corpus``, checking the descent lemma at its iterates.
 
@@ -742,7 +763,9 @@ def certified_run(
         if b >= state["next"] or last:
             rows.append(_record(prior, eta, a, b, k, gradient))
             state["next"] = b * (1.0 + growth)
-            failed = rows[-1][3] > descent_lemma.RHO_MAX or rows[-1][4] > descent_lemma.Q_MAX
+            failed = (
+                rows[-1][3] > descent_lemma.RHO_MAX or rows[-1][4] > descent_lemma.Q_MAX
+            )
             state["failed"] = state["failed"] or failed
         return None if last else gradient
 
@@ -753,7 +776,16 @@ def certified_run(
     censored = failing.size == 0
     b_cert = float(b[-1] if censored else b[failing[0]])
     return CertifiedRun(
-        eta, step.astype(int), a, b, rho, q, decrease, guaranteed, b_cert, bool(censored)
+        eta,
+        step.astype(int),
+        a,
+        b,
+        rho,
+        q,
+        decrease,
+        guaranteed,
+        b_cert,
+        bool(censored),
     )
 
 
@@ -764,7 +796,9 @@ def _record(prior, eta, a, b, k, gradient):
     norm_sq = float(g @ g)
     rho = float(np.linalg.norm(gradient - g) / np.sqrt(norm_sq))
     a1, b1 = a - eta * gradient[0], b - eta * gradient[1]
-    lam = max(descent_lemma.curvature(a, b, prior), descent_lemma.curvature(a1, b1, prior))
+    lam = max(
+        descent_lemma.curvature(a, b, prior), descent_lemma.curvature(a1, b1, prior)
+    )
     decrease = float(value - population.loss(a1, b1, prior))
     return k, a, b, rho, eta * lam, decrease, eta * norm_sq / 4.0
 
@@ -1013,7 +1047,9 @@ def slow_layer(prior):
     width = hi - lo
     top = 1.0 + np.sqrt(1.0 + 2.0 * hi * width / (1.0 + hi**2))
     moment = top**2 / 2.0 - 2.0 * top**3 / 3.0 + top**4 / 4.0
-    return SlowLayer(float(np.sqrt((1.0 + hi**2) ** 2 * moment / width)), float(-np.log(top / 2)))
+    return SlowLayer(
+        float(np.sqrt((1.0 + hi**2) ** 2 * moment / width)), float(-np.log(top / 2))
+    )
 
 
 def _interior_support(prior):

@@ -65,7 +65,11 @@ class _Empirical:
         """
         est, d_a, d_b = self._summaries(a, b)
         r = est - self.s
-        return float(np.mean(r**2)), float(2 * np.mean(r * d_a)), float(2 * np.mean(r * d_b))
+        return (
+            float(np.mean(r**2)),
+            float(2 * np.mean(r * d_a)),
+            float(2 * np.mean(r * d_b)),
+        )
 
     def loss(self, a, b):
         """Empirical loss ``L_{m,n}(a, b)``."""
@@ -121,10 +125,14 @@ class Corpus(_Empirical):
             raise ValueError(f"s must have shape {x.shape[:1]} (got {s.shape})")
         wrong = np.flatnonzero(np.any(y != (x > s[:, None]), axis=-1))
         if wrong.size:
-            raise ValueError(f"y must be 1{{x > s}} in every task (task {wrong[0]} differs)")
+            raise ValueError(
+                f"y must be 1{{x > s}} in every task (task {wrong[0]} differs)"
+            )
         per = max(1, self.LAYOUT_BLOCK // x.shape[1])
         self._build(
-            s, x.shape, ((x[r : r + per], y[r : r + per]) for r in range(0, x.shape[0], per))
+            s,
+            x.shape,
+            ((x[r : r + per], y[r : r + per]) for r in range(0, x.shape[0], per)),
         )
 
     def _build(self, s, shape, blocks):
@@ -176,11 +184,15 @@ class Corpus(_Empirical):
                 out=self._dev[rows],
             )
             base = 4.0 * np.arange(r, min(m, r + per))[:, None]
-            keys[rows] = np.where(pos, base + 3.0 - self._dev[rows], base + self._dev[rows])
+            keys[rows] = np.where(
+                pos, base + 3.0 - self._dev[rows], base + self._dev[rows]
+            )
         self._dense = None
 
     @classmethod
-    def sample(cls, m, n, prior=tasks.Uniform(0.1, 0.9), features=tasks.Uniform(), rng=None):
+    def sample(
+        cls, m, n, prior=tasks.Uniform(0.1, 0.9), features=tasks.Uniform(), rng=None
+    ):
         """Draw a corpus of ``m`` tasks with ``n`` examples.
 
         See :func:`stumplib.tasks.sample_contexts`.
@@ -222,9 +234,13 @@ class Corpus(_Empirical):
         widths = {corpus.shape[1] for corpus in corpora}
         if len(widths) != 1:
             raise ValueError(f"corpora must have equal n (got {sorted(widths)})")
-        kinds = sorted({type(corpus).__name__: type(corpus) for corpus in corpora}.items())
+        kinds = sorted(
+            {type(corpus).__name__: type(corpus) for corpus in corpora}.items()
+        )
         if len(kinds) != 1:
-            raise ValueError(f"corpora must be of one kind (got {[k for k, _ in kinds]})")
+            raise ValueError(
+                f"corpora must be of one kind (got {[k for k, _ in kinds]})"
+            )
         return kinds[0][1]._stack(corpora)
 
     @classmethod
@@ -292,7 +308,9 @@ class Corpus(_Empirical):
         """How far each class leader's score lies below its task's leader, shape ``(m, 2)``
         (``inf`` for an empty class).
         """
-        score = self._LABELS * np.reshape(a, (-1, 1)) - np.reshape(b, (-1, 1)) * self._lead
+        score = (
+            self._LABELS * np.reshape(a, (-1, 1)) - np.reshape(b, (-1, 1)) * self._lead
+        )
         score[self._empty] = -np.inf
         return np.maximum(score[:, :1], score[:, 1:]) - score
 
@@ -304,7 +322,11 @@ class Corpus(_Empirical):
         base = 4.0 * np.arange(m)
         start = np.arange(m) * n
         neg = np.searchsorted(self._keys, base + limit[:, 0], side="right") - start
-        pos = start + n - np.searchsorted(self._keys, base + 3.0 - limit[:, 1], side="left")
+        pos = (
+            start
+            + n
+            - np.searchsorted(self._keys, base + 3.0 - limit[:, 1], side="left")
+        )
         return np.clip(np.column_stack([neg, pos]), 0, self._sizes)
 
     def _window_sums(self, rate, lengths, sizes, right, powers=3):
@@ -386,7 +408,9 @@ class Corpus(_Empirical):
             return self._dense_sums(rate, powers)
         return np.stack(
             [
-                self._window_sums(rate, lengths[:, k], self._sizes[:, k], k == 1, powers)
+                self._window_sums(
+                    rate, lengths[:, k], self._sizes[:, k], k == 1, powers
+                )
                 for k in (0, 1)
             ],
             axis=1,
@@ -397,7 +421,9 @@ class Corpus(_Empirical):
         if not np.all(b > 0):
             if self._dense is None:
                 cols = np.arange(self._x.shape[1])
-                self._dense = head.Contexts(self._x, (cols >= self.n_neg[:, None]).astype(float))
+                self._dense = head.Contexts(
+                    self._x, (cols >= self.n_neg[:, None]).astype(float)
+                )
             return self._dense.summaries(a, b)
         return self._summarize(*self._sums(a, b), a, b)
 
@@ -449,7 +475,9 @@ class Follower(_Empirical):
         orders = np.arange(self.TERMS)
         # shaped against the anchor's series, (moment, term, class, task)
         self._orders = orders.reshape(1, -1, 1, 1)
-        self._factorials = np.cumprod(np.maximum(orders, 1), dtype=float).reshape(1, -1, 1, 1)
+        self._factorials = np.cumprod(np.maximum(orders, 1), dtype=float).reshape(
+            1, -1, 1, 1
+        )
 
     def _points(self, a, b):
         """The corpus's validated points (see :meth:`Corpus._points`)."""
@@ -460,7 +488,9 @@ class Follower(_Empirical):
         corpus = self.corpus
         if not np.all(b > 0):
             return corpus._summaries(a, b)
-        if self._anchor is None or np.any(np.abs(b - self._anchor[0]) > self._anchor[1]):
+        if self._anchor is None or np.any(
+            np.abs(b - self._anchor[0]) > self._anchor[1]
+        ):
             self._anchor = self._expand(b, self._last)
         self._last = b
         b0, _, series = self._anchor

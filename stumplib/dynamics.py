@@ -64,13 +64,18 @@ def reduced_time(b_start, b_end, kappa, e):
         If ``b + e`` is not positive on ``[b_start, b_end]``.
     """
     b = np.array(
-        [validation.positive_scalar(v, n) for v, n in ((b_start, "b_start"), (b_end, "b_end"))]
+        [
+            validation.positive_scalar(v, n)
+            for v, n in ((b_start, "b_start"), (b_end, "b_end"))
+        ]
     )
     kappa = validation.positive_scalar(kappa, "kappa")
     e = validation.scalar(e, "e")
     if np.any(b + e <= 0):
         raise ValueError("b + e must be positive on [b_start, b_end]")
-    antiderivative = b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * np.log(b + e)
+    antiderivative = (
+        b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * np.log(b + e)
+    )
     return float(4 / kappa * (antiderivative[1] - antiderivative[0]))
 
 
@@ -130,11 +135,15 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
         raise ValueError("the trajectory needs at least two records")
     distance = np.abs(a - curve(b))
     if not np.all(np.isfinite(distance)):
-        raise ValueError("curve must return finite values at the trajectory's b (got NaN or inf)")
+        raise ValueError(
+            "curve must return finite values at the trajectory's b (got NaN or inf)"
+        )
     settled = np.flatnonzero(distance <= fraction * distance[0])
     grown = np.flatnonzero(b >= growth * b[0])
     t_cal, b_cal = (
-        (float(t[settled[0]]), float(b[settled[0]])) if settled.size else (np.nan, np.nan)
+        (float(t[settled[0]]), float(b[settled[0]]))
+        if settled.size
+        else (np.nan, np.nan)
     )
     return Phases(t_cal, b_cal, float(t[grown[0]]) if grown.size else np.nan)
 
@@ -219,10 +228,14 @@ def inverse_expansion(b, y, degree=1, log=False):
     b = validation.positive(b, "b")
     y = validation.finite(y, "y")
     if b.ndim != 1 or b.shape != y.shape:
-        raise ValueError(f"b and y must be 1-D of the same length (got {b.shape} and {y.shape})")
+        raise ValueError(
+            f"b and y must be 1-D of the same length (got {b.shape} and {y.shape})"
+        )
     design = _design(b, degree, log)
     if len(b) < design.shape[1] + 1:
-        raise ValueError(f"this fit needs at least {design.shape[1] + 1} points (got {len(b)})")
+        raise ValueError(
+            f"this fit needs at least {design.shape[1] + 1} points (got {len(b)})"
+        )
     if np.unique(b).size < design.shape[1] + 1:
         raise ValueError(
             f"b must hold at least {design.shape[1] + 1} distinct scales for this fit "
@@ -252,7 +265,10 @@ def hessian(gradient, a, b, h=1e-4):
     step = validation.positive_scalar(h, "h") * max(1.0, abs(a), abs(b))
     cols = []
     for da, db in ((step, 0.0), (0.0, step)):
-        up, down = np.array(gradient(a + da, b + db)), np.array(gradient(a - da, b - db))
+        up, down = (
+            np.array(gradient(a + da, b + db)),
+            np.array(gradient(a - da, b - db)),
+        )
         cols.append((up - down) / (2 * step))
     H = np.column_stack(cols)
     return (H + H.T) / 2
@@ -353,9 +369,13 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
 
     lo, hi = np.log(guess / 64), np.log(guess * 64)
     if not ok(lo):
-        raise ValueError(f"gradient descent does not descend even at eta={np.exp(lo):.3g}")
+        raise ValueError(
+            f"gradient descent does not descend even at eta={np.exp(lo):.3g}"
+        )
     if ok(hi):
-        raise ValueError(f"gradient descent still descends at eta={np.exp(hi):.3g}; raise guess")
+        raise ValueError(
+            f"gradient descent still descends at eta={np.exp(hi):.3g}; raise guess"
+        )
     for _ in range(iterations):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if ok(mid) else (lo, mid)

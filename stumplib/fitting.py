@@ -135,7 +135,9 @@ def power_law(x, y, y_se=None):
     x = validation.positive(x, "x")
     y = validation.positive(y, "y")
     if x.ndim != 1 or x.shape != y.shape:
-        raise ValueError(f"x and y must be 1-D of the same length (got {x.shape} and {y.shape})")
+        raise ValueError(
+            f"x and y must be 1-D of the same length (got {x.shape} and {y.shape})"
+        )
     if len(x) < 3:
         raise ValueError(f"a power-law fit needs at least 3 points (got {len(x)})")
     if np.ptp(x) == 0:
@@ -146,7 +148,9 @@ def power_law(x, y, y_se=None):
     else:
         y_se = validation.positive(y_se, "y_se")
         if y_se.shape != y.shape:
-            raise ValueError(f"y_se must have the shape of y (got {y_se.shape} and {y.shape})")
+            raise ValueError(
+                f"y_se must have the shape of y (got {y_se.shape} and {y.shape})"
+            )
         weights = y / y_se
     coef, se = _least_squares(design, np.log(y), weights, scatter=y_se is None)
     return PowerLaw(float(coef[1]), float(se[1]), float(coef[0]), float(se[0]))
@@ -264,11 +268,19 @@ def bound_trend(x, y):
     """
     x, y = validation.positive(x, "x"), validation.positive(y, "y")
     if x.ndim != 1 or x.shape != y.shape:
-        raise ValueError(f"x and y must be 1-D of one length (got {x.shape} and {y.shape})")
+        raise ValueError(
+            f"x and y must be 1-D of one length (got {x.shape} and {y.shape})"
+        )
     if x.size < 3 or np.unique(x).size < 2:
-        raise ValueError("x must hold at least three points at two or more distinct sizes")
+        raise ValueError(
+            "x must hold at least three points at two or more distinct sizes"
+        )
     scaled = y * x
     fit = least_squares(np.column_stack([np.ones_like(x), np.log(x)]), np.log(scaled))
     return BoundTrend(
-        float(x.min()), float(x.max()), float(scaled.max()), float(fit.coef[1]), float(fit.se[1])
+        float(x.min()),
+        float(x.max()),
+        float(scaled.max()),
+        float(fit.coef[1]),
+        float(fit.se[1]),
     )

@@ -47,7 +47,9 @@ def interior_error(a, b, thresholds=INTERIOR):
     validation.broadcastable([a, b], ["a", "b"])
     s = validation.unit_interval(thresholds, "thresholds")
     if s.ndim != 1 or not s.size:
-        raise ValueError(f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})")
+        raise ValueError(
+            f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})"
+        )
     offset, _, _ = population.residual(a[..., None], b[..., None], s)
     return np.sqrt(np.mean(offset**2, axis=-1))
 
@@ -93,7 +95,9 @@ def _rms(squared):
     return rms, se_mse / (2.0 * np.where(rms > 0, rms, 1.0))
 
 
-def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=None, rules=None):
+def fresh_errors(
+    a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=None, rules=None
+):
     """RMS threshold error of frozen heads (and reference rules) on fresh contexts.
 
     Parameters
@@ -124,7 +128,9 @@ def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=
     """
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+        raise ValueError(
+            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
+        )
     sizes = validation.counts(sizes, "sizes")
     if not sizes:
         raise ValueError("sizes must hold at least one context size")
@@ -233,7 +239,9 @@ class Localization(NamedTuple):
     tilt: float
 
 
-def localization_rate(a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, edge=1e-3):
+def localization_rate(
+    a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, edge=1e-3
+):
     """Exponent in ``N`` of one head and of the nearest-positive rule where it localizes.
 
     For each threshold ``s`` (fresh contexts from the stream ``(*seed, j)`` for the
@@ -273,10 +281,14 @@ def localization_rate(a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, e
     windows = {float(s): local_sizes(n.astype(int), b, s, edge) for s in thresholds}
     short = [s for s, w in windows.items() if w.sum() < 3]
     if short:
-        raise ValueError(f"sizes must hold three or more sizes in the window at s = {short}")
+        raise ValueError(
+            f"sizes must hold three or more sizes in the window at s = {short}"
+        )
     head_fits, rule_fits = [], []
     for j, (s, w) in enumerate(windows.items()):
-        out = fresh_errors([a], [b], n.astype(int), tasks.Fixed(s), contexts, (*seed, j))
+        out = fresh_errors(
+            [a], [b], n.astype(int), tasks.Fixed(s), contexts, (*seed, j)
+        )
         head_fits.append(fitting.power_law(n[w], out.head.rms[0, w], out.head.se[0, w]))
         rule = out.rules["nearest positive"]
         rule_fits.append(fitting.power_law(n[w], rule.rms[w], rule.se[w]))
@@ -312,7 +324,9 @@ def excess_tilt(excess, decades):
     -------
     float
     """
-    excess = float(validation.non_negative(validation.scalar(excess, "excess"), "excess"))
+    excess = float(
+        validation.non_negative(validation.scalar(excess, "excess"), "excess")
+    )
     decades = validation.positive_scalar(decades, "decades")
     return float(np.log1p(excess) / (decades * np.log(10)))
 
@@ -354,7 +368,9 @@ def scaled_difference(value, value_se, reference, reference_se, allowance, width
     )
     width = validation.non_negative(validation.scalar(width, "width"), "width")
     names = ("value", "value_se", "reference", "reference_se", "allowance")
-    validation.broadcastable((value, value_se, reference, reference_se, allowance), names)
+    validation.broadcastable(
+        (value, value_se, reference, reference_se, allowance), names
+    )
     noise = width * (value_se / value + reference_se / reference)
     diff, bound = np.broadcast_arrays(np.abs(value / reference - 1), allowance + noise)
     exact = np.where(diff > 0, np.inf, 0.0)  # nothing allowed: agreement only if equal

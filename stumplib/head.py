@@ -37,7 +37,9 @@ class Contexts:
         self.x = np.take_along_axis(x, order, axis=-1)
         self.n_neg = n - y.sum(axis=-1).astype(int)
         rows = np.arange(self.x.shape[0]) * n
-        self._starts = np.append(np.column_stack([rows, rows + self.n_neg]).ravel(), x.size)
+        self._starts = np.append(
+            np.column_stack([rows, rows + self.n_neg]).ravel(), x.size
+        )
         self._empty = np.column_stack([self.n_neg == 0, self.n_neg == n])
         self._deviations = {}
 
@@ -111,7 +113,8 @@ class Contexts:
     def summaries(self, a, b):
         """Estimate, ``d/da`` and ``d/db`` for every context, each of the batch shape."""
         return tuple(
-            v.reshape(self.batch_shape) for v in moments.unchecked_combine(*self._classes(a, b))
+            v.reshape(self.batch_shape)
+            for v in moments.unchecked_combine(*self._classes(a, b))
         )
 
     def log_positive_share(self, a, b):
@@ -136,7 +139,9 @@ class Contexts:
         if sign == 0:  # mixed signs across the batch: evaluate each group apart
             return self._mixed(a, b)
         refs, dev = self._deviation(sign)
-        rate = b[0] if np.all(b == b[0]) else np.append(np.repeat(b, self.x.shape[1]), 0.0)
+        rate = (
+            b[0] if np.all(b == b[0]) else np.append(np.repeat(b, self.x.shape[1]), 0.0)
+        )
         sums = self._class_sums(dev, rate)
         mass, first, second = (v.reshape(-1, 2) for v in sums)
         safe = np.where(self._empty, 1.0, mass)
@@ -145,12 +150,16 @@ class Contexts:
         with np.errstate(divide="ignore"):
             log_mass = np.where(self._empty, -np.inf, np.log(safe) - b[:, None] * refs)
         log_mass[:, 1] += a
-        return tuple((log_mass[:, k], refs[:, k] + mean[:, k], var[:, k]) for k in (0, 1))
+        return tuple(
+            (log_mass[:, k], refs[:, k] + mean[:, k], var[:, k]) for k in (0, 1)
+        )
 
     def _mixed(self, a, b):
         out = np.empty((2, 3, a.size))
         for group in (b >= 0, b < 0):
-            sub = Contexts(self.x[group], (np.arange(self.x.shape[1]) >= self.n_neg[group, None]))
+            sub = Contexts(
+                self.x[group], (np.arange(self.x.shape[1]) >= self.n_neg[group, None])
+            )
             out[:, :, group] = np.array(sub._classes(a[group], b[group]))
         return tuple(tuple(cls) for cls in out)
 
@@ -396,7 +405,9 @@ def hard_limit_expansion(a, b, x, y):
     relative = a * (y - y[first]) - b * (x - x[first])
     others = np.ones(x.size, dtype=bool)
     others[[first, second]] = False
-    rest = np.sum((x[others] - x[first]) / gap * np.exp(relative[:, others] + b * gap), axis=1)
+    rest = np.sum(
+        (x[others] - x[first]) / gap * np.exp(relative[:, others] + b * gap), axis=1
+    )
     mass = np.sum(np.exp(np.delete(relative, first, axis=1)), axis=1)
     return gap * np.exp(-b[:, 0] * gap), np.abs(rest) + mass, float(gap)
 
@@ -409,7 +420,9 @@ def _limit_path(a, b, x, y):
     """
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     if a.ndim != 1 or a.shape != b.shape:
-        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+        raise ValueError(
+            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
+        )
     x, y = validation.context(x, y)
     if x.ndim != 1:
         raise ValueError(f"x and y must be one context of shape (N,) (got {x.shape})")

@@ -46,15 +46,21 @@ def combine(neg, pos):
     for name, summary in (("neg", neg), ("pos", pos)):
         if not isinstance(summary, (tuple, list)) or len(summary) != 3:
             raise ValueError(f"{name} must be a triple (log_mass, offset, variance)")
-        classes.append(tuple(validation.real(v, f"{name}[{i}]") for i, v in enumerate(summary)))
+        classes.append(
+            tuple(validation.real(v, f"{name}[{i}]") for i, v in enumerate(summary))
+        )
     arrays = [v for c in classes for v in c]
-    validation.broadcastable(arrays, [f"{n}[{i}]" for n in ("neg", "pos") for i in range(3)])
+    validation.broadcastable(
+        arrays, [f"{n}[{i}]" for n in ("neg", "pos") for i in range(3)]
+    )
     for name, (log_mass, offset, variance) in zip(("neg", "pos"), classes):
         if np.any(np.isnan(log_mass) | (log_mass == np.inf)):
             raise ValueError(f"{name}[0] (log mass) must be finite or -inf")
         for i, value in ((1, offset), (2, variance)):
             if np.any(~np.isfinite(value) & (log_mass > -np.inf)):
-                raise ValueError(f"{name}[{i}] must be finite where the class is not empty")
+                raise ValueError(
+                    f"{name}[{i}] must be finite where the class is not empty"
+                )
     return unchecked_combine(*classes)
 
 
@@ -148,4 +154,8 @@ def unchecked_truncated_exponential(rate, length, shift=0.0):
     t = rate * length
     with np.errstate(divide="ignore"):
         log_mass = shift + np.log(length) + _log_phi(t)
-    return log_mass, length * unchecked_mean_fraction(t), length**2 * _variance_fraction(t)
+    return (
+        log_mass,
+        length * unchecked_mean_fraction(t),
+        length**2 * _variance_fraction(t),
+    )

@@ -153,7 +153,9 @@ def train_past(
         raise ValueError(f"ratio must be > 1 (got {ratio})")
     s = validation.unit_interval(thresholds, "thresholds")
     if s.ndim != 1 or not s.size:
-        raise ValueError(f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})")
+        raise ValueError(
+            f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})"
+        )
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
     frozen = pretraining.pretrain_noisy(sizes, prior, corpora, seed, level, n_workers)
     factors = [
@@ -170,11 +172,16 @@ def train_past(
          [frozen[i][r] for r in rs], factors[i][1:], max_steps)
         for i, rs in groups
     ]  # fmt: skip
-    done = sweep.run(_ladder_group, items, n_workers, desc="past the freeze", cost=_cost)
+    done = sweep.run(
+        _ladder_group, items, n_workers, desc="past the freeze", cost=_cost
+    )
     runs = [[] for _ in sizes]
     for (i, rs), on in zip(groups, done):
         runs[i].extend([frozen[i][r], *later] for r, later in zip(rs, on))
-    ladders = [_ladder(shape, f, rows, s, prior) for shape, f, rows in zip(sizes, factors, runs)]
+    ladders = [
+        _ladder(shape, f, rows, s, prior)
+        for shape, f, rows in zip(sizes, factors, runs)
+    ]
     b_over_k = max(float(np.nanmax(ladder.b)) / min(ladder.shape) for ladder in ladders)
     return PastFreeze(s, ladders, b_over_k)
 
@@ -219,7 +226,9 @@ def _ladder(shape, factors, rows, s, prior):
     change = error[:, 1:] / error[:, :1]
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a point no corpus reached
-        median, best, worst = (f(change, axis=0) for f in (np.nanmedian, np.nanmin, np.nanmax))
+        median, best, worst = (
+            f(change, axis=0) for f in (np.nanmedian, np.nanmin, np.nanmax)
+        )
     return PastLadder(
         tuple(int(v) for v in shape),
         factors,

@@ -86,7 +86,9 @@ def _class_rule(features, lo, length, peak=None):
     center, width = features.bulk
     bulks = []
     if width < NARROW:
-        with np.errstate(over="ignore"):  # a class far narrower than the bulk: clipped below
+        with np.errstate(
+            over="ignore"
+        ):  # a class far narrower than the bulk: clipped below
             offsets = center + width * _bulk_offsets(width) - lo[..., None]
             bulks.append(offsets / length[..., None])
     if peak is not None:
@@ -94,7 +96,9 @@ def _class_rule(features, lo, length, peak=None):
         bulks.append(center[..., None] + width[..., None] * _bulk_offsets(width.min()))
     if not bulks:
         return _UNIT_RULE
-    bulk = np.clip(np.concatenate(bulks, axis=-1), 2.0**-20, 1.0 - 2.0**-20)  # never an end
+    bulk = np.clip(
+        np.concatenate(bulks, axis=-1), 2.0**-20, 1.0 - 2.0**-20
+    )  # never an end
     rows = (*lo.shape, _UNIT_G.size)
     g = np.concatenate([np.broadcast_to(_UNIT_G, rows), bulk], axis=-1)
     h = np.concatenate([np.broadcast_to(_UNIT_H, rows), 1.0 - bulk], axis=-1)
@@ -125,7 +129,9 @@ def _edge_panels(rule, length, powers, gaps):
     (t_lo, w_lo), (t_hi, w_hi) = (
         (np.broadcast_to(_TINY * v, (*rows, n)) for v in e) for e in ends
     )
-    g, h, w = (np.broadcast_to(v[..., n:-n], (*rows, v.shape[-1] - 2 * n)) for v in rule)
+    g, h, w = (
+        np.broadcast_to(v[..., n:-n], (*rows, v.shape[-1] - 2 * n)) for v in rule
+    )
     return (
         np.concatenate([t_lo, g, 1.0 - t_hi], axis=-1),
         np.concatenate([1.0 - t_lo, h, t_hi], axis=-1),
@@ -148,7 +154,9 @@ def _log_weight(features, b, lo, q_lo, hi, q_hi, length, g, h):
     x, q = np.maximum(x, _SMALLEST), np.maximum(q, _SMALLEST)
     with np.errstate(divide="ignore"):
         log_p = features.log_density(x, q)
-    return log_p + np.where((b < 0)[..., None], b[..., None] * span * h, -b[..., None] * span * g)
+    return log_p + np.where(
+        (b < 0)[..., None], b[..., None] * span * h, -b[..., None] * span * g
+    )
 
 
 _ZOOM = np.linspace(0.0, 1.0, 33)  # each zoom round narrows the bracket 16-fold
@@ -182,7 +190,9 @@ def _peak(log_weight, g, log_terms):
         dropped = values < values[..., :1] - 1.0
     width = np.min(np.where(dropped, np.abs(steps), 1.0), axis=-1)
     center = center[..., 0]
-    interior = (center > 2 * width) & (1.0 - center > 2 * width) & np.isfinite(values[..., 0])
+    interior = (
+        (center > 2 * width) & (1.0 - center > 2 * width) & np.isfinite(values[..., 0])
+    )
     return center, np.where(interior & (width < NARROW), width, 1.0)
 
 
@@ -212,7 +222,9 @@ def _density_class(features, b, lo, q_lo, hi, q_hi, score_lo, score_hi, powers, 
     center, width = _peak(log_weight, g, log_terms)
     peak = center, np.where(empty, 1.0, width)  # an empty class has no peak of its own
     if np.any(peak[1] < 1.0):
-        g, h, w = _edge_panels(_class_rule(features, lo, length, peak), length, powers, gaps)
+        g, h, w = _edge_panels(
+            _class_rule(features, lo, length, peak), length, powers, gaps
+        )
         with np.errstate(divide="ignore"):
             log_terms = log_weight(g, h) + np.log(w)
     top = log_terms.max(axis=-1, keepdims=True)
@@ -228,7 +240,10 @@ def _density_class(features, b, lo, q_lo, hi, q_hi, score_lo, score_hi, powers, 
         log_mass = np.where(
             empty | (mass == 0),
             -np.inf,
-            np.where(rising, score_hi, score_lo) + np.log(length) + top[..., 0] + np.log(safe),
+            np.where(rising, score_hi, score_lo)
+            + np.log(length)
+            + top[..., 0]
+            + np.log(safe),
         )
     return log_mass, length, mean_g, mean_h, variance
 
@@ -281,15 +296,21 @@ def _edge_powers(features):
     ends before 0 or 1.
     """
     lo_f, hi_f = (float(v) for v in features.support)
-    pairs = ((lo_f == 0.0, lambda t: (t, 1.0 - t)), (hi_f == 1.0, lambda t: (1.0 - t, t)))
+    pairs = (
+        (lo_f == 0.0, lambda t: (t, 1.0 - t)),
+        (hi_f == 1.0, lambda t: (1.0 - t, t)),
+    )
     powers = (
-        _edge_power(features, pair, EDGE_FLOOR, "features") if at else None for at, pair in pairs
+        _edge_power(features, pair, EDGE_FLOOR, "features") if at else None
+        for at, pair in pairs
     )
     return tuple(0.0 if p is None else p for p in powers)
 
 
 def _summaries(a, b, s, q, features):
-    a, b, s, q = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, s, q)))
+    a, b, s, q = np.broadcast_arrays(
+        *(np.asarray(v, dtype=float) for v in (a, b, s, q))
+    )
     if _is_uniform(features):
         return moments.unchecked_combine(*_uniform_summaries(a, b, s, q))
     return moments.unchecked_combine(*_density_summaries(a, b, s, q, features))
@@ -407,7 +428,9 @@ def _threshold_nodes(a, b, prior):
 #: Closest approach to an edge where the prior's density is a non-integer power law
 #: (singular or not smooth): below it the prior's mass is the power law's, in closed form.
 EDGE_FLOOR = 1e-24
-_DEEP = 4.0 ** -np.arange(1, 41)  # panels graded by 4 toward such an edge, to EDGE_FLOOR
+_DEEP = 4.0 ** -np.arange(
+    1, 41
+)  # panels graded by 4 toward such an edge, to EDGE_FLOOR
 
 
 def _edge_power(law, pair, floor, name="prior"):
@@ -416,7 +439,9 @@ def _edge_power(law, pair, floor, name="prior"):
     ``None`` when the density is analytic there (``e`` an integer, e.g. uniform or
     Beta with integer exponents) or vanishes to rounding.
     """
-    octaves = min(100.0, np.floor(np.log2(floor / 1e-307)))  # a wide ratio: well conditioned
+    octaves = min(
+        100.0, np.floor(np.log2(floor / 1e-307))
+    )  # a wide ratio: well conditioned
     log_p = law.log_density(*pair(np.array([floor, floor * 2.0**-octaves])))
     if not np.isfinite(log_p[0]) or octaves < 1:
         return None
@@ -424,7 +449,9 @@ def _edge_power(law, pair, floor, name="prior"):
     if abs(power - np.round(power)) < 1e-6:
         return None
     if power <= -1:
-        raise ValueError(f"{name} density is not integrable at an edge (~ t^{power:.3g})")
+        raise ValueError(
+            f"{name} density is not integrable at an edge (~ t^{power:.3g})"
+        )
     return power
 
 
@@ -434,14 +461,18 @@ def _side(prior, breaks, lo, hi, pair):
     floor = min(EDGE_FLOOR, breaks[breaks > 0].min())
     power = _edge_power(prior, pair, floor) if lo == 0 else None
     if power is not None:
-        breaks = quadrature.unchecked_clipped(np.concatenate([breaks, _DEEP]), floor, hi)
+        breaks = quadrature.unchecked_clipped(
+            np.concatenate([breaks, _DEEP]), floor, hi
+        )
     t, w = quadrature.unchecked_gauss_legendre(breaks)
     s, q = pair(t)
     weight = w * prior.density(s, q)
     if power is None:
         return s, q, weight
     s0, q0 = pair(np.array([floor / 2]))
-    edge_mass = floor * np.exp(prior.log_density(*pair(np.array([floor])))) / (power + 1)
+    edge_mass = (
+        floor * np.exp(prior.log_density(*pair(np.array([floor])))) / (power + 1)
+    )
     return np.append(s, s0), np.append(q, q0), np.append(weight, edge_mass)
 
 
@@ -466,7 +497,10 @@ def prior_nodes(prior, near, far):
     s, q, weight : ndarray
         Nodes, their exact complements and the weights ``density * dw``.
     """
-    near, far = validation.finite(near, "near").ravel(), validation.finite(far, "far").ravel()
+    near, far = (
+        validation.finite(near, "near").ravel(),
+        validation.finite(far, "far").ravel(),
+    )
     return _prior_nodes(validation.density_law(prior, "prior"), near, far)
 
 
@@ -531,7 +565,10 @@ def loss_and_gradient(a, b, prior, features=None):
         If ``prior`` or ``features`` is not a law with a density.
     """
     a, b = validation.scalar_parameters(a, b)
-    prior, features = validation.density_law(prior, "prior"), validation.features(features)
+    prior, features = (
+        validation.density_law(prior, "prior"),
+        validation.features(features),
+    )
     return unchecked_loss_and_gradient(a, b, prior, features)
 
 
@@ -571,7 +608,11 @@ def unchecked_squared_error(weights, r, r_a, r_b):
     tuple of float
         ``(sum w r^2, 2 sum w r r_a, 2 sum w r r_b)``: loss, ``dL/da`` and ``dL/db``.
     """
-    return float(weights @ r**2), float(2 * weights @ (r * r_a)), float(2 * weights @ (r * r_b))
+    return (
+        float(weights @ r**2),
+        float(2 * weights @ (r * r_a)),
+        float(2 * weights @ (r * r_b)),
+    )
 
 
 def loss(a, b, prior, features=None):

@@ -157,7 +157,9 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
 
 def _frozen(direction, theta0, eta, max_steps, goal):
     """:func:`stumplib.training.descend` from ``theta0``, as a :class:`Freeze` point."""
-    a, b, k = training.unchecked_descend(direction, validation.point(theta0), eta, max_steps, goal)
+    a, b, k = training.unchecked_descend(
+        direction, validation.point(theta0), eta, max_steps, goal
+    )
     return Freeze(a, b, eta * k, k)
 
 
@@ -178,7 +180,9 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     return train_to_scale(corpus, (a0 + shift, b0), eta, b_target)
 
 
-def train_side_by_side(corpora, theta0, targets, prior, max_steps=100_000, stop_late=False):
+def train_side_by_side(
+    corpora, theta0, targets, prior, max_steps=100_000, stop_late=False
+):
     """Corpora of one size trained side by side, recorded where each reaches each target.
 
     Each run's step restarts at every target.
@@ -249,7 +253,9 @@ def _stackable(corpora):
     return stacked, corpora[0].shape[0]
 
 
-def _side_by_side(corpora, stacked, m, theta, targets, max_steps, prior, stop_late=False):
+def _side_by_side(
+    corpora, stacked, m, theta, targets, max_steps, prior, stop_late=False
+):
     R, k = targets.shape
     follower = stacked.follow()
     a, b = theta[:, 0], theta[:, 1]
@@ -261,7 +267,9 @@ def _side_by_side(corpora, stacked, m, theta, targets, max_steps, prior, stop_la
         for r in live:
             while leg[r] < k and b[r] >= targets[r, leg[r]]:
                 t0[r], steps0[r] = t0[r] + eta[r] * taken[r], steps0[r] + taken[r]
-                out[r].append(Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r])))
+                out[r].append(
+                    Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r]))
+                )
                 leg[r], taken[r] = leg[r] + 1, 0
                 if leg[r] < k:
                     eta[r] = _leg_step(a[r], b[r], prior, stop_late)
@@ -275,8 +283,13 @@ def _side_by_side(corpora, stacked, m, theta, targets, max_steps, prior, stop_la
         if late.size and stop_late:
             for r in late:
                 ran = 0 if np.isnan(eta[r]) else taken[r]
-                t0[r], steps0[r] = t0[r] + (eta[r] * ran if ran else 0.0), steps0[r] + ran
-                out[r].append(Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r])))
+                t0[r], steps0[r] = (
+                    t0[r] + (eta[r] * ran if ran else 0.0),
+                    steps0[r] + ran,
+                )
+                out[r].append(
+                    Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r]))
+                )
                 leg[r] = k
             continue
         if late.size:
@@ -457,7 +470,9 @@ def _noisy_one(item):
     return freeze_by_rule(m, n, prior, rng, level, divisor)
 
 
-def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None):
+def pretrain_noisy(
+    sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None
+):
     """Like :func:`pretrain`, from :func:`size_start`, frozen by :func:`train_until_noisy`.
 
     Corpus ``r`` of size ``i`` is drawn with ``rng = stream(seed, i, r)`` (the same
@@ -467,11 +482,21 @@ def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backe
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
     indices = range(len(sizes))
-    return _noisy_sweep(sizes, indices, prior, corpora, seed, level, 1.0, n_workers, backend)
+    return _noisy_sweep(
+        sizes, indices, prior, corpora, seed, level, 1.0, n_workers, backend
+    )
 
 
 def lower_starts(
-    sizes, indices, prior, corpora, seed, level=0.5, divisor=2.0, n_workers=None, backend=None
+    sizes,
+    indices,
+    prior,
+    corpora,
+    seed,
+    level=0.5,
+    divisor=2.0,
+    n_workers=None,
+    backend=None,
 ):
     """The corpus rule from lower starts, to see whether the frozen scale depends on them.
 
@@ -492,11 +517,17 @@ def lower_starts(
     divisor = validation.positive_scalar(divisor, "divisor")
     indices = validation.counts(indices, "indices", minimum=0)
     if any(i >= len(sizes) for i in indices):
-        raise ValueError(f"indices must be below len(sizes) = {len(sizes)} (got {indices})")
-    return _noisy_sweep(sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend)
+        raise ValueError(
+            f"indices must be below len(sizes) = {len(sizes)} (got {indices})"
+        )
+    return _noisy_sweep(
+        sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend
+    )
 
 
-def _noisy_sweep(sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend):
+def _noisy_sweep(
+    sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend
+):
     items = [
         (sizes[i], prior, level, stream(seed, i, r), divisor)
         for i in indices
@@ -543,7 +574,9 @@ def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers
     corpora = validation.count(corpora, "corpora")
     factors = validation.positive(factors, "factors")
     if factors.ndim != 1 or np.any(np.diff(factors) < 0) or np.any(factors < 1):
-        raise ValueError("factors must be a 1-D non-decreasing sequence of numbers >= 1")
+        raise ValueError(
+            "factors must be a 1-D non-decreasing sequence of numbers >= 1"
+        )
     level = validation.positive_scalar(level, "level")
     groups = [
         (i, range(r, min(corpora, r + SIDE_BY_SIDE)))
@@ -552,7 +585,11 @@ def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers
     ]
     items = [(sizes[i], prior, rs, stream(seed, i), factors, level) for i, rs in groups]
     done = sweep.run(
-        _past_freeze_group, items, n_workers, desc="training past the freeze", cost=sweep.examples
+        _past_freeze_group,
+        items,
+        n_workers,
+        desc="training past the freeze",
+        cost=sweep.examples,
     )
     out = [[] for _ in sizes]
     for (i, _), runs in zip(groups, done):
@@ -573,7 +610,14 @@ def _past_freeze_group(item):
 
 
 def pretrain(
-    sizes, targets, prior, corpora, seed, ratio=START_RATIO, n_workers=None, backend=None
+    sizes,
+    targets,
+    prior,
+    corpora,
+    seed,
+    ratio=START_RATIO,
+    n_workers=None,
+    backend=None,
 ):
     """Train independent corpora of each size from large-resolution starts to their targets.
 

@@ -83,7 +83,9 @@ def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
     if backend == "dask":
         with joblib.parallel_config(backend="dask"):
             return joblib.Parallel()(joblib.delayed(function)(item) for item in items)
-    n_workers = workers() if n_workers is None else validation.count(n_workers, "n_workers")
+    n_workers = (
+        workers() if n_workers is None else validation.count(n_workers, "n_workers")
+    )
     if n_workers == 1 or len(items) <= 1:
         return [function(item) for item in progress.bar(items, desc=desc)]
     calls = (joblib.delayed(function)(item) for item in items)

@@ -228,7 +228,9 @@ def joint_estimate(a, b, x, y):
     a = validation.batch(a, "a", x.shape[:-1])[..., None]
     b = validation.batch(b, "b", x.shape[:-1])[..., None]
     scores = np.concatenate([a * y - b * x, a * (1 - y) - b * (1 - x)], axis=-1)
-    return np.sum(special.softmax(scores, axis=-1) * np.concatenate([x, x], axis=-1), axis=-1)
+    return np.sum(
+        special.softmax(scores, axis=-1) * np.concatenate([x, x], axis=-1), axis=-1
+    )
 
 
 def mirrored_hard_limit(x, y):
@@ -292,7 +294,9 @@ def evidence_hard_limit(x, y):
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
     mid = average_hard_limit(x, y)
     return np.where(
-        has_pos & has_neg, mid, np.where(has_pos, head.hard_limit(x, y), mirrored_hard_limit(x, y))
+        has_pos & has_neg,
+        mid,
+        np.where(has_pos, head.hard_limit(x, y), mirrored_hard_limit(x, y)),
     )
 
 
@@ -322,7 +326,10 @@ def joint_hard_limit(x, y):
     x, y = validation.context(x, y)
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
     xm, ym = tasks.mirror(x, y)
-    right, right_m = head.hard_limit(x, y), head.hard_limit(xm, ym)  # compared as scored
+    right, right_m = (
+        head.hard_limit(x, y),
+        head.hard_limit(xm, ym),
+    )  # compared as scored
     left = 1.0 - right_m
     n_right = np.sum((y == 1) & (x == right[..., None]), axis=-1)
     at_left = (ym == 1) & (xm == right_m[..., None])
@@ -483,7 +490,8 @@ def evidence_residual(a, b, s, q=None):
     gap = special.log_expit(head.logit) - special.log_expit(mirror.logit)
     gap_a = special.expit(-head.logit) - special.expit(-mirror.logit)
     gap_b = (
-        special.expit(-head.logit) * head.logit_b - special.expit(-mirror.logit) * mirror.logit_b
+        special.expit(-head.logit) * head.logit_b
+        - special.expit(-mirror.logit) * mirror.logit_b
     )
     w = special.expit(gap)
     tilt = np.tanh(0.5 * gap)  # 2w - 1
@@ -530,7 +538,9 @@ def threshold_nodes(a, b, prior):
     center = a / b if abs(b) > 1 else 0.5
     lo, hi = validation.density_law(prior, "prior").support
     points = [quadrature.graded(0.0, edge, 0.5)[1:]]
-    points += [quadrature.graded(p, 1e-2 * scale) for p in (center, 1.0 - center, lo, 1.0 - hi)]
+    points += [
+        quadrature.graded(p, 1e-2 * scale) for p in (center, 1.0 - center, lo, 1.0 - hi)
+    ]
     points += [quadrature.graded(1.0 - p, 1e-2 * scale) for p in (lo, 1.0 - hi)]
     breaks = np.concatenate(points)
     return population.prior_nodes(prior, breaks, breaks)

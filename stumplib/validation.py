@@ -47,7 +47,9 @@ def real(value, name):
     try:
         arr = np.asarray(value)
     except ValueError as err:  # ragged nested sequences
-        raise ValueError(f"{name} must be a rectangular array of real numbers ({err})") from None
+        raise ValueError(
+            f"{name} must be a rectangular array of real numbers ({err})"
+        ) from None
     if arr.dtype.kind not in _REAL_KINDS:
         raise TypeError(
             f"{name} must hold real numbers (got {type(value).__name__} of dtype {arr.dtype})"
@@ -148,7 +150,9 @@ def context(x, y):
     x = unit_interval(x, "x")
     y = labels(y, "y")
     if x.shape != y.shape:
-        raise ValueError(f"x and y must have the same shape (got {x.shape} and {y.shape})")
+        raise ValueError(
+            f"x and y must have the same shape (got {x.shape} and {y.shape})"
+        )
     if x.ndim == 0:
         raise ValueError("x must have at least one axis (the context axis)")
     if x.shape[-1] == 0:
@@ -241,8 +245,12 @@ def broadcastable(values, names):
         return np.broadcast_shapes(*(np.shape(v) for v in values))
     except ValueError:
         shapes = ", ".join(f"{n} {np.shape(v)}" for n, v in zip(names, values))
-        together = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
-        raise ValueError(f"{together} must broadcast to one shape (got {shapes})") from None
+        together = (
+            ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+        )
+        raise ValueError(
+            f"{together} must broadcast to one shape (got {shapes})"
+        ) from None
 
 
 def parameters(a, b):
@@ -482,7 +490,9 @@ def count(value, name, minimum=1):
                 f"{name} must be an integer (got a ragged {type(value).__name__})"
             ) from None
     if isinstance(value, np.ndarray) and value.dtype.kind in _REAL_KINDS:
-        raise ValueError(f"{name} must be a single integer (got an array of shape {value.shape})")
+        raise ValueError(
+            f"{name} must be a single integer (got an array of shape {value.shape})"
+        )
     if not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be an integer (got {type(value).__name__})")
     try:  # int() raises OverflowError on inf, ValueError on NaN
@@ -555,7 +565,9 @@ def count_rows(value, name, minima):
     flat = counts(value, name, minimum=min(minima))
     width = len(minima)
     if np.ndim(value) != 2 or np.shape(value)[1] != width:
-        raise ValueError(f"{name} must be a sequence of rows of {width} integers (got {value!r})")
+        raise ValueError(
+            f"{name} must be a sequence of rows of {width} integers (got {value!r})"
+        )
     rows = [tuple(flat[i : i + width]) for i in range(0, len(flat), width)]
     if any(v < lo for row in rows for v, lo in zip(row, minima)):
         raise ValueError(f"{name} must have entries >= {tuple(minima)} (got {value!r})")
@@ -642,7 +654,9 @@ def instance(value, cls, name):
         If ``value`` is not an instance of ``cls``.
     """
     if not isinstance(value, cls):
-        names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        names = " or ".join(
+            c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,))
+        )
         raise TypeError(f"{name} must be a {names} (got {type(value).__name__})")
     return value
 
@@ -743,7 +757,9 @@ def density_law(value, name):
     except (TypeError, ValueError):
         raise TypeError(f"{name}.support must be a pair of real numbers") from None
     if not 0.0 <= lo < hi <= 1.0:
-        raise ValueError(f"{name}.support must satisfy 0 <= lo < hi <= 1 (got {lo}, {hi})")
+        raise ValueError(
+            f"{name}.support must satisfy 0 <= lo < hi <= 1 (got {lo}, {hi})"
+        )
     for method in ("density", "log_density"):
         if not callable(getattr(value, method)):
             raise TypeError(f"{name}.{method} must be callable")
@@ -845,7 +861,9 @@ def rules(value, name="rules"):
         If ``value`` is not a dict or a rule is not callable.
     """
     if not isinstance(value, dict):
-        raise TypeError(f"{name} must be a dict of name -> callable (got {type(value).__name__})")
+        raise TypeError(
+            f"{name} must be a dict of name -> callable (got {type(value).__name__})"
+        )
     for key, rule in value.items():
         function(rule, f"{name}[{key!r}]")
     return value

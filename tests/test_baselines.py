@@ -78,7 +78,9 @@ def test_exact_risk_formulas_by_quadrature():
     from scipy import integrate
 
     n, s = 7, 0.35
-    a_num = integrate.quad(lambda t: 2 * t * (1 - t) ** n, 0, 1 - s, epsabs=0, epsrel=1e-13)[0]
+    a_num = integrate.quad(
+        lambda t: 2 * t * (1 - t) ** n, 0, 1 - s, epsabs=0, epsrel=1e-13
+    )[0]
     assert risk_nearest_positive(s, n) == pytest.approx(a_num, rel=1e-12)
     c_num = integrate.dblquad(
         lambda u, t: (1 - t - u) ** n, 0, 1 - s, 0, s, epsabs=0, epsrel=1e-12
@@ -115,7 +117,9 @@ def test_monte_carlo_risks_match_exact_fixed_threshold(s, n):
 
 def test_monte_carlo_bayes_risk_under_uniform_prior():
     n = 8
-    out = baselines.monte_carlo_risks(RULES, n, tasks.Uniform(), tasks_per_batch=50_000, rng=2)
+    out = baselines.monte_carlo_risks(
+        RULES, n, tasks.Uniform(), tasks_per_batch=50_000, rng=2
+    )
     risk, se = out["midpoint"]
     assert abs(risk - 1 / (2 * (n + 2) * (n + 3))) < 4 * se
     # the posterior mean beats both one-sided rules on the same contexts
@@ -126,7 +130,10 @@ def test_monte_carlo_risks_share_contexts_and_are_deterministic():
     rules = {"m1": baselines.midpoint, "m2": baselines.midpoint}
     r1 = baselines.monte_carlo_risks(rules, 6, tasks_per_batch=1000, batches=3, rng=5)
     assert r1["m1"] == r1["m2"]  # the same contexts for every rule
-    assert baselines.monte_carlo_risks(rules, 6, tasks_per_batch=1000, batches=3, rng=5) == r1
+    assert (
+        baselines.monte_carlo_risks(rules, 6, tasks_per_batch=1000, batches=3, rng=5)
+        == r1
+    )
     errs = []
     rng = np.random.default_rng(5)
     for _ in range(3):
@@ -134,7 +141,9 @@ def test_monte_carlo_risks_share_contexts_and_are_deterministic():
         errs.append((baselines.midpoint(x, y) - s) ** 2)
     errs = np.concatenate(errs)
     assert r1["m1"][0] == pytest.approx(errs.mean(), rel=1e-14)
-    assert r1["m1"][1] == pytest.approx(errs.std(ddof=1) / np.sqrt(errs.size), rel=1e-12)
+    assert r1["m1"][1] == pytest.approx(
+        errs.std(ddof=1) / np.sqrt(errs.size), rel=1e-12
+    )
 
 
 def test_bad_inputs():

@@ -38,7 +38,9 @@ def test_weighted_standard_errors_match_monte_carlo_scatter():
         fit = fitting.power_law(x, y, y_se=rel * y)
         slopes.append(fit.slope)
         ses.append(fit.slope_se)
-    assert np.mean(slopes) == pytest.approx(-1.0, abs=3 * np.std(slopes) / np.sqrt(2000))
+    assert np.mean(slopes) == pytest.approx(
+        -1.0, abs=3 * np.std(slopes) / np.sqrt(2000)
+    )
     assert np.std(slopes) == pytest.approx(np.mean(ses), rel=0.05)
 
 
@@ -82,7 +84,9 @@ def test_pooled_reference_values():
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.tuples(st.floats(-10, 10), st.floats(1e-3, 10)), min_size=1, max_size=8))
+@given(
+    st.lists(st.tuples(st.floats(-10, 10), st.floats(1e-3, 10)), min_size=1, max_size=8)
+)
 def test_pooled_lies_within_the_values_and_beats_every_se(pairs):
     values, se = (np.array(v) for v in zip(*pairs))
     result = fitting.pooled(values, se)

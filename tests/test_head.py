@@ -58,7 +58,15 @@ def sample():
 
 @pytest.mark.parametrize(
     "a, b",
-    [(0.0, 0.0), (2.0, 5.0), (-3.0, 1.5), (12.0, 10.0), (25.0, 30.0), (5.0, -8.0), (-20.0, -40.0)],
+    [
+        (0.0, 0.0),
+        (2.0, 5.0),
+        (-3.0, 1.5),
+        (12.0, 10.0),
+        (25.0, 30.0),
+        (5.0, -8.0),
+        (-20.0, -40.0),
+    ],
 )
 def test_matches_naive_softmax(sample, a, b):
     x, y, _ = sample
@@ -78,13 +86,19 @@ def test_hand_example_two_points():
     est, d_a, d_b = head.estimate_and_gradient(np.log(3.0), 0.0, [0.2, 0.6], [0, 1])
     assert est == pytest.approx(0.25 * 0.2 + 0.75 * 0.6, rel=1e-15)
     assert d_a == pytest.approx(0.25 * 0.75 * 0.4, rel=1e-14)  # Cov = p(1-p)(x1 - x0)
-    assert d_b == pytest.approx(-0.25 * 0.75 * 0.16, rel=1e-14)  # -Var = -p(1-p)(x1 - x0)^2
+    assert d_b == pytest.approx(
+        -0.25 * 0.75 * 0.16, rel=1e-14
+    )  # -Var = -p(1-p)(x1 - x0)^2
 
 
 def test_uniform_weights_at_zero_parameters(sample):
     x, y, _ = sample
-    np.testing.assert_allclose(head.estimate(0.0, 0.0, x, y), x.mean(-1), rtol=0, atol=1e-15)
-    np.testing.assert_allclose(head.gradient(0.0, 0.0, x, y)[1], -x.var(-1), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        head.estimate(0.0, 0.0, x, y), x.mean(-1), rtol=0, atol=1e-15
+    )
+    np.testing.assert_allclose(
+        head.gradient(0.0, 0.0, x, y)[1], -x.var(-1), rtol=0, atol=1e-15
+    )
 
 
 def test_scores_and_weights(sample):
@@ -93,7 +107,9 @@ def test_scores_and_weights(sample):
     np.testing.assert_array_equal(z, 1.5 * y - 4.0 * x)
     w = head.weights(1.5, 4.0, x, y)
     np.testing.assert_allclose(w.sum(-1), 1.0, rtol=1e-15)
-    np.testing.assert_allclose((w * x).sum(-1), head.estimate(1.5, 4.0, x, y), atol=1e-15)
+    np.testing.assert_allclose(
+        (w * x).sum(-1), head.estimate(1.5, 4.0, x, y), atol=1e-15
+    )
     # per-row parameters broadcast over the batch axis
     a = np.linspace(-1, 1, x.shape[0])
     np.testing.assert_array_equal(head.scores(a, 2.0, x, y), a[:, None] * y - 2.0 * x)
@@ -102,7 +118,9 @@ def test_scores_and_weights(sample):
 # ------------------------------------------------------------------ gradient checks
 
 
-@pytest.mark.parametrize("a, b", [(1.0, 3.0), (8.0, 12.0), (-2.0, 0.5), (30.0, 25.0), (4.0, -6.0)])
+@pytest.mark.parametrize(
+    "a, b", [(1.0, 3.0), (8.0, 12.0), (-2.0, 0.5), (30.0, 25.0), (4.0, -6.0)]
+)
 def test_gradient_matches_central_differences(sample, a, b):
     x, y, _ = sample
     d_a, d_b = head.gradient(a, b, x, y)
@@ -144,7 +162,8 @@ def test_hard_limit_values():
     assert head.hard_limit(HAND_X, np.zeros(6)) == 0.15  # no positive: smallest x
     np.testing.assert_array_equal(
         head.hard_limit(
-            np.array([[0.3, 0.1, 0.9], [0.3, 0.1, 0.9]]), np.array([[1, 0, 1], [0, 0, 0]])
+            np.array([[0.3, 0.1, 0.9], [0.3, 0.1, 0.9]]),
+            np.array([[1, 0, 1], [0, 0, 0]]),
         ),
         [0.3, 0.1],
     )
@@ -163,7 +182,9 @@ def test_converges_to_nearest_positive(b):
 def test_convergence_is_monotone_in_scale():
     bs = np.array([3.0, 10.0, 30.0, 100.0])
     err = np.abs(
-        head.estimate(bs + 2 * np.log(bs), bs, np.tile(HAND_X, (4, 1)), np.tile(HAND_Y, (4, 1)))
+        head.estimate(
+            bs + 2 * np.log(bs), bs, np.tile(HAND_X, (4, 1)), np.tile(HAND_Y, (4, 1))
+        )
         - 0.58
     )
     assert np.all(np.diff(err) < 0) and err[0] > 1e-3
@@ -175,7 +196,10 @@ def test_no_positive_collapses_to_smallest_x(a, b):
     y = np.zeros_like(HAND_X)
     est = head.estimate(a, b, HAND_X, y)
     # without positives a is irrelevant and the lightest x wins: bound from its neighbours
-    assert abs(est - 0.15) <= leakage_bound(a, b, HAND_X, y, winner=0) * (1 + 1e-12) + 1e-16
+    assert (
+        abs(est - 0.15)
+        <= leakage_bound(a, b, HAND_X, y, winner=0) * (1 + 1e-12) + 1e-16
+    )
     assert est == head.estimate(0.0, b, HAND_X, y)
     assert head.gradient(a, b, HAND_X, y)[0] == 0.0
 
@@ -281,7 +305,13 @@ def test_prepared_contexts_reuse(sample):
     does not overwrite results it returned before."""
     x, y, _ = sample
     ctx = head.Contexts(x, y)
-    params = [(3.0, 2.0), (-1.0, -5.0), (7.0, 0.0), (2.0, np.linspace(-3, 3, 64)), (3.0, 2.0)]
+    params = [
+        (3.0, 2.0),
+        (-1.0, -5.0),
+        (7.0, 0.0),
+        (2.0, np.linspace(-3, 3, 64)),
+        (3.0, 2.0),
+    ]
     outs = [head.estimate_and_gradient(a, b, ctx) for a, b in params]
     for (a, b), out in zip(params, outs):
         for u, v in zip(out, naive(a, np.broadcast_to(b, (64,)), x, y)):
@@ -313,8 +343,14 @@ def test_extreme_scales_finite_without_warnings(sample):
         warnings.simplefilter("error")
         for (xx, yy), a, b in itertools.product(cases, vals, vals):
             est, d_a, d_b = head.estimate_and_gradient(a, b, xx, yy)
-            assert np.all(np.isfinite(est) & np.isfinite(d_a) & np.isfinite(d_b)), (a, b)
-            assert np.all((est >= xx.min(-1) - 1e-15) & (est <= xx.max(-1) + 1e-15)), (a, b)
+            assert np.all(np.isfinite(est) & np.isfinite(d_a) & np.isfinite(d_b)), (
+                a,
+                b,
+            )
+            assert np.all((est >= xx.min(-1) - 1e-15) & (est <= xx.max(-1) + 1e-15)), (
+                a,
+                b,
+            )
         mixed = np.where(np.arange(64) % 2, 1e6, -1e6)
         est = head.estimate(1e6, mixed, x, y)
         assert np.all(np.isfinite(est))
@@ -332,14 +368,18 @@ def test_extreme_scales_match_naive_where_naive_is_exact(sample):
 # ------------------------------------------------------------- n -> inf consistency
 
 
-@pytest.mark.parametrize("a, b, s", [(2.0, 5.0, 0.3), (12.0, 10.0, 0.75), (-1.0, 3.0, 0.5)])
+@pytest.mark.parametrize(
+    "a, b, s", [(2.0, 5.0, 0.3), (12.0, 10.0, 0.75), (-1.0, 3.0, 0.5)]
+)
 def test_dense_grid_approaches_population(a, b, s):
     """On the midpoint grid x_i = (i + 1/2)/N with s on a grid line, the head is the midpoint
     rule for the population integrals: error O((b/N)^2) ~ 1e-6 here (b <= 12, N = 2e4)."""
     n = 20_000
     x = (np.arange(n) + 0.5) / n
     y = (x > s).astype(float)
-    assert head.estimate(a, b, x, y) == pytest.approx(population.estimate(a, b, s), abs=2e-8)
+    assert head.estimate(a, b, x, y) == pytest.approx(
+        population.estimate(a, b, s), abs=2e-8
+    )
     for u, v in zip(head.gradient(a, b, x, y), population.residual(a, b, s)[1:]):
         assert u == pytest.approx(v, abs=2e-8)
 
@@ -348,7 +388,14 @@ def test_dense_grid_approaches_population(a, b, s):
 
 
 @pytest.mark.parametrize(
-    "fn", [head.estimate, head.gradient, head.estimate_and_gradient, head.scores, head.weights]
+    "fn",
+    [
+        head.estimate,
+        head.gradient,
+        head.estimate_and_gradient,
+        head.scores,
+        head.weights,
+    ],
 )
 def test_bad_inputs(fn):
     x, y = np.array([[0.1, 0.6, 0.8]]), np.array([[0.0, 1.0, 1.0]])
@@ -440,7 +487,9 @@ class TestLimitRatio:
             a = b + 2 * np.log(b)
             leading, _, _ = head.hard_limit_expansion(a, b, x, labels)
             resolved = leading > 1e-6
-            direct = head.distance_to_limit(a, b, x, labels)[resolved] / leading[resolved]
+            direct = (
+                head.distance_to_limit(a, b, x, labels)[resolved] / leading[resolved]
+            )
             ratio = head.limit_ratio(a, b, x, labels)[resolved]
             np.testing.assert_allclose(ratio, direct, rtol=1e-8)
 
@@ -512,10 +561,13 @@ def test_contexts_blocks_cover_every_row_and_empty_class():
 def test_distance_to_limit_is_the_naive_distance():
     a, b = np.array([1.0, 50.0]), np.array([2.0, 40.0])
     naive = [
-        abs(special.softmax(a_ * HAND_Y - b_ * HAND_X) @ HAND_X - 0.58) for a_, b_ in zip(a, b)
+        abs(special.softmax(a_ * HAND_Y - b_ * HAND_X) @ HAND_X - 0.58)
+        for a_, b_ in zip(a, b)
     ]
     # s_hat is accurate to a few eps absolutely; the difference s_hat - 0.58 is not relatively
-    np.testing.assert_allclose(head.distance_to_limit(a, b, HAND_X, HAND_Y), naive, atol=4e-16)
+    np.testing.assert_allclose(
+        head.distance_to_limit(a, b, HAND_X, HAND_Y), naive, atol=4e-16
+    )
 
 
 def test_distance_to_limit_wants_one_context():

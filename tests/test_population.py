@@ -24,7 +24,9 @@ QUAD = dict(limit=500, epsabs=0.0, epsrel=1e-13)
 def quad(f, lo, hi, points=()):
     pts = sorted({float(p) for p in points if lo < p < hi})
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # an IntegrationWarning would mean an unreliable reference
+        warnings.simplefilter(
+            "error"
+        )  # an IntegrationWarning would mean an unreliable reference
         return integrate.quad(f, lo, hi, points=pts or None, **QUAD)[0]
 
 
@@ -47,7 +49,9 @@ def reference_estimate(a, b, s, density=None):
     )
     parts = [(0.0, s), (s, 1.0)]
     mass = sum(quad(w, lo, hi, pts) for lo, hi in parts if hi > lo)
-    first = sum(quad(lambda x: (x - s) * w(x), lo, hi, pts) for lo, hi in parts if hi > lo)
+    first = sum(
+        quad(lambda x: (x - s) * w(x), lo, hi, pts) for lo, hi in parts if hi > lo
+    )
     return first / mass
 
 
@@ -68,7 +72,9 @@ def reference_loss(a, b, prior):
     total = 0.0
     if lo < 0.5:
         r_s = lambda s: population.residual(a, b, s)[0] ** 2
-        pts = [center + sgn * k / bb for k in ks for sgn in (-1, 1)] + [k / bb for k in ks]
+        pts = [center + sgn * k / bb for k in ks for sgn in (-1, 1)] + [
+            k / bb for k in ks
+        ]
         total += quad(r_s, lo, min(hi, 0.5), pts)
     if hi > 0.5:
 
@@ -84,7 +90,9 @@ def reference_loss(a, b, prior):
             + [1 - center + sgn * k / bb for k in ks for sgn in (-1, 1)]
         )
         pts = [np.log(p) for p in pts if p > 0]
-        total += quad(lambda u: r_q(np.exp(u)) * np.exp(u), np.log(q_lo), np.log(q_hi), pts)
+        total += quad(
+            lambda u: r_q(np.exp(u)) * np.exp(u), np.log(q_lo), np.log(q_hi), pts
+        )
         if hi == 1.0:
             total += q_lo * r_q(q_lo)
     return total * dens
@@ -129,11 +137,17 @@ def test_estimate_with_beta_features(a, b):
     beta = tasks.Beta(2, 3)
     s = np.array([0.05, 0.3, 0.5, 0.8, 0.97])
     got = population.residual(a, b, s, features=beta)[0]
-    ref = [reference_estimate(a, b, si, density=lambda x: float(beta.density(x))) for si in s]
+    ref = [
+        reference_estimate(a, b, si, density=lambda x: float(beta.density(x)))
+        for si in s
+    ]
     # the library integrates the density on a fixed graded 20-node-per-panel grid
     np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-14)
     np.testing.assert_allclose(
-        population.estimate(a, b, s, features=beta), s + np.array(ref), rtol=1e-12, atol=1e-14
+        population.estimate(a, b, s, features=beta),
+        s + np.array(ref),
+        rtol=1e-12,
+        atol=1e-14,
     )
 
 
@@ -172,7 +186,10 @@ def test_edges_have_a_single_class(a, b):
     expected = moments.unchecked_mean_fraction(b)
     # at s = 1 the estimate is formed as 1 + (s_hat - 1): absolute rounding of one ulp at 1
     np.testing.assert_allclose(
-        population.estimate(a, b, [0.0, 1.0]), [expected, expected], rtol=1e-14, atol=2.3e-16
+        population.estimate(a, b, [0.0, 1.0]),
+        [expected, expected],
+        rtol=1e-14,
+        atol=2.3e-16,
     )
     assert population.residual(a, b, 1.0)[0] == pytest.approx(expected - 1.0, rel=1e-14)
 
@@ -202,7 +219,12 @@ def test_estimate_in_unit_interval_and_finite(a, b, s):
     assert 0 <= d_a <= 0.25 and -0.25 <= d_b <= 0
 
 
-@given(st.floats(-200, 200), st.floats(-200, 200), st.floats(0.001, 0.999), st.floats(0.01, 5))
+@given(
+    st.floats(-200, 200),
+    st.floats(-200, 200),
+    st.floats(0.001, 0.999),
+    st.floats(0.01, 5),
+)
 def test_monotone_in_parameters(a, b, s, step):
     """s_hat is nondecreasing in a (Cov >= 0) and nonincreasing in b (-Var <= 0)."""
     base = population.estimate(a, b, s)
@@ -228,7 +250,9 @@ def test_exact_q_resolves_layers_beyond_float_spacing():
     layer = np.exp(-40.0) / b
     for k in (0.01, 1.0, 100.0):
         q = k * layer
-        got = population.residual(a, b, 1.0 - q, q)[0]  # 1 - q rounds to 1.0: q carries it
+        got = population.residual(a, b, 1.0 - q, q)[
+            0
+        ]  # 1 - q rounds to 1.0: q carries it
         assert got == pytest.approx(-(1 - 1 / b) / (1 + k), rel=1e-9)
     # without the exact q the layer is invisible: s = 1.0 means no positive mass at all
     assert population.residual(a, b, 1.0)[0] == pytest.approx(-(1 - 1 / b), rel=1e-12)
@@ -244,8 +268,12 @@ def test_gradient_of_estimate_central_differences(a, b):
     s = np.array([0.05, 0.3, 0.6, 0.95])
     d_a, d_b = population.residual(a, b, s)[1:]
     h = 1e-6 * max(1.0, abs(a)), 1e-6 * max(1.0, abs(b))
-    fd_a = (population.estimate(a + h[0], b, s) - population.estimate(a - h[0], b, s)) / (2 * h[0])
-    fd_b = (population.estimate(a, b + h[1], s) - population.estimate(a, b - h[1], s)) / (2 * h[1])
+    fd_a = (
+        population.estimate(a + h[0], b, s) - population.estimate(a - h[0], b, s)
+    ) / (2 * h[0])
+    fd_b = (
+        population.estimate(a, b + h[1], s) - population.estimate(a, b - h[1], s)
+    ) / (2 * h[1])
     # truncation ~ h^2 * (scale of variation)^3 <~ 4e-8 * 1e-2; rounding ~ eps / h ~ 1e-12
     np.testing.assert_allclose(d_a, fd_a, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(d_b, fd_b, rtol=1e-6, atol=1e-9)
@@ -255,12 +283,12 @@ def test_gradient_of_estimate_with_beta_features():
     beta, s, a, b = tasks.Beta(2, 3), np.array([0.2, 0.6]), 12.0, 10.0
     d_a, d_b = population.residual(a, b, s, features=beta)[1:]
     h = 1e-6 * 12
-    fd_a = (population.estimate(a + h, b, s, beta) - population.estimate(a - h, b, s, beta)) / (
-        2 * h
-    )
-    fd_b = (population.estimate(a, b + h, s, beta) - population.estimate(a, b - h, s, beta)) / (
-        2 * h
-    )
+    fd_a = (
+        population.estimate(a + h, b, s, beta) - population.estimate(a - h, b, s, beta)
+    ) / (2 * h)
+    fd_b = (
+        population.estimate(a, b + h, s, beta) - population.estimate(a, b - h, s, beta)
+    ) / (2 * h)
     np.testing.assert_allclose(d_a, fd_a, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(d_b, fd_b, rtol=1e-6, atol=1e-9)
 
@@ -272,7 +300,9 @@ def _alg_quad(f, lo, hi, power):
     """∫_lo^hi f(t) t^power dt by quad, with the algebraic weight on a piece from t = 0."""
     opts = dict(limit=200, epsabs=0.0, epsrel=1e-12)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # an IntegrationWarning would mean an unreliable reference
+        warnings.simplefilter(
+            "error"
+        )  # an IntegrationWarning would mean an unreliable reference
         if lo == 0.0 and power != 0.0:
             return integrate.quad(f, lo, hi, weight="alg", wvar=(power, 0.0), **opts)[0]
         return integrate.quad(lambda t: f(t) * t**power, lo, hi, **opts)[0]
@@ -290,9 +320,16 @@ def beta_feature_moments(a, b, s, law):
     alpha, beta = law.alpha, law.beta
     top = max(0.0, -b * s, a - b * s, a - b) + special.betaln(alpha, beta)
     scale = 1.0 / max(abs(b), 1.0)
-    layers = [s + k * scale for k in (-16, -4, -1, 1, 4, 16)] + [k * scale for k in (1, 4, 16)]
+    layers = [s + k * scale for k in (-16, -4, -1, 1, 4, 16)] + [
+        k * scale for k in (1, 4, 16)
+    ]
     out = np.zeros(5)
-    pieces = [(0.0, min(s, 0.5)), (min(s, 0.5), 0.5), (0.5, max(s, 0.5)), (max(s, 0.5), 1.0)]
+    pieces = [
+        (0.0, min(s, 0.5)),
+        (min(s, 0.5), 0.5),
+        (0.5, max(s, 0.5)),
+        (max(s, 0.5), 1.0),
+    ]
     for x_lo, x_hi in (p for p in pieces if p[1] > p[0]):
         positive, lower = x_lo >= s, x_hi <= 0.5
         offset = (a if positive else 0.0) - top
@@ -310,7 +347,9 @@ def beta_feature_moments(a, b, s, law):
         for left, right in itertools.pairwise(cuts):
             m = [
                 _alg_quad(
-                    lambda t, k=k: x_minus_s(t) ** k * np.exp(score(t)) * (1.0 - t) ** far,  # noqa: B023 (called in this iteration)
+                    lambda t, k=k: (
+                        x_minus_s(t) ** k * np.exp(score(t)) * (1.0 - t) ** far
+                    ),  # noqa: B023 (called in this iteration)
                     left,
                     right,
                     near,
@@ -329,7 +368,14 @@ def beta_feature_residual(a, b, s, law):
     return r, pos_first / mass - r * pos / mass, -(second / mass - r**2)
 
 
-SINGULAR_BETAS = [(0.5, 0.5), (0.3, 3.0), (0.2, 0.2), (2.0, 0.3), (0.1, 0.1), (0.05, 2.0)]
+SINGULAR_BETAS = [
+    (0.5, 0.5),
+    (0.3, 3.0),
+    (0.2, 0.2),
+    (2.0, 0.3),
+    (0.1, 0.1),
+    (0.05, 2.0),
+]
 
 
 @pytest.mark.parametrize("alpha, beta", SINGULAR_BETAS)
@@ -351,7 +397,9 @@ def test_singular_beta_features_match_quad(alpha, beta, a, b):
         assert r_b == pytest.approx(ref_b, rel=1e-8), s
 
 
-@pytest.mark.parametrize("alpha, beta", [(0.3, 3.0), (0.2, 0.2), (2.0, 0.3), (0.1, 0.1)])
+@pytest.mark.parametrize(
+    "alpha, beta", [(0.3, 3.0), (0.2, 0.2), (2.0, 0.3), (0.1, 0.1)]
+)
 @pytest.mark.parametrize("prior", [INTERIOR, tasks.Beta(2.0, 3.0)])
 def test_loss_with_singular_beta_features_matches_quad(alpha, beta, prior):
     """``E_s (r^2, 2 r r_a, 2 r r_b)`` by adaptive quad over s of the quad residual."""
@@ -369,7 +417,14 @@ def test_loss_with_singular_beta_features_matches_quad(alpha, beta, prior):
 
 # ------------------------------------- Beta features against Kummer's function
 
-KUMMER_LAWS = [(0.05, 2.0), (0.5, 0.5), (0.5, 1e3), (1e3, 0.5), (3.0, 3e3), (300.0, 300.0)]
+KUMMER_LAWS = [
+    (0.05, 2.0),
+    (0.5, 0.5),
+    (0.5, 1e3),
+    (1e3, 0.5),
+    (3.0, 3e3),
+    (300.0, 300.0),
+]
 
 
 def kummer_moments(b, law):
@@ -379,10 +434,19 @@ def kummer_moments(b, law):
     alpha+beta, -b)`` with Kummer's function ``M`` (mpmath, 40 digits).
     """
     with mpmath.workdps(40):
-        alpha, total, z = mpmath.mpf(law.alpha), mpmath.mpf(law.alpha + law.beta), -mpmath.mpf(b)
+        alpha, total, z = (
+            mpmath.mpf(law.alpha),
+            mpmath.mpf(law.alpha + law.beta),
+            -mpmath.mpf(b),
+        )
         base = mpmath.hyp1f1(alpha, total, z)
         m1 = alpha / total * mpmath.hyp1f1(alpha + 1, total + 1, z) / base
-        m2 = alpha * (alpha + 1) / (total * (total + 1)) * mpmath.hyp1f1(alpha + 2, total + 2, z)
+        m2 = (
+            alpha
+            * (alpha + 1)
+            / (total * (total + 1))
+            * mpmath.hyp1f1(alpha + 2, total + 2, z)
+        )
         return float(m1), float(m2 / base - m1**2)
 
 
@@ -399,7 +463,9 @@ def test_beta_features_match_kummer(alpha, beta, b):
     mean, variance = kummer_moments(b, law)
     offset, _, d_b = population.residual(0.0, b, s, features=law)
     rounding = 4 * np.finfo(float).eps * s  # of the sum s + offset
-    assert np.all(np.abs(s + offset - mean) <= 1e-10 * mean + rounding), s + offset - mean
+    assert np.all(np.abs(s + offset - mean) <= 1e-10 * mean + rounding), (
+        s + offset - mean
+    )
     np.testing.assert_allclose(d_b, -variance, rtol=1e-8)
 
 
@@ -408,17 +474,25 @@ def test_beta_features_match_kummer(alpha, beta, b):
 SCALES = [0.0, 2.0, 20.0, 200.0, 1e4, 1e6]
 LOSS_CASES = [
     (prior, b, da)
-    for prior, b, da in itertools.product((INTERIOR, FULL), SCALES, ("valley", "-3", "+3", "far"))
+    for prior, b, da in itertools.product(
+        (INTERIOR, FULL), SCALES, ("valley", "-3", "+3", "far")
+    )
 ]
 
 
 @pytest.mark.parametrize(
     "prior, b, where",
     LOSS_CASES,
-    ids=[f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}" for p, b, w in LOSS_CASES],
+    ids=[
+        f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}"
+        for p, b, w in LOSS_CASES
+    ],
 )
 def test_loss_matches_careful_quadrature(prior, b, where):
-    a = valley(b, prior) + {"valley": 0.0, "-3": -3.0, "+3": 3.0, "far": -0.2 * b - 1.0}[where]
+    a = (
+        valley(b, prior)
+        + {"valley": 0.0, "-3": -3.0, "+3": 3.0, "far": -0.2 * b - 1.0}[where]
+    )
     got = population.loss(a, b, prior)
     ref = reference_loss(a, b, prior)
     # Both resolve the 1/b layer and (full prior) the inner layer at q ~ e^{-(a-b)}/b, whose
@@ -433,13 +507,20 @@ def test_loss_with_beta_prior():
     a, b = 20.0, 20.0
     s_pts = [a / b - k / b for k in (1, 2, 4, 8)] + [k / b for k in (1, 4)]
     ref = quad(
-        lambda s: population.residual(a, b, s)[0] ** 2 * float(prior.density(s)), 0.0, 1.0, s_pts
+        lambda s: population.residual(a, b, s)[0] ** 2 * float(prior.density(s)),
+        0.0,
+        1.0,
+        s_pts,
     )
     assert population.loss(a, b, prior) == pytest.approx(ref, rel=1e-10)
 
 
-@pytest.mark.parametrize("prior", [INTERIOR, FULL, tasks.Uniform(0.3, 0.4), tasks.Beta(2, 5)])
-@pytest.mark.parametrize("a, b", [(0.0, 0.0), (25.0, 20.0), (1e6 + 27.0, 1e6), (-5.0, -100.0)])
+@pytest.mark.parametrize(
+    "prior", [INTERIOR, FULL, tasks.Uniform(0.3, 0.4), tasks.Beta(2, 5)]
+)
+@pytest.mark.parametrize(
+    "a, b", [(0.0, 0.0), (25.0, 20.0), (1e6 + 27.0, 1e6), (-5.0, -100.0)]
+)
 def test_threshold_nodes_integrate_the_prior(prior, a, b):
     s, q, w = population.threshold_nodes(a, b, prior)
     assert w.sum() == pytest.approx(1.0, rel=1e-12)  # the prior density integrates to 1
@@ -456,9 +537,9 @@ def test_loss_limits():
     assert population.loss(0.0, 0.0, INTERIOR) == pytest.approx(0.8**2 / 12, rel=1e-13)
     # claim 'calibration': b^2 min_a L -> 1 (interior), b^2 L(inf, b) -> 1 (full)
     for b in (1e4, 1e6):
-        assert b**2 * population.loss(valley(b, INTERIOR), b, INTERIOR) == pytest.approx(
-            1.0, abs=1e-3
-        )
+        assert b**2 * population.loss(
+            valley(b, INTERIOR), b, INTERIOR
+        ) == pytest.approx(1.0, abs=1e-3)
         assert b**2 * population.loss(b + 60.0, b, FULL) == pytest.approx(1.0, abs=1e-3)
 
 
@@ -476,7 +557,10 @@ GRAD_CASES = [
 @pytest.mark.parametrize(
     "prior, b, where",
     GRAD_CASES,
-    ids=[f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}" for p, b, w in GRAD_CASES],
+    ids=[
+        f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}"
+        for p, b, w in GRAD_CASES
+    ],
 )
 def test_loss_gradient_central_differences(prior, b, where):
     """Central differences with h = 1e-4 in both a and b: the parameters enter through the
@@ -485,10 +569,16 @@ def test_loss_gradient_central_differences(prior, b, where):
     the loss varies by O(L) per unit change of a or b, hence the scale |g| + L."""
     a = valley(b, prior) + {"valley": 0.0, "+3": 3.0, "far": -0.2 * b - 1.0}[where]
     L, g_a, g_b = population.loss_and_gradient(a, b, prior)
-    assert (g_a, g_b) == population.gradient(a, b, prior) and population.loss(a, b, prior) == L
+    assert (g_a, g_b) == population.gradient(a, b, prior) and population.loss(
+        a, b, prior
+    ) == L
     h = 1e-4
-    fd_a = (population.loss(a + h, b, prior) - population.loss(a - h, b, prior)) / (2 * h)
-    fd_b = (population.loss(a, b + h, prior) - population.loss(a, b - h, prior)) / (2 * h)
+    fd_a = (population.loss(a + h, b, prior) - population.loss(a - h, b, prior)) / (
+        2 * h
+    )
+    fd_b = (population.loss(a, b + h, prior) - population.loss(a, b - h, prior)) / (
+        2 * h
+    )
     assert abs(fd_a - g_a) <= 1e-7 * (abs(g_a) + L)
     assert abs(fd_b - g_b) <= 1e-7 * (abs(g_b) + L)
 
@@ -498,10 +588,12 @@ def test_loss_gradient_with_beta_features():
     L, g_a, g_b = population.loss_and_gradient(a, b, INTERIOR, feats)
     h = 1e-4
     fd_a = (
-        population.loss(a + h, b, INTERIOR, feats) - population.loss(a - h, b, INTERIOR, feats)
+        population.loss(a + h, b, INTERIOR, feats)
+        - population.loss(a - h, b, INTERIOR, feats)
     ) / (2 * h)
     fd_b = (
-        population.loss(a, b + h, INTERIOR, feats) - population.loss(a, b - h, INTERIOR, feats)
+        population.loss(a, b + h, INTERIOR, feats)
+        - population.loss(a, b - h, INTERIOR, feats)
     ) / (2 * h)
     assert abs(fd_a - g_a) <= 1e-7 * (abs(g_a) + L)
     assert abs(fd_b - g_b) <= 1e-7 * (abs(g_b) + L)
@@ -510,9 +602,15 @@ def test_loss_gradient_with_beta_features():
 def test_interior_prior_has_finite_minimizer_full_prior_does_not():
     """Under U[0.1, 0.9] dL/da changes sign along a at fixed b; under U[0, 1] not."""
     b = 200.0
-    g_int = [population.gradient(a, b, INTERIOR)[0] for a in (0.9 * b, 0.9 * b + 2 * np.log(b))]
+    g_int = [
+        population.gradient(a, b, INTERIOR)[0]
+        for a in (0.9 * b, 0.9 * b + 2 * np.log(b))
+    ]
     assert g_int[0] < 0 < g_int[1]
-    g_full = [population.gradient(a, b, FULL)[0] for a in b + np.array([0.0, 10.0, 30.0, 60.0])]
+    g_full = [
+        population.gradient(a, b, FULL)[0]
+        for a in b + np.array([0.0, 10.0, 30.0, 60.0])
+    ]
     assert all(g < 0 for g in g_full)
 
 
@@ -528,7 +626,9 @@ def test_extreme_scales_finite_without_warnings():
             for out in population.residual(a, b, s):
                 assert np.all(np.isfinite(out)), (a, b)
             assert np.all(
-                np.isfinite(population.residual(a, b, s[2:-2], features=tasks.Beta(2, 3)))
+                np.isfinite(
+                    population.residual(a, b, s[2:-2], features=tasks.Beta(2, 3))
+                )
             )
             for prior in (INTERIOR, FULL):
                 assert np.all(np.isfinite(population.loss_and_gradient(a, b, prior))), (

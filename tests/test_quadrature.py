@@ -48,12 +48,16 @@ def test_graded_points():
     pts = quadrature.graded(0.5, 0.01, largest=0.2)
     # center, then center -/+ 0.01 * 2^k for k = 0..ceil(log2(20)) = 0..5
     offsets = 0.01 * 2.0 ** np.arange(6)
-    np.testing.assert_allclose(pts, np.concatenate([[0.5], 0.5 - offsets, 0.5 + offsets]))
+    np.testing.assert_allclose(
+        pts, np.concatenate([[0.5], 0.5 - offsets, 0.5 + offsets])
+    )
     assert np.abs(pts - 0.5).max() >= 0.2  # reaches the requested distance
 
 
 def test_graded_when_smallest_exceeds_largest():
-    np.testing.assert_array_equal(quadrature.graded(0.0, 2.0, largest=1.0), [0.0, -2.0, 2.0])
+    np.testing.assert_array_equal(
+        quadrature.graded(0.0, 2.0, largest=1.0), [0.0, -2.0, 2.0]
+    )
 
 
 @given(st.floats(-2, 2), st.floats(1e-12, 0.1), st.floats(0.05, 1.5))

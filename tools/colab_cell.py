@@ -45,7 +45,9 @@ NO_ADDRESS = """\
 
 def pinned(package, constraints=CONSTRAINTS):
     """The version of ``package`` pinned in constraints.txt."""
-    match = re.search(rf"^{re.escape(package)}==(\S+)$", Path(constraints).read_text(), re.M)
+    match = re.search(
+        rf"^{re.escape(package)}==(\S+)$", Path(constraints).read_text(), re.M
+    )
     if match is None:
         raise ValueError(f"package {package!r} is not pinned in {constraints}")
     return match.group(1)
@@ -67,7 +69,9 @@ def cell_source(repository):
 def with_install_cell(notebook, repository):
     """``notebook`` with the install cell first (an earlier one with other code replaced)."""
     source = cell_source(repository)
-    earlier = [c for c in notebook.cells if c.get("id") == CELL_ID and c.source == source]
+    earlier = [
+        c for c in notebook.cells if c.get("id") == CELL_ID and c.source == source
+    ]
     cell = earlier[0] if earlier else nbformat.v4.new_code_cell(source, id=CELL_ID)
     cell.metadata["tags"] = list(TAGS)
     notebook.cells = [cell] + [c for c in notebook.cells if c.get("id") != CELL_ID]
@@ -77,12 +81,16 @@ def with_install_cell(notebook, repository):
 def main(argv=None):
     """Write the install cell into each notebook named."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repository", default="", help="https address of the repository")
+    parser.add_argument(
+        "--repository", default="", help="https address of the repository"
+    )
     parser.add_argument("notebooks", nargs="+", type=Path)
     args = parser.parse_args(argv)
     for path in args.notebooks:
         before = path.read_text(encoding="utf-8")
-        notebook = with_install_cell(nbformat.reads(before, as_version=4), args.repository)
+        notebook = with_install_cell(
+            nbformat.reads(before, as_version=4), args.repository
+        )
         after = nbformat.writes(notebook) + "\n"
         if after != before:
             path.write_text(after, encoding="utf-8")

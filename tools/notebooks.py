@@ -45,14 +45,20 @@ def environments(machine=None):
             ),
             (
                 "Prescott kernel, numpy without X86_V3/X86_V4",
-                {"OPENBLAS_CORETYPE": "Prescott", "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4"},
+                {
+                    "OPENBLAS_CORETYPE": "Prescott",
+                    "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4",
+                },
             ),
         ]
     return [
         ("1 BLAS thread", {"OPENBLAS_NUM_THREADS": "1"}),
         (
             "2 BLAS threads, numpy without its widest SIMD",
-            {"OPENBLAS_NUM_THREADS": "2", "NPY_DISABLE_CPU_FEATURES": "ASIMDHP ASIMDDP SVE"},
+            {
+                "OPENBLAS_NUM_THREADS": "2",
+                "NPY_DISABLE_CPU_FEATURES": "ASIMDHP ASIMDDP SVE",
+            },
         ),
     ]
 
@@ -80,7 +86,15 @@ def store(paths):
     for path in paths:
         print(f"executing {path.relative_to(ROOT)}", flush=True)
         subprocess.run(
-            [sys.executable, "-m", "jupyter", "execute", "--inplace", "--timeout=600", str(path)],
+            [
+                sys.executable,
+                "-m",
+                "jupyter",
+                "execute",
+                "--inplace",
+                "--timeout=600",
+                str(path),
+            ],
             check=True,
         )
         strip_volatile(path)

@@ -123,7 +123,9 @@ def report(results):
     for (chapter, _), result in sorted(results.items()):
         by_chapter[chapter].append(result)
     total_runs = sum(len(v) for v in by_chapter.values())
-    total_fail = sum(1 for v in by_chapter.values() for r in v if r["error"] or not all_hold(r))
+    total_fail = sum(
+        1 for v in by_chapter.values() for r in v if r["error"] or not all_hold(r)
+    )
     lines = [
         "# Re-draw sweep: claim checks under other seeds",
         "",
@@ -142,10 +144,14 @@ def report(results):
         offsets = sorted(r["offset"] for r in runs)
         failing = sum(1 for r in runs if not all_hold(r))
         errors = sum(1 for r in runs if r["error"])
-        lines.append(f"| {chapter} | {span(offsets)} | {len(runs)} | {failing} | {errors} |")
+        lines.append(
+            f"| {chapter} | {span(offsets)} | {len(runs)} | {failing} | {errors} |"
+        )
     for chapter, runs in by_chapter.items():
         lines += ["", f"## {chapter}", ""]
-        lines += ["| # | check | made | failed | failing offsets (measured vs expected ± tol) |"]
+        lines += [
+            "| # | check | made | failed | failing offsets (measured vs expected ± tol) |"
+        ]
         lines += ["|---|---|---|---|---|"]
         table = defaultdict(lambda: {"made": 0, "failed": []})
         names = {}
@@ -196,7 +202,9 @@ def main(argv=None):
     """Run the sweep over the notebooks named and write its report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="*", help="default: every seeded chapter")
-    parser.add_argument("--offsets", type=int, default=10, help="offsets 1..K (default 10)")
+    parser.add_argument(
+        "--offsets", type=int, default=10, help="offsets 1..K (default 10)"
+    )
     parser.add_argument("--first", type=int, default=1, help="first offset (default 1)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--report-only", action="store_true")
@@ -205,7 +213,9 @@ def main(argv=None):
     if not args.report_only:
         paths = [Path(p).resolve() for p in args.notebooks] or seeded_chapters()
         # offset by offset, so that a sweep cut short has covered every chapter evenly
-        jobs = [(p, j) for j in range(args.first, args.first + args.offsets) for p in paths]
+        jobs = [
+            (p, j) for j in range(args.first, args.first + args.offsets) for p in paths
+        ]
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             for result in pool.map(lambda job: run(*job), jobs):
                 results[result["chapter"], result["offset"]] = result

@@ -76,7 +76,9 @@ class FoldClaimChecks(SphinxPostTransform):
 
     def run(self, **kwargs):
         """Fold every run of claim-check cells of the document."""
-        parents = {id(c.parent): c.parent for c in self.document.findall(nodes.container)}
+        parents = {
+            id(c.parent): c.parent for c in self.document.findall(nodes.container)
+        }
         for parent in parents.values():
             if parent is None or isinstance(parent, checks_box):
                 continue
@@ -91,7 +93,9 @@ class FoldClaimChecks(SphinxPostTransform):
             if run:
                 runs.append(run)
             for run in runs:
-                box = checks_box(summary=summary([line for _, ls in run for line in ls]))
+                box = checks_box(
+                    summary=summary([line for _, ls in run for line in ls])
+                )
                 first = run[0][0]
                 parent.insert(parent.index(first), box)
                 for cell, _ in run:

@@ -64,7 +64,9 @@ def collect_checks(app, doctree):
     docname = app.env.docname
     records = executed_records(app.env, docname)
     found, k = [], 0
-    blocks = (b for b in doctree.findall(nodes.literal_block) if "output" in b["classes"])
+    blocks = (
+        b for b in doctree.findall(nodes.literal_block) if "output" in b["classes"]
+    )
     for n, block in enumerate(blocks):
         lines = claims.parse_lines(block.astext())
         if lines:
@@ -155,7 +157,9 @@ def _grouped_tables(app, docname, checks):
     found = []
     for s in claim_summary(checks):
         rows = [_row(app, docname, c) for c in checks if c["id"] == s["id"]]
-        verdict = f"{s['holding']} of {s['checks']} {'hold' if s['checks'] > 1 else 'holds'}"
+        verdict = (
+            f"{s['holding']} of {s['checks']} {'hold' if s['checks'] > 1 else 'holds'}"
+        )
         found += [
             nodes.raw(
                 "",
@@ -186,7 +190,9 @@ def claim_summary(checks):
         if not mine:
             continue
         kinds = {
-            kind: sorted({c["span"] for c in mine if c["evidence"] == kind and c["span"]})
+            kind: sorted(
+                {c["span"] for c in mine if c["evidence"] == kind and c["span"]}
+            )
             for kind in claims.EVIDENCE
             if any(c["evidence"] == kind for c in mine)
         }
@@ -306,7 +312,9 @@ def _margin_figure(app, docname, checks):
 
 def _row(app, docname, check):
     """Three cells: id and link; statement; status, values and evidence."""
-    uri = app.builder.get_relative_uri(docname, check["docname"]) + "#" + check["anchor"]
+    uri = (
+        app.builder.get_relative_uri(docname, check["docname"]) + "#" + check["anchor"]
+    )
     link = nodes.reference(
         "",
         _short_title(app.env, check["docname"]),

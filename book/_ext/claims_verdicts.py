@@ -136,7 +136,9 @@ def fill_verdicts(app, doctree, docname):
             for title, ids, name in summary
         ]
         placeholder.replace_self(
-            claims_ledger._table(cells, SUMMARY_HEADER, SUMMARY_WIDTHS, "claims-verdicts")
+            claims_ledger._table(
+                cells, SUMMARY_HEADER, SUMMARY_WIDTHS, "claims-verdicts"
+            )
         )
 
 

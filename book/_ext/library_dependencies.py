@@ -77,7 +77,11 @@ def dependencies(source_trees, root, package):
 
 def notebook_hash(path, root, package):
     """Hash of the library files a notebook imports (all of them if a cell does not parse)."""
-    cells = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    cells = [
+        c.source
+        for c in nbformat.read(path, as_version=4).cells
+        if c.cell_type == "code"
+    ]
     try:
         trees = [ast.parse(source) for source in cells]
         files = dependencies(trees, root, package)
@@ -85,13 +89,17 @@ def notebook_hash(path, root, package):
         files = set(root.rglob("*.py"))
     digest = hashlib.sha256()
     for file in sorted(files):
-        digest.update(file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes())
+        digest.update(
+            file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes()
+        )
     return digest.hexdigest()
 
 
 def _cache_dir(app):
     config = app.env.mystnb_config
-    return Path(config.execution_cache_path) if config.execution_mode == "cache" else None
+    return (
+        Path(config.execution_cache_path) if config.execution_mode == "cache" else None
+    )
 
 
 def _package_root(app):
@@ -121,7 +129,9 @@ def find_stale(app, env, added, changed, removed):
             stale.append(docname)
             _drop_cached_execution(cache, path)
     if stale:
-        logger.info(f"library code changed for {len(stale)} notebook(s): {', '.join(stale)}")
+        logger.info(
+            f"library code changed for {len(stale)} notebook(s): {', '.join(stale)}"
+        )
     return stale
 
 

@@ -83,7 +83,9 @@ def number(value, digits=4):
     ValueError, TypeError
         If ``value`` is not a real scalar or ``digits`` not a positive integer.
     """
-    return _number(validation.scalar(value, "value"), validation.count(digits, "digits"))
+    return _number(
+        validation.scalar(value, "value"), validation.count(digits, "digits")
+    )
 
 
 def _number(value, digits):
@@ -92,7 +94,9 @@ def _number(value, digits):
     return "0" if text in ("-0", "0") else text
 
 
-def check(claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4):
+def check(
+    claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4
+):
     """Check ``|measured - expected| <= tol``, show the claim line and its record.
 
     Parameters
@@ -126,7 +130,14 @@ def check(claim_id, measured, expected, tol, statement, *, evidence, span=None, 
     """
     mode = failures()
     record = make_record(
-        claim_id, measured, expected, tol, statement, evidence=evidence, span=span, digits=digits
+        claim_id,
+        measured,
+        expected,
+        tol,
+        statement,
+        evidence=evidence,
+        span=span,
+        digits=digits,
     )
     _show(record)
     if not record["holds"] and mode == "raise":
@@ -156,7 +167,9 @@ def failures():
     return scales.setting("STUMPLIB_CLAIM_FAILURES", FAILURES)
 
 
-def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4):
+def make_record(
+    claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4
+):
     """The record of a check (arguments as for :func:`check`), validated, nothing shown.
 
     Returns
@@ -179,9 +192,13 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
     if evidence not in EVIDENCE:
         raise ValueError(f"evidence must be one of {EVIDENCE} (got {evidence!r})")
     if span is None and evidence != "exact":
-        raise ValueError(f"span is required for {evidence} evidence (what does it span?)")
+        raise ValueError(
+            f"span is required for {evidence} evidence (what does it span?)"
+        )
     if span is not None and not (isinstance(span, str) and SPAN.match(span)):
-        raise ValueError(f"span must be a one-line string without brackets or '|' (got {span!r})")
+        raise ValueError(
+            f"span must be a one-line string without brackets or '|' (got {span!r})"
+        )
     if not (isinstance(statement, str) and statement.strip()):
         raise ValueError("statement must be a non-empty string")
     for name, value in (("measured", measured), ("expected", expected), ("tol", tol)):
@@ -192,7 +209,11 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
     if not (math.isfinite(expected) and math.isfinite(tol) and tol >= 0):
         raise ValueError("expected and tol must be finite, with tol >= 0")
     holds = math.isfinite(measured) and abs(measured - expected) <= tol
-    shown = [_number(measured, digits), _number(expected, digits), _number(_round_up(tol), 2)]
+    shown = [
+        _number(measured, digits),
+        _number(expected, digits),
+        _number(_round_up(tol), 2),
+    ]
     return {
         "id": claim_id,
         "holds": holds,
@@ -306,7 +327,9 @@ def records(notebook):
     """
     found = []
     for cell in notebook.get("cells", []):
-        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+        for output in (
+            cell.get("outputs", []) if cell.get("cell_type") == "code" else []
+        ):
             record = output.get("data", {}).get(MIME)
             if record is not None:
                 found.append(dict(record))

@@ -86,7 +86,9 @@ def seed_offset():
     """
     value = os.environ.get("STUMPLIB_SEED_OFFSET", "0").strip()
     if not value.isdigit():
-        raise ValueError(f"STUMPLIB_SEED_OFFSET must be a non-negative integer (got {value!r})")
+        raise ValueError(
+            f"STUMPLIB_SEED_OFFSET must be a non-negative integer (got {value!r})"
+        )
     return int(value)
 
 

@@ -85,7 +85,9 @@ def edge_term(error):
     """
     error = sp.sympify(error)
     if not error.free_symbols <= {C, D, s}:
-        raise ValueError(f"error may depend on C, D and s only (got {error.free_symbols})")
+        raise ValueError(
+            f"error may depend on C, D and s only (got {error.free_symbols})"
+        )
     square = sp.Poly(sp.expand(error**2), C, D)
     if square.total_degree() > 2:
         raise ValueError("error must be of degree at most 1 in C and D")
@@ -165,7 +167,9 @@ def risk(rule):
     conv_hi, conv_lo = EDGE_ERRORS[base]
     rule_hi, rule_lo = EDGE_ERRORS[rule]
     change = (
-        edge_term(rule_hi) - edge_term(conv_hi) + mirrored(edge_term(rule_lo) - edge_term(conv_lo))
+        edge_term(rule_hi)
+        - edge_term(conv_hi)
+        + mirrored(edge_term(rule_lo) - edge_term(conv_lo))
     )
     return sp.factor(sp.simplify(sp.expand(risks.risks()[base] + change)))
 

@@ -76,7 +76,9 @@ class LossExpansion:
 def _check_interior(lo, hi):
     lo, hi = sp.nsimplify(lo), sp.nsimplify(hi)
     if not (0 < lo < hi < 1):
-        raise ValueError(f"an interior prior needs 0 < lo < hi < 1 (got lo={lo}, hi={hi})")
+        raise ValueError(
+            f"an interior prior needs 0 < lo < hi < 1 (got lo={lo}, hi={hi})"
+        )
     return lo, hi
 
 
@@ -238,7 +240,10 @@ def reduce_flow(expansion):
     h_prime = expansion.p + expansion.m * eps
     on_curve = {xi: x0 + x1 * eps}
     tangency = sp.series((l_a - h_prime * l_b).subs(on_curve), eps, 0, 5).removeO()
-    order3, order4 = sp.expand(tangency.coeff(eps, 3)), sp.expand(tangency.coeff(eps, 4))
+    order3, order4 = (
+        sp.expand(tangency.coeff(eps, 3)),
+        sp.expand(tangency.coeff(eps, 4)),
+    )
     roots = [z for z in sp.solve(order3, x0) if z.is_positive]
     if len(roots) != 1:
         raise ValueError(f"expected one positive slow-curve root, got {roots}")

@@ -144,7 +144,13 @@ def derive(size=None):
     d_a, d_b = sp.diff(s_hat, a).doit(), sp.diff(s_hat, b).doit()
     cov, neg_var = weighted_moments(size)
     return Derivation(
-        s_hat, d_a, d_b, cov, neg_var, sp.simplify(d_a - cov), sp.simplify(d_b - neg_var)
+        s_hat,
+        d_a,
+        d_b,
+        cov,
+        neg_var,
+        sp.simplify(d_a - cov),
+        sp.simplify(d_b - neg_var),
     )
 
 

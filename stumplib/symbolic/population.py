@@ -328,7 +328,9 @@ def inner_layer():
     orders = [sp.factor(ser.coeff(nu, k)) for k in range(3)]
     contribution = sp.factor(sp.integrate(orders[0] ** 2, (w, 0, sp.oo)) * nu / b)
     # ∫ [η/(e^t - 1 + η)]² dt with u = e^t - 1, dt = du/(1 + u)
-    squared = sp.integrate(sp.apart(nu**2 / ((u + nu) ** 2 * (1 + u)), u), (u, 0, sp.oo))
+    squared = sp.integrate(
+        sp.apart(nu**2 / ((u + nu) ** 2 * (1 + u)), u), (u, 0, sp.oo)
+    )
     return InnerLayer(r, orders, contribution, sp.simplify(squared))
 
 
@@ -389,7 +391,9 @@ def interior_valley(order=3):
     F = sp.expand(sp.integrate(expanded, (v, 0, sp.oo)))
     coeffs = sp.symbols(f"g0:{order}")
     g_series = sum(c * h**k for k, c in enumerate(coeffs))
-    stationarity = sp.expand(sp.series(sp.diff(F, g).subs(g, g_series), h, 0, order).removeO())
+    stationarity = sp.expand(
+        sp.series(sp.diff(F, g).subs(g, g_series), h, 0, order).removeO()
+    )
     solution = {}
     for k, c in enumerate(coeffs):
         eq = stationarity.coeff(h, k).subs(solution)
@@ -399,7 +403,8 @@ def interior_valley(order=3):
     g_full = sum(gk * h**k for k, gk in enumerate(g_star))
     offset_series = sp.expand(sp.series(-sp.log(g_full), h, 0, order).removeO())
     offset = [
-        sp.simplify(sp.expand_log(offset_series.coeff(h, k), force=True)) for k in range(order)
+        sp.simplify(sp.expand_log(offset_series.coeff(h, k), force=True))
+        for k in range(order)
     ]
     min_series = sp.expand(sp.series(F.subs(g, g_full), h, 0, order + 1).removeO())
     min_F = [sp.simplify(min_series.coeff(h, k)) for k in range(order + 1)]
@@ -454,12 +459,16 @@ def full_prior():
     # J: 1/(e^t-1)² = -d/dt[1/(e^t-1)] - 1/(e^t-1), integrate t/(e^t-1)² by parts on [ε, ∞):
     # J(ε) = ∫_ε 1/(e^t-1) - ∫_ε t/(e^t-1)² = -ε/(e^ε - 1) + ∫_ε t/(e^t-1)  ->  ζ(2) - 1
     id_square = sp.simplify(
-        sp.diff(-1 / (sp.exp(t) - 1), t) - 1 / (sp.exp(t) - 1) - 1 / (sp.exp(t) - 1) ** 2
+        sp.diff(-1 / (sp.exp(t) - 1), t)
+        - 1 / (sp.exp(t) - 1)
+        - 1 / (sp.exp(t) - 1) ** 2
     )
     boundary = sp.limit(phi, t, 0)
     J = first - boundary
     # K: t e^t/(e^t-1)² = φ/t - φ', so K = ∫ (1-φ)φ/t - ∫ (1-φ)φ' = J + [φ²/2 - φ]_0^∞
-    id_kernel = sp.simplify(t * sp.exp(t) / (sp.exp(t) - 1) ** 2 - (phi / t - sp.diff(phi, t)))
+    id_kernel = sp.simplify(
+        t * sp.exp(t) / (sp.exp(t) - 1) ** 2 - (phi / t - sp.diff(phi, t))
+    )
     id_j = sp.simplify((1 - phi) / (sp.exp(t) - 1) - (1 - phi) * phi / t)
     bracket = sp.limit(phi**2 / 2 - phi, t, sp.oo) - sp.limit(phi**2 / 2 - phi, t, 0)
     K = J + bracket
@@ -493,11 +502,17 @@ def quadrature_check(dps=30):
         phi = lambda t_: t_ / mpmath.expm1(t_) if t_ else mpmath.mpf(1)  # noqa: E731
         pts = [0, 1, 10, 100, mpmath.inf]
         return {
-            "bias_integral": mpmath.quad(lambda t_: (1 - phi(t_)) ** 2 - 1 if t_ else -1, pts),
-            "J": mpmath.quad(lambda t_: (1 - phi(t_)) / mpmath.expm1(t_) if t_ else 0.5, pts),
+            "bias_integral": mpmath.quad(
+                lambda t_: (1 - phi(t_)) ** 2 - 1 if t_ else -1, pts
+            ),
+            "J": mpmath.quad(
+                lambda t_: (1 - phi(t_)) / mpmath.expm1(t_) if t_ else 0.5, pts
+            ),
             "K": mpmath.quad(
                 lambda t_: (
-                    (1 - phi(t_)) * t_ * mpmath.exp(t_) / mpmath.expm1(t_) ** 2 if t_ else 0.5
+                    (1 - phi(t_)) * t_ * mpmath.exp(t_) / mpmath.expm1(t_) ** 2
+                    if t_
+                    else 0.5
                 ),
                 pts,
             ),

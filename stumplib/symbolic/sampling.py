@@ -71,7 +71,9 @@ def layer_constant():
     g_layer, second_moment = _layer(rho0)
     valley = [r for r in sp.solve(sp.simplify(g_layer[0] * b**3), rho0) if r != 0]
     if len(valley) != 1:
-        raise ArithmeticError(f"the valley condition has no unique nonzero root ({valley})")
+        raise ArithmeticError(
+            f"the valley condition has no unique nonzero root ({valley})"
+        )
     top = valley[0]
     c_sigma = sp.sqrt(sp.simplify(second_moment.subs(rho0, top) / (2 / b**3) ** 2 / b))
     second = sp.integrate((1 - rho) ** 2 * rho, (rho, 0, top))
@@ -128,7 +130,9 @@ def slow_layer_constant():
     tangency = sp.solve(sp.simplify((g[0] - hi * g[1]) * b**3), rho0)
     roots = [r for r in tangency if r.subs(interior) > 0]
     if len(roots) != 1:
-        raise ArithmeticError(f"the tangency condition has no unique positive root ({roots})")
+        raise ArithmeticError(
+            f"the tangency condition has no unique positive root ({roots})"
+        )
     top = roots[0]
     norm_sq = sp.simplify((g.T * g)[0].subs(rho0, top))
     c_slow = sp.sqrt(sp.simplify(second_moment.subs(rho0, top) / norm_sq / b))

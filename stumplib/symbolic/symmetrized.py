@@ -77,7 +77,9 @@ def layer_loss(l=lo):
     hi = 1 - l
     sigma = sp.Symbol("sigma", positive=True)
     profile = rho * (1 - sigma / hi) + (1 + sigma / l)
-    integral = sp.integrate(sp.exp(-2 * b * sigma) * profile**2, (sigma, 0, sp.oo), conds="none")
+    integral = sp.integrate(
+        sp.exp(-2 * b * sigma) * profile**2, (sigma, 0, sp.oo), conds="none"
+    )
     return integral / (2 * (hi - l))
 
 
@@ -176,7 +178,9 @@ def zeta_constant():
     """
     exact = sp.simplify(sp.summation((n - 1) / n**3, (n, 2, sp.oo)))
     with mpmath.workdps(30):
-        quad = mpmath.quad(lambda t: t**2 / mpmath.expm1(t) ** 2, [0, 1, mpmath.inf]) / 2
+        quad = (
+            mpmath.quad(lambda t: t**2 / mpmath.expm1(t) ** 2, [0, 1, mpmath.inf]) / 2
+        )
         quad = sp.Float(mpmath.nstr(quad, 30), 30)
     return exact, quad
 

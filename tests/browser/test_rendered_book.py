@@ -81,12 +81,16 @@ def test_book_is_built():
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="pip install playwright"
+    )
     with sync_api.sync_playwright() as playwright:
         # Scroll bars drawn as a reader's browser draws them (Playwright hides them by
         # default): they take their width from the page, and screenshots show them.
         chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=FLAGS, ignore_default_args=["--hide-scrollbars"]
+            executable_path=CHROMIUM,
+            args=FLAGS,
+            ignore_default_args=["--hide-scrollbars"],
         )
         yield chromium
         chromium.close()
@@ -112,18 +116,23 @@ def open_page(browser, page_name, viewport=None):
     page.route("**/*", offline(problems))
     page.goto((HTML / page_name).as_uri(), wait_until="load")
     if page.query_selector("mjx-container, .math") is not None:
-        page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+        page.wait_for_function(
+            "window.MathJax && MathJax.startup && MathJax.startup.promise"
+        )
         page.evaluate("() => MathJax.startup.promise")
     return page, problems
 
 
 def math_problems(page):
     problems = []
-    if page.query_selector_all(".math") and not page.query_selector_all("mjx-container"):
+    if page.query_selector_all(".math") and not page.query_selector_all(
+        "mjx-container"
+    ):
         problems.append("MathJax typeset nothing")
     errors = page.query_selector_all("mjx-merror, [data-mjx-error]")
     problems += [
-        f"MathJax error: {e.get_attribute('data-mjx-error') or e.inner_text()}" for e in errors
+        f"MathJax error: {e.get_attribute('data-mjx-error') or e.inner_text()}"
+        for e in errors
     ]
     raw = sorted(set(RAW_TEX.findall(page.evaluate(PROSE_JS))))
     if raw:
@@ -169,7 +178,9 @@ def _anchors(path, cache={}):  # noqa: B006 (a cache shared across calls)
 
 def page_links(page):
     return set(
-        page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
+        page.eval_on_selector_all(
+            "a[href]", "links => links.map(a => a.getAttribute('href'))"
+        )
     )
 
 
@@ -180,7 +191,9 @@ def link_problems(hrefs, page_name):
         if parts.scheme or href.startswith(("mailto:", "javascript:")):
             continue
         target = (
-            (HTML / page_name).parent / unquote(parts.path) if parts.path else HTML / page_name
+            (HTML / page_name).parent / unquote(parts.path)
+            if parts.path
+            else HTML / page_name
         )
         target = target.resolve()
         if not target.exists():
@@ -204,8 +217,13 @@ def launch_problems(hrefs, page_name):
     services = (LAUNCH["binderhub_url"], LAUNCH["colab_url"])
     launch = {h for h in hrefs if h.startswith(services)}
     if not REPOSITORY:
-        return [f"launch link, but no repository address was given: {h}" for h in sorted(launch)]
-    problems = [f"no link to the repository {REPOSITORY}"] if REPOSITORY not in hrefs else []
+        return [
+            f"launch link, but no repository address was given: {h}"
+            for h in sorted(launch)
+        ]
+    problems = (
+        [f"no link to the repository {REPOSITORY}"] if REPOSITORY not in hrefs else []
+    )
     notebook = Path(page_name).with_suffix(".ipynb")
     if (ROOT / notebook).exists() and REPOSITORY.startswith("https://github.com/"):
         owner, repo = REPOSITORY.split("/")[-2:]
@@ -214,7 +232,8 @@ def launch_problems(hrefs, page_name):
             f"{services[1]}/github/{owner}/{repo}/blob/{BRANCH}/{notebook}",
         }
         problems += [
-            f"missing launch link {e} (found {sorted(launch)})" for e in expected - launch
+            f"missing launch link {e} (found {sorted(launch)})"
+            for e in expected - launch
         ]
     return problems
 
@@ -224,7 +243,11 @@ def download_problems(hrefs, page_name):
     notebook = ROOT / Path(page_name).with_suffix(".ipynb")
     if not notebook.exists():
         return []
-    links = [h for h in hrefs if not urlsplit(h).scheme and urlsplit(h).path.endswith(".ipynb")]
+    links = [
+        h
+        for h in hrefs
+        if not urlsplit(h).scheme and urlsplit(h).path.endswith(".ipynb")
+    ]
     if not links:
         return ["no download link to the page's notebook (.ipynb)"]
     want = [c.source for c in nbformat.read(notebook, as_version=4).cells]
@@ -243,7 +266,9 @@ def download_problems(hrefs, page_name):
 
 def ledger_problems(page):
     rows = page.evaluate(LEDGER_JS)
-    problems = [f"claim check does not hold: {r}" for r in rows if r[2].split()[0] != "holds"]
+    problems = [
+        f"claim check does not hold: {r}" for r in rows if r[2].split()[0] != "holds"
+    ]
     missing = set(claims.IDS) - {r[0].split()[0] for r in rows}
     if missing:
         problems.append(f"claims missing from the ledger: {sorted(missing)}")
@@ -251,7 +276,9 @@ def ledger_problems(page):
 
 
 # What a reader sees. Folded cells are opened first, so their code is measured too.
-OPEN_FOLDS_JS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+OPEN_FOLDS_JS = (
+    "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+)
 FIGURES_JS = """() => Array.from(document.querySelectorAll('article img')).map(i => {
   const r = i.getBoundingClientRect();
   const figure = i.closest('figure');
@@ -340,9 +367,13 @@ def aspect_problems(figures):
     problems = []
     for f in figures:
         if f["height"] and f["naturalHeight"]:
-            shown = (f["width"] / f["height"]) / (f["naturalWidth"] / f["naturalHeight"])
+            shown = (f["width"] / f["height"]) / (
+                f["naturalWidth"] / f["naturalHeight"]
+            )
             if abs(shown - 1) > ASPECT_TOLERANCE:
-                problems.append(f"distorted image (aspect ratio x{shown:.2f}): {f['src']}")
+                problems.append(
+                    f"distorted image (aspect ratio x{shown:.2f}): {f['src']}"
+                )
     return problems
 
 
@@ -362,17 +393,22 @@ def readability_problems(figures):
 
 
 def caption_problems(figures):
-    return [f"figure without a caption: {f['src']}" for f in figures if not f["caption"]]
+    return [
+        f"figure without a caption: {f['src']}" for f in figures if not f["caption"]
+    ]
 
 
 def code_width_problems(page):
     return [
-        f"code line wider than its cell: {line[:80]!r}" for line in page.evaluate(WIDE_CODE_JS)
+        f"code line wider than its cell: {line[:80]!r}"
+        for line in page.evaluate(WIDE_CODE_JS)
     ]
 
 
 def cut_off_problems(page):
-    return [f"cut off without a scroll: {box}" for box in page.evaluate(CUT_OFF_JS, BOXES)]
+    return [
+        f"cut off without a scroll: {box}" for box in page.evaluate(CUT_OFF_JS, BOXES)
+    ]
 
 
 def display_fit_problems(page):
@@ -408,9 +444,14 @@ def length_problems(page, page_name):
 def phone_problems(browser, page_name):
     """At phone width: nothing wider than its box is cut off; save a screenshot."""
     page, _ = open_page(browser, page_name, PHONE)
-    page.screenshot(path=str(SHOTS / (Path(page_name).stem + "-phone.png")), full_page=True)
+    page.screenshot(
+        path=str(SHOTS / (Path(page_name).stem + "-phone.png")), full_page=True
+    )
     page.evaluate(OPEN_FOLDS_JS)
-    found = [f"cut off without a scroll at 390 px: {b}" for b in page.evaluate(CUT_OFF_JS, BOXES)]
+    found = [
+        f"cut off without a scroll at 390 px: {b}"
+        for b in page.evaluate(CUT_OFF_JS, BOXES)
+    ]
     page.close()
     return found
 
@@ -444,15 +485,20 @@ def inspect(browser, page_name):
     problems["images"] = image_problems(page)
     problems["outputs"] = output_problems(page)
     hrefs = page_links(page)
-    problems["links"] = link_problems(hrefs, page_name) + launch_problems(hrefs, page_name)
+    problems["links"] = link_problems(hrefs, page_name) + launch_problems(
+        hrefs, page_name
+    )
     problems["download"] = download_problems(hrefs, page_name)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / (Path(page_name).stem + ".png")), full_page=True)
     problems["length"] = length_problems(page, page_name)
     page.evaluate(DARK_JS, "dark")
-    page.screenshot(path=str(SHOTS / (Path(page_name).stem + "-dark.png")), full_page=True)
+    page.screenshot(
+        path=str(SHOTS / (Path(page_name).stem + "-dark.png")), full_page=True
+    )
     problems["dark"] = [
-        f"figure not on a white card in dark mode: {src}" for src in page.evaluate(DARK_CARDS_JS)
+        f"figure not on a white card in dark mode: {src}"
+        for src in page.evaluate(DARK_CARDS_JS)
     ]
     page.evaluate(DARK_JS, "light")
     problems["display-fit"] = display_fit_problems(page)
