@@ -1,4 +1,6 @@
-"""The calibrated valley of the population loss: ``a*(b)``, ``min_a L`` and ``L(a -> inf, b)``.
+"""The calibrated valley of the population loss.
+
+``a*(b)``, ``min_a L`` and ``L(a -> inf, b)``.
 
 Under an interior prior ``U[lo, hi]`` (``hi < 1``) the population loss ``L(a, b)`` has,
 at each resolution ``b``, a finite minimizer ``a*(b)`` in the label score: raising ``a``
@@ -37,7 +39,9 @@ def _interior_uniform(prior, name="prior"):
 
 
 def guess(b, prior):
-    """Asymptotic valley ``hi·b + log b + log(hi/2)`` (``log b`` replaced by 0 for ``b < 1``).
+    """Asymptotic valley ``hi·b + log b + log(hi/2)``.
+
+    ``log b`` replaced by 0 for ``b < 1``.
 
     Parameters
     ----------
@@ -52,12 +56,15 @@ def guess(b, prior):
 
 
 def _dl_da(a, b, prior, features):
-    """``dL/da`` for the root search of :func:`a_star` (its arguments validated there)."""
+    """``dL/da`` for the root search of :func:`a_star`.
+
+    Its arguments validated there.
+    """
     return population.unchecked_loss_and_gradient(a, b, prior, features)[1]
 
 
 def _bracket(b, prior, features):
-    """An interval ``(a_lo, a_hi)`` with ``∂L/∂a`` negative at ``a_lo``, positive at ``a_hi``."""
+    """An interval ``(a_lo, a_hi)``: ``∂L/∂a < 0`` at ``a_lo``, ``> 0`` at ``a_hi``."""
     a0 = float(guess(b, prior))
     g0 = _dl_da(a0, b, prior, features)
     if g0 == 0.0:
@@ -72,8 +79,9 @@ def _bracket(b, prior, features):
     if direction > 0:
         raise ValueError(
             f"no finite minimizer in a at b={b:g} for {prior}: dL/da < 0 up to "
-            f"a = {prev:.6g} (guess + {_SEARCH:g}); the loss decreases in a, as it does "
-            "for priors reaching s = 1 such as U[0, 1] (use loss_at_infinity)"
+            f"a = {prev:.6g} (guess + {_SEARCH:g}); the loss decreases in a, "
+            "as it does for priors reaching s = 1 such as U[0, 1] "
+            "(use loss_at_infinity)"
         )
     raise ValueError(
         f"no finite minimizer in a at b={b:g} for {prior}: dL/da > 0 down to "
@@ -92,7 +100,7 @@ def _a_star_scalar(b, prior, features):
 
 
 def a_star(b, prior, features=None):
-    """The finite minimizer ``a*(b) = argmin_a L(a, b)`` under an interior uniform prior.
+    """The finite minimizer ``a*(b) = argmin_a L(a, b)`` under an interior uniform law.
 
     Parameters
     ----------
@@ -206,7 +214,10 @@ def off_valley(a, b, prior):
 
 
 def _bias_deficit(t0, t1):
-    """``∫_{t0}^{t1} [1 - (1 - t/(e^t - 1))^2] dt`` (the integrand decays like ``2 t e^{-t}``)."""
+    """``∫_{t0}^{t1} [1 - (1 - t/(e^t - 1))^2] dt``.
+
+    The integrand decays like ``2 t e^{-t}``.
+    """
     top = min(t1, _TAIL)
     if top <= t0:
         return 0.0
@@ -219,7 +230,10 @@ def _bias_deficit(t0, t1):
 
 
 def _loss_at_infinity(b, lo, hi):
-    """``L(∞, b)`` for one ``b``: by ``t = b q`` for ``b > 1``, directly in ``q`` below."""
+    """``L(∞, b)`` for one ``b``.
+
+    By ``t = b q`` for ``b > 1``, directly in ``q`` below.
+    """
     if b > 1:
         return (
             1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))

@@ -1,4 +1,6 @@
-"""Population training dynamics: slow curve, phase timing, rates and step-size stability.
+"""Population training dynamics.
+
+Slow curve, phase timing, rates and step-size stability.
 
 Under population gradient flow from a large-resolution initialization the
 relative score first settles onto a slow curve ``a = h(b)`` (phase 1, calibration),
@@ -44,7 +46,7 @@ def slow_curve(b, p, m, xi0, xi1=0.0):
 
 
 def reduced_time(b_start, b_end, kappa, e):
-    """Time for the reduced flow ``d(b⁴)/dt = κ (1 + e/b)`` to take ``b`` from start to end.
+    """Time for the reduced flow ``d(b⁴)/dt = κ (1 + e/b)`` to take ``b`` to its end.
 
     ``∫ 4 b³ / (κ (1 + e/b)) db`` in closed form: ``(4/κ)`` times the antiderivative
     ``b⁴/4 - e b³/3 + e² b²/2 - e³ b + e⁴ log(b + e)`` of ``b⁴ / (b + e)``.
@@ -120,8 +122,8 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
     Raises
     ------
     ValueError
-        If ``fraction`` is not in (0, 1), ``growth <= 1``, the trajectory has fewer than two
-        records, or ``curve`` is not finite at its ``b``.
+        If ``fraction`` is not in (0, 1), ``growth <= 1``, the trajectory has fewer than
+        two records, or ``curve`` is not finite at its ``b``.
     """
     fraction = validation.positive_scalar(fraction, "fraction")
     growth = validation.positive_scalar(growth, "growth")
@@ -149,7 +151,7 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
 
 
 def rate(a, b, prior, features=None):
-    """The instantaneous ``d(b⁴)/dt = -4 b³ ∂L/∂b`` of the population flow at ``(a, b)``.
+    """The instantaneous ``d(b⁴)/dt = -4 b³ ∂L/∂b`` of the population flow at a point.
 
     Parameters
     ----------
@@ -221,8 +223,8 @@ def inverse_expansion(b, y, degree=1, log=False):
     Raises
     ------
     ValueError
-        If ``b`` and ``y`` are not 1-D of the same length, or hold too few points or distinct
-        scales for the fit.
+        If ``b`` and ``y`` are not 1-D of the same length, or hold too few points or
+        distinct scales for the fit.
     """
     degree = validation.count(degree, "degree", minimum=0)
     b = validation.positive(b, "b")
@@ -329,7 +331,7 @@ def _descends(loss_and_gradient, a, b, eta, steps):
 
 
 def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=12):
-    """Largest constant step for which gradient descent decreases the loss monotonically.
+    """Largest constant step at which gradient descent decreases the loss monotonically.
 
     For a quadratic with largest curvature ``λ`` the loss decreases at every step iff
     ``η < 2/λ``; for the population loss the threshold is measured by bisection in
@@ -342,7 +344,8 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
     theta0 : tuple of float
         Initial ``(a, b)``.
     guess : float
-        Order of magnitude of the answer (e.g. ``2/λ_max`` of the Hessian at ``theta0``).
+        Order of magnitude of the answer (e.g. ``2/λ_max`` of the Hessian at
+        ``theta0``).
     steps : int
         Number of steps that must each decrease the loss.
     iterations : int

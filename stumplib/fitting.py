@@ -50,8 +50,8 @@ def least_squares(design, y, weights=None):
     Raises
     ------
     ValueError
-        If ``design`` is not 2-D with more rows than columns, or ``y`` does not hold one value per
-        row.
+        If ``design`` is not 2-D with more rows than columns, or ``y`` does not hold one
+        value per row.
 
     Examples
     --------
@@ -129,8 +129,8 @@ def power_law(x, y, y_se=None):
     Raises
     ------
     ValueError
-        If ``x`` and ``y`` are not 1-D of the same length, hold fewer than 3 points or a single
-        distinct ``x``, or ``y_se`` does not have the shape of ``y``.
+        If ``x`` and ``y`` are not 1-D of the same length, hold fewer than 3 points or a
+        single distinct ``x``, or ``y_se`` does not have the shape of ``y``.
     """
     x = validation.positive(x, "x")
     y = validation.positive(y, "y")
@@ -199,7 +199,8 @@ def pooled(values, se):
     validation.same_shape(values, se, ("values", "se"))
     weights = se**-2.0
     total = float(weights.sum())
-    # elementwise products and a plain sum, not a BLAS dot: the same bits on every machine
+    # elementwise products and a plain sum, not a BLAS dot: the same bits on every
+    # machine
     return Pooled(float(np.sum(weights * values) / total), total**-0.5)
 
 

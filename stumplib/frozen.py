@@ -1,4 +1,6 @@
-"""The frozen estimator on fresh contexts: error surfaces over parameters and context size.
+"""The frozen estimator on fresh contexts.
+
+Error surfaces over parameters and context size.
 
 After pretraining, ``theta_T = (a_T, b_T)`` is frozen and the head is applied to fresh
 contexts of size ``N`` with fresh thresholds. Every parameter value (and every
@@ -22,8 +24,9 @@ def interior_error(a, b, thresholds=INTERIOR):
     """The interior error of heads ``(a, b)`` on infinitely long fresh contexts.
 
     The root-mean-square over ``thresholds`` of ``s_hat_inf(s) - s`` (the closed form of
-    :func:`stumplib.population.residual`): the floor that the fresh-context error reaches at
-    large ``N``. ``a`` and ``b`` broadcast against each other; the result has their shape.
+    :func:`stumplib.population.residual`): the floor that the fresh-context error
+    reaches at large ``N``. ``a`` and ``b`` broadcast against each other; the result has
+    their shape.
 
     Parameters
     ----------
@@ -35,7 +38,8 @@ def interior_error(a, b, thresholds=INTERIOR):
     Returns
     -------
     ndarray
-        RMS of ``s_hat_inf(s) - s`` over the thresholds, of the broadcast shape of ``a``, ``b``.
+        RMS of ``s_hat_inf(s) - s`` over the thresholds, of the broadcast shape of
+        ``a``, ``b``.
 
     Raises
     ------
@@ -184,7 +188,7 @@ def pooled_slope(fits):
 
 
 def local_sizes(sizes, b, s, edge=1e-3):
-    """Fresh-context sizes at which a head of scale ``b`` localizes like the nearest positive.
+    """Context sizes at which a head of scale ``b`` localizes like the nearest positive.
 
     ``N <= b / 2`` (the kernel, of width ``1/b``, is narrower than half the spacing
     ``1/N`` of the examples) and ``s^N <= edge`` (a context with no positive example,
@@ -213,7 +217,7 @@ def local_sizes(sizes, b, s, edge=1e-3):
 
 
 class Localization(NamedTuple):
-    """A head's rate in ``N`` against the nearest-positive rule's, where it should localize.
+    """A head's rate in ``N`` against the nearest positive's, where it should localize.
 
     Parameters
     ----------
@@ -222,8 +226,8 @@ class Localization(NamedTuple):
     windows : dict of float to ndarray of bool
         For each threshold, the sizes of :func:`local_sizes`.
     head, rule : stumplib.fitting.Pooled
-        Exponent in ``N`` of the head's RMS error and of the nearest-positive rule's on the
-        same contexts, each pooled over the thresholds (inverse-variance weights).
+        Exponent in ``N`` of the head's RMS error and of the nearest-positive rule's on
+        the same contexts, each pooled over the thresholds (inverse-variance weights).
     decades : float
         Width of the narrowest window, ``log10(N_max / N_min)``.
     tilt : float
@@ -242,7 +246,7 @@ class Localization(NamedTuple):
 def localization_rate(
     a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, edge=1e-3
 ):
-    """Exponent in ``N`` of one head and of the nearest-positive rule where it localizes.
+    """Exponent in ``N`` of a head and of the nearest-positive rule where it localizes.
 
     For each threshold ``s`` (fresh contexts from the stream ``(*seed, j)`` for the
     ``j``-th), the head and the rule are evaluated by :func:`fresh_errors` and fitted by
@@ -271,8 +275,8 @@ def localization_rate(
     Raises
     ------
     ValueError
-        If a threshold's window holds fewer than three sizes (no rate), or an argument is
-        invalid.
+        If a threshold's window holds fewer than three sizes (no rate), or an argument
+        is invalid.
     """
     a, b = validation.scalar_parameters(a, b)
     seed = validation.seed(seed)
@@ -305,13 +309,13 @@ def localization_rate(
 
 
 def excess_tilt(excess, decades):
-    """How far an excess at the top of a fitting window tilts a fitted power-law exponent.
+    """How far an excess at a fitting window's top tilts a fitted power law's slope.
 
     A head whose error exceeds a reference's by a relative amount that grows across the
-    window (for a head of scale ``b``, of order ``N / b``: the kernel's width against the
-    spacing of the examples) and reaches ``excess`` at its top changes ``log error`` by
-    ``log(1 + excess)`` over ``decades`` decades of ``N``: the exponent fitted over the
-    window moves by about ``log(1 + excess) / (decades log 10)``.
+    window (for a head of scale ``b``, of order ``N / b``: the kernel's width against
+    the spacing of the examples) and reaches ``excess`` at its top changes ``log error``
+    by ``log(1 + excess)`` over ``decades`` decades of ``N``: the exponent fitted over
+    the window moves by about ``log(1 + excess) / (decades log 10)``.
 
     Parameters
     ----------

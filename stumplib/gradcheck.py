@@ -1,4 +1,4 @@
-"""Finite-difference checks of a gradient of ``f(a, b)`` at rounding-aware tolerances."""
+"""Finite-difference gradient checks of ``f(a, b)`` at rounding-aware tolerances."""
 
 from typing import NamedTuple
 

@@ -50,7 +50,7 @@ class Contexts:
         return np.where(self._empty.ravel(), 0.0, refs).reshape(-1, 2)
 
     def _deviation(self, sign):
-        """Flattened ``x - ref(class)`` with a trailing zero slot, cached per sign of b."""
+        """Flat ``x - ref(class)`` with a trailing zero slot, cached per sign of b."""
         if sign not in self._deviations:
             refs = self._refs(sign)
             cls = np.arange(self.x.shape[1]) >= self.n_neg[:, None]
@@ -58,17 +58,17 @@ class Contexts:
             self._deviations[sign] = (refs, np.append(dev.ravel(), 0.0))
         return self._deviations[sign]
 
-    # Elements per block in :meth:`_class_sums`: three float64 work arrays of this length
-    # stay in a core's L2 cache, so the seven passes of a gradient evaluation cost about
-    # one trip to main memory instead of seven.
+    # Elements per block in :meth:`_class_sums`: three float64 work arrays of this
+    # length stay in a core's L2 cache, so the seven passes of a gradient evaluation
+    # cost about one trip to main memory instead of seven.
     BLOCK = 1 << 15
 
     def _blocks(self):
         """Row blocks ``(lo, hi, first, last, starts)`` of about :attr:`BLOCK` elements.
 
-        ``starts`` are the block's segment starts relative to ``lo``, followed by the start
-        of the next block (so the block's last segment ends at ``hi``); ``first:last``
-        indexes the block's segments among all ``2 m`` of them.
+        ``starts`` are the block's segment starts relative to ``lo``, followed by the
+        start of the next block (so the block's last segment ends at ``hi``);
+        ``first:last`` indexes the block's segments among all ``2 m`` of them.
         """
         if getattr(self, "_plan", None) is None:
             rows, n = self.x.shape
@@ -88,7 +88,7 @@ class Contexts:
         return self._plan
 
     def _class_sums(self, dev, rate):
-        """``sum w``, ``sum w d`` and ``sum w d^2`` per class, with ``w = exp(-rate * d)``.
+        """``sum w``, ``sum w d``, ``sum w d^2`` per class, with ``w = exp(-rate * d)``.
 
         Shape ``(3, 2 * rows)``. Empty classes hold garbage (masked by the caller).
         """
@@ -111,14 +111,14 @@ class Contexts:
         return sums[:, :-1]
 
     def summaries(self, a, b):
-        """Estimate, ``d/da`` and ``d/db`` for every context, each of the batch shape."""
+        """Estimate, ``d/da`` and ``d/db`` for every context, of the batch shape."""
         return tuple(
             v.reshape(self.batch_shape)
             for v in moments.unchecked_combine(*self._classes(a, b))
         )
 
     def log_positive_share(self, a, b):
-        """Log of the attention mass on positives, ``log sum_i w_i y_i``, of the batch shape.
+        """Log attention mass on positives, ``log sum_i w_i y_i``, of the batch shape.
 
         From the class log masses, so it is exact in ratios when the mass underflows;
         ``-inf`` for a context with no positive example.
@@ -129,7 +129,7 @@ class Contexts:
         return np.where(np.isneginf(lm_pos), -np.inf, share).reshape(self.batch_shape)
 
     def _classes(self, a, b):
-        """Class summaries ``(log_mass, mean, variance)`` of negatives and positives, flat."""
+        """Flat class summaries ``(log_mass, mean, variance)`` of both classes."""
         a, b = validation.parameters(a, b)
         a = validation.batch(a, "a", self.batch_shape).ravel()
         b = validation.batch(b, "b", self.batch_shape).ravel()
@@ -413,7 +413,7 @@ def hard_limit_expansion(a, b, x, y):
 
 
 def _limit_path(a, b, x, y):
-    """Checked path ``a, b`` (1-D, equal length), one context, and its two nearest examples.
+    """Checked path ``a, b`` (1-D, equal length), one context, its two nearest examples.
 
     Returns ``a, b, x, y, first, second, gap`` with ``x[first] < x[second]`` the two
     smallest examples in the role of positives (all examples when there is no positive).
@@ -441,19 +441,21 @@ def _limit_path(a, b, x, y):
 
 
 def limit_ratio(a, b, x, y):
-    """``(s_hat - hard_limit) / (gap * exp(-b * gap))`` along a path, exact in ratios at any scale.
+    """``(s_hat - hard_limit) / (gap * exp(-b * gap))`` on a path, exact in ratios.
 
     With ``x1 < x2`` the two smallest examples in the role of positives (all examples
     when there is no positive, as in :func:`hard_limit_expansion`), ``s_hat - x1 =
     sum_i w_i (x_i - x1)``. Dividing by the leading term ``r = gap * exp(-b * gap)``,
 
-        (s_hat - x1) / r = sum_{i != 1} e^{z_i - z_2} (x_i - x1) / gap / sum_i e^{z_i - z_1},
+        (s_hat - x1) / r = sum_{i != 1} e^{z_i - z_2} (x_i - x1) / gap / sum_i e^{z_i -
+        z_1},
 
     with scores ``z = a*y - b*x``. Both sums are taken in log space from the score
     differences (``a*(y_i - y_k) - b*(x_i - x_k)``), so the ratio is accurate to a few
-    ulps at every scale, where ``s_hat - x1`` itself underflows or is lost to the rounding
-    of ``s_hat`` (:func:`distance_to_limit` resolves it only while ``r`` is well above
-    ``eps * (a + b)``). :func:`hard_limit_expansion` bounds ``|ratio - 1|`` by ``B``.
+    ulps at every scale, where ``s_hat - x1`` itself underflows or is lost to the
+    rounding of ``s_hat`` (:func:`distance_to_limit` resolves it only while ``r`` is
+    well above ``eps * (a + b)``). :func:`hard_limit_expansion` bounds ``|ratio - 1|``
+    by ``B``.
 
     Parameters
     ----------

@@ -7,7 +7,8 @@ estimate and gradient follow from these six numbers alone:
 
 - estimate  ``= origin + pi_neg * d_neg + pi_pos * d_pos``
 - ``d/da``  ``= Cov_w(x, y) = pi_neg * pi_pos * (d_pos - d_neg)``
-- ``d/db``  ``= -Var_w(x) = -(pi_neg v_neg + pi_pos v_pos + pi_neg pi_pos (d_pos - d_neg)^2)``
+- ``d/db``  ``= -Var_w(x)``
+  ``= -(pi_neg v_neg + pi_pos v_pos + pi_neg pi_pos (d_pos - d_neg)^2)``
 
 where ``pi_pos = expit(log_mass_pos - log_mass_neg)``. The same combination serves
 the finite-context head, the corpus and the infinite-context (population) head.
@@ -39,8 +40,8 @@ def combine(neg, pos):
     Raises
     ------
     ValueError
-        If a summary is not a triple, its log mass is NaN or ``+inf``, or its offset or variance is
-        not finite for a non-empty class.
+        If a summary is not a triple, its log mass is NaN or ``+inf``, or its offset or
+        variance is not finite for a non-empty class.
     """
     classes = []
     for name, summary in (("neg", neg), ("pos", pos)):
@@ -65,13 +66,15 @@ def combine(neg, pos):
 
 
 def unchecked_combine(neg, pos):
-    """:func:`combine` without its checks, for validated summaries (the head and corpus).
+    """:func:`combine` without its checks, for validated summaries.
+
+    The head and corpus.
 
     Parameters
     ----------
     neg, pos : tuple of ndarray
-        ``(log_mass, offset, variance)`` of each class, broadcastable, as :func:`combine`
-        accepts them.
+        ``(log_mass, offset, variance)`` of each class, broadcastable, as
+        :func:`combine` accepts them.
 
     Returns
     -------
@@ -100,7 +103,9 @@ def _log_phi(t):
 
 
 def unchecked_mean_fraction(t):
-    """Mean of the law with density ``∝ exp(-t u)`` on ``[0, 1]``: ``1/t - 1/(e^t - 1)``.
+    """Mean of the law with density ``∝ exp(-t u)`` on ``[0, 1]``.
+
+    ``1/t - 1/(e^t - 1)``.
 
     By a Taylor series where the closed form cancels (``|t| < 1e-2``); unchecked.
 

@@ -33,15 +33,18 @@ import numpy as np
 from . import moments, quadrature, tasks, validation
 
 #: Panels graded by 4 toward each end of a class interval, down to 4**-EDGE_DEPTH of its
-#: length. This resolves kernels of width ``1/abs(b)`` down to 1e-18 of the interval and integrable
-#: singularities of the feature density at the ends (never evaluated there).
+#: length. This resolves kernels of width ``1/abs(b)`` down to 1e-18 of the interval and
+#: integrable singularities of the feature density at the ends (never evaluated there).
 EDGE_DEPTH = 30
 _TINY = 4.0**-EDGE_DEPTH
 _SMALLEST = np.finfo(float).smallest_subnormal
 
 
 def _bulk_offsets(width):
-    """Breaks around a law's bulk in units of its ``width``: 0, ±width/2 doubling to ±1."""
+    """Breaks around a law's bulk in units of its ``width``.
+
+    0, ±width/2 doubling to ±1.
+    """
     steps = 0.5 * 2.0 ** np.arange(max(int(np.ceil(np.log2(2.0 / width))), 0) + 1)
     return np.concatenate([[0.0], steps, -steps])
 
@@ -76,7 +79,9 @@ def _uniform_summaries(a, b, s, q):
 
 
 def _class_rule(features, lo, length, peak=None):
-    """Per-row rules on ``g = (x - lo)/length`` in [0, 1]: graded ends, plus narrow bulks.
+    """Per-row rules on ``g = (x - lo)/length`` in [0, 1].
+
+    Graded ends, plus narrow bulks.
 
     A law whose bulk is narrower than :data:`NARROW` gets panels graded around its
     centre in every row, and so does the weight's own peak (``peak``: centre and width
@@ -341,7 +346,9 @@ def residual(a, b, s, q=None, features=None):
 
 
 def estimate(a, b, s, features=None):
-    """The infinite-context estimate ``s_hat(s)``, vectorized in ``s`` (and ``a``, ``b``).
+    """The infinite-context estimate ``s_hat(s)``, vectorized in ``s``.
+
+    And ``a``, ``b``.
 
     Parameters
     ----------
@@ -360,8 +367,8 @@ def estimate(a, b, s, features=None):
     Raises
     ------
     ValueError
-        If ``s`` leaves [0, 1], the inputs do not broadcast, or the feature density is not
-        integrable at an end of its support.
+        If ``s`` leaves [0, 1], the inputs do not broadcast, or the feature density is
+        not integrable at an end of its support.
     TypeError
         If ``features`` is not a law with a density.
 
@@ -386,7 +393,8 @@ def threshold_nodes(a, b, prior):
     a, b : float
         Head parameters.
     prior : tasks.Uniform or tasks.Beta
-        Threshold prior (any law with ``support``, ``density``, ``log_density``, ``bulk``).
+        Threshold prior (any law with ``support``, ``density``, ``log_density``,
+        ``bulk``).
 
     Returns
     -------
@@ -426,7 +434,8 @@ def _threshold_nodes(a, b, prior):
 
 
 #: Closest approach to an edge where the prior's density is a non-integer power law
-#: (singular or not smooth): below it the prior's mass is the power law's, in closed form.
+#: (singular or not smooth): below it the prior's mass is the power law's, in closed
+#: form.
 EDGE_FLOOR = 1e-24
 _DEEP = 4.0 ** -np.arange(
     1, 41
@@ -434,7 +443,7 @@ _DEEP = 4.0 ** -np.arange(
 
 
 def _edge_power(law, pair, floor, name="prior"):
-    """Exponent ``e`` of the density ``~ C t^e`` of ``law`` at distance ``t -> 0`` from an edge.
+    """Exponent ``e`` of the density ``~ C t^e`` of ``law`` at ``t -> 0`` from an edge.
 
     ``None`` when the density is analytic there (``e`` an integer, e.g. uniform or
     Beta with integer exponents) or vanishes to rounding.
@@ -456,7 +465,7 @@ def _edge_power(law, pair, floor, name="prior"):
 
 
 def _side(prior, breaks, lo, hi, pair):
-    """Nodes ``(s, q, weight)`` on ``t`` in ``[lo, hi]``, ``t`` the distance from one edge."""
+    """Nodes ``(s, q, weight)``, ``t`` in ``[lo, hi]`` the distance from one edge."""
     breaks = quadrature.unchecked_clipped(breaks, lo, hi)
     floor = min(EDGE_FLOOR, breaks[breaks > 0].min())
     power = _edge_power(prior, pair, floor) if lo == 0 else None
@@ -477,7 +486,7 @@ def _side(prior, breaks, lo, hi, pair):
 
 
 def prior_nodes(prior, near, far):
-    """Composite Gauss-Legendre rule over the prior's support, as exact pairs ``(s, q)``.
+    """Composite Gauss-Legendre rule on the prior's support, as exact pairs ``(s, q)``.
 
     Besides ``near`` and ``far``, panels are graded around the prior's bulk when it
     is narrower than :data:`NARROW` (so a concentrated prior is resolved whatever its
@@ -488,7 +497,8 @@ def prior_nodes(prior, near, far):
     Parameters
     ----------
     prior : tasks.Uniform or tasks.Beta
-        Threshold prior (any law with ``support``, ``density``, ``log_density``, ``bulk``).
+        Threshold prior (any law with ``support``, ``density``, ``log_density``,
+        ``bulk``).
     near, far : array_like
         Panel breaks in ``s`` (used below 1/2) and in ``q = 1 - s`` (used above 1/2).
 
@@ -505,8 +515,8 @@ def prior_nodes(prior, near, far):
 
 
 #: A prior narrower than this many float spacings at its centre cannot be resolved by
-#: nodes in ``s``; it is a point mass at its centre to relative ``O(width**2)``, far below
-#: rounding (e.g. Beta(alpha, beta) with alpha + beta above about 1e26).
+#: nodes in ``s``; it is a point mass at its centre to relative ``O(width**2)``, far
+#: below rounding (e.g. Beta(alpha, beta) with alpha + beta above about 1e26).
 UNRESOLVED = 1e3
 
 
@@ -594,7 +604,9 @@ def unchecked_loss_and_gradient(a, b, prior, features):
 
 
 def unchecked_squared_error(weights, r, r_a, r_b):
-    """A quadrature of the squared residual and its gradient over the thresholds; unchecked.
+    """A quadrature of the squared residual and its gradient over the thresholds.
+
+    Unchecked.
 
     Parameters
     ----------
@@ -641,7 +653,8 @@ def loss(a, b, prior, features=None):
     >>> from stumplib import population, tasks
     >>> round(population.loss(20.0, 40.0, tasks.Uniform()), 6)
     0.266264
-    >>> round(population.loss(20.0, 40.0, tasks.Uniform(), features=tasks.Beta(2, 2)), 6)
+    >>> beta = tasks.Beta(2, 2)
+    >>> round(population.loss(20.0, 40.0, tasks.Uniform(), features=beta), 6)
     0.235359
     """
     return loss_and_gradient(a, b, prior, features)[0]

@@ -1,23 +1,23 @@
 """Pretraining corpora from a large-resolution start up to a freezing scale.
 
-**The start and the step.** A run that must reach scale ``b_T`` starts at a scale tied to
-it, ``b_0 = b_T / START_RATIO``, on the population valley ``a_0 = a*(b_0)``, with the
+**The start and the step.** A run that must reach scale ``b_T`` starts at a scale tied
+to it, ``b_0 = b_T / START_RATIO``, on the population valley ``a_0 = a*(b_0)``, with the
 constant step the descent lemma allows there, ``eta = 2 / (9 lambda_max)``
 (:func:`stumplib.descent_lemma.step_bound`; about ``0.044 b_0^3`` at ``b_0 = 20`` and
-``0.025 b_0^3`` from ``b_0 = 80`` on ``U[0.1, 0.9]``). A corpus run leaves the population
-valley for its own, where the curvature is larger, so ``eta lambda_max`` rises above
-``2/9`` a few steps in (up to about 1.4 times); the lemma then still guarantees a
-decrease, smaller (:func:`stumplib.descent_lemma.guaranteed_decrease`), which
-:func:`stumplib.certification.certified_run` checks along a run. Since ``b^4`` grows like
-``kappa t``, the number of steps is about ``(START_RATIO^4 - 1) b_0^4 / (kappa eta)``,
-linear in ``b_T`` for a step that grows like ``b_0^3``, instead of ``b_T^4 / eta`` from a
-fixed start.
+``0.025 b_0^3`` from ``b_0 = 80`` on ``U[0.1, 0.9]``). A corpus run leaves the
+population valley for its own, where the curvature is larger, so ``eta lambda_max``
+rises above ``2/9`` a few steps in (up to about 1.4 times); the lemma then still
+guarantees a decrease, smaller (:func:`stumplib.descent_lemma.guaranteed_decrease`),
+which :func:`stumplib.certification.certified_run` checks along a run. Since ``b^4``
+grows like ``kappa t``, the number of steps is about
+``(START_RATIO^4 - 1) b_0^4 / (kappa eta)``, linear in ``b_T`` for a step that grows
+like ``b_0^3``, instead of ``b_T^4 / eta`` from a fixed start.
 
-**Training on.** A run that must go on from a scale to several times it with one constant
-step pays ``f^4`` for a factor ``f``; :func:`train_side_by_side` instead restarts the step
-at every target (the lemma's step at the point reached), and trains many corpora of one
-size together, one stacked evaluation per step (used for small initializations and for
-training past the freeze, :func:`train_past_freeze`).
+**Training on.** A run that must go on from a scale to several times it with one
+constant step pays ``f^4`` for a factor ``f``; :func:`train_side_by_side` instead
+restarts the step at every target (the lemma's step at the point reached), and trains
+many corpora of one size together, one stacked evaluation per step (used for small
+initializations and for training past the freeze, :func:`train_past_freeze`).
 
 Every corpus is drawn from its own structured stream ``rng = (seed, i, r)`` (size ``i``,
 replicate ``r``); a tuple ``seed = (SEED, e)`` puts them under experiment ``e``
@@ -45,7 +45,7 @@ MIN_START = 2.5
 
 
 class Freeze(NamedTuple):
-    """Parameters at the first step whose scale reaches the target, and the run's cost."""
+    """Parameters at the first step whose scale reaches the target; the run's cost."""
 
     a: float
     b: float
@@ -97,13 +97,13 @@ def _valley_start(b0, prior):
 
 
 def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
-    """Constant-step gradient descent on ``corpus`` until the scale reaches ``b_target``.
+    """Constant-step gradient descent on ``corpus`` until the scale is ``b_target``.
 
     Returns
     -------
     Freeze
-        ``(a, b)`` at the first iterate with ``b >= b_target``, its time ``t = eta k`` and
-        the number of steps ``k``.
+        ``(a, b)`` at the first iterate with ``b >= b_target``, its time ``t = eta k``
+        and the number of steps ``k``.
 
     Raises
     ------
@@ -125,12 +125,12 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
 
 
 def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
-    """Constant-step gradient descent until the corpus's own gradient noise reaches ``level``.
+    """Constant-step descent until the corpus's own gradient noise reaches ``level``.
 
-    A freezing rule computed from the corpus alone: at every iterate the per-task gradients
-    give both the step and :func:`stumplib.certification.noise_ratio`, the standard error of
-    the corpus gradient relative to its norm; the run freezes at the first iterate where it
-    reaches ``level``.
+    A freezing rule computed from the corpus alone: at every iterate the per-task
+    gradients give both the step and :func:`stumplib.certification.noise_ratio`, the
+    standard error of the corpus gradient relative to its norm; the run freezes at the
+    first iterate where it reaches ``level``.
 
     Returns
     -------
@@ -164,7 +164,7 @@ def _frozen(direction, theta0, eta, max_steps, goal):
 
 
 def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
-    """:func:`train_to_scale` from :func:`start`, with the label score moved by ``shift``.
+    """:func:`train_to_scale` from :func:`start`, the label score moved by ``shift``.
 
     The run starts at ``(a*(b_0) + shift, b_0)``, ``b_0 = b_target / ratio``, with the
     step of :func:`start`: on the valley for ``shift = 0``, above it for
@@ -183,18 +183,18 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
 def train_side_by_side(
     corpora, theta0, targets, prior, max_steps=100_000, stop_late=False
 ):
-    """Corpora of one size trained side by side, recorded where each reaches each target.
+    """Corpora of one size trained side by side, recorded where each reaches a target.
 
     Each run's step restarts at every target.
 
-    Corpus ``r`` starts at ``theta0[r]``. On its way from one target to the next (a *leg*)
-    its step is constant, the descent lemma's step at the point where the leg began
-    (:func:`stumplib.descent_lemma.step_bound`, which grows like ``b^3``): the rule of
-    :func:`start`, applied afresh at every target. A leg from ``b`` to ``f b`` then costs
-    a number of steps proportional to ``(f^4 - 1) b``, instead of ``f^4`` times more with
-    the first leg's step kept throughout. The corpora still being
-    trained are evaluated together, as one :meth:`Corpus.stack <stumplib.corpus.Corpus.stack>`,
-    at every step.
+    Corpus ``r`` starts at ``theta0[r]``. On its way from one target to the next (a
+    *leg*) its step is constant, the descent lemma's step at the point where the leg
+    began (:func:`stumplib.descent_lemma.step_bound`, which grows like ``b^3``): the
+    rule of :func:`start`, applied afresh at every target. A leg from ``b`` to ``f b``
+    then costs a number of steps proportional to ``(f^4 - 1) b``, instead of ``f^4``
+    times more with the first leg's step kept throughout. The corpora still being
+    trained are evaluated together, as one
+    :meth:`Corpus.stack <stumplib.corpus.Corpus.stack>`, at every step.
 
     Parameters
     ----------
@@ -245,7 +245,7 @@ def train_side_by_side(
 
 
 def _stackable(corpora):
-    """``(Corpus.stack(corpora), m)`` for a non-empty sequence of corpora of one shape."""
+    """``(Corpus.stack(corpora), m)`` for a non-empty sequence of same-shape corpora."""
     stacked = Corpus.stack(corpora)
     shapes = {corpus.shape for corpus in corpora}
     if len(shapes) != 1:
@@ -350,7 +350,10 @@ def stream(seed, *index):
 
 
 def _pretrain_one(item):
-    """One corpus of a sweep: ``(m, n, target, prior, ratio, rng)`` -> :class:`Freeze`."""
+    """One corpus of a sweep.
+
+    ``(m, n, target, prior, ratio, rng)`` -> :class:`Freeze`.
+    """
     m, n, target, prior, ratio, rng = item
     return train_from_start(Corpus.sample(m, n, prior, rng=rng), target, prior, ratio)
 
@@ -385,7 +388,7 @@ def size_start(m, n, prior):
 
 
 def _size_scale(m, n):
-    """The size-tied start scale ``max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)``."""
+    """Size-tied start ``max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)``."""
     return max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)
 
 
@@ -451,8 +454,8 @@ def rule_scale_ratio(prior, level=0.5):
     Raises
     ------
     TypeError, ValueError
-        As constant of :func:`~stumplib.certification.slow_layer`, or if ``level`` is not
-        positive.
+        As constant of :func:`~stumplib.certification.slow_layer`, or if ``level`` is
+        not positive.
 
     Examples
     --------
@@ -465,7 +468,10 @@ def rule_scale_ratio(prior, level=0.5):
 
 
 def _noisy_one(item):
-    """One corpus of a sweep: ``((m, n), prior, level, rng, divisor)`` -> :class:`Freeze`."""
+    """One corpus of a sweep.
+
+    ``((m, n), prior, level, rng, divisor)`` -> :class:`Freeze`.
+    """
     (m, n), prior, level, rng, divisor = item
     return freeze_by_rule(m, n, prior, rng, level, divisor)
 
@@ -473,7 +479,7 @@ def _noisy_one(item):
 def pretrain_noisy(
     sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None
 ):
-    """Like :func:`pretrain`, from :func:`size_start`, frozen by :func:`train_until_noisy`.
+    """As :func:`pretrain` from :func:`size_start`, frozen by :func:`train_until_noisy`.
 
     Corpus ``r`` of size ``i`` is drawn with ``rng = stream(seed, i, r)`` (the same
     corpora as :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of
@@ -498,7 +504,7 @@ def lower_starts(
     n_workers=None,
     backend=None,
 ):
-    """The corpus rule from lower starts, to see whether the frozen scale depends on them.
+    """The corpus rule from lower starts, to see if the frozen scale depends on them.
 
     Trains the first ``corpora`` corpora of each size ``sizes[i]``, ``i`` in ``indices``
     (the same corpora as :func:`pretrain_noisy` with the same ``seed``), from the
@@ -549,14 +555,14 @@ SIDE_BY_SIDE = 8
 
 
 def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers=None):
-    """Corpora frozen by the corpus rule, then trained on to multiples of their frozen scale.
+    """Corpora frozen by the corpus rule, trained on to multiples of their frozen scale.
 
-    Corpus ``r`` of size ``sizes[i]`` (the corpus of :func:`pretrain_noisy` with the same
-    ``seed``) is frozen at ``b_T`` by :func:`train_until_noisy` from :func:`size_start`,
-    then trained on from there by :func:`train_side_by_side` (in groups of
-    ``SIDE_BY_SIDE`` corpora of one size), recorded where its scale first reaches each
-    ``f * b_T``, ``f`` in ``factors``. The groups, largest sizes first, are spread over the
-    sweep's workers; the result does not depend on them.
+    Corpus ``r`` of size ``sizes[i]`` (the corpus of :func:`pretrain_noisy` with the
+    same ``seed``) is frozen at ``b_T`` by :func:`train_until_noisy` from
+    :func:`size_start`, then trained on from there by :func:`train_side_by_side` (in
+    groups of ``SIDE_BY_SIDE`` corpora of one size), recorded where its scale first
+    reaches each ``f * b_T``, ``f`` in ``factors``. The groups, largest sizes first, are
+    spread over the sweep's workers; the result does not depend on them.
 
     Returns
     -------
@@ -619,7 +625,7 @@ def pretrain(
     n_workers=None,
     backend=None,
 ):
-    """Train independent corpora of each size from large-resolution starts to their targets.
+    """Train independent corpora of each size from large-resolution starts to targets.
 
     Parameters
     ----------
@@ -636,7 +642,8 @@ def pretrain(
     ratio : float
         Start at ``b_0 = target / ratio`` (see :func:`start`).
     n_workers, backend
-        Parallel execution (see :func:`stumplib.sweep.run`); the results do not depend on it.
+        Parallel execution (see :func:`stumplib.sweep.run`); the results do not depend
+        on it.
 
     Returns
     -------

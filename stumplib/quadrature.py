@@ -55,7 +55,7 @@ def unchecked_gauss_legendre(breaks):
 
 
 def graded(center, smallest, largest=1.0, ratio=2.0):
-    """Points ``center ± smallest * ratio**k`` up to distance ``largest``, and ``center``.
+    """Points ``center ± smallest * ratio**k`` up to distance ``largest``; ``center``.
 
     Parameters
     ----------
@@ -158,7 +158,7 @@ def unchecked_clipped(points, lo, hi):
 
 
 def power_panel(power, offset=0.0):
-    """Gauss-Legendre rule on [0, 1] for integrands that behave as ``(offset + t)^power``.
+    """Gauss-Legendre rule on [0, 1] for integrands behaving as ``(offset + t)^power``.
 
     For ``f(t) = (c + t)^power g(t)`` with ``c = offset >= 0`` and ``-1 < power < 0`` (a
     singular but integrable power law), the substitution ``u = (c + t)^(power + 1)``
@@ -219,7 +219,7 @@ def unchecked_power_panel(power, offset):
 
 
 def gauss_legendre_rows(g, h):
-    """Composite rules on ``[0, 1]``, one per row, from sorted break pairs ``(g, 1 - g)``.
+    """Composite rules on ``[0, 1]``, one a row, from sorted break pairs ``(g, 1 - g)``.
 
     ``h = 1 - g`` is given exactly, so panels near 1 keep their relative precision.
 
@@ -237,8 +237,8 @@ def gauss_legendre_rows(g, h):
     Raises
     ------
     ValueError
-        If ``h`` is not ``1 - g`` to rounding, or ``g`` has fewer than two breaks or is not sorted
-        along its last axis.
+        If ``h`` is not ``1 - g`` to rounding, or ``g`` has fewer than two breaks or is
+        not sorted along its last axis.
     """
     g, h = validation.unit_interval(g, "g"), validation.unit_interval(h, "h")
     validation.same_shape(g, h, ("g", "h"))

@@ -97,7 +97,7 @@ def largest_z(measured, errors, exact):
 
 
 def z_threshold(comparisons, alpha):
-    """Threshold for the largest of ``comparisons`` ``|z|``-scores at false-failure rate ``alpha``.
+    """Bonferroni threshold for ``max |z|`` of ``comparisons`` scores, level ``alpha``.
 
     If each ``z`` is standard normal (a Monte Carlo mean and its standard error, by the
     central limit theorem), then ``P(max |z| > t) <= comparisons * P(|Z| > t)`` whatever

@@ -11,7 +11,8 @@ from scipy import special, stats
 
 from . import validation
 
-#: Narrowest uniform law accepted, so that its density ``1/(hi - lo)`` stays a normal float.
+#: Narrowest uniform law accepted, so that its density ``1/(hi - lo)`` stays a normal
+#: float.
 MIN_WIDTH = 1e-300
 
 
@@ -20,14 +21,17 @@ _MODERATE = 100.0
 
 
 def _power(k, d, m, log_x):
-    """``k log(x / m)`` for ``x = m + d`` (``log1p`` near ``m``); ``0`` when ``k = 0``."""
+    """``k log(x / m)`` for ``x = m + d`` (``log1p`` near ``m``).
+
+    ``0`` when ``k = 0``.
+    """
     if k == 0:
         return 0.0
     return np.where(np.abs(d) < 0.5 * m, k * np.log1p(d / m), k * (log_x - np.log(m)))
 
 
 def _stirling_remainder(x):
-    """``log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)``, accurate for every ``x > 0``."""
+    """``log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)``, accurate at ``x > 0``."""
     if x < 100:
         return special.gammaln(x) - (
             (x - 0.5) * np.log(x) - x + 0.5 * np.log(2 * np.pi)
@@ -55,8 +59,8 @@ class Uniform:
     Raises
     ------
     ValueError
-        If the bounds are not scalars with ``0 <= lo < hi <= 1``, or ``hi - lo`` is below
-        :data:`MIN_WIDTH`.
+        If the bounds are not scalars with ``0 <= lo < hi <= 1``, or ``hi - lo`` is
+        below :data:`MIN_WIDTH`.
 
     Examples
     --------
@@ -205,7 +209,7 @@ class Beta:
 
     @property
     def _means(self):
-        """The mean ``m`` and ``1 - m``, shifted by at most one ulp so they add up to 1."""
+        """The mean ``m`` and ``1 - m``, shifted by at most an ulp to add up to 1."""
         total = self.alpha + self.beta
         small = min(self.alpha, self.beta) / total
         large = 1.0 - small
@@ -213,12 +217,12 @@ class Beta:
 
     @property
     def _log_norm(self):
-        """``(alpha-1) log m + (beta-1) log(1-m) - log B(alpha, beta)`` at the mean ``m``.
+        """``(alpha-1) log m + (beta-1) log(1-m) - log B(alpha, beta)`` at the mean.
 
         At the exact mean ``alpha/n`` (``n = alpha + beta``) it equals ``1.5 log n -
-        (log alpha + log beta + log 2 pi)/2 - (c(alpha) + c(beta) - c(n))`` with ``c`` the
-        remainder of Stirling's series (no cancellation of large terms); the shift of
-        :attr:`_means` from ``alpha/n`` is corrected to first order.
+        (log alpha + log beta + log 2 pi)/2 - (c(alpha) + c(beta) - c(n))`` with ``c``
+        the remainder of Stirling's series (no cancellation of large terms); the shift
+        of :attr:`_means` from ``alpha/n`` is corrected to first order.
         """
         alpha, beta = self.alpha, self.beta
         total = alpha + beta

@@ -348,7 +348,10 @@ def corpus_descents(keys, prior, theta0, eta, steps, seed, points=200, n_workers
 
 
 def _corpus_run(item):
-    """One run of :func:`corpus_descents`: ``(key, prior, theta0, eta, steps, rng, points)``."""
+    """One run of :func:`corpus_descents`.
+
+    ``(key, prior, theta0, eta, steps, rng, points)``.
+    """
     (m, n, _), prior, theta0, eta, steps, rng, points = item
     return corpus_descent(
         Corpus.sample(m, n, prior, rng=rng), theta0, eta, steps, points
@@ -407,7 +410,8 @@ def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False
         grad = np.array(loss_and_gradient(theta[0], theta[1])[1:])
         if not np.all(np.isfinite(grad)):
             raise FloatingPointError(
-                f"gradient flow: non-finite gradient at t={clock[1](u):.6g} ({_state(*theta)})"
+                "gradient flow: non-finite gradient at "
+                f"t={clock[1](u):.6g} ({_state(*theta)})"
             )
         return -np.exp(u) * grad if log_time else -grad
 

@@ -17,7 +17,7 @@ _REAL_KINDS = "biuf"  # bool, signed and unsigned integers, floats
 
 
 def real(value, name):
-    """Return ``value`` as a float array, raising ``TypeError`` unless it holds real numbers.
+    """Return ``value`` as a float array; ``TypeError`` unless it holds real numbers.
 
     Parameters
     ----------
@@ -42,7 +42,8 @@ def real(value, name):
         return np.asarray(float(value))
     if value is None or isinstance(value, (str, bytes)):
         raise TypeError(
-            f"{name} must be a real number or an array of them (got {type(value).__name__})"
+            f"{name} must be a real number or an array of them "
+            f"(got {type(value).__name__})"
         )
     try:
         arr = np.asarray(value)
@@ -52,7 +53,8 @@ def real(value, name):
         ) from None
     if arr.dtype.kind not in _REAL_KINDS:
         raise TypeError(
-            f"{name} must hold real numbers (got {type(value).__name__} of dtype {arr.dtype})"
+            f"{name} must hold real numbers "
+            f"(got {type(value).__name__} of dtype {arr.dtype})"
         )
     return arr.astype(float, copy=False)
 
@@ -179,8 +181,8 @@ def complements(s, q=None):
     Raises
     ------
     ValueError
-        If ``s`` or ``q`` leaves [0, 1], or ``q`` differs from ``1 - s`` in shape or beyond
-        rounding.
+        If ``s`` or ``q`` leaves [0, 1], or ``q`` differs from ``1 - s`` in shape or
+        beyond rounding.
     """
     s = unit_interval(s, "s")
     if q is None:
@@ -218,7 +220,8 @@ def batch(value, name, shape):
         return np.broadcast_to(value, shape)
     except ValueError:
         raise ValueError(
-            f"{name} of shape {np.shape(value)} does not broadcast against the batch shape {shape}"
+            f"{name} of shape {np.shape(value)} does not broadcast against the batch "
+            f"shape {shape}"
         ) from None
 
 
@@ -505,7 +508,7 @@ def count(value, name, minimum=1):
 
 
 def counts(value, name, minimum=1):
-    """Return ``value`` (an integer or an array of them) as a flat list of ints ``>= minimum``.
+    """Return ``value`` (an integer or array of them) as a list of ints ``>= minimum``.
 
     Booleans are not counts, also inside a sequence (``[5, True]`` is a ``ValueError``).
 
@@ -537,7 +540,7 @@ def counts(value, name, minimum=1):
 
 
 def count_rows(value, name, minima):
-    """``value`` as a list of tuples of integers, entry ``j`` of each at least ``minima[j]``.
+    """``value`` as a list of integer tuples, entry ``j`` of each ``>= minima[j]``.
 
     For tables of counts such as corpus sizes ``(m, n)``: a 2-D sequence whose rows have
     ``len(minima)`` entries.
@@ -560,7 +563,8 @@ def count_rows(value, name, minima):
     TypeError
         If ``value`` does not hold real numbers.
     ValueError
-        If ``value`` is not 2-D with ``len(minima)`` columns of integers at least ``minima``.
+        If ``value`` is not 2-D with ``len(minima)`` columns of integers at least
+        ``minima``.
     """
     flat = counts(value, name, minimum=min(minima))
     width = len(minima)
@@ -619,8 +623,8 @@ def rng(value, name="rng"):
         isinstance(value, (numbers.Real, tuple, list, np.ndarray))
     ):
         raise TypeError(
-            f"{name} must be a seed (an integer >= 0 or a tuple of them) or a numpy Generator "
-            f"(got {type(value).__name__})"
+            f"{name} must be a seed (an integer >= 0 or a tuple of them) "
+            f"or a numpy Generator (got {type(value).__name__})"
         )
     if isinstance(value, (list, np.ndarray)) and np.ndim(value) > 0:
         seed(tuple(np.ravel(np.asarray(value, dtype=object)).tolist()), name)
@@ -662,7 +666,9 @@ def instance(value, cls, name):
 
 
 def trajectory(value, name="trajectory"):
-    """Check a recorded run: finite 1-D ``t``, ``a``, ``b`` of equal length; returns them.
+    """Check a recorded run: finite 1-D ``t``, ``a``, ``b`` of equal length.
+
+    Returns them.
 
     Parameters
     ----------
@@ -693,7 +699,9 @@ def trajectory(value, name="trajectory"):
 
 
 def law(value, name, methods):
-    """Check that ``value`` provides ``methods`` (attribute names); ``TypeError`` if not.
+    """Check that ``value`` provides ``methods`` (attribute names).
+
+    ``TypeError`` if not.
 
     Threshold priors and feature laws are checked by what they must provide, not by
     their class: a law used for sampling needs ``sample``; one integrated against
@@ -746,8 +754,8 @@ def density_law(value, name):
     Raises
     ------
     TypeError
-        If an attribute is missing, ``support`` is not a pair of real numbers, or ``density`` or
-        ``log_density`` is not callable.
+        If an attribute is missing, ``support`` is not a pair of real numbers, or
+        ``density`` or ``log_density`` is not callable.
     ValueError
         If ``support`` is not ``0 <= lo < hi <= 1``.
     """

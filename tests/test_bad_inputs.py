@@ -1,4 +1,5 @@
-"""Every public entry point rejects bad input with a ValueError or TypeError naming the argument.
+"""Every public entry point rejects bad input with a ValueError or TypeError naming the
+argument.
 
 A table lists, for each public function, a valid call, the arguments that must hold
 real numbers (and which of them are counts) and the arguments that must be laws.
@@ -98,7 +99,8 @@ EXPANSION = dynamics.Expansion(np.array([1.0, 0.5]), np.array([0.1, 0.1]))
 LOSS_EXPANSION = symbolic_dynamics.LossExpansion("U[0, 1]", 1, 1, 0, 0, {})
 LAW = symbolic_symmetrized.Law(symbolic_symmetrized.lo, 1)
 
-# (function, valid keyword arguments, real arguments, counts, density laws, sampling laws)
+# (function, valid keyword arguments, real arguments, counts, density laws, sampling
+# laws)
 CASES = [
     (head.estimate, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
     (head.gradient, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
@@ -989,7 +991,9 @@ NO_NUMERIC_INPUT = {
     certification.CertifiedEnd: _RESULT,
     certification.SquaredErrorLaw: _RESULT,
     certification.SlowLayer: _RESULT,
-    certification.certified_end_over: "takes CertifiedRun records (TypeError naming runs)",
+    certification.certified_end_over: (
+        "takes CertifiedRun records (TypeError naming runs)"
+    ),
     dynamics.Phases: _RESULT,
     dynamics.Expansion: _RESULT,
     dynamics.Limit: _RESULT,
@@ -1026,11 +1030,15 @@ NO_NUMERIC_INPUT = {
     claims.failures: _NO_ARGUMENTS
     + " (STUMPLIB_CLAIM_FAILURES is checked, tests/test_claims.py)",
     progress.bar: "takes an iterable and tqdm's own options",
-    sweep.examples: "a sweep's cost estimate, called by sweep.run on items the library built",
+    sweep.examples: (
+        "a sweep's cost estimate, called by sweep.run on items the library built"
+    ),
     sweep.workers: _NO_ARGUMENTS
     + " (STUMPLIB_WORKERS is checked, tests/test_sweep.py)",
     plotting.use_book_style: _NO_ARGUMENTS,
-    plotting.smallest_font: "takes a Figure (TypeError naming fig, TestNonNumericArguments)",
+    plotting.smallest_font: (
+        "takes a Figure (TypeError naming fig, TestNonNumericArguments)"
+    ),
     plotting.show: "takes a Figure (TypeError naming fig, TestNonNumericArguments)",
     prose.Shown: "a float subclass for display; glue builds it from a validated value",
     symbolic_boundary.empty_side_survival: _NO_ARGUMENTS,
@@ -1080,7 +1088,9 @@ NO_NUMERIC_INPUT = {
     symbolic_symmetrized.interior_laws: _SYMPY,
     symbolic_symmetrized.zeta_constant: _NO_ARGUMENTS,
     symbolic_symmetrized.inner_profiles: _NO_ARGUMENTS,
-    symbolic_symmetrized.leakage_coefficient: "takes a rule name (ValueError naming rule)",
+    symbolic_symmetrized.leakage_coefficient: (
+        "takes a rule name (ValueError naming rule)"
+    ),
     symbolic_symmetrized.full_laws: "takes a rule name (ValueError naming rule)",
 }
 NO_NUMERIC_INPUT.update(
@@ -1095,7 +1105,8 @@ NO_NUMERIC_INPUT.update(
 
 
 def _public_callables():
-    """``(qualified name, callable)`` of every public function, class and method of stumplib.
+    """``(qualified name, callable)`` of every public function, class and method of
+    stumplib.
 
     Methods (``__call__`` included) are their functions, as defined in the class body.
     """
@@ -1121,7 +1132,9 @@ def _public_callables():
 
 NO_NUMERIC_INPUT.update(
     {
-        function: "unchecked: stumplib calls it on input it has validated (test_privacy.py)"
+        function: (
+            "unchecked: stumplib calls it on input it has validated (test_privacy.py)"
+        )
         for name, function in _public_callables()
         if name.rpartition(".")[2].startswith("unchecked_")
     }
@@ -1263,7 +1276,8 @@ def test_bad_counts_are_value_errors_naming_the_argument(case, data, bad):
         "task",
     ) or (name == "size" and case[0].__name__ == "sample")
     if zero_is_valid and bad == 0 and bad is not True:
-        return  # zero steps (degree, decimals, seed, task index; a sample of size 0) is valid
+        # zero steps (degree, decimals, seed, task index; a sample of size 0) is valid
+        return
     with pytest.raises(ValueError) as info:
         _call(case, name, bad)
     assert _names_in(name, str(info.value)), (

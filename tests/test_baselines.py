@@ -1,14 +1,16 @@
 """Tests for stumplib.baselines: gap rules and Monte Carlo risks against exact risks.
 
-Exact risks for N iid U[0, 1] features and a fixed threshold s, with R the smallest positive
-(1 if none) and L the largest negative (0 if none):
+Exact risks for N iid U[0, 1] features and a fixed threshold s, with R the smallest
+positive (1 if none) and L the largest negative (0 if none):
   P(R - s > t) = (1 - t)^N  (t < 1 - s)       =>  E(R - s)^2 = A(s),
-  A(s) = 2 [(1 - s^{N+1})/(N+1) - (1 - s^{N+2})/(N+2)],  and by reflection E(s - L)^2 = A(1 - s);
+  A(s) = 2 [(1 - s^{N+1})/(N+1) - (1 - s^{N+2})/(N+2)],
+  and by reflection E(s - L)^2 = A(1 - s);
   P(R - s > t, s - L > u) = (1 - t - u)^N    =>  E(R - s)(s - L) = C(s),
   C(s) = [1 - s^{N+2} - (1 - s)^{N+2}] / ((N+1)(N+2));
   midpoint M = (L + R)/2:  E(M - s)^2 = [A(s) + A(1 - s) - 2 C(s)] / 4.
-Under s ~ U[0, 1] the gap containing s is a size-biased spacing, E(R - L)^2 = 6/((N+2)(N+3)),
-and the midpoint (the posterior mean) has Bayes risk E(R - L)^2/12 = 1/(2 (N+2)(N+3)).
+Under s ~ U[0, 1] the gap containing s is a size-biased spacing, E(R - L)^2 =
+6/((N+2)(N+3)), and the midpoint (the posterior mean) has Bayes risk E(R - L)^2/12 =
+1/(2 (N+2)(N+3)).
 """
 
 import numpy as np
@@ -62,7 +64,8 @@ def test_gap_brackets_the_threshold():
 
 
 def test_mirror_swaps_the_two_rules():
-    """Under x -> 1 - x, y -> 1 - y the nearest negative becomes 1 - the nearest positive."""
+    """Under x -> 1 - x, y -> 1 - y the nearest negative becomes 1 - the nearest
+    positive."""
     x, y, _ = tasks.sample_contexts(50, 9, rng=2)
     mx, my = tasks.mirror(x, y)
     np.testing.assert_allclose(
@@ -108,7 +111,8 @@ def test_monte_carlo_risks_match_exact_fixed_threshold(s, n):
         "midpoint": risk_midpoint(s, n),
     }
     for name, (risk, se) in out.items():
-        # seeded, hence deterministic; 4 standard errors, and the SE itself is ~1% of the risk
+        # seeded, hence deterministic; 4 standard errors, and the SE itself is ~1% of
+        # the risk
         assert abs(risk - exact[name]) < 4 * se, name
         assert se < 0.03 * exact[name], name
     # interior s, large N: midpoint ~ 1/(2 N^2), nearest positive ~ 2/N^2 (a factor ~4)

@@ -30,9 +30,12 @@ def claim_output(claim_id, measured, expected, tol, statement):
 
 
 def chapter_notebook(tol=1.0, edit=None):
-    """A chapter whose stored outputs show two checks; the second holds when ``tol >= 0.5``.
+    """A chapter whose stored outputs show two checks.
 
-    A third, printed line that is not a check output (a markdown code block) is no check.
+    The second holds when ``tol >= 0.5``.
+
+    A third, printed line that is not a check output (a markdown code block) is no
+    check.
     """
     first = claim_output(
         "rule", 2.05 if edit is None else edit, 2, 0.1, "the rule constant"
@@ -181,7 +184,8 @@ def test_claim_line_without_its_record_is_a_warning(tmp_path, monkeypatch):
 
 def test_an_execution_elsewhere_changes_nothing(tmp_path, monkeypatch, capsys):
     first, _, _ = build(tmp_path, monkeypatch)
-    # What a reader's own run does: checks executed outside the build, with other values.
+    # What a reader's own run does: checks executed outside the build, with other
+    # values.
     claims.check("rule", 9.0, 9.0, 0.0, "the rule constant", evidence="exact")
     claims.check("gradients", 7.0, 7.0, 0.0, "fd check", evidence="exact")
     capsys.readouterr()
@@ -330,7 +334,8 @@ The *model* sentence.
 
 
 def verdict_notebook(evidence="asymptotic", tol=1.0):
-    """A chapter with a ``rule`` check of kind ``evidence`` and a numerical ``gradients`` check."""
+    """A chapter with a ``rule`` check of kind ``evidence`` and a numerical
+    ``gradients`` check."""
 
     def output(claim_id, kind, tol):
         record = claims.make_record(
@@ -368,7 +373,10 @@ def verdict_notebook(evidence="asymptotic", tol=1.0):
 
 
 def build_results(tmp_path, monkeypatch, notebook):
-    """Build chapter and results page with the verdicts extension; return (sections, warnings)."""
+    """Build chapter and results page with the verdicts extension; return.
+
+    Sections, warnings.
+    """
     src = tmp_path / "src"
     src.mkdir(parents=True, exist_ok=True)
     (src / "conf.py").write_text(

@@ -1,4 +1,6 @@
-"""Tests for stumplib.calibration: the valley a*(b), min_a L and the limit L(a -> inf, b).
+"""Tests for stumplib.calibration.
+
+The valley a*(b), min_a L and the limit L(a -> inf, b).
 
 References: a bounded scalar minimization of population.loss (independent of the
 gradient root search), population.loss at a label score so large that no negative

@@ -1,4 +1,7 @@
-"""Tests for stumplib.certification: relative gradient errors and the certified interval."""
+"""Tests for stumplib.certification.
+
+Relative gradient errors and the certified interval.
+"""
 
 import numpy as np
 import pytest
@@ -48,7 +51,8 @@ def test_population_task_gradients_integrate_to_population_gradient(point):
 
 
 def test_relative_error_of_a_huge_context_corpus_is_task_sampling_only(point):
-    # with n large the corpus gradient is the infinite-context one at the same thresholds
+    # with n large the corpus gradient is the infinite-context one at the same
+    # thresholds
     a, b = point
     corpus = Corpus.sample(50, 20000, PRIOR, rng=3)
     g = np.array(population.gradient(a, b, PRIOR))
@@ -215,7 +219,8 @@ def test_noise_ratio_reference_and_scaling():
 
 
 def test_noise_ratio_estimates_the_sampling_part():
-    """On a corpus with long contexts the noise ratio matches the RMS error over corpora."""
+    """On a corpus with long contexts the noise ratio matches the RMS error over
+    corpora."""
     a, b = float(calibration.a_star(10.0, PRIOR)), 10.0
     rho = certification.relative_errors(400, 400, [a], [b], PRIOR, 24, rng=12)[:, 0]
     noise = [
@@ -227,7 +232,8 @@ def test_noise_ratio_estimates_the_sampling_part():
         for r in range(6)
     ]
     rms = np.sqrt(np.mean(rho**2))
-    # 24 corpora: the RMS is known to about 1/sqrt(2*24) = 15 %; the noise estimates scatter less
+    # 24 corpora: the RMS is known to about 1/sqrt(2*24) = 15 %; the noise estimates
+    # scatter less
     assert 0.6 * rms < np.mean(noise) < 1.4 * rms
 
 
@@ -255,7 +261,8 @@ def test_bias_crossing_reference_power_law():
 @settings(max_examples=40, deadline=None)
 @given(st.floats(0.3, 3.0), st.floats(0.01, 0.5), st.floats(0.05, 0.95))
 def test_bias_crossing_se_matches_a_moved_bias(slope, rel_se, frac):
-    # moving beta by a small multiple of its se moves the crossing by that multiple of se
+    # moving beta by a small multiple of its se moves the crossing by that multiple of
+    # se
     b = np.geomspace(1.0, 100.0, 7)
     beta = (b / 100.0) ** slope
     level = float(np.exp(frac * np.log(beta[0])))
@@ -291,7 +298,8 @@ def test_squared_error_law_matches_monte_carlo(point):
     sigma = certification.sampling_coefficient(*point, PRIOR)
     assert law.mean == pytest.approx(sigma**2 / 50, rel=1e-12)
     e = certification.task_sampling_errors(*point, PRIOR, 50, 20000, rng=4) ** 2
-    # 20000 draws: the mean within 4 of its exact standard errors, the variance within 15%
+    # 20000 draws: the mean within 4 of its exact standard errors, the variance within
+    # 15%
     assert abs(e.mean() - law.mean) < 4 * np.sqrt(law.variance / e.size)
     assert e.var() == pytest.approx(law.variance, rel=0.15)
 

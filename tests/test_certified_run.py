@@ -1,4 +1,7 @@
-"""Tests for the certified run of stumplib.certification: the descent lemma along one corpus."""
+"""Tests for the certified run of stumplib.certification.
+
+The descent lemma along one corpus.
+"""
 
 import numpy as np
 import pytest

@@ -24,7 +24,8 @@ def test_holding_claim_prints_one_line(capsys):
     )
     out = capsys.readouterr().out
     assert out == (
-        "claim rule: holds | measured 2.051 | expected 2 ± 0.1 | evidence numerical [N=10..1e4]\n"
+        "claim rule: holds | measured 2.051 | expected 2 ± 0.1 "
+        "| evidence numerical [N=10..1e4]\n"
     )
     assert value == 2.051
 

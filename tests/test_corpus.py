@@ -111,7 +111,10 @@ def test_extreme_scales_finite_without_warnings(corpus):
 
 
 def test_hard_limit_loss():
-    """b = 1e6, a - b = 2 log b: each estimate is the nearest positive (or min x if none)."""
+    """b = 1e6, a - b = 2 log b: each estimate is the nearest positive.
+
+    Or min x if none.
+    """
     x, y, s = tasks.sample_contexts(100, 40, tasks.Uniform(0.1, 0.9), rng=5)
     b = 1e6
     L = Corpus(x, y, s).loss(b + 2 * np.log(b), b)
@@ -143,7 +146,7 @@ def test_bad_inputs():
         Corpus.sample(2.5, 3)
 
 
-# --- the windowed engine against the dense evaluation -------------------------------------
+# --- the windowed engine against the dense evaluation ---------------------------------
 
 
 def dense(corpus, x, y, a, b):
@@ -156,18 +159,20 @@ def dense(corpus, x, y, a, b):
 
 
 def assert_matches_dense(corpus, x, y, a, b, rtol=1e-12):
-    """Loss and gradient to ``rtol`` relative (the gradient relative to its norm), per-task
-    summaries to the engine's absolute guarantee. ``rtol=None``: per-task check only (a
-    one-task corpus whose gradient comes from examples at the cutoff has a gradient of the
-    order of the weight left out, so only the absolute guarantee is meaningful there)."""
+    """Loss and gradient to ``rtol`` relative (the gradient relative to its norm),
+    per-task summaries to the engine's absolute guarantee. ``rtol=None``: per-task
+    check only (a one-task corpus whose gradient comes from examples at the cutoff has
+    a gradient of the order of the weight left out, so only the absolute guarantee is
+    meaningful there)."""
     (L, g_a, g_b), per_task = dense(corpus, x, y, a, b)
     got = corpus.loss_and_gradient(a, b)
     if rtol is not None:
         norm = np.hypot(g_a, g_b)
         assert abs(got[0] - L) <= rtol * L
         assert abs(got[1] - g_a) <= rtol * norm and abs(got[2] - g_b) <= rtol * norm
-    # per task: the weight left out is below e^-40 of the leader's (absolute, features in [0, 1]);
-    # beyond that, rounding (another summation order) at a few ulp of O(1) values
+    # per task: the weight left out is below e^-40 of the leader's (absolute, features
+    # in [0, 1]); beyond that, rounding (another summation order) at a few ulp of O(1)
+    # values
     np.testing.assert_allclose(
         np.array(corpus.summaries(a, b)), per_task, rtol=1e-13, atol=1e-15
     )
@@ -205,7 +210,8 @@ def test_windows_shrink_with_the_scale_and_skip_classes(large):
     assert np.all(
         w[:, 1] >= 1
     )  # the positive leader of each task with positives is kept
-    # negatives matter only for thresholds near the top of the range (positive leader low)
+    # negatives matter only for thresholds near the top of the range (positive leader
+    # low)
     assert 0 < np.count_nonzero(w[:, 0]) < corpus.shape[0]
     assert np.all(corpus.s[w[:, 0] > 0] > 0.6)
 
@@ -248,7 +254,8 @@ def test_class_boundaries_and_empty_classes():
     """Windows wider than a class must not reach into the other class; empty classes."""
     rng = np.random.default_rng(8)
     x = rng.random((6, 50))
-    # no positives, no negatives, few positives, few negatives, half and half, one positive
+    # no positives, no negatives, few positives, few negatives, half and half, one
+    # positive
     s = np.array([1.0, 0.0, 0.97, 0.02, 0.5, np.sort(x[5])[-2]])
     y = (x > s[:, None]).astype(float)
     c = Corpus(x, y, s)
@@ -317,7 +324,7 @@ def test_engine_bad_inputs():
         Corpus(np.zeros(3), np.zeros(3), 0.5)
 
 
-# --- one point per task, and corpora stacked ----------------------------------------------
+# --- one point per task, and corpora stacked ------------------------------------------
 
 
 @pytest.mark.parametrize("b", [3.0, 40.0, 400.0])
@@ -377,7 +384,7 @@ def test_stack_bad_inputs():
         Corpus.stack([corpus, Corpus.sample(3, 5, rng=0)])
 
 
-# --- the Follower: expansions in the scale along a run ------------------------------------
+# --- the Follower: expansions in the scale along a run --------------------------------
 
 
 def walk(b_start, b_stop, steps, offset):

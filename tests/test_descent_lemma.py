@@ -52,7 +52,8 @@ def test_guaranteed_decrease_at_the_hypotheses_is_a_quarter():
 )
 def test_the_bracket_bounds_the_quadratic_model_of_a_step(rho, q, u, v):
     # a quadratic loss with curvature lambda = 1 along g = (1, 0): the exact decrease of
-    # the step eta G, G = g + e with |e| <= rho |g|, is at least eta |g|^2 times the bracket
+    # the step eta G, G = g + e with |e| <= rho |g|, is at least eta |g|^2 times the
+    # bracket
     e = np.array([u, v])
     e = rho * e / max(np.linalg.norm(e), 1e-12)
     g = np.array([1.0, 0.0])

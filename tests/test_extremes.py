@@ -51,7 +51,10 @@ def mp_head(a, b, x, y):
 
 
 def tolerance(a, b):
-    """Error allowed: rounding of the scores ``a y - b x`` (condition ~ (|a| + |b|) eps)."""
+    """Error allowed: rounding of the scores ``a y - b x``.
+
+    Condition ~ (|a| + |b|) eps.
+    """
     return 1e-13 + 4e-16 * (abs(a) + abs(b))
 
 
@@ -128,7 +131,8 @@ def mp_population(a, b, s):
 
     Each class integral is taken from its left end ``lo`` over a length ``L``:
     ``int e^{-bx} = e^{-b lo} M``, ``int x e^{-bx} = e^{-b lo} (lo M + F)`` with
-    ``M = -expm1(-bL)/b`` and ``F = (1 - e^{-bL}(1 + bL))/b^2`` (series for small ``bL``).
+    ``M = -expm1(-bL)/b`` and ``F = (1 - e^{-bL}(1 + bL))/b^2`` (series for small
+    ``bL``).
     """
     a, b, s = mp.mpf(a), mp.mpf(b), mp.mpf(s)
 
@@ -257,7 +261,7 @@ def test_density_features_at_extreme_parameters():
             )
 
 
-# ---- prior quadrature ------------------------------------------------------------------
+# ---- prior quadrature ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -296,7 +300,7 @@ def test_concentrated_prior_loss_matches_its_point_mass():
         assert abs(loss - point) <= 30.0 / n * point, (n, loss, point)
 
 
-# ---- calibration and laws --------------------------------------------------------------
+# ---- calibration and laws ------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

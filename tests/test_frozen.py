@@ -1,4 +1,7 @@
-"""Tests for stumplib.frozen: frozen heads and reference rules on shared fresh contexts."""
+"""Tests for stumplib.frozen.
+
+Frozen heads and reference rules on shared fresh contexts.
+"""
 
 import numpy as np
 import pytest
@@ -29,7 +32,8 @@ def test_reference_values_against_direct_computation():
 
 
 def test_nearest_positive_rate_matches_exact_risk():
-    # P(R - s > t) = (1 - t)^N for t < 1 - s, so E (R - s)^2 = 2/((N+1)(N+2)) up to O(s^N)
+    # P(R - s > t) = (1 - t)^N for t < 1 - s, so E (R - s)^2 = 2/((N+1)(N+2)) up to
+    # O(s^N)
     n = 200
     out = frozen.fresh_errors(
         [1.0], [1.0], [n], tasks.Fixed(0.3), contexts=20000, rng=1
@@ -191,7 +195,8 @@ def test_excess_tilt_reference_values_and_errors():
     # an excess of e - 1 over one decade: log(e) / log(10)
     assert frozen.excess_tilt(np.e - 1, 1.0) == pytest.approx(1 / np.log(10), rel=1e-15)
     assert frozen.excess_tilt(0.0, 2.0) == 0.0
-    # the tilt of a fit: log(1 + e) spread evenly over the window moves the slope so much
+    # the tilt of a fit: log(1 + e) spread evenly over the window moves the slope so
+    # much
     n = np.geomspace(10, 1000, 9)
     excess = 0.3
     ratio = (1 + excess) ** (np.log(n / n[0]) / np.log(n[-1] / n[0]))

@@ -35,7 +35,8 @@ def central(f, theta, h):
 
 @st.composite
 def contexts(draw, max_batch=3, max_n=8):
-    """A batch of contexts with arbitrary (not necessarily threshold-consistent) labels."""
+    """A batch of contexts with arbitrary (not necessarily threshold-consistent)
+    labels."""
     batch = draw(st.integers(1, max_batch))
     n = draw(st.integers(1, max_n))
     x = draw(hnp.arrays(float, (batch, n), elements=st.floats(0, 1)))
@@ -152,7 +153,8 @@ HAND_Y = np.array([0.0, 0.0, 0.0, 1.0, 1.0, 1.0])
 
 
 def leakage_bound(a, b, x, y, winner):
-    """|s_hat - x_p| <= sum_{i != p} e^{z_i - z_p} |x_i - x_p|, since w_i <= e^{z_i - z_p}."""
+    """|s_hat - x_p| <= sum_{i != p} e^{z_i - z_p} |x_i - x_p|, since w_i <= e^{z_i -
+    z_p}."""
     z = a * y - b * x
     return np.sum(np.exp(z - z[winner]) * np.abs(x - x[winner]))
 
@@ -195,7 +197,8 @@ def test_convergence_is_monotone_in_scale():
 def test_no_positive_collapses_to_smallest_x(a, b):
     y = np.zeros_like(HAND_X)
     est = head.estimate(a, b, HAND_X, y)
-    # without positives a is irrelevant and the lightest x wins: bound from its neighbours
+    # without positives a is irrelevant and the lightest x wins: bound from its
+    # neighbours
     assert (
         abs(est - 0.15)
         <= leakage_bound(a, b, HAND_X, y, winner=0) * (1 + 1e-12) + 1e-16
@@ -206,9 +209,10 @@ def test_no_positive_collapses_to_smallest_x(a, b):
 
 @pytest.mark.parametrize("b", [1e3, 1e4, 1e6])
 def test_small_offset_does_not_reach_nearest_positive(b):
-    # The limit needs a - b x_pos_min > -b x_neg_min. a = 0.5 b: the positive at 0.58 scores
-    # -0.08 b > -0.15 b (smallest negative), so it still wins. a = 0.3 b: it scores
-    # -0.28 b < -0.15 b and the estimate collapses onto the smallest negative instead.
+    # The limit needs a - b x_pos_min > -b x_neg_min. a = 0.5 b: the positive at 0.58
+    # scores -0.08 b > -0.15 b (smallest negative), so it still wins. a = 0.3 b: it
+    # scores -0.28 b < -0.15 b and the estimate collapses onto the smallest negative
+    # instead.
     assert head.estimate(0.5 * b, b, HAND_X, HAND_Y) == pytest.approx(0.58, abs=1e-12)
     assert head.estimate(0.3 * b, b, HAND_X, HAND_Y) == pytest.approx(0.15, abs=1e-12)
 
@@ -237,7 +241,8 @@ def test_permutation_invariance(ctx, a, b, rnd):
 
 @given(contexts(), extreme, extreme)
 def test_mirror_equivariance(ctx, a, b):
-    """Mirrored scores a(1-y) - b(1-x) = -a y + b x + (a - b): the weights of (-a, -b) on the
+    """Mirrored scores a(1-y) - b(1-x) = -a y + b x + (a - b): the weights of (-a, -b)
+    on the
     original context. Hence s_hat(a, b; mirror) = 1 - s_hat(-a, -b), and the gradient
     (Cov, -Var) is unchanged: grad(a, b; mirror) = grad(-a, -b)."""
     x, y = ctx
@@ -254,8 +259,8 @@ def test_mirror_equivariance(ctx, a, b):
 
 @given(contexts(), moderate, moderate, st.floats(0, 1))
 def test_translation(ctx, a, b, frac):
-    """Translating x by c (keeping [0, 1]) shifts every score by -b c: the weights are unchanged,
-    so s_hat(x + c) = c + s_hat(x) and (Cov, -Var) are unchanged."""
+    """Translating x by c (keeping [0, 1]) shifts every score by -b c: the weights are
+    unchanged, so s_hat(x + c) = c + s_hat(x) and (Cov, -Var) are unchanged."""
     x, y = ctx
     c = frac * (1 - x.max())
     est, d_a, d_b = head.estimate_and_gradient(a, b, x + c, y)
@@ -272,7 +277,8 @@ def test_translation(ctx, a, b, frac):
     st.lists(extreme, min_size=5, max_size=5),
 )
 def test_batch_consistency(ctx, a_list, b_list):
-    """Batched evaluation with per-row parameters (mixed signs of b included) equals row by row."""
+    """Batched evaluation with per-row parameters (mixed signs of b included) equals row
+    by row."""
     x, y = ctx
     k = x.shape[0]
     a, b = np.array(a_list[:k]), np.array(b_list[:k])
@@ -301,8 +307,8 @@ def test_batch_shapes_and_broadcasting(sample):
 
 
 def test_prepared_contexts_reuse(sample):
-    """A prepared Contexts (cached layout and buffers) gives fresh results on every call and
-    does not overwrite results it returned before."""
+    """A prepared Contexts (cached layout and buffers) gives fresh results on every call
+    and does not overwrite results it returned before."""
     x, y, _ = sample
     ctx = head.Contexts(x, y)
     params = [
@@ -357,7 +363,8 @@ def test_extreme_scales_finite_without_warnings(sample):
 
 
 def test_extreme_scales_match_naive_where_naive_is_exact(sample):
-    # scipy's softmax subtracts the max score, so the naive estimate is accurate for any scale.
+    # scipy's softmax subtracts the max score, so the naive estimate is accurate for any
+    # scale.
     x, y, _ = sample
     for a, b in [(1e6, 1e6), (1e6 + 27.6, 1e6), (-1e6, 1e6), (1e5, -1e6), (-1e6, -1e6)]:
         np.testing.assert_allclose(
@@ -372,8 +379,9 @@ def test_extreme_scales_match_naive_where_naive_is_exact(sample):
     "a, b, s", [(2.0, 5.0, 0.3), (12.0, 10.0, 0.75), (-1.0, 3.0, 0.5)]
 )
 def test_dense_grid_approaches_population(a, b, s):
-    """On the midpoint grid x_i = (i + 1/2)/N with s on a grid line, the head is the midpoint
-    rule for the population integrals: error O((b/N)^2) ~ 1e-6 here (b <= 12, N = 2e4)."""
+    """On the midpoint grid x_i = (i + 1/2)/N with s on a grid line, the head is the
+    midpoint rule for the population integrals: error O((b/N)^2) ~ 1e-6 here
+    (b <= 12, N = 2e4)."""
     n = 20_000
     x = (np.arange(n) + 0.5) / n
     y = (x > s).astype(float)
@@ -472,7 +480,10 @@ class TestHardLimitExpansion:
 
 
 class TestLimitRatio:
-    """(s_hat - hard_limit) / (gap exp(-b gap)), exact in ratios at every scale (chapter 2)."""
+    """(s_hat - hard_limit) / (gap exp(-b gap)), exact in ratios at every scale.
+
+    Chapter 2.
+    """
 
     @staticmethod
     def _context(seed, n=30, s=0.45):
@@ -564,7 +575,8 @@ def test_distance_to_limit_is_the_naive_distance():
         abs(special.softmax(a_ * HAND_Y - b_ * HAND_X) @ HAND_X - 0.58)
         for a_, b_ in zip(a, b)
     ]
-    # s_hat is accurate to a few eps absolutely; the difference s_hat - 0.58 is not relatively
+    # s_hat is accurate to a few eps absolutely; the difference s_hat - 0.58 is not
+    # relatively
     np.testing.assert_allclose(
         head.distance_to_limit(a, b, HAND_X, HAND_Y), naive, atol=4e-16
     )

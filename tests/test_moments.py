@@ -30,7 +30,8 @@ ref_log_phi = _ref(lambda t: mp.mpf(0) if t == 0 else mp.log(-mp.expm1(-t) / t))
 
 
 def _grid():
-    """|t| from 1e-12 to 800, both signs, plus both sides of the series switch points."""
+    """|t| from 1e-12 to 800, both signs, plus both sides of the series switch
+    points."""
     mag = np.geomspace(1e-12, 800, 400)
     switches = []
     for point in (moments._SMALL_MEAN, moments._SMALL_VAR):
@@ -98,9 +99,13 @@ def test_exact_zero():
 
 @pytest.mark.parametrize("t", [-800.0, -50.0, -1.0, -1e-3, 1e-3, 1.0, 50.0, 800.0])
 def test_against_direct_sums(t):
-    """Moments of exp(-t u) by a fine Gauss-Legendre sum (independent of the closed forms)."""
+    """Moments of exp(-t u) by a fine Gauss-Legendre sum.
+
+    Independent of the closed forms.
+    """
     u, w = np.polynomial.legendre.leggauss(200)
-    # split [0, 1] into graded panels toward the heavy end so the exponential is resolved
+    # split [0, 1] into graded panels toward the heavy end so the exponential is
+    # resolved
     edges = np.unique(
         np.concatenate(
             [np.geomspace(1e-6, 1, 60), 1 - np.geomspace(1e-6, 1, 60), [0, 1]]
@@ -122,8 +127,9 @@ def test_against_direct_sums(t):
 
 
 def test_no_warnings_or_nonfinite_at_extremes():
-    # The population head calls these with t = +-b*s, |b| <= 1e6 in scope; 1e12 leaves margin.
-    # (Far beyond, |t| > ~1e61, the unused series branch overflows in t**5: out of scope.)
+    # The population head calls these with t = +-b*s, |b| <= 1e6 in scope; 1e12 leaves
+    # margin. (Far beyond, |t| > ~1e61, the unused series branch overflows in t**5: out
+    # of scope.)
     t = np.array([-1e12, -1e6, -800.0, -1e-300, 0.0, 5e-324, 1e-300, 800.0, 1e6, 1e12])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -141,8 +147,8 @@ def test_no_warnings_or_nonfinite_at_extremes():
 
 @given(st.floats(-700, 700))
 def test_reflection_identities(t):
-    """u -> 1 - u maps exp(-t u) to exp(-(-t) u): mean(-t) = 1 - mean(t), var(-t) = var(t),
-    and log_phi(-t) = log_phi(t) + t."""
+    """u -> 1 - u maps exp(-t u) to exp(-(-t) u): mean(-t) = 1 - mean(t), var(-t) =
+    var(t), and log_phi(-t) = log_phi(t) + t."""
     assert moments.unchecked_mean_fraction(-t) == pytest.approx(
         1 - moments.unchecked_mean_fraction(t), abs=2e-15
     )
@@ -156,7 +162,10 @@ def test_reflection_identities(t):
 
 @given(st.floats(-700, 700), st.floats(-700, 700))
 def test_monotone_and_bounded(t1, t2):
-    """The mean of exp(-t u) on [0, 1] decreases in t and lies in (0, 1); the variance <= 1/12."""
+    """The mean of exp(-t u) on [0, 1] decreases in t and lies in (0, 1).
+
+    The variance <= 1/12.
+    """
     lo, hi = min(t1, t2), max(t1, t2)
     assert (
         moments.unchecked_mean_fraction(hi)

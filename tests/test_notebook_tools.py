@@ -1,4 +1,7 @@
-"""Tests for tools/notebooks.py: the environments of the portability check, stored metadata."""
+"""Tests for tools/notebooks.py.
+
+The environments of the portability check, stored metadata.
+"""
 
 import sys
 from pathlib import Path

@@ -1,8 +1,8 @@
 """Tests for stumplib.population: the infinite-context head and the population loss.
 
 References are computed independently with scipy.integrate.quad: the estimate from its
-defining ratio ``∫ x e^{a 1{x>s} - b x} p(x) dx / ∫ e^{a 1{x>s} - b x} p(x) dx``, the loss
-from a carefully split integral over the prior (see ``reference_loss``).
+defining ratio ``∫ x e^{a 1{x>s} - b x} p(x) dx / ∫ e^{a 1{x>s} - b x} p(x) dx``, the
+loss from a carefully split integral over the prior (see ``reference_loss``).
 """
 
 import itertools
@@ -31,10 +31,12 @@ def quad(f, lo, hi, points=()):
 
 
 def reference_estimate(a, b, s, density=None):
-    """s_hat(s) - s from the defining ratio, by quad with breakpoints at s and the 1/|b| layers.
+    """s_hat(s) - s from the defining ratio, by quad with breakpoints at s and the 1/|b|
+    layers.
 
-    The exponent is shifted by its maximum (attained at 0, s or 1) so nothing overflows, and
-    the residual is integrated as ∫ (x - s) w / ∫ w so it keeps its relative accuracy.
+    The exponent is shifted by its maximum (attained at 0, s or 1) so nothing overflows,
+    and the residual is integrated as ∫ (x - s) w / ∫ w so it keeps its relative
+    accuracy.
     """
     p = density or (lambda x: 1.0)
     expo = lambda x: (a if x > s else 0.0) - b * x
@@ -58,11 +60,11 @@ def reference_estimate(a, b, s, density=None):
 def reference_loss(a, b, prior):
     """E_{s ~ U[lo, hi]} (s_hat(s) - s)^2 with every layer resolved by quad.
 
-    [lo, 0.5] is integrated in s with breakpoints at the calibrated threshold a/b +- k/b and
-    at k/b near 0. The part above 0.5 is integrated in u = log q, q = 1 - s exact (using
-    population.residual(a, b, 1 - q, q)), with breakpoints at the scales 1/b, k/b around
-    1 - a/b, and around the inner layer exp(-(a - b))/b; below q = 1e-10 * layer the
-    integrand is constant to first order and that sliver is added as q0 * r(q0)^2.
+    [lo, 0.5] is integrated in s with breakpoints at the calibrated threshold a/b +- k/b
+    and at k/b near 0. The part above 0.5 is integrated in u = log q, q = 1 - s exact
+    (using population.residual(a, b, 1 - q, q)), with breakpoints at the scales 1/b, k/b
+    around 1 - a/b, and around the inner layer exp(-(a - b))/b; below q = 1e-10 * layer
+    the integrand is constant to first order and that sliver is added as q0 * r(q0)^2.
     """
     lo, hi = prior.support
     dens = 1.0 / (hi - lo)
@@ -99,7 +101,10 @@ def reference_loss(a, b, prior):
 
 
 def valley(b, prior):
-    """Near the loss valley: a = hi b + log b (interior prior), a = b + 2 log b (full prior)."""
+    """Near the loss valley: a = hi b + log b (interior prior), a = b + 2 log b.
+
+    Full prior.
+    """
     log_b = np.log(b) if b > 0 else 0.0
     return 0.9 * b + log_b if prior == INTERIOR else b + 2 * log_b
 
@@ -125,7 +130,8 @@ def valley(b, prior):
 def test_estimate_matches_defining_ratio(a, b, s):
     got = population.residual(a, b, s)[0]
     ref = reference_estimate(a, b, s)
-    # quad at epsrel 1e-13 on panels split at every layer; closed form accurate to ~1e-15
+    # quad at epsrel 1e-13 on panels split at every layer; closed form accurate to
+    # ~1e-15
     assert got == pytest.approx(ref, rel=1e-10, abs=1e-15)
     assert population.estimate(a, b, s) == pytest.approx(s + ref, rel=1e-12, abs=1e-15)
 
@@ -184,7 +190,8 @@ def test_edges_have_a_single_class(a, b):
     s_hat = mean of e^{-b x}.
     """
     expected = moments.unchecked_mean_fraction(b)
-    # at s = 1 the estimate is formed as 1 + (s_hat - 1): absolute rounding of one ulp at 1
+    # at s = 1 the estimate is formed as 1 + (s_hat - 1): absolute rounding of one ulp
+    # at 1
     np.testing.assert_allclose(
         population.estimate(a, b, [0.0, 1.0]),
         [expected, expected],
@@ -243,9 +250,10 @@ def test_vectorized_in_s_and_parameters():
 
 
 def test_exact_q_resolves_layers_beyond_float_spacing():
-    """With a - b = 40 and b = 1e6 the collapse layer sits at q ~ L = e^{-40}/b ~ 4e-24, far
-    below the float spacing at 1. At q = k L the positive class has mass ~ e^{a-b} q = k/b and
-    the negatives ~ 1/b, so p_pos = k/(1+k) and s_hat - s = -(1 - 1/b)/(1 + k) + O(q)."""
+    """With a - b = 40 and b = 1e6 the collapse layer sits at q ~ L = e^{-40}/b ~ 4e-24,
+    far below the float spacing at 1. At q = k L the positive class has mass
+    ~ e^{a-b} q = k/b and the negatives ~ 1/b, so p_pos = k/(1+k) and
+    s_hat - s = -(1 - 1/b)/(1 + k) + O(q)."""
     a, b = 1e6 + 40.0, 1e6
     layer = np.exp(-40.0) / b
     for k in (0.01, 1.0, 100.0):
@@ -274,7 +282,8 @@ def test_gradient_of_estimate_central_differences(a, b):
     fd_b = (
         population.estimate(a, b + h[1], s) - population.estimate(a, b - h[1], s)
     ) / (2 * h[1])
-    # truncation ~ h^2 * (scale of variation)^3 <~ 4e-8 * 1e-2; rounding ~ eps / h ~ 1e-12
+    # truncation ~ h^2 * (scale of variation)^3 <~ 4e-8 * 1e-2; rounding ~ eps / h ~
+    # 1e-12
     np.testing.assert_allclose(d_a, fd_a, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(d_b, fd_b, rtol=1e-6, atol=1e-9)
 
@@ -297,7 +306,8 @@ def test_gradient_of_estimate_with_beta_features():
 
 
 def _alg_quad(f, lo, hi, power):
-    """∫_lo^hi f(t) t^power dt by quad, with the algebraic weight on a piece from t = 0."""
+    """∫_lo^hi f(t) t^power dt by quad, with the algebraic weight on a piece from t =
+    0."""
     opts = dict(limit=200, epsabs=0.0, epsrel=1e-12)
     with warnings.catch_warnings():
         warnings.simplefilter(
@@ -312,10 +322,11 @@ def beta_feature_moments(a, b, s, law):
     """Moments of ``w(x) = e^{a 1{x>s} - b x} p(x)`` for Beta features, by quad.
 
     Returns ``(∫ w, ∫ (x-s) w, ∫ (x-s)^2 w, ∫_{x>s} w, ∫_{x>s} (x-s) w)`` up to a common
-    factor. Each piece of [0, 1/2] is integrated in ``t = x`` and each piece of [1/2, 1] in
-    ``t = 1 - x`` (exact distances to the ends), the singular factor ``t^(alpha-1)`` or
-    ``t^(beta-1)`` of a piece touching 0 or 1 as quad's algebraic weight, with breaks at
-    the kernel layers ``k/|b|`` and graded toward a singular point just outside a piece.
+    factor. Each piece of [0, 1/2] is integrated in ``t = x`` and each piece of [1/2, 1]
+    in ``t = 1 - x`` (exact distances to the ends), the singular factor ``t^(alpha-1)``
+    or ``t^(beta-1)`` of a piece touching 0 or 1 as quad's algebraic weight, with breaks
+    at the kernel layers ``k/|b|`` and graded toward a singular point just outside a
+    piece.
     """
     alpha, beta = law.alpha, law.beta
     top = max(0.0, -b * s, a - b * s, a - b) + special.betaln(alpha, beta)
@@ -347,9 +358,10 @@ def beta_feature_moments(a, b, s, law):
         for left, right in itertools.pairwise(cuts):
             m = [
                 _alg_quad(
-                    lambda t, k=k: (
-                        x_minus_s(t) ** k * np.exp(score(t)) * (1.0 - t) ** far
-                    ),  # noqa: B023 (called in this iteration)
+                    # the loop's functions bound as defaults (called in this iteration)
+                    lambda t, k=k, xs=x_minus_s, sc=score, fr=far: (
+                        xs(t) ** k * np.exp(sc(t)) * (1.0 - t) ** fr
+                    ),
                     left,
                     right,
                     near,
@@ -362,7 +374,8 @@ def beta_feature_moments(a, b, s, law):
 
 
 def beta_feature_residual(a, b, s, law):
-    """``(s_hat - s, d/da, d/db) = (E_w[x - s], Cov_w(x, y), -Var_w(x))`` from the moments."""
+    """``(s_hat - s, d/da, d/db) = (E_w[x - s], Cov_w(x, y), -Var_w(x))`` from the
+    moments."""
     mass, first, second, pos, pos_first = beta_feature_moments(a, b, s, law)
     r = first / mass
     return r, pos_first / mass - r * pos / mass, -(second / mass - r**2)
@@ -428,7 +441,8 @@ KUMMER_LAWS = [
 
 
 def kummer_moments(b, law):
-    """Mean and variance of ``x`` under ``x^(alpha-1) (1-x)^(beta-1) e^(-b x)``, exactly.
+    """Mean and variance of ``x`` under ``x^(alpha-1) (1-x)^(beta-1) e^(-b x)``,
+    exactly.
 
     ``E[x^k] = (alpha)_k / (alpha+beta)_k * M(alpha+k, alpha+beta+k, -b) / M(alpha,
     alpha+beta, -b)`` with Kummer's function ``M`` (mpmath, 40 digits).
@@ -495,10 +509,11 @@ def test_loss_matches_careful_quadrature(prior, b, where):
     )
     got = population.loss(a, b, prior)
     ref = reference_loss(a, b, prior)
-    # Both resolve the 1/b layer and (full prior) the inner layer at q ~ e^{-(a-b)}/b, whose
-    # share of the loss is ~ b e^{-(a-b)} (2e-5 at b = 1e6, a - b = 2 log b - 3). Measured
-    # agreement: <= 1e-14 in every case; a rule without the inner-layer grading is off by
-    # 5e-8 to 2e-3 in the full-prior cases, so 1e-11 separates the two with a wide margin.
+    # Both resolve the 1/b layer and (full prior) the inner layer at q ~ e^{-(a-b)}/b,
+    # whose share of the loss is ~ b e^{-(a-b)} (2e-5 at b = 1e6, a - b = 2 log b - 3).
+    # Measured agreement: <= 1e-14 in every case; a rule without the inner-layer grading
+    # is off by 5e-8 to 2e-3 in the full-prior cases, so 1e-11 separates the two with a
+    # wide margin.
     assert got == pytest.approx(ref, rel=1e-11, abs=0)
 
 
@@ -532,7 +547,8 @@ def test_threshold_nodes_integrate_the_prior(prior, a, b):
 
 
 def test_loss_limits():
-    # b = 0, a = 0: s_hat = 1/2, so L = E(s - 1/2)^2 = Var(s) (+ 0 bias for symmetric priors)
+    # b = 0, a = 0: s_hat = 1/2, so L = E(s - 1/2)^2 = Var(s) (+ 0 bias for symmetric
+    # priors)
     assert population.loss(0.0, 0.0, FULL) == pytest.approx(1 / 12, rel=1e-13)
     assert population.loss(0.0, 0.0, INTERIOR) == pytest.approx(0.8**2 / 12, rel=1e-13)
     # claim 'calibration': b^2 min_a L -> 1 (interior), b^2 L(inf, b) -> 1 (full)
@@ -563,9 +579,11 @@ GRAD_CASES = [
     ],
 )
 def test_loss_gradient_central_differences(prior, b, where):
-    """Central differences with h = 1e-4 in both a and b: the parameters enter through the
-    scores, whose natural scale is the offset a - b (O(1)) at every b, so a relative step
-    (1e-6 |b| = 1 at b = 1e6) would be far too coarse. Measured FD error <= 3e-10 (|g| + L);
+    """Central differences with h = 1e-4 in both a and b: the parameters enter through
+    the scores, whose natural scale is the offset a - b (O(1)) at every b, so a relative
+    step (1e-6 |b| = 1 at b = 1e6) would be far too coarse. Measured FD error <= 3e-10
+    (|g| +
+    L);
     the loss varies by O(L) per unit change of a or b, hence the scale |g| + L."""
     a = valley(b, prior) + {"valley": 0.0, "+3": 3.0, "far": -0.2 * b - 1.0}[where]
     L, g_a, g_b = population.loss_and_gradient(a, b, prior)

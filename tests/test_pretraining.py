@@ -1,4 +1,7 @@
-"""Tests for stumplib.pretraining: large-resolution starts and runs to a target scale."""
+"""Tests for stumplib.pretraining.
+
+Large-resolution starts and runs to a target scale.
+"""
 
 import numpy as np
 import pytest

@@ -62,7 +62,10 @@ def _package_modules(tree):
 
 
 def _members(cls):
-    """Private names a class defines: methods, class attributes, attributes set on self."""
+    """Private names a class defines.
+
+    Methods, class attributes, attributes set on self.
+    """
     names = set()
     for node in ast.walk(cls):
         if (

@@ -1,7 +1,8 @@
 """Tests for stumplib.risk_checks: risk profiles over thresholds and their comparisons.
 
 Reference: the nearest-positive rule has the exact risk
-A(s) = 2 [(1 - s^{N+1})/(N+1) - (1 - s^{N+2})/(N+2)] at threshold s (tests/test_baselines).
+A(s) = 2 [(1 - s^{N+1})/(N+1) - (1 - s^{N+2})/(N+2)] at threshold s
+(tests/test_baselines).
 """
 
 import numpy as np
@@ -149,7 +150,8 @@ def test_z_threshold_bounds_the_family_error_of_many_comparisons():
 
     for comparisons, alpha in ((16, 0.01 / 3), (100, 0.01), (1, 1e-6)):
         z = risk_checks.z_threshold(comparisons, alpha)
-        # Bonferroni: each two-sided tail at alpha / comparisons, whatever the dependence
+        # Bonferroni: each two-sided tail at alpha / comparisons, whatever the
+        # dependence
         assert comparisons * 2 * stats.norm.sf(z) == pytest.approx(alpha, rel=1e-10)
     # more comparisons need a higher threshold
     assert risk_checks.z_threshold(16, 0.01) > risk_checks.z_threshold(4, 0.01)

@@ -1,4 +1,7 @@
-"""Tests for stumplib.symbolic.population: the population-limit derivations of chapter 3."""
+"""Tests for stumplib.symbolic.population.
+
+The population-limit derivations of chapter 3.
+"""
 
 import itertools
 

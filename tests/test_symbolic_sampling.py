@@ -1,4 +1,7 @@
-"""Tests for stumplib.symbolic.sampling: the task-sampling constant C_sigma (chapter 5)."""
+"""Tests for stumplib.symbolic.sampling: the task-sampling constant C_sigma.
+
+Chapter 5.
+"""
 
 import numpy as np
 import pytest
@@ -95,7 +98,8 @@ def test_quadrature_on_the_slow_curve_converges_to_the_slow_constant():
         gaps.append(
             certification.sampling_coefficient(a, b, prior) / np.sqrt(b) / limit - 1
         )
-    # measured: relative gaps 1.9e-3 at b = 1e3, ten times smaller at 1e4 (an O(1/b) gap)
+    # measured: relative gaps 1.9e-3 at b = 1e3, ten times smaller at 1e4 (an O(1/b)
+    # gap)
     assert 0 < gaps[1] < 1e-3
     assert 7 < gaps[0] / gaps[1] < 13
 

@@ -1,4 +1,7 @@
-"""Tests for stumplib.tasks: priors, feature laws, context sampling and the mirror map."""
+"""Tests for stumplib.tasks.
+
+Priors, feature laws, context sampling and the mirror map.
+"""
 
 import numpy as np
 import pytest
@@ -160,8 +163,9 @@ class TestSampleContexts:
         assert not np.array_equal(a, b)
 
     def test_label_frequency(self):
-        # P(y = 1) = E(1 - s) = 1/2 under U[0, 1] prior and features. Task-level variation
-        # dominates: sd of the mean ~ sqrt(Var(s) / m) = sqrt(1/12/1000) = 0.009; bound = 4 sd.
+        # P(y = 1) = E(1 - s) = 1/2 under U[0, 1] prior and features. Task-level
+        # variation dominates: sd of the mean ~ sqrt(Var(s) / m) = sqrt(1/12/1000) =
+        # 0.009; bound = 4 sd.
         _, y, _ = tasks.sample_contexts(1000, 100, rng=7)
         assert abs(y.mean() - 0.5) < 0.037
 

@@ -1,4 +1,7 @@
-"""Unit tests for stumplib.validation: every check raises ValueError naming the argument."""
+"""Unit tests for stumplib.validation.
+
+Every check raises ValueError naming the argument.
+"""
 
 import numpy as np
 import pytest

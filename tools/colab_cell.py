@@ -2,9 +2,9 @@
 
 A chapter opened on Colab runs in a kernel without stumplib. Its first cell installs
 stumplib from the book's repository, with myst-nb (the chapters glue numbers with it).
-Where stumplib is installed (a local kernel, Binder, nbval, the book build) the cell does
-nothing and prints nothing. It is tagged ``remove-cell``, so the rendered book leaves it
-out.
+Where stumplib is installed (a local kernel, Binder, nbval, the book build) the cell
+does nothing and prints nothing. It is tagged ``remove-cell``, so the rendered book
+leaves it out.
 
 The repository's address is never typed by hand: it is given with ``--repository``
 (``make colab-cells REPOSITORY_URL=...``; the GitHub workflow passes its own). With an
@@ -37,10 +37,14 @@ if importlib.util.find_spec("stumplib") is None:
 INSTALL = """\
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
                     "stumplib @ git+{repository}", "myst-nb=={myst_nb}"], check=True)"""
-NO_ADDRESS = """\
-    raise ModuleNotFoundError("stumplib is not installed: pip install it from the book's "
-                              "repository (make colab-cells REPOSITORY_URL=... writes the "
-                              "install command here)")"""
+# The cell's own lines (wider than this file's), joined by implicit concatenation.
+_ALIGN = " " * 30
+NO_ADDRESS = (
+    '    raise ModuleNotFoundError("stumplib is not installed: pip install it from the '
+    "book's \"\n"
+    f'{_ALIGN}"repository (make colab-cells REPOSITORY_URL=... writes the "\n'
+    f'{_ALIGN}"install command here)")'
+)
 
 
 def pinned(package, constraints=CONSTRAINTS):
@@ -54,7 +58,10 @@ def pinned(package, constraints=CONSTRAINTS):
 
 
 def cell_source(repository):
-    """The code of the cell, installing from ``repository`` (or explaining, if empty)."""
+    """The code of the cell, installing from ``repository``.
+
+    Or explaining, if empty.
+    """
     repository = repository.strip().rstrip("/")
     if repository and not re.fullmatch(r"https://[^\s\"'@]+", repository):
         raise ValueError(f"repository must be an https address, got {repository!r}")
@@ -67,7 +74,10 @@ def cell_source(repository):
 
 
 def with_install_cell(notebook, repository):
-    """``notebook`` with the install cell first (an earlier one with other code replaced)."""
+    """``notebook`` with the install cell first.
+
+    An earlier one with other code replaced.
+    """
     source = cell_source(repository)
     earlier = [
         c for c in notebook.cells if c.get("id") == CELL_ID and c.source == source

@@ -1,4 +1,6 @@
-"""Re-draw sweep: re-execute the seeded chapters under other seeds and count failing checks.
+"""Re-draw sweep.
+
+Re-execute the seeded chapters under other seeds and count failing checks.
 
 ``python tools/seeds.py [--offsets K] [--jobs J] [NOTEBOOK ...]`` executes each seeded
 chapter (default: every chapter whose ``SEED`` comes from ``scales.seed``) under
@@ -65,7 +67,9 @@ def summarize(notebook):
 
 
 def run(path, offset, timeout=1800):
-    """Execute ``path`` under seed ``offset`` (in memory, in the kernel's environment only).
+    """Execute ``path`` under seed ``offset``.
+
+    In memory, in the kernel's environment only.
 
     The kernel runs in the notebook's folder, as in the book build; errors do not stop
     the run (the first one is reported). Returns the run's summary.
@@ -129,11 +133,16 @@ def report(results):
     lines = [
         "# Re-draw sweep: claim checks under other seeds",
         "",
-        "Written by `tools/seeds.py` (`make seeds`) from `tools/seeds-results.json`. Each",
-        "seeded chapter was re-executed under `STUMPLIB_SEED_OFFSET=j` (an independent draw",
-        "per offset; offset 0 is the stored draw and is not part of the sweep), with failing",
-        "checks recorded instead of raised. A check is one `claims.check` call, named by its",
-        "claim id and the start of its statement, counted in the order the chapter makes it.",
+        "Written by `tools/seeds.py` (`make seeds`) from "
+        "`tools/seeds-results.json`. Each",
+        "seeded chapter was re-executed under `STUMPLIB_SEED_OFFSET=j` "
+        "(an independent draw",
+        "per offset; offset 0 is the stored draw and is not part of the sweep), "
+        "with failing",
+        "checks recorded instead of raised. A check is one `claims.check` call, "
+        "named by its",
+        "claim id and the start of its statement, counted in the order the chapter "
+        "makes it.",
         "",
         f"Runs: {total_runs}; runs with a failing check or an error: {total_fail}.",
         "",
@@ -150,7 +159,8 @@ def report(results):
     for chapter, runs in by_chapter.items():
         lines += ["", f"## {chapter}", ""]
         lines += [
-            "| # | check | made | failed | failing offsets (measured vs expected ± tol) |"
+            "| # | check | made | failed "
+            "| failing offsets (measured vs expected ± tol) |"
         ]
         lines += ["|---|---|---|---|---|"]
         table = defaultdict(lambda: {"made": 0, "failed": []})
@@ -180,7 +190,10 @@ def report(results):
 
 
 def shorten(text, width=90):
-    """``text`` cut at a word boundary to at most ``width`` characters (with an ellipsis)."""
+    """``text`` cut at a word boundary to at most ``width`` characters.
+
+    With an ellipsis.
+    """
     if len(text) <= width:
         return text
     return text[: text.rfind(" ", 0, width - 1)] + " …"

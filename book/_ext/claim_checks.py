@@ -3,11 +3,11 @@
 A claim check prints one line (``claim <id>: holds | measured ... | evidence ...``,
 :func:`stumplib.book.claims.check`) in a cell whose input is removed. In the HTML, each
 run of such cells (consecutive cells whose outputs are text only, at least one claim
-line among them, and no visible input) is wrapped in one ``<details class="claim-checks">``
-whose summary names the claims and says whether they hold; opened, it shows the full
-lines, wrapped to the column (``book/_static/book.css``). The outputs themselves, which
-the claims ledger and CI read, are unchanged, and other builders (LaTeX) get the cells
-as they were.
+line among them, and no visible input) is wrapped in one
+``<details class="claim-checks">`` whose summary names the claims and says whether they
+hold; opened, it shows the full lines, wrapped to the column
+(``book/_static/book.css``). The outputs themselves, which the claims ledger and CI
+read, are unchanged, and other builders (LaTeX) get the cells as they were.
 """
 
 from docutils import nodes
@@ -58,7 +58,10 @@ def _claim_lines(cell):
 
 
 def summary(lines):
-    """``Checks: 3 hold (rule, gradients)``: how many checks, their verdict, their claims."""
+    """``Checks: 3 hold (rule, gradients)``.
+
+    How many checks, their verdict, their claims.
+    """
     ids = list(dict.fromkeys(line["id"] for line in lines))
     failing = sum(not line["holds"] for line in lines)
     verdict = f"{failing} of {len(lines)} FAIL" if failing else f"{len(lines)} hold"

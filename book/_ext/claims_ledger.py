@@ -60,7 +60,10 @@ def executed_records(env, docname):
 
 
 def collect_checks(app, doctree):
-    """Match the claim lines of one document with its records; anchor their output blocks."""
+    """Match the claim lines of one document with its records.
+
+    Anchor their output blocks.
+    """
     docname = app.env.docname
     records = executed_records(app.env, docname)
     found, k = [], 0
@@ -133,7 +136,8 @@ def check_consistency(app, env):
     for c in checks:
         if not c["holds"]:
             logger.warning(
-                f"claims ledger: claim {c['id']!r} FAILS in {c['docname']} ({c['anchor']})"
+                f"claims ledger: claim {c['id']!r} FAILS in {c['docname']} "
+                f"({c['anchor']})"
             )
 
 
@@ -153,7 +157,7 @@ def fill_ledger(app, doctree, docname):
 
 
 def _grouped_tables(app, docname, checks):
-    """The table of every check, one table per claim, each folded (HTML) under its verdict."""
+    """Every check, one table per claim, each folded (HTML) under its verdict."""
     found = []
     for s in claim_summary(checks):
         rows = [_row(app, docname, c) for c in checks if c["id"] == s["id"]]
@@ -163,8 +167,10 @@ def _grouped_tables(app, docname, checks):
         found += [
             nodes.raw(
                 "",
-                f'<details class="claims-ledger-group"><summary><code>{s["id"]}</code>: '
-                f"{s['checks']} check{'s' if s['checks'] > 1 else ''}, {verdict}</summary>",
+                '<details class="claims-ledger-group"><summary>'
+                f"<code>{s['id']}</code>: "
+                f"{s['checks']} check{'s' if s['checks'] > 1 else ''}, "
+                f"{verdict}</summary>",
                 format="html",
             ),
             _table(rows, HEADER, WIDTHS, "claims-ledger"),
@@ -183,7 +189,10 @@ def _overview(checks):
 
 
 def claim_summary(checks):
-    """One dict per claim id: number of checks, holding, kinds with spans, largest margin."""
+    """One dict per claim id.
+
+    Number of checks, holding, kinds with spans, largest margin.
+    """
     summary = []
     for claim_id in claims.IDS:
         mine = [c for c in checks if c["id"] == claim_id]
@@ -254,7 +263,10 @@ CAPTION = (
 
 
 def margin_plot(checks, path):
-    """Draw every check's margin (|measured - expected| / tol) by claim; save to ``path``."""
+    """Draw every check's margin (|measured - expected| / tol) by claim.
+
+    Save to ``path``.
+    """
     import matplotlib
 
     matplotlib.use("Agg")

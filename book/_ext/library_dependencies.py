@@ -38,7 +38,10 @@ def _module_file(name, root, package):
 
 
 def _imported_names(tree, module=None):
-    """Absolute module names imported by ``tree``; ``module`` resolves relative imports."""
+    """Absolute module names imported by ``tree``.
+
+    ``module`` resolves relative imports.
+    """
     names = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -59,7 +62,7 @@ def _with_parents(name):
 
 
 def dependencies(source_trees, root, package):
-    """Library files used by code with the given ASTs, following imports transitively."""
+    """Library files used by code with these ASTs, following imports transitively."""
     seen, files = set(), set()
     todo = [n for tree in source_trees for n in _imported_names(tree)]
     while todo:
@@ -76,7 +79,10 @@ def dependencies(source_trees, root, package):
 
 
 def notebook_hash(path, root, package):
-    """Hash of the library files a notebook imports (all of them if a cell does not parse)."""
+    """Hash of the library files a notebook imports.
+
+    All of them if a cell does not parse.
+    """
     cells = [
         c.source
         for c in nbformat.read(path, as_version=4).cells
@@ -113,7 +119,10 @@ def _load(cache_dir):
 
 
 def find_stale(app, env, added, changed, removed):
-    """Notebooks whose library code changed since they executed: drop their cache, re-read."""
+    """Notebooks whose library code changed since they executed.
+
+    Drop their cache, re-read.
+    """
     cache_dir = _cache_dir(app)
     if cache_dir is None:
         return []

@@ -2,13 +2,14 @@
 
 - Repository, issues and launch (Binder, Colab) buttons, from the repository address
   given at build time in ``$BOOK_REPOSITORY_URL`` (branch ``$BOOK_REPOSITORY_BRANCH``,
-  default ``main``). The GitHub workflow sets it from its own repository; a build without
-  it shows none of these buttons, so no page carries an address nobody gave.
+  default ``main``). The GitHub workflow sets it from its own repository; a build
+  without it shows none of these buttons, so no page carries an address nobody gave.
 - MathJax served by the book itself: the directory ``mathjax_local_dir`` (the npm copy
-  ``make book`` installs) is copied to ``_static/mathjax``, where ``mathjax_path`` points,
-  so formulas typeset with no network.
+  ``make book`` installs) is copied to ``_static/mathjax``, where ``mathjax_path``
+  points, so formulas typeset with no network.
 - In the PDF, numbered chapters where the HTML numbers them: the chapters, and not the
-  introduction (whose sections LaTeX would make chapters 1, 2, ...) or the reference pages.
+  introduction (whose sections LaTeX would make chapters 1, 2, ...) or the reference
+  pages.
 - A link to the PDF in every page footer, when ``make pdf`` has built it: the PDF is
   copied next to the HTML and published with it.
 """
@@ -77,7 +78,7 @@ def pdf_link(app, pagename, templatename, context, doctree):
 
 
 def pdf_numbering(app, doctree):
-    """Open each document with LaTeX's section numbering on or off, as its part of the toc."""
+    """Open each document with LaTeX's section numbering on or off, as its toc part."""
     parts = app.config.external_site_map.root.subtrees
     numbered = {item for part in parts if part.numbered for item in part.items}
     depth = 2 if app.env.docname in numbered else -1  # 2: sphinxmanual's own depth

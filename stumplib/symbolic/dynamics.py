@@ -62,7 +62,7 @@ class LossExpansion:
         return 1 / b**2 + self.phi / b**3 + self.psi / b**4
 
     def coordinate(self, a, b_):
-        """The valley coordinate ``ξ = b^m e^{-(a - p b)}`` at real ``a`` and ``b_ > 0``."""
+        """Valley coordinate ``ξ = b^m e^{-(a - p b)}`` at real ``a`` and ``b_ > 0``."""
         m, p = float(self.m), float(self.p)
         a, b_ = validation.finite(a, "a"), validation.positive(b_, "b_")
         return np.exp(m * np.log(b_) - (a - p * b_))

@@ -105,7 +105,7 @@ def estimate(size=None):
 
 
 def weighted_moments(size=None):
-    """``Cov_w(x, y)`` and ``-Var_w(x)`` under the softmax weights, as SymPy expressions.
+    """``Cov_w(x, y)`` and ``-Var_w(x)`` under the softmax weights, in SymPy.
 
     Parameters
     ----------

@@ -4,18 +4,18 @@ Run after ``make book`` (``make check-book`` does both the set-up and the run). 
 every page: MathJax typeset every formula without error and no raw TeX is left in the
 prose, every image loaded and has alt text, no cell shows an error or stderr output,
 every internal link points to an existing page and anchor, a notebook's page offers the
-notebook for download (a real ``.ipynb`` with the repository's cells), and the claims ledger shows
-every claim of ``stumplib.book.claims.IDS`` holding. And what a reader sees at 1200 x 900:
-no image is distorted (rendered aspect ratio within 2% of the file's), every figure is
-shown at a size at which its smallest text is at least 9 px on screen, every figure
-has a caption, no code line (folded cells opened) is wider than its cell, and nothing
-is cut off: a display, table or output wider than its box scrolls. Beyond that, the
-page reads without sideways scrolling: no display formula needs a scroll
+notebook for download (a real ``.ipynb`` with the repository's cells), and the claims
+ledger shows every claim of ``stumplib.book.claims.IDS`` holding. And what a reader sees
+at 1200 x 900: no image is distorted (rendered aspect ratio within 2% of the file's),
+every figure is shown at a size at which its smallest text is at least 9 px on screen,
+every figure has a caption, no code line (folded cells opened) is wider than its cell,
+and nothing is cut off: a display, table or output wider than its box scrolls. Beyond
+that, the page reads without sideways scrolling: no display formula needs a scroll
 (``display-fit``, naming the formula's TeX), no claim line needs one or is cut
 (``claim-lines``, folded boxes opened), no output is a lone number left by a cell's last
 expression (``stray-value``), and a chapter page is at most ``MAX_SCREENS`` screens long
-(``length``). In the theme's dark mode every figure sits on a white card, as it was drawn
-(``dark``). At phone width (390 x 844) a formula, table or output wider than its
+(``length``). In the theme's dark mode every figure sits on a white card, as it was
+drawn (``dark``). At phone width (390 x 844) a formula, table or output wider than its
 box scrolls rather than being cut (``phone``). Each check reports per page
 (``test_page[<page>-<check>]``). Full-page screenshots of each page are saved to
 ``_build/screenshots``: ``<page>.png`` as the page opens, ``<page>-dark.png`` in the
@@ -59,19 +59,23 @@ FLAGS = [
 RAW_TEX = re.compile(r"\\[a-zA-Z]+|\\[()\[\]]|\$")
 PAGES = sorted(p.relative_to(HTML).as_posix() for p in (HTML / "book").glob("*.html"))
 
-# Everything the page shows as prose: the body without code, outputs, typeset math and scripts.
+# Everything the page shows as prose: the body without code, outputs, typeset math and
+# scripts.
 PROSE_JS = """() => {
   const body = document.querySelector('article') || document.body;
   const copy = body.cloneNode(true);
-  copy.querySelectorAll('pre, code, mjx-container, script, style, .cell_output, .highlight')
-      .forEach(e => e.remove());
+  copy.querySelectorAll(
+    'pre, code, mjx-container, script, style, .cell_output, .highlight'
+  ).forEach(e => e.remove());
   return copy.innerText;
 }"""
 IMAGES_JS = """() => Array.from(document.images).map(i => (
   {src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0,
    alt: i.getAttribute('alt')}))"""
-LEDGER_JS = """() => Array.from(document.querySelectorAll('table.claims-ledger tbody tr')).map(
-  r => Array.from(r.cells).map(c => c.innerText.trim()))"""  # id + chapter, statement, result
+# Rows: id + chapter, statement, result.
+LEDGER_JS = """() => Array.from(
+  document.querySelectorAll('table.claims-ledger tbody tr')
+).map(r => Array.from(r.cells).map(c => c.innerText.trim()))"""
 
 
 def test_book_is_built():
@@ -97,7 +101,10 @@ def browser():
 
 
 def offline(problems):
-    """A route handler: local files load; every other request is refused and reported."""
+    """A route handler: local files load.
+
+    Every other request is refused and reported.
+    """
 
     def route(route):
         url = route.request.url
@@ -210,9 +217,10 @@ def link_problems(hrefs, page_name):
 def launch_problems(hrefs, page_name):
     """Launch and repository links exist for $BOOK_REPOSITORY_URL only, and point at it.
 
-    With the address of a GitHub repository, a chapter page (a notebook of the repository)
-    links to Binder and Colab for that notebook on $BOOK_REPOSITORY_BRANCH, and to the
-    repository and its issues; without an address, no page links to a launch service.
+    With the address of a GitHub repository, a chapter page (a notebook of the
+    repository) links to Binder and Colab for that notebook on $BOOK_REPOSITORY_BRANCH,
+    and to the repository and its issues; without an address, no page links to a launch
+    service.
     """
     services = (LAUNCH["binderhub_url"], LAUNCH["colab_url"])
     launch = {h for h in hrefs if h.startswith(services)}
@@ -239,7 +247,10 @@ def launch_problems(hrefs, page_name):
 
 
 def download_problems(hrefs, page_name):
-    """A notebook's page offers the notebook itself: a real ``.ipynb``, the repository's."""
+    """A notebook's page offers the notebook itself.
+
+    A real ``.ipynb``, the repository's.
+    """
     notebook = ROOT / Path(page_name).with_suffix(".ipynb")
     if not notebook.exists():
         return []
@@ -290,7 +301,8 @@ FIGURES_JS = """() => Array.from(document.querySelectorAll('article img')).map(i
 })"""
 WIDE_CODE_JS = """() => Array.from(document.querySelectorAll('article .cell_input pre'))
   .filter(p => p.offsetParent !== null && p.scrollWidth > p.clientWidth + 1)
-  .map(p => p.innerText.split('\\n').reduce((a, b) => (b.length > a.length ? b : a), ''))"""
+  .map(p => p.innerText.split('\\n')
+    .reduce((a, b) => (b.length > a.length ? b : a), ''))"""
 BOXES = (
     "mjx-container[display='true'], article table, .cell_output pre, "
     ".cell_output .output, div.math, .highlight pre"
@@ -308,10 +320,12 @@ CUT_OFF_JS = """(selector) => {
     let clipped = false;  // an ancestor that hides what sticks out of it
     for (let a = e.parentElement; a && !clipped; a = a.parentElement) {
       const o = getComputedStyle(a).overflowX;
-      clipped = (o === 'hidden' || o === 'clip') && r.right > a.getBoundingClientRect().right + 1;
+      clipped = (o === 'hidden' || o === 'clip')
+        && r.right > a.getBoundingClientRect().right + 1;
     }
     if (inner || outside || clipped)
-      found.push(e.tagName.toLowerCase() + ': ' + (e.innerText || '').trim().slice(0, 80));
+      found.push(
+        e.tagName.toLowerCase() + ': ' + (e.innerText || '').trim().slice(0, 80));
   }
   return found;
 }"""
@@ -324,7 +338,8 @@ WIDE_DISPLAYS_JS = """() => {
     .map(e => {
       const item = items.find(i => i.typesetRoot === e);
       const tex = item ? item.math : e.innerText;
-      return {over: e.scrollWidth - e.clientWidth, tex: tex.replace(/\\s+/g, ' ').trim()};
+      return {over: e.scrollWidth - e.clientWidth,
+              tex: tex.replace(/\\s+/g, ' ').trim()};
     });
 }"""
 # Claim lines (stumplib.book.claims) that need a sideways scroll or stick out of a box.
@@ -351,8 +366,10 @@ STRAY_VALUES_JS = """() => Array.from(document.querySelectorAll(
 PAGE_HEIGHT_JS = "() => document.documentElement.scrollHeight"
 DARK_JS = "(theme) => { document.documentElement.dataset.theme = theme; }"
 # The images of the article whose card (computed background) is not white.
-DARK_CARDS_JS = """() => Array.from(document.querySelectorAll('article img')).filter(i => {
-  const [r, g, b, a = 1] = getComputedStyle(i).backgroundColor.match(/[\\d.]+/g).map(Number);
+DARK_CARDS_JS = """() => Array.from(document.querySelectorAll('article img'))
+.filter(i => {
+  const [r, g, b, a = 1] = getComputedStyle(i).backgroundColor
+    .match(/[\\d.]+/g).map(Number);
   return !(Math.min(r, g, b) >= 250 && a === 1);
 }).map(i => i.getAttribute('src'))"""
 SCREEN = {"width": 1200, "height": 900}
@@ -378,7 +395,10 @@ def aspect_problems(figures):
 
 
 def readability_problems(figures):
-    """A stored figure's smallest text is SMALLEST_FONT pt at DPI (stumplib.book.plotting)."""
+    """A stored figure's smallest text is SMALLEST_FONT pt at DPI.
+
+    Stumplib.book.plotting.
+    """
     natural_px = plotting.SMALLEST_FONT * plotting.DPI / 72
     problems = []
     for f in figures:
@@ -386,8 +406,8 @@ def readability_problems(figures):
             px = f["width"] / f["naturalWidth"] * natural_px
             if px < READABLE_PX:
                 problems.append(
-                    f"figure shown too small: its smallest text is {px:.1f} px on screen "
-                    f"(at least {READABLE_PX:g}): {f['src']}"
+                    "figure shown too small: its smallest text is "
+                    f"{px:.1f} px on screen (at least {READABLE_PX:g}): {f['src']}"
                 )
     return problems
 

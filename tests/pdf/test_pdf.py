@@ -133,7 +133,8 @@ def test_latex_reports_no_error_and_no_missing_glyph():
 
 
 def overfull_lines(log_text, limit=OVERFULL_LIMIT):
-    """The log's overfull-hbox reports wider than ``limit`` points, with their context."""
+    """The log's overfull-hbox reports wider than ``limit`` points, with their
+    context."""
     found = re.finditer(
         r"^Overfull \\hbox \(([\d.]+)pt too wide\)(.*\n.*)$", log_text, re.M
     )
@@ -178,7 +179,8 @@ def folded_import_lines(book=ROOT / "book"):
 
 
 def test_the_pdf_prints_no_folded_code(text):
-    """No import line of a folded or removed cell (say ``import numpy as np``) is printed."""
+    """No import line of a folded or removed cell (say ``import numpy as np``) is
+    printed."""
     lines = folded_import_lines()
     assert "import numpy as np" in lines
     printed = [line for line in lines if normalized(line) in text]
