@@ -34,7 +34,9 @@ def main(m=1000, n=1000, repeat=30, scales=SCALES):
         a = 0.9 * b + np.log(b)
         corpus.loss_and_gradient(a, b)  # warm the work buffers
         step = min(
-            timeit.repeat(lambda a=a, b=b: corpus.loss_and_gradient(a, b), number=1, repeat=repeat)
+            timeit.repeat(
+                lambda a=a, b=b: corpus.loss_and_gradient(a, b), number=1, repeat=repeat
+            )
         )
         exp = min(timeit.repeat(lambda: np.exp(arr, out=out), number=1, repeat=repeat))
         ratios[b] = step / exp

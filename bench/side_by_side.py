@@ -25,7 +25,10 @@ def main(sizes=(50, 100, 200, 400), corpora=8):
         together = pretraining.train_side_by_side(drawn, theta0, [20.0], PRIOR)
         side = time.perf_counter() - start
         start = time.perf_counter()
-        alone = [pretraining.train_side_by_side([c], theta0[:1], [20.0], PRIOR)[0] for c in drawn]
+        alone = [
+            pretraining.train_side_by_side([c], theta0[:1], [20.0], PRIOR)[0]
+            for c in drawn
+        ]
         one = time.perf_counter() - start
         same = np.array_equal(
             [(h.a, h.b, h.steps) for row in together for h in row],

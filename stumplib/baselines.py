@@ -112,7 +112,9 @@ def midpoint(x, y):
     return 0.5 * (left + right)
 
 
-def monte_carlo_risks(rules, n, prior=tasks.Uniform(), tasks_per_batch=20000, batches=1, rng=None):
+def monte_carlo_risks(
+    rules, n, prior=tasks.Uniform(), tasks_per_batch=20000, batches=1, rng=None
+):
     """Monte Carlo squared-error risks of several rules on the same contexts.
 
     Parameters

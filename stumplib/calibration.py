@@ -1,4 +1,6 @@
-"""The calibrated valley of the population loss: ``a*(b)``, ``min_a L`` and ``L(a -> inf, b)``.
+"""The calibrated valley of the population loss.
+
+``a*(b)``, ``min_a L`` and ``L(a -> inf, b)``.
 
 Under an interior prior ``U[lo, hi]`` (``hi < 1``) the population loss ``L(a, b)`` has,
 at each resolution ``b``, a finite minimizer ``a*(b)`` in the label score: raising ``a``
@@ -23,17 +25,23 @@ from scipy import optimize
 from . import moments, population, quadrature, tasks, validation
 
 _SEARCH = 64.0  # how far (in a) beyond the asymptotic guess a sign change is sought
-_TAIL = 700.0  # beyond t = b(1 - s) = 700 the positives' bias is 1/b to double precision
+_TAIL = (
+    700.0  # beyond t = b(1 - s) = 700 the positives' bias is 1/b to double precision
+)
 
 
 def _interior_uniform(prior, name="prior"):
     if not isinstance(prior, tasks.Uniform):
-        raise TypeError(f"{name} must be a tasks.Uniform prior (got {type(prior).__name__})")
+        raise TypeError(
+            f"{name} must be a tasks.Uniform prior (got {type(prior).__name__})"
+        )
     return prior.lo, prior.hi
 
 
 def guess(b, prior):
-    """Asymptotic valley ``hi·b + log b + log(hi/2)`` (``log b`` replaced by 0 for ``b < 1``).
+    """Asymptotic valley ``hi·b + log b + log(hi/2)``.
+
+    ``log b`` replaced by 0 for ``b < 1``.
 
     Parameters
     ----------
@@ -48,12 +56,15 @@ def guess(b, prior):
 
 
 def _dl_da(a, b, prior, features):
-    """``dL/da`` for the root search of :func:`a_star` (its arguments validated there)."""
+    """``dL/da`` for the root search of :func:`a_star`.
+
+    Its arguments validated there.
+    """
     return population.unchecked_loss_and_gradient(a, b, prior, features)[1]
 
 
 def _bracket(b, prior, features):
-    """An interval ``(a_lo, a_hi)`` with ``∂L/∂a`` negative at ``a_lo``, positive at ``a_hi``."""
+    """An interval ``(a_lo, a_hi)``: ``∂L/∂a < 0`` at ``a_lo``, ``> 0`` at ``a_hi``."""
     a0 = float(guess(b, prior))
     g0 = _dl_da(a0, b, prior, features)
     if g0 == 0.0:
@@ -68,8 +79,9 @@ def _bracket(b, prior, features):
     if direction > 0:
         raise ValueError(
             f"no finite minimizer in a at b={b:g} for {prior}: dL/da < 0 up to "
-            f"a = {prev:.6g} (guess + {_SEARCH:g}); the loss decreases in a, as it does "
-            "for priors reaching s = 1 such as U[0, 1] (use loss_at_infinity)"
+            f"a = {prev:.6g} (guess + {_SEARCH:g}); the loss decreases in a, "
+            "as it does for priors reaching s = 1 such as U[0, 1] "
+            "(use loss_at_infinity)"
         )
     raise ValueError(
         f"no finite minimizer in a at b={b:g} for {prior}: dL/da > 0 down to "
@@ -82,11 +94,13 @@ def _a_star_scalar(b, prior, features):
     lo_a, hi_a = _bracket(b, prior, features)
     if lo_a == hi_a:
         return lo_a
-    return optimize.brentq(_dl_da, lo_a, hi_a, args=(b, prior, features), xtol=1e-12, rtol=1e-15)
+    return optimize.brentq(
+        _dl_da, lo_a, hi_a, args=(b, prior, features), xtol=1e-12, rtol=1e-15
+    )
 
 
 def a_star(b, prior, features=None):
-    """The finite minimizer ``a*(b) = argmin_a L(a, b)`` under an interior uniform prior.
+    """The finite minimizer ``a*(b) = argmin_a L(a, b)`` under an interior uniform law.
 
     Parameters
     ----------
@@ -142,7 +156,9 @@ def min_loss(b, prior):
     """
     a = np.asarray(a_star(b, prior))
     b = validation.positive(b, "b")
-    out = np.array([population.loss(ai, bi, prior) for ai, bi in zip(a.ravel(), b.ravel())])
+    out = np.array(
+        [population.loss(ai, bi, prior) for ai, bi in zip(a.ravel(), b.ravel())]
+    )
     return float(out.reshape(b.shape)) if b.ndim == 0 else out.reshape(b.shape)
 
 
@@ -188,13 +204,20 @@ def off_valley(a, b, prior):
     b = validation.positive(b, "b")
     validation.same_shape(a, b, ("a", "b"))
     valley = np.asarray(a_star(b, prior))
-    loss = np.array([population.loss(x, y, prior) for x, y in zip(a.ravel(), b.ravel())])
-    best = np.array([population.loss(x, y, prior) for x, y in zip(valley.ravel(), b.ravel())])
+    loss = np.array(
+        [population.loss(x, y, prior) for x, y in zip(a.ravel(), b.ravel())]
+    )
+    best = np.array(
+        [population.loss(x, y, prior) for x, y in zip(valley.ravel(), b.ravel())]
+    )
     return OffValley(a - valley, (loss / best - 1.0).reshape(b.shape))
 
 
 def _bias_deficit(t0, t1):
-    """``∫_{t0}^{t1} [1 - (1 - t/(e^t - 1))^2] dt`` (the integrand decays like ``2 t e^{-t}``)."""
+    """``∫_{t0}^{t1} [1 - (1 - t/(e^t - 1))^2] dt``.
+
+    The integrand decays like ``2 t e^{-t}``.
+    """
     top = min(t1, _TAIL)
     if top <= t0:
         return 0.0
@@ -207,9 +230,14 @@ def _bias_deficit(t0, t1):
 
 
 def _loss_at_infinity(b, lo, hi):
-    """``L(∞, b)`` for one ``b``: by ``t = b q`` for ``b > 1``, directly in ``q`` below."""
+    """``L(∞, b)`` for one ``b``.
+
+    By ``t = b q`` for ``b > 1``, directly in ``q`` below.
+    """
     if b > 1:
-        return (1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))) / b**2
+        return (
+            1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))
+        ) / b**2
     q, w = quadrature.unchecked_gauss_legendre(np.linspace(1 - hi, 1 - lo, 9))
     return float(w @ (q * moments.unchecked_mean_fraction(b * q)) ** 2) / (hi - lo)
 
@@ -260,7 +288,9 @@ def loss_at_infinity(b, prior):
     """
     lo, hi = _interior_uniform(prior)
     b = validation.positive(b, "b")
-    out = np.array([_loss_at_infinity(float(bi), lo, hi) for bi in b.ravel()]).reshape(b.shape)
+    out = np.array([_loss_at_infinity(float(bi), lo, hi) for bi in b.ravel()]).reshape(
+        b.shape
+    )
     return float(out) if out.ndim == 0 else out
 
 
@@ -281,5 +311,7 @@ def offset(a, b, prior):
     """
     a, b = validation.parameters(a, b)
     shape = validation.broadcastable((a, b), ("a", "b"))
-    out = np.broadcast_to(a, shape) - np.asarray(a_star(np.broadcast_to(b, shape), prior))
+    out = np.broadcast_to(a, shape) - np.asarray(
+        a_star(np.broadcast_to(b, shape), prior)
+    )
     return float(out) if out.ndim == 0 else out

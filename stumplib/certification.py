@@ -32,10 +32,10 @@ from . import corpus as corpus_module
 
 
 def task_gradients(corpus, a, b):
-    """Per-task gradients ``G_j = 2 (s_hat_j - s_j) (d/da, d/db) s_hat_j``, shape ``(m, 2)``.
+    """Per-task gradients ``G_j = 2 (s_hat_j - s_j) (d/da, d/db) s_hat_j``, ``(m, 2)``.
 
-    Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``. ``corpus`` may be
-    a :class:`~stumplib.corpus.Follower` of the corpus (along a run).
+    Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``. ``corpus`` may
+    be a :class:`~stumplib.corpus.Follower` of the corpus (along a run).
 
     Parameters
     ----------
@@ -56,7 +56,9 @@ def task_gradients(corpus, a, b):
     ValueError
         If ``a`` or ``b`` is not a finite scalar.
     """
-    validation.instance(corpus, (corpus_module.Corpus, corpus_module.Follower), "corpus")
+    validation.instance(
+        corpus, (corpus_module.Corpus, corpus_module.Follower), "corpus"
+    )
     return corpus.unchecked_task_gradients(*validation.scalar_parameters(a, b))
 
 
@@ -64,10 +66,11 @@ def noise_ratio(gradients):
     """The corpus's own estimate of its relative task-sampling error.
 
     ``sqrt(tr Cov_j(G_j) / m) / |mean_j G_j|`` for per-task gradients ``G_j`` (rows of
-    ``gradients``, shape ``(m, 2)``, ``m >= 2``; see :func:`task_gradients`): the standard
-    error of the corpus gradient relative to its norm. It needs no population quantity;
-    its expectation is about ``sigma_n / sqrt(m)`` relative to ``|g|``, the sampling part of
-    the relative gradient error, and it does not see the finite-context bias ``beta_n``.
+    ``gradients``, shape ``(m, 2)``, ``m >= 2``; see :func:`task_gradients`): the
+    standard error of the corpus gradient relative to its norm. It needs no population
+    quantity; its expectation is about ``sigma_n / sqrt(m)`` relative to ``|g|``, the
+    sampling part of the relative gradient error, and it does not see the finite-context
+    bias ``beta_n``.
 
     Parameters
     ----------
@@ -86,7 +89,9 @@ def noise_ratio(gradients):
     """
     gradients = validation.finite(gradients, "gradients")
     if gradients.ndim != 2 or gradients.shape[1] != 2 or gradients.shape[0] < 2:
-        raise ValueError(f"gradients must have shape (m, 2) with m >= 2 (got {gradients.shape})")
+        raise ValueError(
+            f"gradients must have shape (m, 2) with m >= 2 (got {gradients.shape})"
+        )
     return unchecked_noise_ratio(gradients)
 
 
@@ -97,7 +102,7 @@ def unchecked_noise_ratio(gradients):
     ----------
     gradients : ndarray, shape (m, 2)
         Finite per-task gradients, ``m >= 2`` (as from
-        :meth:`Corpus.unchecked_task_gradients <stumplib.corpus.Corpus.unchecked_task_gradients>`).
+        :meth:`stumplib.corpus.Corpus.unchecked_task_gradients`).
 
     Returns
     -------
@@ -106,7 +111,9 @@ def unchecked_noise_ratio(gradients):
     """
     m = gradients.shape[0]
     mean = gradients.mean(axis=0)
-    spread = np.sum((gradients - mean) ** 2) / ((m - 1) * m)  # elementwise: no BLAS rounding
+    spread = np.sum((gradients - mean) ** 2) / (
+        (m - 1) * m
+    )  # elementwise: no BLAS rounding
     norm = float(np.sqrt(mean[0] ** 2 + mean[1] ** 2))
     return float(np.sqrt(spread) / norm) if norm > 0 else float("inf")
 
@@ -198,10 +205,17 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
 
 
 def _error_points(a, b, prior, repetitions):
-    """The points and the count of corpora of :func:`relative_errors`, checked (and the prior)."""
-    a, b = (np.atleast_1d(np.asarray(v, dtype=float)) for v in validation.parameters(a, b))
+    """The points and the count of corpora of :func:`relative_errors`, checked.
+
+    And the prior.
+    """
+    a, b = (
+        np.atleast_1d(np.asarray(v, dtype=float)) for v in validation.parameters(a, b)
+    )
     if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+        raise ValueError(
+            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
+        )
     validation.sampler(prior, "prior")
     return a, b, validation.count(repetitions, "repetitions")
 
@@ -255,7 +269,7 @@ class SquaredErrorLaw(NamedTuple):
 
 
 def squared_error_law(a, b, prior, m):
-    """Exact mean and variance of ``|mean_j G^inf(s_j) - g|^2 / |g|^2`` over ``m`` tasks.
+    """Exact mean and variance of ``|mean_j G^inf(s_j) - g|^2 / |g|^2``, ``m`` tasks.
 
     With ``X = (G^inf(s) - g) / |g|`` (mean zero, covariance ``Sigma``) and ``m``
     independent thresholds, ``E |X_bar|^2 = tr Sigma / m`` and ::
@@ -319,7 +333,9 @@ def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
 
 
 def unseen_share(a, b, prior, s_max):
-    """``|g - g_{s <= s_max}| / |g|``: the part of the population gradient from ``s > s_max``.
+    """``|g - g_{s <= s_max}| / |g|``.
+
+    The part of the population gradient from ``s > s_max``.
 
     ``g_{s <= s_max}`` integrates the per-task gradients over thresholds up to
     ``s_max`` only; the ratio is the relative error of a gradient that never sees a
@@ -434,7 +450,9 @@ def _measurements(biases):
     except TypeError:
         items = None
     if items is None or not all(isinstance(r, ContextBias) for r in items):
-        raise TypeError(f"biases must be a sequence of ContextBias (got {type(biases).__name__})")
+        raise TypeError(
+            f"biases must be a sequence of ContextBias (got {type(biases).__name__})"
+        )
     return (
         validation.finite([getattr(r, k) for r in items], f"biases.{k}")
         for k in ("ratio", "se", "spread")
@@ -450,7 +468,8 @@ def certified_end(b, ratio, level):
         Increasing scales.
     ratio : array_like, shape (k,)
         Relative gradient error at each scale (e.g. a root-mean-square over corpora),
-        non-negative; ``NaN`` (a failed measurement) and ``inf`` count as above the level.
+        non-negative; ``NaN`` (a failed measurement) and ``inf`` count as above the
+        level.
     level : float
         Certification level.
 
@@ -463,8 +482,8 @@ def certified_end(b, ratio, level):
     Raises
     ------
     ValueError
-        If ``ratio`` is negative, ``b`` and ``ratio`` are not 1-D of equal length, or ``b`` is
-        empty or not increasing.
+        If ``ratio`` is negative, ``b`` and ``ratio`` are not 1-D of equal length, or
+        ``b`` is empty or not increasing.
     """
     b = validation.finite(b, "b")
     ratio = validation.real(ratio, "ratio")  # NaN counts as above the level
@@ -531,7 +550,8 @@ def crossing(b, values, level):
     level = validation.positive_scalar(level, "level")
     if b.ndim != 1 or b.shape != values.shape:
         raise ValueError(
-            f"b and values must be 1-D of equal length (got {b.shape} and {values.shape})"
+            "b and values must be 1-D of equal length "
+            f"(got {b.shape} and {values.shape})"
         )
     if np.any(np.diff(b) <= 0):
         raise ValueError("b must be increasing")
@@ -540,7 +560,9 @@ def crossing(b, values, level):
         raise ValueError("values must start below level and reach it on the grid")
     i = int(reached[0])
     t = np.log(level / values[i - 1]) / np.log(values[i] / values[i - 1])
-    return GridCrossing(float(np.exp(np.log(b[i - 1]) + t * np.log(b[i] / b[i - 1]))), i)
+    return GridCrossing(
+        float(np.exp(np.log(b[i - 1]) + t * np.log(b[i] / b[i - 1]))), i
+    )
 
 
 class Crossing(NamedTuple):
@@ -596,12 +618,13 @@ def bias_crossing(b, biases, level):
 
 # ----------------------------------------------------------------- the certified run
 
-#: The step of :func:`certified_end_of_size` as a fraction of the lemma's bound at the start,
-#: ``eta = STEP_FRACTION * 2 / (9 lambda_max(theta_0))``. At the full bound ``q = eta
-#: lambda_max`` rises above ``2/9`` just after the start (measured: up to 1.43 times its
-#: start value at ``m = n = 400`` from ``b_0 = 5``, 1.8 times from ``b_0 = 10``), as the
-#: corpus run leaves the population valley for its own, where the population curvature
-#: is larger; a third of the bound leaves room for that rise (``q`` is checked per record).
+#: The step of :func:`certified_end_of_size` as a fraction of the lemma's bound at the
+#: start, ``eta = STEP_FRACTION * 2 / (9 lambda_max(theta_0))``. At the full bound
+#: ``q = eta lambda_max`` rises above ``2/9`` just after the start (measured: up to 1.43
+#: times its start value at ``m = n = 400`` from ``b_0 = 5``, 1.8 times from
+#: ``b_0 = 10``), as the corpus run leaves the population valley for its own, where the
+#: population curvature is larger; a third of the bound leaves room for that rise (``q``
+#: is checked per record).
 STEP_FRACTION = 1.0 / 3.0
 
 #: Records of :func:`certified_run` are kept where the scale has grown by this relative
@@ -611,9 +634,10 @@ RECORD_GROWTH = 0.02
 
 @dataclass(frozen=True)
 class CertifiedRun:
-    """One corpus's constant-step run with the descent lemma's hypotheses at its iterates.
+    """One corpus's constant-step run, the descent lemma's hypotheses at its iterates.
 
-    The arrays hold one entry per recorded iterate ``theta_k`` (see :func:`certified_run`).
+    The arrays hold one entry per recorded iterate ``theta_k`` (see
+    :func:`certified_run`).
 
     Parameters
     ----------
@@ -654,7 +678,10 @@ class CertifiedRun:
 
     @property
     def certified(self):
-        """Recorded iterates where both hypotheses hold (``rho <= RHO_MAX``, ``q <= Q_MAX``)."""
+        """Recorded iterates where both hypotheses hold.
+
+        ``rho <= RHO_MAX``, ``q <= Q_MAX``.
+        """
         return (self.rho <= descent_lemma.RHO_MAX) & (self.q <= descent_lemma.Q_MAX)
 
     @property
@@ -664,7 +691,10 @@ class CertifiedRun:
 
     @property
     def ended_by(self):
-        """The hypothesis that failed first (``"rho"``, ``"q"``, ``"both"``; ``""`` if none)."""
+        """The hypothesis that failed first.
+
+        ``"rho"``, ``"q"``, ``"both"``; ``""`` if none.
+        """
         if self.censored:
             return ""
         i = int(np.flatnonzero(self.b == self.b_cert)[0])
@@ -678,18 +708,26 @@ class CertifiedRun:
 
 
 def certified_run(
-    corpus, prior, theta0, eta, b_stop, growth=RECORD_GROWTH, until_failure=False, max_steps=10**6
+    corpus,
+    prior,
+    theta0,
+    eta,
+    b_stop,
+    growth=RECORD_GROWTH,
+    until_failure=False,
+    max_steps=10**6,
 ):
-    """Constant-step gradient descent on ``corpus``, checking the descent lemma at its iterates.
+    """Constant-step descent on ``corpus``, checking the descent lemma at its iterates.
 
     From ``theta0`` the run takes steps ``theta <- theta - eta grad L_{m,n}(theta)``
-    (:func:`stumplib.training.descend`) until the scale reaches ``b_stop``. At the start, at
-    every iterate where ``b`` has grown by the factor ``1 + growth`` since the last record,
-    and at the last iterate it records the corpus's relative gradient error ``rho``, the
-    step's ``q = eta lambda_max`` (:func:`stumplib.descent_lemma.curvature` at both ends of
-    the step) and the step's population-loss decrease against the lemma's guarantee
-    ``eta |grad L|^2 / 4``. Where ``rho <= 1/2`` and ``q <= 2/9`` the lemma proves that
-    guarantee; the first record where either fails ends the certified interval.
+    (:func:`stumplib.training.descend`) until the scale reaches ``b_stop``. At the
+    start, at every iterate where ``b`` has grown by the factor ``1 + growth`` since the
+    last record, and at the last iterate it records the corpus's relative gradient error
+    ``rho``, the step's ``q = eta lambda_max`` (:func:`stumplib.descent_lemma.curvature`
+    at both ends of the step) and the step's population-loss decrease against the
+    lemma's guarantee ``eta |grad L|^2 / 4``. Where ``rho <= 1/2`` and ``q <= 2/9`` the
+    lemma proves that guarantee; the first record where either fails ends the certified
+    interval.
 
     Parameters
     ----------
@@ -742,7 +780,9 @@ def certified_run(
         if b >= state["next"] or last:
             rows.append(_record(prior, eta, a, b, k, gradient))
             state["next"] = b * (1.0 + growth)
-            failed = rows[-1][3] > descent_lemma.RHO_MAX or rows[-1][4] > descent_lemma.Q_MAX
+            failed = (
+                rows[-1][3] > descent_lemma.RHO_MAX or rows[-1][4] > descent_lemma.Q_MAX
+            )
             state["failed"] = state["failed"] or failed
         return None if last else gradient
 
@@ -753,7 +793,16 @@ def certified_run(
     censored = failing.size == 0
     b_cert = float(b[-1] if censored else b[failing[0]])
     return CertifiedRun(
-        eta, step.astype(int), a, b, rho, q, decrease, guaranteed, b_cert, bool(censored)
+        eta,
+        step.astype(int),
+        a,
+        b,
+        rho,
+        q,
+        decrease,
+        guaranteed,
+        b_cert,
+        bool(censored),
     )
 
 
@@ -764,7 +813,9 @@ def _record(prior, eta, a, b, k, gradient):
     norm_sq = float(g @ g)
     rho = float(np.linalg.norm(gradient - g) / np.sqrt(norm_sq))
     a1, b1 = a - eta * gradient[0], b - eta * gradient[1]
-    lam = max(descent_lemma.curvature(a, b, prior), descent_lemma.curvature(a1, b1, prior))
+    lam = max(
+        descent_lemma.curvature(a, b, prior), descent_lemma.curvature(a1, b1, prior)
+    )
     decrease = float(value - population.loss(a1, b1, prior))
     return k, a, b, rho, eta * lam, decrease, eta * norm_sq / 4.0
 
@@ -775,8 +826,9 @@ class CertifiedEnd(NamedTuple):
     Parameters
     ----------
     scale : float
-        Median of ``b_cert`` over the corpora (a censored run counts at its stop, a lower
-        bound: the median is a lower bound too if half the runs or more are censored).
+        Median of ``b_cert`` over the corpora (a censored run counts at its stop, a
+        lower bound: the median is a lower bound too if half the runs or more are
+        censored).
     log_se : float
         Standard error of ``log scale`` from the scatter between corpora: the standard
         deviation of the log median over :data:`BOOTSTRAP` resamples of the corpora.
@@ -785,7 +837,8 @@ class CertifiedEnd(NamedTuple):
     corpora : int
         Number of corpora.
     censored : int
-        How many runs never failed before their stop (their ``b_cert`` is a lower bound).
+        How many runs never failed before their stop (their ``b_cert`` is a lower
+        bound).
     empty : int
         How many runs failed at their first record (the start is already past the end).
     """
@@ -798,16 +851,18 @@ class CertifiedEnd(NamedTuple):
     empty: int
 
 
-#: Resamples of the bootstrap of :func:`certified_end_over` (drawn from a fixed stream, so
-#: the result is a function of the runs alone).
+#: Resamples of the bootstrap of :func:`certified_end_over` (drawn from a fixed stream,
+#: so the result is a function of the runs alone).
 BOOTSTRAP = 2000
 
 
 def certified_end_over(runs):
-    """:class:`CertifiedEnd` of several :class:`CertifiedRun` (independent corpora of one size).
+    """:class:`CertifiedEnd` of several :class:`CertifiedRun`.
 
-    The centre is the median of ``b_cert`` (robust to the runs censored at their stop), its
-    standard error on the log scale the bootstrap one over corpora.
+    Independent corpora of one size.
+
+    The centre is the median of ``b_cert`` (robust to the runs censored at their stop),
+    its standard error on the log scale the bootstrap one over corpora.
 
     Parameters
     ----------
@@ -859,17 +914,20 @@ def certified_end_of_size(
     n_workers=None,
     backend=None,
 ):
-    """The end of the certified interval of corpora of size ``(m, n)``: THE ``b_cert(m, n)``.
+    """The end of the certified interval of corpora of size ``(m, n)``.
+
+    THE ``b_cert(m, n)``.
 
     Draws ``corpora`` independent corpora (corpus ``r`` from the stream ``(*seed, m, n,
-    r)``), runs :func:`certified_run` on each from the valley point ``(a*(b0), b0)`` with
-    :data:`STEP_FRACTION` of the lemma's step there
+    r)``), runs :func:`certified_run` on each from the valley point
+    ``(a*(b0), b0)`` with :data:`STEP_FRACTION` of the lemma's step there
     (:func:`stumplib.descent_lemma.step_bound`) until its first failure (or ``b_stop``;
     to ``b_stop`` in any case with ``until_failure=False``), and summarizes the ends
-    (:func:`certified_end_over`). Cost per corpus: about ``(b^4 - b0^4) / (8 eta)`` steps
-    to reach ``b`` on ``U[0.1, 0.9]`` (``b^4`` grows like ``8 t``), each of cost ``O(m)``
-    (about 1 ms at ``m = n = 400``, 6 ms at 3200), e.g. about ``1200 b0`` steps to
-    ``b = 3 b0`` for ``b0 >= 10``; and ``log(b / b0) / growth`` records of about 20 ms.
+    (:func:`certified_end_over`). Cost per corpus: about ``(b^4 - b0^4) / (8 eta)``
+    steps to reach ``b`` on ``U[0.1, 0.9]`` (``b^4`` grows like ``8 t``), each of cost
+    ``O(m)`` (about 1 ms at ``m = n = 400``, 6 ms at 3200), e.g. about ``1200 b0`` steps
+    to ``b = 3 b0`` for ``b0 >= 10``; and ``log(b / b0) / growth`` records of about
+    20 ms.
 
     Parameters
     ----------
@@ -929,10 +987,10 @@ def _certified_one(item):
 
 
 def sampling_constant(prior):
-    """``C_σ = lim σ_∞(b) / √b`` on the valley of ``U[lo, hi]``, ``√(2(1 + hi²) / (3(hi - lo)))``.
+    """``C_σ = lim σ_∞(b) / √b = √(2(1 + hi²) / (3(hi - lo)))`` on the valley.
 
-    Derived in :mod:`stumplib.symbolic.sampling` (asymptotic, large ``b``) from the layer
-    of width ``1/b`` below ``hi`` that carries the per-task gradients; 1.2281 for
+    Derived in :mod:`stumplib.symbolic.sampling` (asymptotic, large ``b``) from the
+    layer of width ``1/b`` below ``hi`` that carries the per-task gradients; 1.2281 for
     ``U[0.1, 0.9]``. :func:`sampling_coefficient` gives ``σ_∞(b)`` at finite ``b``.
 
     Parameters
@@ -949,8 +1007,8 @@ def sampling_constant(prior):
     TypeError
         If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
     ValueError
-        If ``prior`` reaches 1 (no valley: the full-prior regime, where ``σ_∞`` grows like
-        ``b^{3/2}``).
+        If ``prior`` reaches 1 (no valley: the full-prior regime, where ``σ_∞`` grows
+        like ``b^{3/2}``).
 
     Examples
     --------
@@ -978,7 +1036,7 @@ class SlowLayer(NamedTuple):
 
 
 def slow_layer(prior):
-    """``lim σ_∞(b) / √b`` along the slow curve of gradient flow on ``U[lo, hi]``, and its lag.
+    """``lim σ_∞(b) / √b`` on the slow curve of the flow on ``U[lo, hi]``, and its lag.
 
     Derived in :func:`stumplib.symbolic.sampling.slow_layer_constant` (asymptotic, large
     ``b``): with ``w = hi - lo``, ``q = hi w / (1 + hi²)`` and ``ρ_0 = 1 + √(1 + 2q)``,
@@ -1013,7 +1071,9 @@ def slow_layer(prior):
     width = hi - lo
     top = 1.0 + np.sqrt(1.0 + 2.0 * hi * width / (1.0 + hi**2))
     moment = top**2 / 2.0 - 2.0 * top**3 / 3.0 + top**4 / 4.0
-    return SlowLayer(float(np.sqrt((1.0 + hi**2) ** 2 * moment / width)), float(-np.log(top / 2)))
+    return SlowLayer(
+        float(np.sqrt((1.0 + hi**2) ** 2 * moment / width)), float(-np.log(top / 2))
+    )
 
 
 def _interior_support(prior):

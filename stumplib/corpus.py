@@ -3,25 +3,25 @@
 The empirical loss is ``L_{m,n}(a, b) = (1/m) sum_j (s_hat(C_j) - s_j)^2``; its
 gradient is ``(2/m) sum_j (s_hat_j - s_j) (Cov_w(x, y), -Var_w(x))_j``.
 
-**The engine: cost that falls with the scale.** At scale ``b > 0`` an example whose score
-``a*y - b*x`` lies more than ``Corpus.cutoff`` units below its task's heaviest example
-(the *leader*) has relative weight below ``e^{-cutoff}``. Each task is stored sorted
-within its classes, negatives ascending from the left end of its row and positives
-descending to the right end, so the examples that matter for a class are a run of columns
-at one end of the row: its *window*. One sorted search over keys that ascend through the
-whole corpus finds every window's length; the moments are then summed over the windows
-only, on chunks of rows of similar window length (a class whose leader lies below the
-task's leader by more than the cutoff is left out). When the windows cover most of the
-corpus (small ``b``) it is summed densely instead, on row blocks that stay in cache.
-With ``cutoff = 40 + log n`` the weight left out of a task is below
+**The engine: cost that falls with the scale.** At scale ``b > 0`` an example whose
+score ``a*y - b*x`` lies more than ``Corpus.cutoff`` units below its task's heaviest
+example (the *leader*) has relative weight below ``e^{-cutoff}``. Each task is stored
+sorted within its classes, negatives ascending from the left end of its row and
+positives descending to the right end, so the examples that matter for a class are a run
+of columns at one end of the row: its *window*. One sorted search over keys that ascend
+through the whole corpus finds every window's length; the moments are then summed over
+the windows only, on chunks of rows of similar window length (a class whose leader lies
+below the task's leader by more than the cutoff is left out). When the windows cover
+most of the corpus (small ``b``) it is summed densely instead, on row blocks that stay
+in cache. With ``cutoff = 40 + log n`` the weight left out of a task is below
 ``n e^{-cutoff} = e^{-40}`` of its leader's, so every per-task estimate, ``d/da`` and
 ``d/db`` moves by less than ``e^{-40} < 5e-18`` in absolute terms (features lie in
 [0, 1]). At ``b < 0`` (never reached by training) the dense head evaluation is used.
 
 **Along a run.** Gradient descent moves ``b`` a little per step, so training evaluates
 through a :class:`Follower` (:meth:`Corpus.follow`): it expands each class's moment sums
-in the scale around an anchor and re-anchors only when ``b`` leaves the expansion's radius,
-so most steps cost ``O(m)`` instead of a pass over the windows.
+in the scale around an anchor and re-anchors only when ``b`` leaves the expansion's
+radius, so most steps cost ``O(m)`` instead of a pass over the windows.
 """
 
 import numpy as np
@@ -30,7 +30,8 @@ from . import head, moments, tasks, validation
 
 
 class _Empirical:
-    """The empirical loss and its gradient, from the per-task summaries and thresholds ``s``.
+    """The empirical loss and its gradient, from the per-task summaries and thresholds
+    ``s``.
 
     Subclasses define ``_points`` (validation) and ``_summaries`` (on validated points).
     """
@@ -47,11 +48,15 @@ class _Empirical:
         return self.summaries(a, b)[0]
 
     def loss_and_gradient(self, a, b):
-        """Empirical loss and its gradient ``(L, dL/da, dL/db)`` at one point ``(a, b)``."""
+        """Empirical loss and its gradient ``(L, dL/da, dL/db)`` at one point
+        ``(a, b)``.
+        """
         return self.unchecked_loss_and_gradient(*validation.scalar_parameters(a, b))
 
     def unchecked_loss_and_gradient(self, a, b):
-        """:meth:`loss_and_gradient` at a validated point, without the checks (along a run).
+        """:meth:`loss_and_gradient` at a validated point, without the checks.
+
+        Along a run.
 
         Parameters
         ----------
@@ -65,7 +70,11 @@ class _Empirical:
         """
         est, d_a, d_b = self._summaries(a, b)
         r = est - self.s
-        return float(np.mean(r**2)), float(2 * np.mean(r * d_a)), float(2 * np.mean(r * d_b))
+        return (
+            float(np.mean(r**2)),
+            float(2 * np.mean(r * d_a)),
+            float(2 * np.mean(r * d_b)),
+        )
 
     def loss(self, a, b):
         """Empirical loss ``L_{m,n}(a, b)``."""
@@ -121,14 +130,20 @@ class Corpus(_Empirical):
             raise ValueError(f"s must have shape {x.shape[:1]} (got {s.shape})")
         wrong = np.flatnonzero(np.any(y != (x > s[:, None]), axis=-1))
         if wrong.size:
-            raise ValueError(f"y must be 1{{x > s}} in every task (task {wrong[0]} differs)")
+            raise ValueError(
+                f"y must be 1{{x > s}} in every task (task {wrong[0]} differs)"
+            )
         per = max(1, self.LAYOUT_BLOCK // x.shape[1])
         self._build(
-            s, x.shape, ((x[r : r + per], y[r : r + per]) for r in range(0, x.shape[0], per))
+            s,
+            x.shape,
+            ((x[r : r + per], y[r : r + per]) for r in range(0, x.shape[0], per)),
         )
 
     def _build(self, s, shape, blocks):
-        """Lay out the corpus from its thresholds and its row blocks ``(x, y)``, in order."""
+        """Lay out the corpus from its thresholds and its row blocks ``(x, y)``, in
+        order.
+        """
         self.s = validation.unit_interval(s, "s")
         if self.s.shape != shape[:1]:
             raise ValueError(f"s must have shape {shape[:1]} (got {self.s.shape})")
@@ -141,10 +156,13 @@ class Corpus(_Empirical):
         self._finish()
 
     def _layout(self, x, y, rows):
-        """Sort a row block into the layout: negatives ascending, then positives descending.
+        """Sort a row block into the layout.
 
-        The labels are ``1{x > s}``, so a row sorted ascending holds its negatives first;
-        its positives are then read backwards into place (cheaper than sorting by class).
+        Negatives ascending, then positives descending.
+
+        The labels are ``1{x > s}``, so a row sorted ascending holds its negatives
+        first; its positives are then read backwards into place (cheaper than sorting by
+        class).
         """
         n = x.shape[1]
         n_neg = n - np.count_nonzero(y, axis=1)
@@ -162,7 +180,8 @@ class Corpus(_Empirical):
         self._lead = np.where(self._empty, 0.0, self._x[:, [0, n - 1]])
         self._lead_by_class = np.ascontiguousarray(self._lead.T)
         self._dev = np.empty_like(self._x)
-        # keys ascend over the whole corpus: row j's negatives 4j + d, its positives 4j + 3 - d
+        # keys ascend over the whole corpus: row j's negatives 4j + d, its positives
+        # 4j + 3 - d
         self._keys = np.empty(m * n)
         keys = self._keys.reshape(m, n)
         cols = np.arange(n)
@@ -176,11 +195,15 @@ class Corpus(_Empirical):
                 out=self._dev[rows],
             )
             base = 4.0 * np.arange(r, min(m, r + per))[:, None]
-            keys[rows] = np.where(pos, base + 3.0 - self._dev[rows], base + self._dev[rows])
+            keys[rows] = np.where(
+                pos, base + 3.0 - self._dev[rows], base + self._dev[rows]
+            )
         self._dense = None
 
     @classmethod
-    def sample(cls, m, n, prior=tasks.Uniform(0.1, 0.9), features=tasks.Uniform(), rng=None):
+    def sample(
+        cls, m, n, prior=tasks.Uniform(0.1, 0.9), features=tasks.Uniform(), rng=None
+    ):
         """Draw a corpus of ``m`` tasks with ``n`` examples.
 
         See :func:`stumplib.tasks.sample_contexts`.
@@ -208,11 +231,13 @@ class Corpus(_Empirical):
 
     @classmethod
     def stack(cls, corpora):
-        """One corpus holding the tasks of ``corpora``, in order (all with ``n`` examples).
+        """One corpus holding the tasks of ``corpora``, in order.
 
-        Its per-task summaries at one point per task are those of the corpora it holds, so
-        many corpora of one size can be trained side by side in one evaluation per step.
-        The corpora must be of one class (all dense, or all
+        All with ``n`` examples.
+
+        Its per-task summaries at one point per task are those of the corpora it holds,
+        so many corpora of one size can be trained side by side in one evaluation per
+        step. The corpora must be of one class (all dense, or all
         :class:`~stumplib.sparse_corpus.SparseCorpus`); so is the stack.
         """
         if isinstance(corpora, Corpus) or not len(corpora):
@@ -222,9 +247,13 @@ class Corpus(_Empirical):
         widths = {corpus.shape[1] for corpus in corpora}
         if len(widths) != 1:
             raise ValueError(f"corpora must have equal n (got {sorted(widths)})")
-        kinds = sorted({type(corpus).__name__: type(corpus) for corpus in corpora}.items())
+        kinds = sorted(
+            {type(corpus).__name__: type(corpus) for corpus in corpora}.items()
+        )
         if len(kinds) != 1:
-            raise ValueError(f"corpora must be of one kind (got {[k for k, _ in kinds]})")
+            raise ValueError(
+                f"corpora must be of one kind (got {[k for k, _ in kinds]})"
+            )
         return kinds[0][1]._stack(corpora)
 
     @classmethod
@@ -243,11 +272,15 @@ class Corpus(_Empirical):
         return self._x.shape
 
     def follow(self):
-        """A :class:`Follower` of this corpus: the same summaries, much cheaper along a run."""
+        """A :class:`Follower` of this corpus.
+
+        The same summaries, much cheaper along a run.
+        """
         return Follower(self)
 
     def windows(self, a, b):
-        """Numbers of examples of each class that carry weight at ``(a, b)``, for ``b > 0``.
+        """Numbers of examples of each class that carry weight at ``(a, b)``, for
+        ``b > 0``.
 
         An example counts when its score is within ``cutoff`` units of its task's
         leader; within a class these are the smallest features. ``a`` and ``b`` are one
@@ -264,8 +297,8 @@ class Corpus(_Empirical):
         return self._windows(a, b)
 
     def _points(self, a, b):
-        """``a`` and ``b`` as two floats (one point) or two arrays of shape ``(m,)`` (one
-        point per task).
+        """``a`` and ``b`` as two floats (one point) or two arrays of shape ``(m,)``
+        (one point per task).
         """
         a, b = validation.parameters(a, b)
         if a.ndim == b.ndim == 0:
@@ -283,41 +316,49 @@ class Corpus(_Empirical):
         return self._lengths(np.minimum(limit, 2.0))
 
     def _left_out(self, gaps):
-        """The classes left out at the leaders' score ``gaps``: empty, or led by a member
+        """The classes left out at the leaders' score ``gaps``: empty, or led by a
+        member
         more than ``cutoff`` below its task's leader (no member within the cutoff).
         """
         return self._empty | (gaps > self.cutoff)
 
     def _gaps(self, a, b):
-        """How far each class leader's score lies below its task's leader, shape ``(m, 2)``
-        (``inf`` for an empty class).
+        """How far each class leader's score lies below its task's leader, shape
+        ``(m, 2)`` (``inf`` for an empty class).
         """
-        score = self._LABELS * np.reshape(a, (-1, 1)) - np.reshape(b, (-1, 1)) * self._lead
+        score = (
+            self._LABELS * np.reshape(a, (-1, 1)) - np.reshape(b, (-1, 1)) * self._lead
+        )
         score[self._empty] = -np.inf
         return np.maximum(score[:, :1], score[:, 1:]) - score
 
     def _lengths(self, limit):
-        """Numbers of each class's members within ``limit`` of their leader, shape ``(m, 2)``
-        (``limit`` of shape ``(m, 2)``).
+        """Numbers of each class's members within ``limit`` of their leader, shape
+        ``(m, 2)`` (``limit`` of shape ``(m, 2)``).
         """
         m, n = self._x.shape
         base = 4.0 * np.arange(m)
         start = np.arange(m) * n
         neg = np.searchsorted(self._keys, base + limit[:, 0], side="right") - start
-        pos = start + n - np.searchsorted(self._keys, base + 3.0 - limit[:, 1], side="left")
+        pos = (
+            start
+            + n
+            - np.searchsorted(self._keys, base + 3.0 - limit[:, 1], side="left")
+        )
         return np.clip(np.column_stack([neg, pos]), 0, self._sizes)
 
     def _window_sums(self, rate, lengths, sizes, right, powers=3):
-        """Moment sums ``sum w d^p``, ``p < powers``, of one class over its windows, shape
-        ``(powers, m)`` (``rate`` per task).
+        """Moment sums ``sum w d^p``, ``p < powers``, of one class over its windows,
+        shape ``(powers, m)`` (``rate`` per task).
 
-        Each task's run of ``width = max(lengths)`` columns at its class's end of the row is
-        summed; members of the class beyond the window are kept (their weight is
+        Each task's run of ``width = max(lengths)`` columns at its class's end of the
+        row is summed; members of the class beyond the window are kept (their weight is
         negligible, and keeping them is exact), members of the other class are masked.
         """
         out = np.zeros((powers, lengths.size))
         n = self._x.shape[1]
-        # rows by window length, in chunks of about BLOCK elements each padded to its longest
+        # rows by window length, in chunks of about BLOCK elements each padded to its
+        # longest
         order = np.argsort(lengths, kind="stable")
         order = order[np.searchsorted(lengths[order], 1) :]
         sorted_lengths = lengths[order]
@@ -342,8 +383,8 @@ class Corpus(_Empirical):
         return out
 
     def _dense_sums(self, rate, powers=3):
-        """Moment sums ``sum w d^p``, ``p < powers``, of every class over all its members,
-        shape ``(powers, 2, m)`` (``rate`` per task).
+        """Moment sums ``sum w d^p``, ``p < powers``, of every class over all its
+        members, shape ``(powers, 2, m)`` (``rate`` per task).
         """
         m, n = self._x.shape
         per = max(1, self.BLOCK // n)
@@ -386,7 +427,9 @@ class Corpus(_Empirical):
             return self._dense_sums(rate, powers)
         return np.stack(
             [
-                self._window_sums(rate, lengths[:, k], self._sizes[:, k], k == 1, powers)
+                self._window_sums(
+                    rate, lengths[:, k], self._sizes[:, k], k == 1, powers
+                )
                 for k in (0, 1)
             ],
             axis=1,
@@ -397,13 +440,15 @@ class Corpus(_Empirical):
         if not np.all(b > 0):
             if self._dense is None:
                 cols = np.arange(self._x.shape[1])
-                self._dense = head.Contexts(self._x, (cols >= self.n_neg[:, None]).astype(float))
+                self._dense = head.Contexts(
+                    self._x, (cols >= self.n_neg[:, None]).astype(float)
+                )
             return self._dense.summaries(a, b)
         return self._summarize(*self._sums(a, b), a, b)
 
     def _summarize(self, sums, skipped, a, b):
-        """:meth:`summaries` from the moment sums per class (shape ``(3, 2, m)``) and the
-        mask of classes left out (shape ``(m, 2)``), class by class.
+        """:meth:`summaries` from the moment sums per class (shape ``(3, 2, m)``) and
+        the mask of classes left out (shape ``(m, 2)``), class by class.
         """
         mass, first, second = sums
         skipped, lead = skipped.T, self._lead_by_class
@@ -422,17 +467,18 @@ class Follower(_Empirical):
     """A corpus's summaries along a run that moves a little per step (gradient descent).
 
     Around an anchor scale ``b_0`` each class's moment sums are series in
-    ``delta = b - b_0``: ``sum_i e^{-b d_i} d_i^k = sum_j (-delta)^j / j! S_{k+j}``, with
-    ``S_p = sum_i e^{-b_0 d_i} d_i^p``. The anchor holds ``S_0 ... S_{TERMS+1}`` over windows
-    that keep every example carrying weight anywhere in ``|delta| <= R``, with
-    ``R = max(b_0 / (cutoff + 1), 1)`` so that ``|delta| d <= 1`` on them (the radius
-    grows with the scale: a run that moves up from ``b`` to ``2 b`` needs about
+    ``delta = b - b_0``: ``sum_i e^{-b d_i} d_i^k = sum_j (-delta)^j / j! S_{k+j}``,
+    with ``S_p = sum_i e^{-b_0 d_i} d_i^p``. The anchor holds ``S_0 ... S_{TERMS+1}``
+    over windows that keep every example carrying weight anywhere in ``|delta| <= R``,
+    with ``R = max(b_0 / (cutoff + 1), 1)`` so that ``|delta| d <= 1`` on them (the
+    radius grows with the scale: a run that moves up from ``b`` to ``2 b`` needs about
     ``0.36 (cutoff + 1)`` anchors whatever ``b``, 18 at ``n = 10^4``):
     ``TERMS`` terms then leave a relative error below ``e^2 / TERMS! < 4e-18``, and the
     values are those of ``Corpus.summaries`` to rounding. One anchor costs about as
     much as three evaluations of the corpus; an evaluation within its radius costs
-    ``O(m TERMS)``. The anchor moves (for every task) as soon as one task leaves its radius,
-    ahead of the run where it moves up; at ``b <= 0`` the corpus evaluates directly.
+    ``O(m TERMS)``. The anchor moves (for every task) as soon as one task leaves its
+    radius, ahead of the run where it moves up; at ``b <= 0`` the corpus evaluates
+    directly.
 
     Parameters
     ----------
@@ -449,7 +495,9 @@ class Follower(_Empirical):
         orders = np.arange(self.TERMS)
         # shaped against the anchor's series, (moment, term, class, task)
         self._orders = orders.reshape(1, -1, 1, 1)
-        self._factorials = np.cumprod(np.maximum(orders, 1), dtype=float).reshape(1, -1, 1, 1)
+        self._factorials = np.cumprod(np.maximum(orders, 1), dtype=float).reshape(
+            1, -1, 1, 1
+        )
 
     def _points(self, a, b):
         """The corpus's validated points (see :meth:`Corpus._points`)."""
@@ -460,7 +508,9 @@ class Follower(_Empirical):
         corpus = self.corpus
         if not np.all(b > 0):
             return corpus._summaries(a, b)
-        if self._anchor is None or np.any(np.abs(b - self._anchor[0]) > self._anchor[1]):
+        if self._anchor is None or np.any(
+            np.abs(b - self._anchor[0]) > self._anchor[1]
+        ):
             self._anchor = self._expand(b, self._last)
         self._last = b
         b0, _, series = self._anchor
@@ -469,11 +519,12 @@ class Follower(_Empirical):
         return corpus._summarize(sums, corpus._left_out(corpus._gaps(a, b)), a, b)
 
     def _expand(self, b, last):
-        """The anchor for a run now at ``b`` (before at ``last``): ``(b_0, R, series)``, the
+        """The anchor for a run now at ``b`` (before at ``last``): ``(b_0, R, series)``,
+        the
         series of the moment sums ``sum w d^k``, ``k < 3``, shape ``(3, TERMS, 2, m)``
-        (``S_{k+j}`` at ``[k, j]``). Where the run moves up, ``b_0 = b + 0.9 R(b)``, so that
-        the anchor lasts about twice as long (``R`` grows with ``b``: ``b`` stays within
-        ``R(b_0)``); elsewhere ``b_0 = b``.
+        (``S_{k+j}`` at ``[k, j]``). Where the run moves up, ``b_0 = b + 0.9 R(b)``, so
+        that the anchor lasts about twice as long (``R`` grows with ``b``: ``b`` stays
+        within ``R(b_0)``); elsewhere ``b_0 = b``.
         """
         up = 0.0 if last is None else np.where(b > last, 0.9, 0.0)
         b = b + up * self._radius(b)
@@ -511,7 +562,8 @@ def unchecked_window_cutoff(n):
 
 
 def unchecked_expansion_radius(b, cutoff):
-    """The radius ``R(b) = max(b / (cutoff + 1), 1)`` of a :class:`Follower`'s expansion.
+    """The radius ``R(b) = max(b / (cutoff + 1), 1)`` of a :class:`Follower`'s
+    expansion.
 
     Unchecked: the follower and :func:`stumplib.sparse_corpus.lowest_anchor` call it on
     validated scales.

@@ -1,4 +1,6 @@
-"""Population training dynamics: slow curve, phase timing, rates and step-size stability.
+"""Population training dynamics.
+
+Slow curve, phase timing, rates and step-size stability.
 
 Under population gradient flow from a large-resolution initialization the
 relative score first settles onto a slow curve ``a = h(b)`` (phase 1, calibration),
@@ -44,7 +46,7 @@ def slow_curve(b, p, m, xi0, xi1=0.0):
 
 
 def reduced_time(b_start, b_end, kappa, e):
-    """Time for the reduced flow ``d(b⁴)/dt = κ (1 + e/b)`` to take ``b`` from start to end.
+    """Time for the reduced flow ``d(b⁴)/dt = κ (1 + e/b)`` to take ``b`` to its end.
 
     ``∫ 4 b³ / (κ (1 + e/b)) db`` in closed form: ``(4/κ)`` times the antiderivative
     ``b⁴/4 - e b³/3 + e² b²/2 - e³ b + e⁴ log(b + e)`` of ``b⁴ / (b + e)``.
@@ -64,13 +66,18 @@ def reduced_time(b_start, b_end, kappa, e):
         If ``b + e`` is not positive on ``[b_start, b_end]``.
     """
     b = np.array(
-        [validation.positive_scalar(v, n) for v, n in ((b_start, "b_start"), (b_end, "b_end"))]
+        [
+            validation.positive_scalar(v, n)
+            for v, n in ((b_start, "b_start"), (b_end, "b_end"))
+        ]
     )
     kappa = validation.positive_scalar(kappa, "kappa")
     e = validation.scalar(e, "e")
     if np.any(b + e <= 0):
         raise ValueError("b + e must be positive on [b_start, b_end]")
-    antiderivative = b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * np.log(b + e)
+    antiderivative = (
+        b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * np.log(b + e)
+    )
     return float(4 / kappa * (antiderivative[1] - antiderivative[0]))
 
 
@@ -115,8 +122,8 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
     Raises
     ------
     ValueError
-        If ``fraction`` is not in (0, 1), ``growth <= 1``, the trajectory has fewer than two
-        records, or ``curve`` is not finite at its ``b``.
+        If ``fraction`` is not in (0, 1), ``growth <= 1``, the trajectory has fewer than
+        two records, or ``curve`` is not finite at its ``b``.
     """
     fraction = validation.positive_scalar(fraction, "fraction")
     growth = validation.positive_scalar(growth, "growth")
@@ -130,17 +137,21 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
         raise ValueError("the trajectory needs at least two records")
     distance = np.abs(a - curve(b))
     if not np.all(np.isfinite(distance)):
-        raise ValueError("curve must return finite values at the trajectory's b (got NaN or inf)")
+        raise ValueError(
+            "curve must return finite values at the trajectory's b (got NaN or inf)"
+        )
     settled = np.flatnonzero(distance <= fraction * distance[0])
     grown = np.flatnonzero(b >= growth * b[0])
     t_cal, b_cal = (
-        (float(t[settled[0]]), float(b[settled[0]])) if settled.size else (np.nan, np.nan)
+        (float(t[settled[0]]), float(b[settled[0]]))
+        if settled.size
+        else (np.nan, np.nan)
     )
     return Phases(t_cal, b_cal, float(t[grown[0]]) if grown.size else np.nan)
 
 
 def rate(a, b, prior, features=None):
-    """The instantaneous ``d(b⁴)/dt = -4 b³ ∂L/∂b`` of the population flow at ``(a, b)``.
+    """The instantaneous ``d(b⁴)/dt = -4 b³ ∂L/∂b`` of the population flow at a point.
 
     Parameters
     ----------
@@ -212,17 +223,21 @@ def inverse_expansion(b, y, degree=1, log=False):
     Raises
     ------
     ValueError
-        If ``b`` and ``y`` are not 1-D of the same length, or hold too few points or distinct
-        scales for the fit.
+        If ``b`` and ``y`` are not 1-D of the same length, or hold too few points or
+        distinct scales for the fit.
     """
     degree = validation.count(degree, "degree", minimum=0)
     b = validation.positive(b, "b")
     y = validation.finite(y, "y")
     if b.ndim != 1 or b.shape != y.shape:
-        raise ValueError(f"b and y must be 1-D of the same length (got {b.shape} and {y.shape})")
+        raise ValueError(
+            f"b and y must be 1-D of the same length (got {b.shape} and {y.shape})"
+        )
     design = _design(b, degree, log)
     if len(b) < design.shape[1] + 1:
-        raise ValueError(f"this fit needs at least {design.shape[1] + 1} points (got {len(b)})")
+        raise ValueError(
+            f"this fit needs at least {design.shape[1] + 1} points (got {len(b)})"
+        )
     if np.unique(b).size < design.shape[1] + 1:
         raise ValueError(
             f"b must hold at least {design.shape[1] + 1} distinct scales for this fit "
@@ -252,7 +267,10 @@ def hessian(gradient, a, b, h=1e-4):
     step = validation.positive_scalar(h, "h") * max(1.0, abs(a), abs(b))
     cols = []
     for da, db in ((step, 0.0), (0.0, step)):
-        up, down = np.array(gradient(a + da, b + db)), np.array(gradient(a - da, b - db))
+        up, down = (
+            np.array(gradient(a + da, b + db)),
+            np.array(gradient(a - da, b - db)),
+        )
         cols.append((up - down) / (2 * step))
     H = np.column_stack(cols)
     return (H + H.T) / 2
@@ -313,7 +331,7 @@ def _descends(loss_and_gradient, a, b, eta, steps):
 
 
 def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=12):
-    """Largest constant step for which gradient descent decreases the loss monotonically.
+    """Largest constant step at which gradient descent decreases the loss monotonically.
 
     For a quadratic with largest curvature ``λ`` the loss decreases at every step iff
     ``η < 2/λ``; for the population loss the threshold is measured by bisection in
@@ -326,7 +344,8 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
     theta0 : tuple of float
         Initial ``(a, b)``.
     guess : float
-        Order of magnitude of the answer (e.g. ``2/λ_max`` of the Hessian at ``theta0``).
+        Order of magnitude of the answer (e.g. ``2/λ_max`` of the Hessian at
+        ``theta0``).
     steps : int
         Number of steps that must each decrease the loss.
     iterations : int
@@ -353,9 +372,13 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
 
     lo, hi = np.log(guess / 64), np.log(guess * 64)
     if not ok(lo):
-        raise ValueError(f"gradient descent does not descend even at eta={np.exp(lo):.3g}")
+        raise ValueError(
+            f"gradient descent does not descend even at eta={np.exp(lo):.3g}"
+        )
     if ok(hi):
-        raise ValueError(f"gradient descent still descends at eta={np.exp(hi):.3g}; raise guess")
+        raise ValueError(
+            f"gradient descent still descends at eta={np.exp(hi):.3g}; raise guess"
+        )
     for _ in range(iterations):
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if ok(mid) else (lo, mid)

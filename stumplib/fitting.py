@@ -50,8 +50,8 @@ def least_squares(design, y, weights=None):
     Raises
     ------
     ValueError
-        If ``design`` is not 2-D with more rows than columns, or ``y`` does not hold one value per
-        row.
+        If ``design`` is not 2-D with more rows than columns, or ``y`` does not hold one
+        value per row.
 
     Examples
     --------
@@ -129,13 +129,15 @@ def power_law(x, y, y_se=None):
     Raises
     ------
     ValueError
-        If ``x`` and ``y`` are not 1-D of the same length, hold fewer than 3 points or a single
-        distinct ``x``, or ``y_se`` does not have the shape of ``y``.
+        If ``x`` and ``y`` are not 1-D of the same length, hold fewer than 3 points or a
+        single distinct ``x``, or ``y_se`` does not have the shape of ``y``.
     """
     x = validation.positive(x, "x")
     y = validation.positive(y, "y")
     if x.ndim != 1 or x.shape != y.shape:
-        raise ValueError(f"x and y must be 1-D of the same length (got {x.shape} and {y.shape})")
+        raise ValueError(
+            f"x and y must be 1-D of the same length (got {x.shape} and {y.shape})"
+        )
     if len(x) < 3:
         raise ValueError(f"a power-law fit needs at least 3 points (got {len(x)})")
     if np.ptp(x) == 0:
@@ -146,7 +148,9 @@ def power_law(x, y, y_se=None):
     else:
         y_se = validation.positive(y_se, "y_se")
         if y_se.shape != y.shape:
-            raise ValueError(f"y_se must have the shape of y (got {y_se.shape} and {y.shape})")
+            raise ValueError(
+                f"y_se must have the shape of y (got {y_se.shape} and {y.shape})"
+            )
         weights = y / y_se
     coef, se = _least_squares(design, np.log(y), weights, scatter=y_se is None)
     return PowerLaw(float(coef[1]), float(se[1]), float(coef[0]), float(se[0]))
@@ -195,7 +199,8 @@ def pooled(values, se):
     validation.same_shape(values, se, ("values", "se"))
     weights = se**-2.0
     total = float(weights.sum())
-    # elementwise products and a plain sum, not a BLAS dot: the same bits on every machine
+    # elementwise products and a plain sum, not a BLAS dot: the same bits on every
+    # machine
     return Pooled(float(np.sum(weights * values) / total), total**-0.5)
 
 
@@ -264,11 +269,19 @@ def bound_trend(x, y):
     """
     x, y = validation.positive(x, "x"), validation.positive(y, "y")
     if x.ndim != 1 or x.shape != y.shape:
-        raise ValueError(f"x and y must be 1-D of one length (got {x.shape} and {y.shape})")
+        raise ValueError(
+            f"x and y must be 1-D of one length (got {x.shape} and {y.shape})"
+        )
     if x.size < 3 or np.unique(x).size < 2:
-        raise ValueError("x must hold at least three points at two or more distinct sizes")
+        raise ValueError(
+            "x must hold at least three points at two or more distinct sizes"
+        )
     scaled = y * x
     fit = least_squares(np.column_stack([np.ones_like(x), np.log(x)]), np.log(scaled))
     return BoundTrend(
-        float(x.min()), float(x.max()), float(scaled.max()), float(fit.coef[1]), float(fit.se[1])
+        float(x.min()),
+        float(x.max()),
+        float(scaled.max()),
+        float(fit.coef[1]),
+        float(fit.se[1]),
     )

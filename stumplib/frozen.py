@@ -1,4 +1,6 @@
-"""The frozen estimator on fresh contexts: error surfaces over parameters and context size.
+"""The frozen estimator on fresh contexts.
+
+Error surfaces over parameters and context size.
 
 After pretraining, ``theta_T = (a_T, b_T)`` is frozen and the head is applied to fresh
 contexts of size ``N`` with fresh thresholds. Every parameter value (and every
@@ -22,8 +24,9 @@ def interior_error(a, b, thresholds=INTERIOR):
     """The interior error of heads ``(a, b)`` on infinitely long fresh contexts.
 
     The root-mean-square over ``thresholds`` of ``s_hat_inf(s) - s`` (the closed form of
-    :func:`stumplib.population.residual`): the floor that the fresh-context error reaches at
-    large ``N``. ``a`` and ``b`` broadcast against each other; the result has their shape.
+    :func:`stumplib.population.residual`): the floor that the fresh-context error
+    reaches at large ``N``. ``a`` and ``b`` broadcast against each other; the result has
+    their shape.
 
     Parameters
     ----------
@@ -35,7 +38,8 @@ def interior_error(a, b, thresholds=INTERIOR):
     Returns
     -------
     ndarray
-        RMS of ``s_hat_inf(s) - s`` over the thresholds, of the broadcast shape of ``a``, ``b``.
+        RMS of ``s_hat_inf(s) - s`` over the thresholds, of the broadcast shape of
+        ``a``, ``b``.
 
     Raises
     ------
@@ -47,7 +51,9 @@ def interior_error(a, b, thresholds=INTERIOR):
     validation.broadcastable([a, b], ["a", "b"])
     s = validation.unit_interval(thresholds, "thresholds")
     if s.ndim != 1 or not s.size:
-        raise ValueError(f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})")
+        raise ValueError(
+            f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})"
+        )
     offset, _, _ = population.residual(a[..., None], b[..., None], s)
     return np.sqrt(np.mean(offset**2, axis=-1))
 
@@ -93,7 +99,9 @@ def _rms(squared):
     return rms, se_mse / (2.0 * np.where(rms > 0, rms, 1.0))
 
 
-def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=None, rules=None):
+def fresh_errors(
+    a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=None, rules=None
+):
     """RMS threshold error of frozen heads (and reference rules) on fresh contexts.
 
     Parameters
@@ -124,7 +132,9 @@ def fresh_errors(a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=
     """
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+        raise ValueError(
+            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
+        )
     sizes = validation.counts(sizes, "sizes")
     if not sizes:
         raise ValueError("sizes must hold at least one context size")
@@ -178,7 +188,7 @@ def pooled_slope(fits):
 
 
 def local_sizes(sizes, b, s, edge=1e-3):
-    """Fresh-context sizes at which a head of scale ``b`` localizes like the nearest positive.
+    """Context sizes at which a head of scale ``b`` localizes like the nearest positive.
 
     ``N <= b / 2`` (the kernel, of width ``1/b``, is narrower than half the spacing
     ``1/N`` of the examples) and ``s^N <= edge`` (a context with no positive example,
@@ -207,7 +217,7 @@ def local_sizes(sizes, b, s, edge=1e-3):
 
 
 class Localization(NamedTuple):
-    """A head's rate in ``N`` against the nearest-positive rule's, where it should localize.
+    """A head's rate in ``N`` against the nearest positive's, where it should localize.
 
     Parameters
     ----------
@@ -216,8 +226,8 @@ class Localization(NamedTuple):
     windows : dict of float to ndarray of bool
         For each threshold, the sizes of :func:`local_sizes`.
     head, rule : stumplib.fitting.Pooled
-        Exponent in ``N`` of the head's RMS error and of the nearest-positive rule's on the
-        same contexts, each pooled over the thresholds (inverse-variance weights).
+        Exponent in ``N`` of the head's RMS error and of the nearest-positive rule's on
+        the same contexts, each pooled over the thresholds (inverse-variance weights).
     decades : float
         Width of the narrowest window, ``log10(N_max / N_min)``.
     tilt : float
@@ -233,8 +243,10 @@ class Localization(NamedTuple):
     tilt: float
 
 
-def localization_rate(a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, edge=1e-3):
-    """Exponent in ``N`` of one head and of the nearest-positive rule where it localizes.
+def localization_rate(
+    a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, edge=1e-3
+):
+    """Exponent in ``N`` of a head and of the nearest-positive rule where it localizes.
 
     For each threshold ``s`` (fresh contexts from the stream ``(*seed, j)`` for the
     ``j``-th), the head and the rule are evaluated by :func:`fresh_errors` and fitted by
@@ -263,8 +275,8 @@ def localization_rate(a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, e
     Raises
     ------
     ValueError
-        If a threshold's window holds fewer than three sizes (no rate), or an argument is
-        invalid.
+        If a threshold's window holds fewer than three sizes (no rate), or an argument
+        is invalid.
     """
     a, b = validation.scalar_parameters(a, b)
     seed = validation.seed(seed)
@@ -273,10 +285,14 @@ def localization_rate(a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, e
     windows = {float(s): local_sizes(n.astype(int), b, s, edge) for s in thresholds}
     short = [s for s, w in windows.items() if w.sum() < 3]
     if short:
-        raise ValueError(f"sizes must hold three or more sizes in the window at s = {short}")
+        raise ValueError(
+            f"sizes must hold three or more sizes in the window at s = {short}"
+        )
     head_fits, rule_fits = [], []
     for j, (s, w) in enumerate(windows.items()):
-        out = fresh_errors([a], [b], n.astype(int), tasks.Fixed(s), contexts, (*seed, j))
+        out = fresh_errors(
+            [a], [b], n.astype(int), tasks.Fixed(s), contexts, (*seed, j)
+        )
         head_fits.append(fitting.power_law(n[w], out.head.rms[0, w], out.head.se[0, w]))
         rule = out.rules["nearest positive"]
         rule_fits.append(fitting.power_law(n[w], rule.rms[w], rule.se[w]))
@@ -293,13 +309,13 @@ def localization_rate(a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, e
 
 
 def excess_tilt(excess, decades):
-    """How far an excess at the top of a fitting window tilts a fitted power-law exponent.
+    """How far an excess at a fitting window's top tilts a fitted power law's slope.
 
     A head whose error exceeds a reference's by a relative amount that grows across the
-    window (for a head of scale ``b``, of order ``N / b``: the kernel's width against the
-    spacing of the examples) and reaches ``excess`` at its top changes ``log error`` by
-    ``log(1 + excess)`` over ``decades`` decades of ``N``: the exponent fitted over the
-    window moves by about ``log(1 + excess) / (decades log 10)``.
+    window (for a head of scale ``b``, of order ``N / b``: the kernel's width against
+    the spacing of the examples) and reaches ``excess`` at its top changes ``log error``
+    by ``log(1 + excess)`` over ``decades`` decades of ``N``: the exponent fitted over
+    the window moves by about ``log(1 + excess) / (decades log 10)``.
 
     Parameters
     ----------
@@ -312,7 +328,9 @@ def excess_tilt(excess, decades):
     -------
     float
     """
-    excess = float(validation.non_negative(validation.scalar(excess, "excess"), "excess"))
+    excess = float(
+        validation.non_negative(validation.scalar(excess, "excess"), "excess")
+    )
     decades = validation.positive_scalar(decades, "decades")
     return float(np.log1p(excess) / (decades * np.log(10)))
 
@@ -354,7 +372,9 @@ def scaled_difference(value, value_se, reference, reference_se, allowance, width
     )
     width = validation.non_negative(validation.scalar(width, "width"), "width")
     names = ("value", "value_se", "reference", "reference_se", "allowance")
-    validation.broadcastable((value, value_se, reference, reference_se, allowance), names)
+    validation.broadcastable(
+        (value, value_se, reference, reference_se, allowance), names
+    )
     noise = width * (value_se / value + reference_se / reference)
     diff, bound = np.broadcast_arrays(np.abs(value / reference - 1), allowance + noise)
     exact = np.where(diff > 0, np.inf, 0.0)  # nothing allowed: agreement only if equal

@@ -1,4 +1,4 @@
-"""Finite-difference checks of a gradient of ``f(a, b)`` at rounding-aware tolerances."""
+"""Finite-difference gradient checks of ``f(a, b)`` at rounding-aware tolerances."""
 
 from typing import NamedTuple
 
@@ -27,7 +27,9 @@ class Comparison(NamedTuple):
         Largest ``b`` at which some entry is resolved.
     """
 
-    relative: float  #: max ``|difference - gradient| / |gradient|`` over resolved entries
+    relative: (
+        float  #: max ``|difference - gradient| / |gradient|`` over resolved entries
+    )
     noise: float  #: max ``|difference - gradient| / phi`` where ``|gradient| < phi``
     compared: int  #: number of gradient entries
     resolved: int  #: number of entries with ``|gradient| >= RESOLVED * phi``

@@ -37,7 +37,9 @@ class Contexts:
         self.x = np.take_along_axis(x, order, axis=-1)
         self.n_neg = n - y.sum(axis=-1).astype(int)
         rows = np.arange(self.x.shape[0]) * n
-        self._starts = np.append(np.column_stack([rows, rows + self.n_neg]).ravel(), x.size)
+        self._starts = np.append(
+            np.column_stack([rows, rows + self.n_neg]).ravel(), x.size
+        )
         self._empty = np.column_stack([self.n_neg == 0, self.n_neg == n])
         self._deviations = {}
 
@@ -48,7 +50,7 @@ class Contexts:
         return np.where(self._empty.ravel(), 0.0, refs).reshape(-1, 2)
 
     def _deviation(self, sign):
-        """Flattened ``x - ref(class)`` with a trailing zero slot, cached per sign of b."""
+        """Flat ``x - ref(class)`` with a trailing zero slot, cached per sign of b."""
         if sign not in self._deviations:
             refs = self._refs(sign)
             cls = np.arange(self.x.shape[1]) >= self.n_neg[:, None]
@@ -56,17 +58,17 @@ class Contexts:
             self._deviations[sign] = (refs, np.append(dev.ravel(), 0.0))
         return self._deviations[sign]
 
-    # Elements per block in :meth:`_class_sums`: three float64 work arrays of this length
-    # stay in a core's L2 cache, so the seven passes of a gradient evaluation cost about
-    # one trip to main memory instead of seven.
+    # Elements per block in :meth:`_class_sums`: three float64 work arrays of this
+    # length stay in a core's L2 cache, so the seven passes of a gradient evaluation
+    # cost about one trip to main memory instead of seven.
     BLOCK = 1 << 15
 
     def _blocks(self):
         """Row blocks ``(lo, hi, first, last, starts)`` of about :attr:`BLOCK` elements.
 
-        ``starts`` are the block's segment starts relative to ``lo``, followed by the start
-        of the next block (so the block's last segment ends at ``hi``); ``first:last``
-        indexes the block's segments among all ``2 m`` of them.
+        ``starts`` are the block's segment starts relative to ``lo``, followed by the
+        start of the next block (so the block's last segment ends at ``hi``);
+        ``first:last`` indexes the block's segments among all ``2 m`` of them.
         """
         if getattr(self, "_plan", None) is None:
             rows, n = self.x.shape
@@ -86,7 +88,7 @@ class Contexts:
         return self._plan
 
     def _class_sums(self, dev, rate):
-        """``sum w``, ``sum w d`` and ``sum w d^2`` per class, with ``w = exp(-rate * d)``.
+        """``sum w``, ``sum w d``, ``sum w d^2`` per class, with ``w = exp(-rate * d)``.
 
         Shape ``(3, 2 * rows)``. Empty classes hold garbage (masked by the caller).
         """
@@ -109,13 +111,14 @@ class Contexts:
         return sums[:, :-1]
 
     def summaries(self, a, b):
-        """Estimate, ``d/da`` and ``d/db`` for every context, each of the batch shape."""
+        """Estimate, ``d/da`` and ``d/db`` for every context, of the batch shape."""
         return tuple(
-            v.reshape(self.batch_shape) for v in moments.unchecked_combine(*self._classes(a, b))
+            v.reshape(self.batch_shape)
+            for v in moments.unchecked_combine(*self._classes(a, b))
         )
 
     def log_positive_share(self, a, b):
-        """Log of the attention mass on positives, ``log sum_i w_i y_i``, of the batch shape.
+        """Log attention mass on positives, ``log sum_i w_i y_i``, of the batch shape.
 
         From the class log masses, so it is exact in ratios when the mass underflows;
         ``-inf`` for a context with no positive example.
@@ -126,7 +129,7 @@ class Contexts:
         return np.where(np.isneginf(lm_pos), -np.inf, share).reshape(self.batch_shape)
 
     def _classes(self, a, b):
-        """Class summaries ``(log_mass, mean, variance)`` of negatives and positives, flat."""
+        """Flat class summaries ``(log_mass, mean, variance)`` of both classes."""
         a, b = validation.parameters(a, b)
         a = validation.batch(a, "a", self.batch_shape).ravel()
         b = validation.batch(b, "b", self.batch_shape).ravel()
@@ -136,7 +139,9 @@ class Contexts:
         if sign == 0:  # mixed signs across the batch: evaluate each group apart
             return self._mixed(a, b)
         refs, dev = self._deviation(sign)
-        rate = b[0] if np.all(b == b[0]) else np.append(np.repeat(b, self.x.shape[1]), 0.0)
+        rate = (
+            b[0] if np.all(b == b[0]) else np.append(np.repeat(b, self.x.shape[1]), 0.0)
+        )
         sums = self._class_sums(dev, rate)
         mass, first, second = (v.reshape(-1, 2) for v in sums)
         safe = np.where(self._empty, 1.0, mass)
@@ -145,12 +150,16 @@ class Contexts:
         with np.errstate(divide="ignore"):
             log_mass = np.where(self._empty, -np.inf, np.log(safe) - b[:, None] * refs)
         log_mass[:, 1] += a
-        return tuple((log_mass[:, k], refs[:, k] + mean[:, k], var[:, k]) for k in (0, 1))
+        return tuple(
+            (log_mass[:, k], refs[:, k] + mean[:, k], var[:, k]) for k in (0, 1)
+        )
 
     def _mixed(self, a, b):
         out = np.empty((2, 3, a.size))
         for group in (b >= 0, b < 0):
-            sub = Contexts(self.x[group], (np.arange(self.x.shape[1]) >= self.n_neg[group, None]))
+            sub = Contexts(
+                self.x[group], (np.arange(self.x.shape[1]) >= self.n_neg[group, None])
+            )
             out[:, :, group] = np.array(sub._classes(a[group], b[group]))
         return tuple(tuple(cls) for cls in out)
 
@@ -396,20 +405,24 @@ def hard_limit_expansion(a, b, x, y):
     relative = a * (y - y[first]) - b * (x - x[first])
     others = np.ones(x.size, dtype=bool)
     others[[first, second]] = False
-    rest = np.sum((x[others] - x[first]) / gap * np.exp(relative[:, others] + b * gap), axis=1)
+    rest = np.sum(
+        (x[others] - x[first]) / gap * np.exp(relative[:, others] + b * gap), axis=1
+    )
     mass = np.sum(np.exp(np.delete(relative, first, axis=1)), axis=1)
     return gap * np.exp(-b[:, 0] * gap), np.abs(rest) + mass, float(gap)
 
 
 def _limit_path(a, b, x, y):
-    """Checked path ``a, b`` (1-D, equal length), one context, and its two nearest examples.
+    """Checked path ``a, b`` (1-D, equal length), one context, its two nearest examples.
 
     Returns ``a, b, x, y, first, second, gap`` with ``x[first] < x[second]`` the two
     smallest examples in the role of positives (all examples when there is no positive).
     """
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     if a.ndim != 1 or a.shape != b.shape:
-        raise ValueError(f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})")
+        raise ValueError(
+            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
+        )
     x, y = validation.context(x, y)
     if x.ndim != 1:
         raise ValueError(f"x and y must be one context of shape (N,) (got {x.shape})")
@@ -428,19 +441,21 @@ def _limit_path(a, b, x, y):
 
 
 def limit_ratio(a, b, x, y):
-    """``(s_hat - hard_limit) / (gap * exp(-b * gap))`` along a path, exact in ratios at any scale.
+    """``(s_hat - hard_limit) / (gap * exp(-b * gap))`` on a path, exact in ratios.
 
     With ``x1 < x2`` the two smallest examples in the role of positives (all examples
     when there is no positive, as in :func:`hard_limit_expansion`), ``s_hat - x1 =
     sum_i w_i (x_i - x1)``. Dividing by the leading term ``r = gap * exp(-b * gap)``,
 
-        (s_hat - x1) / r = sum_{i != 1} e^{z_i - z_2} (x_i - x1) / gap / sum_i e^{z_i - z_1},
+        (s_hat - x1) / r = sum_{i != 1} e^{z_i - z_2} (x_i - x1) / gap / sum_i e^{z_i -
+        z_1},
 
     with scores ``z = a*y - b*x``. Both sums are taken in log space from the score
     differences (``a*(y_i - y_k) - b*(x_i - x_k)``), so the ratio is accurate to a few
-    ulps at every scale, where ``s_hat - x1`` itself underflows or is lost to the rounding
-    of ``s_hat`` (:func:`distance_to_limit` resolves it only while ``r`` is well above
-    ``eps * (a + b)``). :func:`hard_limit_expansion` bounds ``|ratio - 1|`` by ``B``.
+    ulps at every scale, where ``s_hat - x1`` itself underflows or is lost to the
+    rounding of ``s_hat`` (:func:`distance_to_limit` resolves it only while ``r`` is
+    well above ``eps * (a + b)``). :func:`hard_limit_expansion` bounds ``|ratio - 1|``
+    by ``B``.
 
     Parameters
     ----------

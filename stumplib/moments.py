@@ -7,7 +7,8 @@ estimate and gradient follow from these six numbers alone:
 
 - estimate  ``= origin + pi_neg * d_neg + pi_pos * d_pos``
 - ``d/da``  ``= Cov_w(x, y) = pi_neg * pi_pos * (d_pos - d_neg)``
-- ``d/db``  ``= -Var_w(x) = -(pi_neg v_neg + pi_pos v_pos + pi_neg pi_pos (d_pos - d_neg)^2)``
+- ``d/db``  ``= -Var_w(x)``
+  ``= -(pi_neg v_neg + pi_pos v_pos + pi_neg pi_pos (d_pos - d_neg)^2)``
 
 where ``pi_pos = expit(log_mass_pos - log_mass_neg)``. The same combination serves
 the finite-context head, the corpus and the infinite-context (population) head.
@@ -39,33 +40,41 @@ def combine(neg, pos):
     Raises
     ------
     ValueError
-        If a summary is not a triple, its log mass is NaN or ``+inf``, or its offset or variance is
-        not finite for a non-empty class.
+        If a summary is not a triple, its log mass is NaN or ``+inf``, or its offset or
+        variance is not finite for a non-empty class.
     """
     classes = []
     for name, summary in (("neg", neg), ("pos", pos)):
         if not isinstance(summary, (tuple, list)) or len(summary) != 3:
             raise ValueError(f"{name} must be a triple (log_mass, offset, variance)")
-        classes.append(tuple(validation.real(v, f"{name}[{i}]") for i, v in enumerate(summary)))
+        classes.append(
+            tuple(validation.real(v, f"{name}[{i}]") for i, v in enumerate(summary))
+        )
     arrays = [v for c in classes for v in c]
-    validation.broadcastable(arrays, [f"{n}[{i}]" for n in ("neg", "pos") for i in range(3)])
+    validation.broadcastable(
+        arrays, [f"{n}[{i}]" for n in ("neg", "pos") for i in range(3)]
+    )
     for name, (log_mass, offset, variance) in zip(("neg", "pos"), classes):
         if np.any(np.isnan(log_mass) | (log_mass == np.inf)):
             raise ValueError(f"{name}[0] (log mass) must be finite or -inf")
         for i, value in ((1, offset), (2, variance)):
             if np.any(~np.isfinite(value) & (log_mass > -np.inf)):
-                raise ValueError(f"{name}[{i}] must be finite where the class is not empty")
+                raise ValueError(
+                    f"{name}[{i}] must be finite where the class is not empty"
+                )
     return unchecked_combine(*classes)
 
 
 def unchecked_combine(neg, pos):
-    """:func:`combine` without its checks, for validated summaries (the head and corpus).
+    """:func:`combine` without its checks, for validated summaries.
+
+    The head and corpus.
 
     Parameters
     ----------
     neg, pos : tuple of ndarray
-        ``(log_mass, offset, variance)`` of each class, broadcastable, as :func:`combine`
-        accepts them.
+        ``(log_mass, offset, variance)`` of each class, broadcastable, as
+        :func:`combine` accepts them.
 
     Returns
     -------
@@ -94,7 +103,9 @@ def _log_phi(t):
 
 
 def unchecked_mean_fraction(t):
-    """Mean of the law with density ``∝ exp(-t u)`` on ``[0, 1]``: ``1/t - 1/(e^t - 1)``.
+    """Mean of the law with density ``∝ exp(-t u)`` on ``[0, 1]``.
+
+    ``1/t - 1/(e^t - 1)``.
 
     By a Taylor series where the closed form cancels (``|t| < 1e-2``); unchecked.
 
@@ -148,4 +159,8 @@ def unchecked_truncated_exponential(rate, length, shift=0.0):
     t = rate * length
     with np.errstate(divide="ignore"):
         log_mass = shift + np.log(length) + _log_phi(t)
-    return log_mass, length * unchecked_mean_fraction(t), length**2 * _variance_fraction(t)
+    return (
+        log_mass,
+        length * unchecked_mean_fraction(t),
+        length**2 * _variance_fraction(t),
+    )

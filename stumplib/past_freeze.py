@@ -19,8 +19,8 @@ import numpy as np
 from . import calibration, population, pretraining, sweep, validation
 from .corpus import Corpus
 
-#: The thresholds at which the heads are evaluated (three interior ones, and one near the
-#: top of the prior ``U[0.1, 0.9]``).
+#: The thresholds at which the heads are evaluated (three interior ones, and one near
+#: the top of the prior ``U[0.1, 0.9]``).
 THRESHOLDS = (0.3, 0.5, 0.7, 0.85)
 
 
@@ -43,13 +43,13 @@ class PastLadder(NamedTuple):
     error : ndarray, shape (R, J + 1, T)
         ``|s_hat_inf(s) - s|`` at each threshold.
     steps : ndarray, shape (R, J + 1)
-        Steps from the start to the freeze (``j = 0``) and from the freeze to point ``j``.
-        Points a corpus did not reach (see ``reached``) hold NaN here and above.
+        Steps from the start to the freeze (``j = 0``) and from the freeze to point
+        ``j``. Points a corpus did not reach (see ``reached``) hold NaN here and above.
     reached : ndarray of int, shape (R,)
         Points reached, the freeze included (``J + 1`` unless a leg ran out of steps).
     last_b : ndarray, shape (R,)
-        The scale where each corpus's run ended: its last point, or where a leg ran out of
-        steps below its point.
+        The scale where each corpus's run ended: its last point, or where a leg ran out
+        of steps below its point.
     helps, hurts : ndarray of int, shape (J, T)
         Corpora whose error at point ``j`` is below (above) their error at the freeze.
     median_ratio, best_ratio, worst_ratio : ndarray, shape (J, T)
@@ -74,7 +74,9 @@ class PastLadder(NamedTuple):
 
 
 class PastFreeze(NamedTuple):
-    """:func:`train_past` for every size: the thresholds and one :class:`PastLadder` each.
+    """:func:`train_past` for every size.
+
+    The thresholds and one :class:`PastLadder` each.
 
     Parameters
     ----------
@@ -107,10 +109,11 @@ def train_past(
 
     Corpus ``r`` of size ``sizes[i]`` is the corpus of
     :func:`stumplib.pretraining.pretrain_noisy` with the same ``seed`` (stream
-    ``(seed, i, r)``), frozen at ``b_T`` where its gradient noise ratio reaches ``level``.
-    It is then trained on, side by side with the others of its size, to ``b_T ratio^j``
-    for ``j = 1 .. J``, ``J`` the smallest integer with ``ratio^J min_r b_T >= reach (m
-    ∧ n)``, each leg with the descent lemma's step at its start.
+    ``(seed, i, r)``), frozen at ``b_T`` where its gradient noise ratio reaches
+    ``level``. It is then trained on, side by side with the others of its size, to
+    ``b_T ratio^j`` for ``j = 1 .. J``, ``J`` the smallest integer with
+    ``ratio^J min_r b_T >= reach (m ∧ n)``, each leg with the descent lemma's step at
+    its start.
 
     Parameters
     ----------
@@ -134,7 +137,8 @@ def train_past(
         Steps allowed per leg of the ladder; a corpus whose leg runs out of them stops
         there (``PastLadder.reached``, ``PastLadder.last_b``).
     n_workers : int, optional
-        Local processes (see :func:`stumplib.sweep.run`); the results do not depend on it.
+        Local processes (see :func:`stumplib.sweep.run`); the results do not depend on
+        it.
 
     Returns
     -------
@@ -153,7 +157,9 @@ def train_past(
         raise ValueError(f"ratio must be > 1 (got {ratio})")
     s = validation.unit_interval(thresholds, "thresholds")
     if s.ndim != 1 or not s.size:
-        raise ValueError(f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})")
+        raise ValueError(
+            f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})"
+        )
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
     frozen = pretraining.pretrain_noisy(sizes, prior, corpora, seed, level, n_workers)
     factors = [
@@ -170,11 +176,16 @@ def train_past(
          [frozen[i][r] for r in rs], factors[i][1:], max_steps)
         for i, rs in groups
     ]  # fmt: skip
-    done = sweep.run(_ladder_group, items, n_workers, desc="past the freeze", cost=_cost)
+    done = sweep.run(
+        _ladder_group, items, n_workers, desc="past the freeze", cost=_cost
+    )
     runs = [[] for _ in sizes]
     for (i, rs), on in zip(groups, done):
         runs[i].extend([frozen[i][r], *later] for r, later in zip(rs, on))
-    ladders = [_ladder(shape, f, rows, s, prior) for shape, f, rows in zip(sizes, factors, runs)]
+    ladders = [
+        _ladder(shape, f, rows, s, prior)
+        for shape, f, rows in zip(sizes, factors, runs)
+    ]
     b_over_k = max(float(np.nanmax(ladder.b)) / min(ladder.shape) for ladder in ladders)
     return PastFreeze(s, ladders, b_over_k)
 
@@ -219,7 +230,9 @@ def _ladder(shape, factors, rows, s, prior):
     change = error[:, 1:] / error[:, :1]
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a point no corpus reached
-        median, best, worst = (f(change, axis=0) for f in (np.nanmedian, np.nanmin, np.nanmax))
+        median, best, worst = (
+            f(change, axis=0) for f in (np.nanmedian, np.nanmin, np.nanmax)
+        )
     return PastLadder(
         tuple(int(v) for v in shape),
         factors,

@@ -33,15 +33,18 @@ import numpy as np
 from . import moments, quadrature, tasks, validation
 
 #: Panels graded by 4 toward each end of a class interval, down to 4**-EDGE_DEPTH of its
-#: length. This resolves kernels of width ``1/abs(b)`` down to 1e-18 of the interval and integrable
-#: singularities of the feature density at the ends (never evaluated there).
+#: length. This resolves kernels of width ``1/abs(b)`` down to 1e-18 of the interval and
+#: integrable singularities of the feature density at the ends (never evaluated there).
 EDGE_DEPTH = 30
 _TINY = 4.0**-EDGE_DEPTH
 _SMALLEST = np.finfo(float).smallest_subnormal
 
 
 def _bulk_offsets(width):
-    """Breaks around a law's bulk in units of its ``width``: 0, ±width/2 doubling to ±1."""
+    """Breaks around a law's bulk in units of its ``width``.
+
+    0, ±width/2 doubling to ±1.
+    """
     steps = 0.5 * 2.0 ** np.arange(max(int(np.ceil(np.log2(2.0 / width))), 0) + 1)
     return np.concatenate([[0.0], steps, -steps])
 
@@ -76,7 +79,9 @@ def _uniform_summaries(a, b, s, q):
 
 
 def _class_rule(features, lo, length, peak=None):
-    """Per-row rules on ``g = (x - lo)/length`` in [0, 1]: graded ends, plus narrow bulks.
+    """Per-row rules on ``g = (x - lo)/length`` in [0, 1].
+
+    Graded ends, plus narrow bulks.
 
     A law whose bulk is narrower than :data:`NARROW` gets panels graded around its
     centre in every row, and so does the weight's own peak (``peak``: centre and width
@@ -86,7 +91,9 @@ def _class_rule(features, lo, length, peak=None):
     center, width = features.bulk
     bulks = []
     if width < NARROW:
-        with np.errstate(over="ignore"):  # a class far narrower than the bulk: clipped below
+        with np.errstate(
+            over="ignore"
+        ):  # a class far narrower than the bulk: clipped below
             offsets = center + width * _bulk_offsets(width) - lo[..., None]
             bulks.append(offsets / length[..., None])
     if peak is not None:
@@ -94,7 +101,9 @@ def _class_rule(features, lo, length, peak=None):
         bulks.append(center[..., None] + width[..., None] * _bulk_offsets(width.min()))
     if not bulks:
         return _UNIT_RULE
-    bulk = np.clip(np.concatenate(bulks, axis=-1), 2.0**-20, 1.0 - 2.0**-20)  # never an end
+    bulk = np.clip(
+        np.concatenate(bulks, axis=-1), 2.0**-20, 1.0 - 2.0**-20
+    )  # never an end
     rows = (*lo.shape, _UNIT_G.size)
     g = np.concatenate([np.broadcast_to(_UNIT_G, rows), bulk], axis=-1)
     h = np.concatenate([np.broadcast_to(_UNIT_H, rows), 1.0 - bulk], axis=-1)
@@ -125,7 +134,9 @@ def _edge_panels(rule, length, powers, gaps):
     (t_lo, w_lo), (t_hi, w_hi) = (
         (np.broadcast_to(_TINY * v, (*rows, n)) for v in e) for e in ends
     )
-    g, h, w = (np.broadcast_to(v[..., n:-n], (*rows, v.shape[-1] - 2 * n)) for v in rule)
+    g, h, w = (
+        np.broadcast_to(v[..., n:-n], (*rows, v.shape[-1] - 2 * n)) for v in rule
+    )
     return (
         np.concatenate([t_lo, g, 1.0 - t_hi], axis=-1),
         np.concatenate([1.0 - t_lo, h, t_hi], axis=-1),
@@ -148,7 +159,9 @@ def _log_weight(features, b, lo, q_lo, hi, q_hi, length, g, h):
     x, q = np.maximum(x, _SMALLEST), np.maximum(q, _SMALLEST)
     with np.errstate(divide="ignore"):
         log_p = features.log_density(x, q)
-    return log_p + np.where((b < 0)[..., None], b[..., None] * span * h, -b[..., None] * span * g)
+    return log_p + np.where(
+        (b < 0)[..., None], b[..., None] * span * h, -b[..., None] * span * g
+    )
 
 
 _ZOOM = np.linspace(0.0, 1.0, 33)  # each zoom round narrows the bracket 16-fold
@@ -182,7 +195,9 @@ def _peak(log_weight, g, log_terms):
         dropped = values < values[..., :1] - 1.0
     width = np.min(np.where(dropped, np.abs(steps), 1.0), axis=-1)
     center = center[..., 0]
-    interior = (center > 2 * width) & (1.0 - center > 2 * width) & np.isfinite(values[..., 0])
+    interior = (
+        (center > 2 * width) & (1.0 - center > 2 * width) & np.isfinite(values[..., 0])
+    )
     return center, np.where(interior & (width < NARROW), width, 1.0)
 
 
@@ -212,7 +227,9 @@ def _density_class(features, b, lo, q_lo, hi, q_hi, score_lo, score_hi, powers, 
     center, width = _peak(log_weight, g, log_terms)
     peak = center, np.where(empty, 1.0, width)  # an empty class has no peak of its own
     if np.any(peak[1] < 1.0):
-        g, h, w = _edge_panels(_class_rule(features, lo, length, peak), length, powers, gaps)
+        g, h, w = _edge_panels(
+            _class_rule(features, lo, length, peak), length, powers, gaps
+        )
         with np.errstate(divide="ignore"):
             log_terms = log_weight(g, h) + np.log(w)
     top = log_terms.max(axis=-1, keepdims=True)
@@ -228,7 +245,10 @@ def _density_class(features, b, lo, q_lo, hi, q_hi, score_lo, score_hi, powers, 
         log_mass = np.where(
             empty | (mass == 0),
             -np.inf,
-            np.where(rising, score_hi, score_lo) + np.log(length) + top[..., 0] + np.log(safe),
+            np.where(rising, score_hi, score_lo)
+            + np.log(length)
+            + top[..., 0]
+            + np.log(safe),
         )
     return log_mass, length, mean_g, mean_h, variance
 
@@ -281,15 +301,21 @@ def _edge_powers(features):
     ends before 0 or 1.
     """
     lo_f, hi_f = (float(v) for v in features.support)
-    pairs = ((lo_f == 0.0, lambda t: (t, 1.0 - t)), (hi_f == 1.0, lambda t: (1.0 - t, t)))
+    pairs = (
+        (lo_f == 0.0, lambda t: (t, 1.0 - t)),
+        (hi_f == 1.0, lambda t: (1.0 - t, t)),
+    )
     powers = (
-        _edge_power(features, pair, EDGE_FLOOR, "features") if at else None for at, pair in pairs
+        _edge_power(features, pair, EDGE_FLOOR, "features") if at else None
+        for at, pair in pairs
     )
     return tuple(0.0 if p is None else p for p in powers)
 
 
 def _summaries(a, b, s, q, features):
-    a, b, s, q = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, s, q)))
+    a, b, s, q = np.broadcast_arrays(
+        *(np.asarray(v, dtype=float) for v in (a, b, s, q))
+    )
     if _is_uniform(features):
         return moments.unchecked_combine(*_uniform_summaries(a, b, s, q))
     return moments.unchecked_combine(*_density_summaries(a, b, s, q, features))
@@ -320,7 +346,9 @@ def residual(a, b, s, q=None, features=None):
 
 
 def estimate(a, b, s, features=None):
-    """The infinite-context estimate ``s_hat(s)``, vectorized in ``s`` (and ``a``, ``b``).
+    """The infinite-context estimate ``s_hat(s)``, vectorized in ``s``.
+
+    And ``a``, ``b``.
 
     Parameters
     ----------
@@ -339,8 +367,8 @@ def estimate(a, b, s, features=None):
     Raises
     ------
     ValueError
-        If ``s`` leaves [0, 1], the inputs do not broadcast, or the feature density is not
-        integrable at an end of its support.
+        If ``s`` leaves [0, 1], the inputs do not broadcast, or the feature density is
+        not integrable at an end of its support.
     TypeError
         If ``features`` is not a law with a density.
 
@@ -365,7 +393,8 @@ def threshold_nodes(a, b, prior):
     a, b : float
         Head parameters.
     prior : tasks.Uniform or tasks.Beta
-        Threshold prior (any law with ``support``, ``density``, ``log_density``, ``bulk``).
+        Threshold prior (any law with ``support``, ``density``, ``log_density``,
+        ``bulk``).
 
     Returns
     -------
@@ -405,18 +434,23 @@ def _threshold_nodes(a, b, prior):
 
 
 #: Closest approach to an edge where the prior's density is a non-integer power law
-#: (singular or not smooth): below it the prior's mass is the power law's, in closed form.
+#: (singular or not smooth): below it the prior's mass is the power law's, in closed
+#: form.
 EDGE_FLOOR = 1e-24
-_DEEP = 4.0 ** -np.arange(1, 41)  # panels graded by 4 toward such an edge, to EDGE_FLOOR
+_DEEP = 4.0 ** -np.arange(
+    1, 41
+)  # panels graded by 4 toward such an edge, to EDGE_FLOOR
 
 
 def _edge_power(law, pair, floor, name="prior"):
-    """Exponent ``e`` of the density ``~ C t^e`` of ``law`` at distance ``t -> 0`` from an edge.
+    """Exponent ``e`` of the density ``~ C t^e`` of ``law`` at ``t -> 0`` from an edge.
 
     ``None`` when the density is analytic there (``e`` an integer, e.g. uniform or
     Beta with integer exponents) or vanishes to rounding.
     """
-    octaves = min(100.0, np.floor(np.log2(floor / 1e-307)))  # a wide ratio: well conditioned
+    octaves = min(
+        100.0, np.floor(np.log2(floor / 1e-307))
+    )  # a wide ratio: well conditioned
     log_p = law.log_density(*pair(np.array([floor, floor * 2.0**-octaves])))
     if not np.isfinite(log_p[0]) or octaves < 1:
         return None
@@ -424,29 +458,35 @@ def _edge_power(law, pair, floor, name="prior"):
     if abs(power - np.round(power)) < 1e-6:
         return None
     if power <= -1:
-        raise ValueError(f"{name} density is not integrable at an edge (~ t^{power:.3g})")
+        raise ValueError(
+            f"{name} density is not integrable at an edge (~ t^{power:.3g})"
+        )
     return power
 
 
 def _side(prior, breaks, lo, hi, pair):
-    """Nodes ``(s, q, weight)`` on ``t`` in ``[lo, hi]``, ``t`` the distance from one edge."""
+    """Nodes ``(s, q, weight)``, ``t`` in ``[lo, hi]`` the distance from one edge."""
     breaks = quadrature.unchecked_clipped(breaks, lo, hi)
     floor = min(EDGE_FLOOR, breaks[breaks > 0].min())
     power = _edge_power(prior, pair, floor) if lo == 0 else None
     if power is not None:
-        breaks = quadrature.unchecked_clipped(np.concatenate([breaks, _DEEP]), floor, hi)
+        breaks = quadrature.unchecked_clipped(
+            np.concatenate([breaks, _DEEP]), floor, hi
+        )
     t, w = quadrature.unchecked_gauss_legendre(breaks)
     s, q = pair(t)
     weight = w * prior.density(s, q)
     if power is None:
         return s, q, weight
     s0, q0 = pair(np.array([floor / 2]))
-    edge_mass = floor * np.exp(prior.log_density(*pair(np.array([floor])))) / (power + 1)
+    edge_mass = (
+        floor * np.exp(prior.log_density(*pair(np.array([floor])))) / (power + 1)
+    )
     return np.append(s, s0), np.append(q, q0), np.append(weight, edge_mass)
 
 
 def prior_nodes(prior, near, far):
-    """Composite Gauss-Legendre rule over the prior's support, as exact pairs ``(s, q)``.
+    """Composite Gauss-Legendre rule on the prior's support, as exact pairs ``(s, q)``.
 
     Besides ``near`` and ``far``, panels are graded around the prior's bulk when it
     is narrower than :data:`NARROW` (so a concentrated prior is resolved whatever its
@@ -457,7 +497,8 @@ def prior_nodes(prior, near, far):
     Parameters
     ----------
     prior : tasks.Uniform or tasks.Beta
-        Threshold prior (any law with ``support``, ``density``, ``log_density``, ``bulk``).
+        Threshold prior (any law with ``support``, ``density``, ``log_density``,
+        ``bulk``).
     near, far : array_like
         Panel breaks in ``s`` (used below 1/2) and in ``q = 1 - s`` (used above 1/2).
 
@@ -466,13 +507,16 @@ def prior_nodes(prior, near, far):
     s, q, weight : ndarray
         Nodes, their exact complements and the weights ``density * dw``.
     """
-    near, far = validation.finite(near, "near").ravel(), validation.finite(far, "far").ravel()
+    near, far = (
+        validation.finite(near, "near").ravel(),
+        validation.finite(far, "far").ravel(),
+    )
     return _prior_nodes(validation.density_law(prior, "prior"), near, far)
 
 
 #: A prior narrower than this many float spacings at its centre cannot be resolved by
-#: nodes in ``s``; it is a point mass at its centre to relative ``O(width**2)``, far below
-#: rounding (e.g. Beta(alpha, beta) with alpha + beta above about 1e26).
+#: nodes in ``s``; it is a point mass at its centre to relative ``O(width**2)``, far
+#: below rounding (e.g. Beta(alpha, beta) with alpha + beta above about 1e26).
 UNRESOLVED = 1e3
 
 
@@ -531,7 +575,10 @@ def loss_and_gradient(a, b, prior, features=None):
         If ``prior`` or ``features`` is not a law with a density.
     """
     a, b = validation.scalar_parameters(a, b)
-    prior, features = validation.density_law(prior, "prior"), validation.features(features)
+    prior, features = (
+        validation.density_law(prior, "prior"),
+        validation.features(features),
+    )
     return unchecked_loss_and_gradient(a, b, prior, features)
 
 
@@ -557,7 +604,9 @@ def unchecked_loss_and_gradient(a, b, prior, features):
 
 
 def unchecked_squared_error(weights, r, r_a, r_b):
-    """A quadrature of the squared residual and its gradient over the thresholds; unchecked.
+    """A quadrature of the squared residual and its gradient over the thresholds.
+
+    Unchecked.
 
     Parameters
     ----------
@@ -571,7 +620,11 @@ def unchecked_squared_error(weights, r, r_a, r_b):
     tuple of float
         ``(sum w r^2, 2 sum w r r_a, 2 sum w r r_b)``: loss, ``dL/da`` and ``dL/db``.
     """
-    return float(weights @ r**2), float(2 * weights @ (r * r_a)), float(2 * weights @ (r * r_b))
+    return (
+        float(weights @ r**2),
+        float(2 * weights @ (r * r_a)),
+        float(2 * weights @ (r * r_b)),
+    )
 
 
 def loss(a, b, prior, features=None):
@@ -600,7 +653,8 @@ def loss(a, b, prior, features=None):
     >>> from stumplib import population, tasks
     >>> round(population.loss(20.0, 40.0, tasks.Uniform()), 6)
     0.266264
-    >>> round(population.loss(20.0, 40.0, tasks.Uniform(), features=tasks.Beta(2, 2)), 6)
+    >>> beta = tasks.Beta(2, 2)
+    >>> round(population.loss(20.0, 40.0, tasks.Uniform(), features=beta), 6)
     0.235359
     """
     return loss_and_gradient(a, b, prior, features)[0]

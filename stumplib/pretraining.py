@@ -1,23 +1,23 @@
 """Pretraining corpora from a large-resolution start up to a freezing scale.
 
-**The start and the step.** A run that must reach scale ``b_T`` starts at a scale tied to
-it, ``b_0 = b_T / START_RATIO``, on the population valley ``a_0 = a*(b_0)``, with the
+**The start and the step.** A run that must reach scale ``b_T`` starts at a scale tied
+to it, ``b_0 = b_T / START_RATIO``, on the population valley ``a_0 = a*(b_0)``, with the
 constant step the descent lemma allows there, ``eta = 2 / (9 lambda_max)``
 (:func:`stumplib.descent_lemma.step_bound`; about ``0.044 b_0^3`` at ``b_0 = 20`` and
-``0.025 b_0^3`` from ``b_0 = 80`` on ``U[0.1, 0.9]``). A corpus run leaves the population
-valley for its own, where the curvature is larger, so ``eta lambda_max`` rises above
-``2/9`` a few steps in (up to about 1.4 times); the lemma then still guarantees a
-decrease, smaller (:func:`stumplib.descent_lemma.guaranteed_decrease`), which
-:func:`stumplib.certification.certified_run` checks along a run. Since ``b^4`` grows like
-``kappa t``, the number of steps is about ``(START_RATIO^4 - 1) b_0^4 / (kappa eta)``,
-linear in ``b_T`` for a step that grows like ``b_0^3``, instead of ``b_T^4 / eta`` from a
-fixed start.
+``0.025 b_0^3`` from ``b_0 = 80`` on ``U[0.1, 0.9]``). A corpus run leaves the
+population valley for its own, where the curvature is larger, so ``eta lambda_max``
+rises above ``2/9`` a few steps in (up to about 1.4 times); the lemma then still
+guarantees a decrease, smaller (:func:`stumplib.descent_lemma.guaranteed_decrease`),
+which :func:`stumplib.certification.certified_run` checks along a run. Since ``b^4``
+grows like ``kappa t``, the number of steps is about
+``(START_RATIO^4 - 1) b_0^4 / (kappa eta)``, linear in ``b_T`` for a step that grows
+like ``b_0^3``, instead of ``b_T^4 / eta`` from a fixed start.
 
-**Training on.** A run that must go on from a scale to several times it with one constant
-step pays ``f^4`` for a factor ``f``; :func:`train_side_by_side` instead restarts the step
-at every target (the lemma's step at the point reached), and trains many corpora of one
-size together, one stacked evaluation per step (used for small initializations and for
-training past the freeze, :func:`train_past_freeze`).
+**Training on.** A run that must go on from a scale to several times it with one
+constant step pays ``f^4`` for a factor ``f``; :func:`train_side_by_side` instead
+restarts the step at every target (the lemma's step at the point reached), and trains
+many corpora of one size together, one stacked evaluation per step (used for small
+initializations and for training past the freeze, :func:`train_past_freeze`).
 
 Every corpus is drawn from its own structured stream ``rng = (seed, i, r)`` (size ``i``,
 replicate ``r``); a tuple ``seed = (SEED, e)`` puts them under experiment ``e``
@@ -45,7 +45,7 @@ MIN_START = 2.5
 
 
 class Freeze(NamedTuple):
-    """Parameters at the first step whose scale reaches the target, and the run's cost."""
+    """Parameters at the first step whose scale reaches the target; the run's cost."""
 
     a: float
     b: float
@@ -97,13 +97,13 @@ def _valley_start(b0, prior):
 
 
 def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
-    """Constant-step gradient descent on ``corpus`` until the scale reaches ``b_target``.
+    """Constant-step gradient descent on ``corpus`` until the scale is ``b_target``.
 
     Returns
     -------
     Freeze
-        ``(a, b)`` at the first iterate with ``b >= b_target``, its time ``t = eta k`` and
-        the number of steps ``k``.
+        ``(a, b)`` at the first iterate with ``b >= b_target``, its time ``t = eta k``
+        and the number of steps ``k``.
 
     Raises
     ------
@@ -125,12 +125,12 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
 
 
 def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
-    """Constant-step gradient descent until the corpus's own gradient noise reaches ``level``.
+    """Constant-step descent until the corpus's own gradient noise reaches ``level``.
 
-    A freezing rule computed from the corpus alone: at every iterate the per-task gradients
-    give both the step and :func:`stumplib.certification.noise_ratio`, the standard error of
-    the corpus gradient relative to its norm; the run freezes at the first iterate where it
-    reaches ``level``.
+    A freezing rule computed from the corpus alone: at every iterate the per-task
+    gradients give both the step and :func:`stumplib.certification.noise_ratio`, the
+    standard error of the corpus gradient relative to its norm; the run freezes at the
+    first iterate where it reaches ``level``.
 
     Returns
     -------
@@ -157,12 +157,14 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
 
 def _frozen(direction, theta0, eta, max_steps, goal):
     """:func:`stumplib.training.descend` from ``theta0``, as a :class:`Freeze` point."""
-    a, b, k = training.unchecked_descend(direction, validation.point(theta0), eta, max_steps, goal)
+    a, b, k = training.unchecked_descend(
+        direction, validation.point(theta0), eta, max_steps, goal
+    )
     return Freeze(a, b, eta * k, k)
 
 
 def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
-    """:func:`train_to_scale` from :func:`start`, with the label score moved by ``shift``.
+    """:func:`train_to_scale` from :func:`start`, the label score moved by ``shift``.
 
     The run starts at ``(a*(b_0) + shift, b_0)``, ``b_0 = b_target / ratio``, with the
     step of :func:`start`: on the valley for ``shift = 0``, above it for
@@ -178,19 +180,21 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     return train_to_scale(corpus, (a0 + shift, b0), eta, b_target)
 
 
-def train_side_by_side(corpora, theta0, targets, prior, max_steps=100_000, stop_late=False):
-    """Corpora of one size trained side by side, recorded where each reaches each target.
+def train_side_by_side(
+    corpora, theta0, targets, prior, max_steps=100_000, stop_late=False
+):
+    """Corpora of one size trained side by side, recorded where each reaches a target.
 
     Each run's step restarts at every target.
 
-    Corpus ``r`` starts at ``theta0[r]``. On its way from one target to the next (a *leg*)
-    its step is constant, the descent lemma's step at the point where the leg began
-    (:func:`stumplib.descent_lemma.step_bound`, which grows like ``b^3``): the rule of
-    :func:`start`, applied afresh at every target. A leg from ``b`` to ``f b`` then costs
-    a number of steps proportional to ``(f^4 - 1) b``, instead of ``f^4`` times more with
-    the first leg's step kept throughout. The corpora still being
-    trained are evaluated together, as one :meth:`Corpus.stack <stumplib.corpus.Corpus.stack>`,
-    at every step.
+    Corpus ``r`` starts at ``theta0[r]``. On its way from one target to the next (a
+    *leg*) its step is constant, the descent lemma's step at the point where the leg
+    began (:func:`stumplib.descent_lemma.step_bound`, which grows like ``b^3``): the
+    rule of :func:`start`, applied afresh at every target. A leg from ``b`` to ``f b``
+    then costs a number of steps proportional to ``(f^4 - 1) b``, instead of ``f^4``
+    times more with the first leg's step kept throughout. The corpora still being
+    trained are evaluated together, as one
+    :meth:`Corpus.stack <stumplib.corpus.Corpus.stack>`, at every step.
 
     Parameters
     ----------
@@ -241,7 +245,7 @@ def train_side_by_side(corpora, theta0, targets, prior, max_steps=100_000, stop_
 
 
 def _stackable(corpora):
-    """``(Corpus.stack(corpora), m)`` for a non-empty sequence of corpora of one shape."""
+    """``(Corpus.stack(corpora), m)`` for a non-empty sequence of same-shape corpora."""
     stacked = Corpus.stack(corpora)
     shapes = {corpus.shape for corpus in corpora}
     if len(shapes) != 1:
@@ -249,7 +253,9 @@ def _stackable(corpora):
     return stacked, corpora[0].shape[0]
 
 
-def _side_by_side(corpora, stacked, m, theta, targets, max_steps, prior, stop_late=False):
+def _side_by_side(
+    corpora, stacked, m, theta, targets, max_steps, prior, stop_late=False
+):
     R, k = targets.shape
     follower = stacked.follow()
     a, b = theta[:, 0], theta[:, 1]
@@ -261,7 +267,9 @@ def _side_by_side(corpora, stacked, m, theta, targets, max_steps, prior, stop_la
         for r in live:
             while leg[r] < k and b[r] >= targets[r, leg[r]]:
                 t0[r], steps0[r] = t0[r] + eta[r] * taken[r], steps0[r] + taken[r]
-                out[r].append(Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r])))
+                out[r].append(
+                    Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r]))
+                )
                 leg[r], taken[r] = leg[r] + 1, 0
                 if leg[r] < k:
                     eta[r] = _leg_step(a[r], b[r], prior, stop_late)
@@ -275,8 +283,13 @@ def _side_by_side(corpora, stacked, m, theta, targets, max_steps, prior, stop_la
         if late.size and stop_late:
             for r in late:
                 ran = 0 if np.isnan(eta[r]) else taken[r]
-                t0[r], steps0[r] = t0[r] + (eta[r] * ran if ran else 0.0), steps0[r] + ran
-                out[r].append(Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r])))
+                t0[r], steps0[r] = (
+                    t0[r] + (eta[r] * ran if ran else 0.0),
+                    steps0[r] + ran,
+                )
+                out[r].append(
+                    Freeze(float(a[r]), float(b[r]), float(t0[r]), int(steps0[r]))
+                )
                 leg[r] = k
             continue
         if late.size:
@@ -337,7 +350,10 @@ def stream(seed, *index):
 
 
 def _pretrain_one(item):
-    """One corpus of a sweep: ``(m, n, target, prior, ratio, rng)`` -> :class:`Freeze`."""
+    """One corpus of a sweep.
+
+    ``(m, n, target, prior, ratio, rng)`` -> :class:`Freeze`.
+    """
     m, n, target, prior, ratio, rng = item
     return train_from_start(Corpus.sample(m, n, prior, rng=rng), target, prior, ratio)
 
@@ -372,7 +388,7 @@ def size_start(m, n, prior):
 
 
 def _size_scale(m, n):
-    """The size-tied start scale ``max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)``."""
+    """Size-tied start ``max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)``."""
     return max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)
 
 
@@ -438,8 +454,8 @@ def rule_scale_ratio(prior, level=0.5):
     Raises
     ------
     TypeError, ValueError
-        As constant of :func:`~stumplib.certification.slow_layer`, or if ``level`` is not
-        positive.
+        As constant of :func:`~stumplib.certification.slow_layer`, or if ``level`` is
+        not positive.
 
     Examples
     --------
@@ -452,13 +468,18 @@ def rule_scale_ratio(prior, level=0.5):
 
 
 def _noisy_one(item):
-    """One corpus of a sweep: ``((m, n), prior, level, rng, divisor)`` -> :class:`Freeze`."""
+    """One corpus of a sweep.
+
+    ``((m, n), prior, level, rng, divisor)`` -> :class:`Freeze`.
+    """
     (m, n), prior, level, rng, divisor = item
     return freeze_by_rule(m, n, prior, rng, level, divisor)
 
 
-def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None):
-    """Like :func:`pretrain`, from :func:`size_start`, frozen by :func:`train_until_noisy`.
+def pretrain_noisy(
+    sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None
+):
+    """As :func:`pretrain` from :func:`size_start`, frozen by :func:`train_until_noisy`.
 
     Corpus ``r`` of size ``i`` is drawn with ``rng = stream(seed, i, r)`` (the same
     corpora as :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of
@@ -467,13 +488,23 @@ def pretrain_noisy(sizes, prior, corpora, seed, level=0.5, n_workers=None, backe
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
     indices = range(len(sizes))
-    return _noisy_sweep(sizes, indices, prior, corpora, seed, level, 1.0, n_workers, backend)
+    return _noisy_sweep(
+        sizes, indices, prior, corpora, seed, level, 1.0, n_workers, backend
+    )
 
 
 def lower_starts(
-    sizes, indices, prior, corpora, seed, level=0.5, divisor=2.0, n_workers=None, backend=None
+    sizes,
+    indices,
+    prior,
+    corpora,
+    seed,
+    level=0.5,
+    divisor=2.0,
+    n_workers=None,
+    backend=None,
 ):
-    """The corpus rule from lower starts, to see whether the frozen scale depends on them.
+    """The corpus rule from lower starts, to see if the frozen scale depends on them.
 
     Trains the first ``corpora`` corpora of each size ``sizes[i]``, ``i`` in ``indices``
     (the same corpora as :func:`pretrain_noisy` with the same ``seed``), from the
@@ -492,11 +523,17 @@ def lower_starts(
     divisor = validation.positive_scalar(divisor, "divisor")
     indices = validation.counts(indices, "indices", minimum=0)
     if any(i >= len(sizes) for i in indices):
-        raise ValueError(f"indices must be below len(sizes) = {len(sizes)} (got {indices})")
-    return _noisy_sweep(sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend)
+        raise ValueError(
+            f"indices must be below len(sizes) = {len(sizes)} (got {indices})"
+        )
+    return _noisy_sweep(
+        sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend
+    )
 
 
-def _noisy_sweep(sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend):
+def _noisy_sweep(
+    sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend
+):
     items = [
         (sizes[i], prior, level, stream(seed, i, r), divisor)
         for i in indices
@@ -518,14 +555,14 @@ SIDE_BY_SIDE = 8
 
 
 def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers=None):
-    """Corpora frozen by the corpus rule, then trained on to multiples of their frozen scale.
+    """Corpora frozen by the corpus rule, trained on to multiples of their frozen scale.
 
-    Corpus ``r`` of size ``sizes[i]`` (the corpus of :func:`pretrain_noisy` with the same
-    ``seed``) is frozen at ``b_T`` by :func:`train_until_noisy` from :func:`size_start`,
-    then trained on from there by :func:`train_side_by_side` (in groups of
-    ``SIDE_BY_SIDE`` corpora of one size), recorded where its scale first reaches each
-    ``f * b_T``, ``f`` in ``factors``. The groups, largest sizes first, are spread over the
-    sweep's workers; the result does not depend on them.
+    Corpus ``r`` of size ``sizes[i]`` (the corpus of :func:`pretrain_noisy` with the
+    same ``seed``) is frozen at ``b_T`` by :func:`train_until_noisy` from
+    :func:`size_start`, then trained on from there by :func:`train_side_by_side` (in
+    groups of ``SIDE_BY_SIDE`` corpora of one size), recorded where its scale first
+    reaches each ``f * b_T``, ``f`` in ``factors``. The groups, largest sizes first, are
+    spread over the sweep's workers; the result does not depend on them.
 
     Returns
     -------
@@ -543,7 +580,9 @@ def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers
     corpora = validation.count(corpora, "corpora")
     factors = validation.positive(factors, "factors")
     if factors.ndim != 1 or np.any(np.diff(factors) < 0) or np.any(factors < 1):
-        raise ValueError("factors must be a 1-D non-decreasing sequence of numbers >= 1")
+        raise ValueError(
+            "factors must be a 1-D non-decreasing sequence of numbers >= 1"
+        )
     level = validation.positive_scalar(level, "level")
     groups = [
         (i, range(r, min(corpora, r + SIDE_BY_SIDE)))
@@ -552,7 +591,11 @@ def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers
     ]
     items = [(sizes[i], prior, rs, stream(seed, i), factors, level) for i, rs in groups]
     done = sweep.run(
-        _past_freeze_group, items, n_workers, desc="training past the freeze", cost=sweep.examples
+        _past_freeze_group,
+        items,
+        n_workers,
+        desc="training past the freeze",
+        cost=sweep.examples,
     )
     out = [[] for _ in sizes]
     for (i, _), runs in zip(groups, done):
@@ -573,9 +616,16 @@ def _past_freeze_group(item):
 
 
 def pretrain(
-    sizes, targets, prior, corpora, seed, ratio=START_RATIO, n_workers=None, backend=None
+    sizes,
+    targets,
+    prior,
+    corpora,
+    seed,
+    ratio=START_RATIO,
+    n_workers=None,
+    backend=None,
 ):
-    """Train independent corpora of each size from large-resolution starts to their targets.
+    """Train independent corpora of each size from large-resolution starts to targets.
 
     Parameters
     ----------
@@ -592,7 +642,8 @@ def pretrain(
     ratio : float
         Start at ``b_0 = target / ratio`` (see :func:`start`).
     n_workers, backend
-        Parallel execution (see :func:`stumplib.sweep.run`); the results do not depend on it.
+        Parallel execution (see :func:`stumplib.sweep.run`); the results do not depend
+        on it.
 
     Returns
     -------

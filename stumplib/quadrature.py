@@ -55,7 +55,7 @@ def unchecked_gauss_legendre(breaks):
 
 
 def graded(center, smallest, largest=1.0, ratio=2.0):
-    """Points ``center ± smallest * ratio**k`` up to distance ``largest``, and ``center``.
+    """Points ``center ± smallest * ratio**k`` up to distance ``largest``; ``center``.
 
     Parameters
     ----------
@@ -78,7 +78,8 @@ def graded(center, smallest, largest=1.0, ratio=2.0):
     """
     center = validation.scalar(center, "center")
     smallest, largest = (
-        validation.positive_scalar(v, n) for v, n in ((smallest, "smallest"), (largest, "largest"))
+        validation.positive_scalar(v, n)
+        for v, n in ((smallest, "smallest"), (largest, "largest"))
     )
     ratio = validation.positive_scalar(ratio, "ratio")
     if ratio <= 1:
@@ -103,7 +104,11 @@ def unchecked_graded(center, smallest, largest=1.0, ratio=2.0):
     ndarray
         As :func:`graded`.
     """
-    steps = np.ceil(np.log(largest / smallest) / np.log(ratio)) + 1 if largest > smallest else 1
+    steps = (
+        np.ceil(np.log(largest / smallest) / np.log(ratio)) + 1
+        if largest > smallest
+        else 1
+    )
     offsets = smallest * ratio ** np.arange(int(steps))
     return np.concatenate([[center], center - offsets, center + offsets])
 
@@ -129,7 +134,9 @@ def clipped(points, lo, hi):
         If ``points`` holds NaN or inf, or ``lo``, ``hi`` are not scalars.
     """
     points = validation.finite(points, "points")
-    return unchecked_clipped(points, validation.scalar(lo, "lo"), validation.scalar(hi, "hi"))
+    return unchecked_clipped(
+        points, validation.scalar(lo, "lo"), validation.scalar(hi, "hi")
+    )
 
 
 def unchecked_clipped(points, lo, hi):
@@ -151,7 +158,7 @@ def unchecked_clipped(points, lo, hi):
 
 
 def power_panel(power, offset=0.0):
-    """Gauss-Legendre rule on [0, 1] for integrands that behave as ``(offset + t)^power``.
+    """Gauss-Legendre rule on [0, 1] for integrands behaving as ``(offset + t)^power``.
 
     For ``f(t) = (c + t)^power g(t)`` with ``c = offset >= 0`` and ``-1 < power < 0`` (a
     singular but integrable power law), the substitution ``u = (c + t)^(power + 1)``
@@ -212,7 +219,7 @@ def unchecked_power_panel(power, offset):
 
 
 def gauss_legendre_rows(g, h):
-    """Composite rules on ``[0, 1]``, one per row, from sorted break pairs ``(g, 1 - g)``.
+    """Composite rules on ``[0, 1]``, one a row, from sorted break pairs ``(g, 1 - g)``.
 
     ``h = 1 - g`` is given exactly, so panels near 1 keep their relative precision.
 
@@ -230,15 +237,17 @@ def gauss_legendre_rows(g, h):
     Raises
     ------
     ValueError
-        If ``h`` is not ``1 - g`` to rounding, or ``g`` has fewer than two breaks or is not sorted
-        along its last axis.
+        If ``h`` is not ``1 - g`` to rounding, or ``g`` has fewer than two breaks or is
+        not sorted along its last axis.
     """
     g, h = validation.unit_interval(g, "g"), validation.unit_interval(h, "h")
     validation.same_shape(g, h, ("g", "h"))
     if np.any(np.abs(g + h - 1.0) > 4 * np.finfo(float).eps):
         raise ValueError("h must be 1 - g (to rounding)")
     if g.ndim == 0 or g.shape[-1] < 2:
-        raise ValueError(f"g needs at least two breaks along its last axis (got shape {g.shape})")
+        raise ValueError(
+            f"g needs at least two breaks along its last axis (got shape {g.shape})"
+        )
     if np.any(np.diff(g, axis=-1) < 0):
         raise ValueError("g must be sorted along its last axis")
     return _gauss_legendre_rows(g, h)
@@ -251,4 +260,8 @@ def _gauss_legendre_rows(g, h):
     nodes = left[..., None] + half * (_GL_X + 1.0)
     complements = h[..., 1:, None] + half * (1.0 - _GL_X)
     shape = (*g.shape[:-1], -1)
-    return nodes.reshape(shape), complements.reshape(shape), (half * _GL_W).reshape(shape)
+    return (
+        nodes.reshape(shape),
+        complements.reshape(shape),
+        (half * _GL_W).reshape(shape),
+    )

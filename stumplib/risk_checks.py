@@ -45,17 +45,24 @@ def pointwise_risks(rules, n, thresholds, seed, tasks_per_batch=20000):
     rules = validation.rules(rules)
     thresholds = validation.unit_interval(thresholds, "thresholds")
     if thresholds.ndim != 1:
-        raise ValueError(f"thresholds must be one-dimensional (got shape {thresholds.shape})")
+        raise ValueError(
+            f"thresholds must be one-dimensional (got shape {thresholds.shape})"
+        )
     seed = validation.seed(seed)
     runs = [
         baselines.monte_carlo_risks(
-            rules, n, tasks.Fixed(float(s)), tasks_per_batch=tasks_per_batch, rng=(*seed, j)
+            rules,
+            n,
+            tasks.Fixed(float(s)),
+            tasks_per_batch=tasks_per_batch,
+            rng=(*seed, j),
         )
         for j, s in enumerate(thresholds)
     ]
     return {
         name: tuple(
-            np.array([run[name][k] for run in runs]).reshape(thresholds.shape) for k in (0, 1)
+            np.array([run[name][k] for run in runs]).reshape(thresholds.shape)
+            for k in (0, 1)
         )
         for name in rules
     }
@@ -90,7 +97,7 @@ def largest_z(measured, errors, exact):
 
 
 def z_threshold(comparisons, alpha):
-    """Threshold for the largest of ``comparisons`` ``|z|``-scores at false-failure rate ``alpha``.
+    """Bonferroni threshold for ``max |z|`` of ``comparisons`` scores, level ``alpha``.
 
     If each ``z`` is standard normal (a Monte Carlo mean and its standard error, by the
     central limit theorem), then ``P(max |z| > t) <= comparisons * P(|Z| > t)`` whatever
@@ -137,7 +144,10 @@ def ratio(numerator, denominator):
     (float, float)
         ``r = r1 / r2`` and ``r * hypot(se1 / r1, se2 / r2)`` (errors independent).
     """
-    (r1, se1), (r2, se2) = (_risk(numerator, "numerator"), _risk(denominator, "denominator"))
+    (r1, se1), (r2, se2) = (
+        _risk(numerator, "numerator"),
+        _risk(denominator, "denominator"),
+    )
     value = r1 / r2
     return value, value * float(np.hypot(se1 / r1, se2 / r2))
 
@@ -145,8 +155,12 @@ def ratio(numerator, denominator):
 def _risk(pair, name):
     pair = validation.finite(pair, name)
     if pair.shape != (2,):
-        raise ValueError(f"{name} must be a pair (risk, standard error) (got shape {pair.shape})")
+        raise ValueError(
+            f"{name} must be a pair (risk, standard error) (got shape {pair.shape})"
+        )
     risk, error = (float(v) for v in pair)
     if risk <= 0 or error < 0:
-        raise ValueError(f"{name} must hold a positive risk and a non-negative standard error")
+        raise ValueError(
+            f"{name} must hold a positive risk and a non-negative standard error"
+        )
     return risk, error

@@ -1,11 +1,11 @@
 """Sweeps in parallel: independent items over cores (joblib) or over a cluster (Dask).
 
 Every item of a sweep carries everything it needs, its random stream included (the
-structured seeds ``(seed, i, r)`` of each experiment), so the results do not depend on which
-process computes which item, nor in what order: a parallel sweep returns exactly what the
-serial loop returns. The number of local workers is ``STUMPLIB_WORKERS`` (default: all
-cores). On a cluster, connect a ``dask.distributed.Client`` and pass ``backend="dask"``:
-joblib then ships the items to the Dask workers.
+structured seeds ``(seed, i, r)`` of each experiment), so the results do not depend on
+which process computes which item, nor in what order: a parallel sweep returns exactly
+what the serial loop returns. The number of local workers is ``STUMPLIB_WORKERS``
+(default: all cores). On a cluster, connect a ``dask.distributed.Client`` and pass
+``backend="dask"``: joblib then ships the items to the Dask workers.
 """
 
 import os
@@ -49,9 +49,11 @@ def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
     items : iterable
         Its arguments, one per call.
     n_workers : int, optional
-        Local processes (default :func:`workers`); 1 runs the plain loop in this process.
+        Local processes (default :func:`workers`); 1 runs the plain loop in this
+        process.
     backend : {None, "dask"}
-        ``"dask"`` sends the calls to the workers of the active ``dask.distributed.Client``.
+        ``"dask"`` sends the calls to the workers of the active
+        ``dask.distributed.Client``.
     desc : str
         Progress-bar label.
     cost : callable, optional
@@ -83,7 +85,9 @@ def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
     if backend == "dask":
         with joblib.parallel_config(backend="dask"):
             return joblib.Parallel()(joblib.delayed(function)(item) for item in items)
-    n_workers = workers() if n_workers is None else validation.count(n_workers, "n_workers")
+    n_workers = (
+        workers() if n_workers is None else validation.count(n_workers, "n_workers")
+    )
     if n_workers == 1 or len(items) <= 1:
         return [function(item) for item in progress.bar(items, desc=desc)]
     calls = (joblib.delayed(function)(item) for item in items)
@@ -97,7 +101,9 @@ def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
 
 
 def examples(item):
-    """The cost estimate of a sweep item that starts with a corpus size ``(m, n)``: ``m n``.
+    """The cost estimate of a sweep item that starts with a corpus size ``(m, n)``.
+
+    ``m n``.
 
     Parameters
     ----------

@@ -23,9 +23,10 @@ decomposition ``s_hat^inf(s) - s = 1/b - eps(s)`` with the edge terms::
 from the edge terms (not from the two residuals) keeps full relative precision when
 the loss is far below ``1/b^2`` (it reaches ``1e-40`` in long runs). The
 evidence-aware head weighs head and mirror by their positive masses ``P = pi_+(s)``
-and ``P' = pi_+(1 - s)``; its residual is ``tanh(D/2)/b - w eps(s) + (1 - w) eps(1 - s)``
-with ``w = P/(P + P')`` and ``D = log P - log P'``. Both come with exact gradients in
-``(a, b)``, and :func:`loss_and_gradient` integrates them over a prior.
+and ``P' = pi_+(1 - s)``; its residual is
+``tanh(D/2)/b - w eps(s) + (1 - w) eps(1 - s)`` with ``w = P/(P + P')`` and
+``D = log P - log P'``. Both come with exact gradients in ``(a, b)``, and
+:func:`loss_and_gradient` integrates them over a prior.
 
 **Flow.** :func:`flow` follows ``dtheta/dt = -grad L`` in the log-time variable
 ``tau = log(1 + t)`` with a stiff-capable solver, so that tens of decades of ``t`` cost
@@ -59,7 +60,8 @@ def mirrored_estimate(a, b, x, y):
     Raises
     ------
     ValueError
-        If the context or the parameters are invalid (as :func:`stumplib.head.estimate`).
+        If the context or the parameters are invalid (as
+        :func:`stumplib.head.estimate`).
     """
     return 1.0 - head.estimate(a, b, *tasks.mirror(x, y))
 
@@ -68,7 +70,8 @@ def average_estimate_and_gradient(a, b, x, y):
     """The average of head and mirror and its gradient ``(s_bar, d/da, d/db)``.
 
     The mirrored head's gradient is minus the head's gradient on the mirrored
-    context, so ``d s_bar/da = (Cov_w(x, y) - Cov_w'(x', y'))/2`` and likewise for ``b``.
+    context, so ``d s_bar/da = (Cov_w(x, y) - Cov_w'(x', y'))/2`` and likewise for
+    ``b``.
 
     Parameters
     ----------
@@ -228,11 +231,15 @@ def joint_estimate(a, b, x, y):
     a = validation.batch(a, "a", x.shape[:-1])[..., None]
     b = validation.batch(b, "b", x.shape[:-1])[..., None]
     scores = np.concatenate([a * y - b * x, a * (1 - y) - b * (1 - x)], axis=-1)
-    return np.sum(special.softmax(scores, axis=-1) * np.concatenate([x, x], axis=-1), axis=-1)
+    return np.sum(
+        special.softmax(scores, axis=-1) * np.concatenate([x, x], axis=-1), axis=-1
+    )
 
 
 def mirrored_hard_limit(x, y):
-    """Hard limit of the mirrored head: the largest negative; with none, the largest ``x``.
+    """Hard limit of the mirrored head: the largest negative.
+
+    With none, the largest ``x``.
 
     Parameters
     ----------
@@ -292,7 +299,9 @@ def evidence_hard_limit(x, y):
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
     mid = average_hard_limit(x, y)
     return np.where(
-        has_pos & has_neg, mid, np.where(has_pos, head.hard_limit(x, y), mirrored_hard_limit(x, y))
+        has_pos & has_neg,
+        mid,
+        np.where(has_pos, head.hard_limit(x, y), mirrored_hard_limit(x, y)),
     )
 
 
@@ -300,10 +309,11 @@ def joint_hard_limit(x, y):
     """Hard limit of :func:`joint_estimate`: the side whose top score is higher.
 
     The softmax keeps the highest scores: ``a - b R`` for the head's nearest positives
-    (``-b min x`` with no positive) and ``a - b (1 - L)`` for the mirror's (``-b (1 - max
-    x)`` with no negative). With both sides present it keeps ``R`` if ``R < 1 - L`` and
-    ``L`` if ``R > 1 - L``; at a tie it averages the tied examples, ``(n_R R + n_L L) /
-    (n_R + n_L)`` with ``n_R`` positives at ``R`` and ``n_L`` negatives at ``L``.
+    (``-b min x`` with no positive) and ``a - b (1 - L)`` for the mirror's
+    (``-b (1 - max x)`` with no negative). With both sides present it keeps ``R`` if
+    ``R < 1 - L`` and ``L`` if ``R > 1 - L``; at a tie it averages the tied examples,
+    ``(n_R R + n_L L) / (n_R + n_L)`` with ``n_R`` positives at ``R`` and ``n_L``
+    negatives at ``L``.
 
     Parameters
     ----------
@@ -322,7 +332,10 @@ def joint_hard_limit(x, y):
     x, y = validation.context(x, y)
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
     xm, ym = tasks.mirror(x, y)
-    right, right_m = head.hard_limit(x, y), head.hard_limit(xm, ym)  # compared as scored
+    right, right_m = (
+        head.hard_limit(x, y),
+        head.hard_limit(xm, ym),
+    )  # compared as scored
     left = 1.0 - right_m
     n_right = np.sum((y == 1) & (x == right[..., None]), axis=-1)
     at_left = (ym == 1) & (xm == right_m[..., None])
@@ -335,7 +348,7 @@ def joint_hard_limit(x, y):
 
 
 def _tail(b, length):
-    """``T = length/(e^{b length} - 1)`` (``1/b`` at 0) and ``dT/db = -T (T + length)``."""
+    """``T = length/(e^{b length} - 1)`` (``1/b`` at 0), ``dT/db = -T (T + length)``."""
     bl = b * length
     small = bl < 1e-12
     safe = np.where(small, 1.0, bl)
@@ -410,10 +423,11 @@ def edge_terms(a, b, s):
     For uniform features the negatives form a kernel ``e^{-bx}`` on ``[0, s]`` with
     mean ``1/b - s/(e^{bs} - 1)`` and the positives one on ``[s, 1]`` with mean
     ``s + 1/b - (1-s)/(e^{b(1-s)} - 1)``; mixing them with the class probabilities
-    ``pi_-``, ``pi_+`` gives ``eps = pi_- (s + s/(e^{bs}-1)) + pi_+ (1-s)/(e^{b(1-s)}-1)``:
-    leakage onto the negatives plus truncation of the positive kernel at 1. The head
-    and its mirror share the ``1/b``, so the average's residual is
-    ``(eps(1 - s) - eps(s)) / 2`` (:func:`average_residual`).
+    ``pi_-``, ``pi_+`` gives
+    ``eps = pi_- (s + s/(e^{bs}-1)) + pi_+ (1-s)/(e^{b(1-s)}-1)``: leakage onto the
+    negatives plus truncation of the positive kernel at 1. The head and its mirror share
+    the ``1/b``, so the average's residual is ``(eps(1 - s) - eps(s)) / 2``
+    (:func:`average_residual`).
 
     Parameters
     ----------
@@ -483,7 +497,8 @@ def evidence_residual(a, b, s, q=None):
     gap = special.log_expit(head.logit) - special.log_expit(mirror.logit)
     gap_a = special.expit(-head.logit) - special.expit(-mirror.logit)
     gap_b = (
-        special.expit(-head.logit) * head.logit_b - special.expit(-mirror.logit) * mirror.logit_b
+        special.expit(-head.logit) * head.logit_b
+        - special.expit(-mirror.logit) * mirror.logit_b
     )
     w = special.expit(gap)
     tilt = np.tanh(0.5 * gap)  # 2w - 1
@@ -530,7 +545,9 @@ def threshold_nodes(a, b, prior):
     center = a / b if abs(b) > 1 else 0.5
     lo, hi = validation.density_law(prior, "prior").support
     points = [quadrature.graded(0.0, edge, 0.5)[1:]]
-    points += [quadrature.graded(p, 1e-2 * scale) for p in (center, 1.0 - center, lo, 1.0 - hi)]
+    points += [
+        quadrature.graded(p, 1e-2 * scale) for p in (center, 1.0 - center, lo, 1.0 - hi)
+    ]
     points += [quadrature.graded(1.0 - p, 1e-2 * scale) for p in (lo, 1.0 - hi)]
     breaks = np.concatenate(points)
     return population.prior_nodes(prior, breaks, breaks)
@@ -620,7 +637,7 @@ class Rates(NamedTuple):
 
 
 def rates(loss_and_gradient, trajectory):
-    """``db/dlog t = -t dL/db`` and ``dlog L/dlog t = -t |grad L|^2 / L`` at each record.
+    """``db/dlog t = -t dL/db`` and ``dlog L/dlog t = -t |grad L|^2 / L`` per record.
 
     Parameters
     ----------
@@ -636,7 +653,8 @@ def rates(loss_and_gradient, trajectory):
     Raises
     ------
     ValueError
-        If ``trajectory.t`` is negative or the loss is not positive along the trajectory.
+        If ``trajectory.t`` is negative or the loss is not positive along the
+        trajectory.
     """
     validation.function(loss_and_gradient, "loss_and_gradient")
     t, a, b = validation.trajectory(trajectory)

@@ -11,7 +11,8 @@ from scipy import special, stats
 
 from . import validation
 
-#: Narrowest uniform law accepted, so that its density ``1/(hi - lo)`` stays a normal float.
+#: Narrowest uniform law accepted, so that its density ``1/(hi - lo)`` stays a normal
+#: float.
 MIN_WIDTH = 1e-300
 
 
@@ -20,16 +21,21 @@ _MODERATE = 100.0
 
 
 def _power(k, d, m, log_x):
-    """``k log(x / m)`` for ``x = m + d`` (``log1p`` near ``m``); ``0`` when ``k = 0``."""
+    """``k log(x / m)`` for ``x = m + d`` (``log1p`` near ``m``).
+
+    ``0`` when ``k = 0``.
+    """
     if k == 0:
         return 0.0
     return np.where(np.abs(d) < 0.5 * m, k * np.log1p(d / m), k * (log_x - np.log(m)))
 
 
 def _stirling_remainder(x):
-    """``log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)``, accurate for every ``x > 0``."""
+    """``log Gamma(x) - ((x - 1/2) log x - x + log(2 pi)/2)``, accurate at ``x > 0``."""
     if x < 100:
-        return special.gammaln(x) - ((x - 0.5) * np.log(x) - x + 0.5 * np.log(2 * np.pi))
+        return special.gammaln(x) - (
+            (x - 0.5) * np.log(x) - x + 0.5 * np.log(2 * np.pi)
+        )
     inv2 = (1.0 / x) ** 2  # 0 for x beyond 1e154, where the terms are below rounding
     return (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 / 1680))) / x
 
@@ -53,8 +59,8 @@ class Uniform:
     Raises
     ------
     ValueError
-        If the bounds are not scalars with ``0 <= lo < hi <= 1``, or ``hi - lo`` is below
-        :data:`MIN_WIDTH`.
+        If the bounds are not scalars with ``0 <= lo < hi <= 1``, or ``hi - lo`` is
+        below :data:`MIN_WIDTH`.
 
     Examples
     --------
@@ -79,7 +85,9 @@ class Uniform:
         if not 0 <= lo < hi <= 1:
             raise ValueError(f"lo and hi need 0 <= lo < hi <= 1 (got lo={lo}, hi={hi})")
         if hi - lo < MIN_WIDTH:
-            raise ValueError(f"hi - lo must be at least {MIN_WIDTH:g} (got {hi - lo:g})")
+            raise ValueError(
+                f"hi - lo must be at least {MIN_WIDTH:g} (got {hi - lo:g})"
+            )
         object.__setattr__(self, "lo", lo)
         object.__setattr__(self, "hi", hi)
 
@@ -95,7 +103,9 @@ class Uniform:
 
     def sample(self, size, rng):
         """Draw ``size`` values with the generator (or seed) ``rng``."""
-        return np.random.default_rng(validation.rng(rng)).uniform(self.lo, self.hi, _size(size))
+        return np.random.default_rng(validation.rng(rng)).uniform(
+            self.lo, self.hi, _size(size)
+        )
 
     def density(self, s, q=None):
         """Density at ``s`` (``q = 1 - s`` may be given exactly; unused here)."""
@@ -105,11 +115,15 @@ class Uniform:
     def log_density(self, s, q=None):
         """Log density at ``s`` (``-inf`` outside ``[lo, hi]``)."""
         s = validation.finite(s, "s")
-        return np.where((s >= self.lo) & (s <= self.hi), -np.log(self.hi - self.lo), -np.inf)
+        return np.where(
+            (s >= self.lo) & (s <= self.hi), -np.log(self.hi - self.lo), -np.inf
+        )
 
     def cdf(self, x):
         """Distribution function at ``x``."""
-        return np.clip((validation.finite(x, "x") - self.lo) / (self.hi - self.lo), 0.0, 1.0)
+        return np.clip(
+            (validation.finite(x, "x") - self.lo) / (self.hi - self.lo), 0.0, 1.0
+        )
 
 
 @dataclass(frozen=True)
@@ -152,7 +166,9 @@ class Beta:
 
     def sample(self, size, rng):
         """Draw ``size`` values with the generator (or seed) ``rng``."""
-        return np.random.default_rng(validation.rng(rng)).beta(self.alpha, self.beta, _size(size))
+        return np.random.default_rng(validation.rng(rng)).beta(
+            self.alpha, self.beta, _size(size)
+        )
 
     def density(self, s, q=None):
         """Density at ``s``; pass ``q = 1 - s`` exactly to resolve ``s`` near 1."""
@@ -168,7 +184,9 @@ class Beta:
         """
         s = validation.finite(s, "s")
         q = 1.0 - s if q is None else validation.finite(q, "q")
-        if max(self.alpha, self.beta) <= _MODERATE:  # direct form, relative error < 1e-13
+        if (
+            max(self.alpha, self.beta) <= _MODERATE
+        ):  # direct form, relative error < 1e-13
             with np.errstate(divide="ignore", invalid="ignore"):
                 log_pdf = (
                     special.xlogy(self.alpha - 1, s)
@@ -191,7 +209,7 @@ class Beta:
 
     @property
     def _means(self):
-        """The mean ``m`` and ``1 - m``, shifted by at most one ulp so they add up to 1."""
+        """The mean ``m`` and ``1 - m``, shifted by at most an ulp to add up to 1."""
         total = self.alpha + self.beta
         small = min(self.alpha, self.beta) / total
         large = 1.0 - small
@@ -199,21 +217,27 @@ class Beta:
 
     @property
     def _log_norm(self):
-        """``(alpha-1) log m + (beta-1) log(1-m) - log B(alpha, beta)`` at the mean ``m``.
+        """``(alpha-1) log m + (beta-1) log(1-m) - log B(alpha, beta)`` at the mean.
 
         At the exact mean ``alpha/n`` (``n = alpha + beta``) it equals ``1.5 log n -
-        (log alpha + log beta + log 2 pi)/2 - (c(alpha) + c(beta) - c(n))`` with ``c`` the
-        remainder of Stirling's series (no cancellation of large terms); the shift of
-        :attr:`_means` from ``alpha/n`` is corrected to first order.
+        (log alpha + log beta + log 2 pi)/2 - (c(alpha) + c(beta) - c(n))`` with ``c``
+        the remainder of Stirling's series (no cancellation of large terms); the shift
+        of :attr:`_means` from ``alpha/n`` is corrected to first order.
         """
         alpha, beta = self.alpha, self.beta
         total = alpha + beta
-        small = min(alpha, beta) / total  # the shift of the smaller mean, exact in relative terms
+        small = (
+            min(alpha, beta) / total
+        )  # the shift of the smaller mean, exact in relative terms
         shift = (min(self._means) - small) * (1.0 if alpha <= beta else -1.0)
         return (
             1.5 * np.log(total)
             - 0.5 * (np.log(alpha) + np.log(beta) + np.log(2 * np.pi))
-            - (_stirling_remainder(alpha) + _stirling_remainder(beta) - _stirling_remainder(total))
+            - (
+                _stirling_remainder(alpha)
+                + _stirling_remainder(beta)
+                - _stirling_remainder(total)
+            )
             + shift * total * (1.0 / beta - 1.0 / alpha)
         )
 

@@ -164,7 +164,9 @@ def unchecked_descend(direction, theta0, eta, max_steps, goal="the stop", label=
                 f"{name} diverged at step {k}: non-finite state ({_state(a, b)}; "
                 f"eta={eta:g} too large?)"
             )
-    raise RuntimeError(f"{goal} not reached in max_steps={max_steps} steps (b = {b:.4g})")
+    raise RuntimeError(
+        f"{goal} not reached in max_steps={max_steps} steps (b = {b:.4g})"
+    )
 
 
 def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="GD"):
@@ -268,7 +270,10 @@ def population_descent(prior, theta0, eta, steps, features=None, points=200):
     FloatingPointError, ValueError, TypeError
         As :func:`gradient_descent`, and for an invalid ``prior`` or ``features``.
     """
-    prior, features = validation.density_law(prior, "prior"), validation.features(features)
+    prior, features = (
+        validation.density_law(prior, "prior"),
+        validation.features(features),
+    )
     return gradient_descent(
         lambda a, b: population.unchecked_loss_and_gradient(a, b, prior, features),
         theta0,
@@ -308,7 +313,12 @@ def corpus_descent(corpus, theta0, eta, steps, points=200):
     """
     validation.instance(corpus, Corpus, "corpus")
     return gradient_descent(
-        corpus.follow().unchecked_loss_and_gradient, theta0, eta, steps, points, label="corpus GD"
+        corpus.follow().unchecked_loss_and_gradient,
+        theta0,
+        eta,
+        steps,
+        points,
+        label="corpus GD",
     )
 
 
@@ -331,15 +341,21 @@ def corpus_descents(keys, prior, theta0, eta, steps, seed, points=200, n_workers
     steps = validation.count(steps, "steps", minimum=0)
     points = validation.count(points, "points")
     items = [
-        (key, prior, theta0, eta, steps, (*validation.seed(seed), *key), points) for key in keys
+        (key, prior, theta0, eta, steps, (*validation.seed(seed), *key), points)
+        for key in keys
     ]
     return dict(zip(keys, sweep.run(_corpus_run, items, n_workers, desc="corpus GD")))
 
 
 def _corpus_run(item):
-    """One run of :func:`corpus_descents`: ``(key, prior, theta0, eta, steps, rng, points)``."""
+    """One run of :func:`corpus_descents`.
+
+    ``(key, prior, theta0, eta, steps, rng, points)``.
+    """
     (m, n, _), prior, theta0, eta, steps, rng, points = item
-    return corpus_descent(Corpus.sample(m, n, prior, rng=rng), theta0, eta, steps, points)
+    return corpus_descent(
+        Corpus.sample(m, n, prior, rng=rng), theta0, eta, steps, points
+    )
 
 
 def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False):
@@ -377,7 +393,12 @@ def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False
     validation.function(loss_and_gradient, "loss_and_gradient")
     theta0 = np.array(validation.point(theta0))
     times = validation.finite(times, "times")
-    if times.ndim != 1 or times.size < 2 or times[0] != 0 or np.any(np.diff(times) <= 0):
+    if (
+        times.ndim != 1
+        or times.size < 2
+        or times[0] != 0
+        or np.any(np.diff(times) <= 0)
+    ):
         raise ValueError("times must be increasing from 0, at least two of them")
     rtol = validation.positive_scalar(rtol, "rtol")
     if rtol >= 1:
@@ -389,16 +410,25 @@ def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False
         grad = np.array(loss_and_gradient(theta[0], theta[1])[1:])
         if not np.all(np.isfinite(grad)):
             raise FloatingPointError(
-                f"gradient flow: non-finite gradient at t={clock[1](u):.6g} ({_state(*theta)})"
+                "gradient flow: non-finite gradient at "
+                f"t={clock[1](u):.6g} ({_state(*theta)})"
             )
         return -np.exp(u) * grad if log_time else -grad
 
     ticks = clock[0](times)
     sol = integrate.solve_ivp(
-        rhs, (0.0, ticks[-1]), theta0, method="LSODA", t_eval=ticks, rtol=rtol, atol=atol
+        rhs,
+        (0.0, ticks[-1]),
+        theta0,
+        method="LSODA",
+        t_eval=ticks,
+        rtol=rtol,
+        atol=atol,
     )
     if not sol.success:
-        raise RuntimeError(f"gradient flow failed at t={clock[1](sol.t[-1]):.6g}: {sol.message}")
+        raise RuntimeError(
+            f"gradient flow failed at t={clock[1](sol.t[-1]):.6g}: {sol.message}"
+        )
     a, b = sol.y
     loss = np.array([loss_and_gradient(ai, bi)[0] for ai, bi in zip(a, b)])
     return Trajectory(clock[1](sol.t), a, b, loss)
@@ -442,7 +472,9 @@ def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
     t_max = validation.positive_scalar(t_max, "t_max")
     points = validation.count(points, "points")
     first = 1e-3 if t_max > 1e-3 else 1e-3 * t_max
-    t_eval = np.concatenate([[0.0], np.geomspace(first, t_max, points) if points > 1 else [t_max]])
+    t_eval = np.concatenate(
+        [[0.0], np.geomspace(first, t_max, points) if points > 1 else [t_max]]
+    )
     t_eval[-1] = t_max
     return flow(
         partial(population.loss_and_gradient, prior=prior, features=features),

@@ -17,7 +17,7 @@ _REAL_KINDS = "biuf"  # bool, signed and unsigned integers, floats
 
 
 def real(value, name):
-    """Return ``value`` as a float array, raising ``TypeError`` unless it holds real numbers.
+    """Return ``value`` as a float array; ``TypeError`` unless it holds real numbers.
 
     Parameters
     ----------
@@ -42,15 +42,19 @@ def real(value, name):
         return np.asarray(float(value))
     if value is None or isinstance(value, (str, bytes)):
         raise TypeError(
-            f"{name} must be a real number or an array of them (got {type(value).__name__})"
+            f"{name} must be a real number or an array of them "
+            f"(got {type(value).__name__})"
         )
     try:
         arr = np.asarray(value)
     except ValueError as err:  # ragged nested sequences
-        raise ValueError(f"{name} must be a rectangular array of real numbers ({err})") from None
+        raise ValueError(
+            f"{name} must be a rectangular array of real numbers ({err})"
+        ) from None
     if arr.dtype.kind not in _REAL_KINDS:
         raise TypeError(
-            f"{name} must hold real numbers (got {type(value).__name__} of dtype {arr.dtype})"
+            f"{name} must hold real numbers "
+            f"(got {type(value).__name__} of dtype {arr.dtype})"
         )
     return arr.astype(float, copy=False)
 
@@ -148,7 +152,9 @@ def context(x, y):
     x = unit_interval(x, "x")
     y = labels(y, "y")
     if x.shape != y.shape:
-        raise ValueError(f"x and y must have the same shape (got {x.shape} and {y.shape})")
+        raise ValueError(
+            f"x and y must have the same shape (got {x.shape} and {y.shape})"
+        )
     if x.ndim == 0:
         raise ValueError("x must have at least one axis (the context axis)")
     if x.shape[-1] == 0:
@@ -175,8 +181,8 @@ def complements(s, q=None):
     Raises
     ------
     ValueError
-        If ``s`` or ``q`` leaves [0, 1], or ``q`` differs from ``1 - s`` in shape or beyond
-        rounding.
+        If ``s`` or ``q`` leaves [0, 1], or ``q`` differs from ``1 - s`` in shape or
+        beyond rounding.
     """
     s = unit_interval(s, "s")
     if q is None:
@@ -214,7 +220,8 @@ def batch(value, name, shape):
         return np.broadcast_to(value, shape)
     except ValueError:
         raise ValueError(
-            f"{name} of shape {np.shape(value)} does not broadcast against the batch shape {shape}"
+            f"{name} of shape {np.shape(value)} does not broadcast against the batch "
+            f"shape {shape}"
         ) from None
 
 
@@ -241,8 +248,12 @@ def broadcastable(values, names):
         return np.broadcast_shapes(*(np.shape(v) for v in values))
     except ValueError:
         shapes = ", ".join(f"{n} {np.shape(v)}" for n, v in zip(names, values))
-        together = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
-        raise ValueError(f"{together} must broadcast to one shape (got {shapes})") from None
+        together = (
+            ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else names[0]
+        )
+        raise ValueError(
+            f"{together} must broadcast to one shape (got {shapes})"
+        ) from None
 
 
 def parameters(a, b):
@@ -482,7 +493,9 @@ def count(value, name, minimum=1):
                 f"{name} must be an integer (got a ragged {type(value).__name__})"
             ) from None
     if isinstance(value, np.ndarray) and value.dtype.kind in _REAL_KINDS:
-        raise ValueError(f"{name} must be a single integer (got an array of shape {value.shape})")
+        raise ValueError(
+            f"{name} must be a single integer (got an array of shape {value.shape})"
+        )
     if not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be an integer (got {type(value).__name__})")
     try:  # int() raises OverflowError on inf, ValueError on NaN
@@ -495,7 +508,7 @@ def count(value, name, minimum=1):
 
 
 def counts(value, name, minimum=1):
-    """Return ``value`` (an integer or an array of them) as a flat list of ints ``>= minimum``.
+    """Return ``value`` (an integer or array of them) as a list of ints ``>= minimum``.
 
     Booleans are not counts, also inside a sequence (``[5, True]`` is a ``ValueError``).
 
@@ -527,7 +540,7 @@ def counts(value, name, minimum=1):
 
 
 def count_rows(value, name, minima):
-    """``value`` as a list of tuples of integers, entry ``j`` of each at least ``minima[j]``.
+    """``value`` as a list of integer tuples, entry ``j`` of each ``>= minima[j]``.
 
     For tables of counts such as corpus sizes ``(m, n)``: a 2-D sequence whose rows have
     ``len(minima)`` entries.
@@ -550,12 +563,15 @@ def count_rows(value, name, minima):
     TypeError
         If ``value`` does not hold real numbers.
     ValueError
-        If ``value`` is not 2-D with ``len(minima)`` columns of integers at least ``minima``.
+        If ``value`` is not 2-D with ``len(minima)`` columns of integers at least
+        ``minima``.
     """
     flat = counts(value, name, minimum=min(minima))
     width = len(minima)
     if np.ndim(value) != 2 or np.shape(value)[1] != width:
-        raise ValueError(f"{name} must be a sequence of rows of {width} integers (got {value!r})")
+        raise ValueError(
+            f"{name} must be a sequence of rows of {width} integers (got {value!r})"
+        )
     rows = [tuple(flat[i : i + width]) for i in range(0, len(flat), width)]
     if any(v < lo for row in rows for v, lo in zip(row, minima)):
         raise ValueError(f"{name} must have entries >= {tuple(minima)} (got {value!r})")
@@ -607,8 +623,8 @@ def rng(value, name="rng"):
         isinstance(value, (numbers.Real, tuple, list, np.ndarray))
     ):
         raise TypeError(
-            f"{name} must be a seed (an integer >= 0 or a tuple of them) or a numpy Generator "
-            f"(got {type(value).__name__})"
+            f"{name} must be a seed (an integer >= 0 or a tuple of them) "
+            f"or a numpy Generator (got {type(value).__name__})"
         )
     if isinstance(value, (list, np.ndarray)) and np.ndim(value) > 0:
         seed(tuple(np.ravel(np.asarray(value, dtype=object)).tolist()), name)
@@ -642,13 +658,17 @@ def instance(value, cls, name):
         If ``value`` is not an instance of ``cls``.
     """
     if not isinstance(value, cls):
-        names = " or ".join(c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,)))
+        names = " or ".join(
+            c.__name__ for c in (cls if isinstance(cls, tuple) else (cls,))
+        )
         raise TypeError(f"{name} must be a {names} (got {type(value).__name__})")
     return value
 
 
 def trajectory(value, name="trajectory"):
-    """Check a recorded run: finite 1-D ``t``, ``a``, ``b`` of equal length; returns them.
+    """Check a recorded run: finite 1-D ``t``, ``a``, ``b`` of equal length.
+
+    Returns them.
 
     Parameters
     ----------
@@ -679,7 +699,9 @@ def trajectory(value, name="trajectory"):
 
 
 def law(value, name, methods):
-    """Check that ``value`` provides ``methods`` (attribute names); ``TypeError`` if not.
+    """Check that ``value`` provides ``methods`` (attribute names).
+
+    ``TypeError`` if not.
 
     Threshold priors and feature laws are checked by what they must provide, not by
     their class: a law used for sampling needs ``sample``; one integrated against
@@ -732,8 +754,8 @@ def density_law(value, name):
     Raises
     ------
     TypeError
-        If an attribute is missing, ``support`` is not a pair of real numbers, or ``density`` or
-        ``log_density`` is not callable.
+        If an attribute is missing, ``support`` is not a pair of real numbers, or
+        ``density`` or ``log_density`` is not callable.
     ValueError
         If ``support`` is not ``0 <= lo < hi <= 1``.
     """
@@ -743,7 +765,9 @@ def density_law(value, name):
     except (TypeError, ValueError):
         raise TypeError(f"{name}.support must be a pair of real numbers") from None
     if not 0.0 <= lo < hi <= 1.0:
-        raise ValueError(f"{name}.support must satisfy 0 <= lo < hi <= 1 (got {lo}, {hi})")
+        raise ValueError(
+            f"{name}.support must satisfy 0 <= lo < hi <= 1 (got {lo}, {hi})"
+        )
     for method in ("density", "log_density"):
         if not callable(getattr(value, method)):
             raise TypeError(f"{name}.{method} must be callable")
@@ -845,7 +869,9 @@ def rules(value, name="rules"):
         If ``value`` is not a dict or a rule is not callable.
     """
     if not isinstance(value, dict):
-        raise TypeError(f"{name} must be a dict of name -> callable (got {type(value).__name__})")
+        raise TypeError(
+            f"{name} must be a dict of name -> callable (got {type(value).__name__})"
+        )
     for key, rule in value.items():
         function(rule, f"{name}[{key!r}]")
     return value

@@ -1,4 +1,5 @@
-"""Every public entry point rejects bad input with a ValueError or TypeError naming the argument.
+"""Every public entry point rejects bad input with a ValueError or TypeError naming the
+argument.
 
 A table lists, for each public function, a valid call, the arguments that must hold
 real numbers (and which of them are counts) and the arguments that must be laws.
@@ -62,7 +63,10 @@ CORPUS = corpus.Corpus(XB, YB, [0.3, 0.6])
 SPARSE = sparse_corpus.SparseCorpus.sample(3, 10, 5.0)
 RULES = {"midpoint": baselines.midpoint}
 TRAJ = training.Trajectory(
-    np.array([0.0, 1.0]), np.array([1.0, 2.0]), np.array([3.0, 4.0]), np.array([0.1, 0.05])
+    np.array([0.0, 1.0]),
+    np.array([1.0, 2.0]),
+    np.array([3.0, 4.0]),
+    np.array([0.1, 0.05]),
 )
 
 
@@ -81,7 +85,12 @@ def product(a, b):
 BIAS = certification.ContextBias(0.1, 0.01, 1.0, np.array([0.1, 0.0]))
 AX = plt.figure().add_subplot()
 RECORD = dict(
-    claim_id="rule", measured=1.0, expected=1.0, tol=0.1, statement="s", evidence="exact"
+    claim_id="rule",
+    measured=1.0,
+    expected=1.0,
+    tol=0.1,
+    statement="s",
+    evidence="exact",
 )
 FIT = fitting.PowerLaw(-1.0, 0.1, 0.0, 0.1)
 BETA, FIXED = tasks.Beta(2.0, 3.0), tasks.Fixed(0.3)
@@ -90,7 +99,8 @@ EXPANSION = dynamics.Expansion(np.array([1.0, 0.5]), np.array([0.1, 0.1]))
 LOSS_EXPANSION = symbolic_dynamics.LossExpansion("U[0, 1]", 1, 1, 0, 0, {})
 LAW = symbolic_symmetrized.Law(symbolic_symmetrized.lo, 1)
 
-# (function, valid keyword arguments, real arguments, counts, density laws, sampling laws)
+# (function, valid keyword arguments, real arguments, counts, density laws, sampling
+# laws)
 CASES = [
     (head.estimate, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
     (head.gradient, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
@@ -98,7 +108,14 @@ CASES = [
     (head.scores, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
     (head.weights, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
     (head.hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
-    (head.hard_limit_expansion, dict(a=[1.0], b=[2.0], x=X, y=Y), "a b x y", "", "", ""),
+    (
+        head.hard_limit_expansion,
+        dict(a=[1.0], b=[2.0], x=X, y=Y),
+        "a b x y",
+        "",
+        "",
+        "",
+    ),
     (head.Contexts, dict(x=XB, y=YB), "x y", "", "", ""),
     (tasks.Uniform, dict(lo=0.1, hi=0.9), "lo hi", "", "", ""),
     (tasks.Beta, dict(alpha=2.0, beta=3.0), "alpha beta", "", "", ""),
@@ -118,10 +135,24 @@ CASES = [
         "",
         "prior",
     ),
-    (population.residual, dict(a=1.0, b=2.0, s=[0.3, 0.5]), "a b s q", "", "features", ""),
+    (
+        population.residual,
+        dict(a=1.0, b=2.0, s=[0.3, 0.5]),
+        "a b s q",
+        "",
+        "features",
+        "",
+    ),
     (population.estimate, dict(a=1.0, b=2.0, s=0.3), "a b s", "", "features", ""),
     (population.loss, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior features", ""),
-    (population.gradient, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior features", ""),
+    (
+        population.gradient,
+        dict(a=1.0, b=2.0, prior=PRIOR),
+        "a b",
+        "",
+        "prior features",
+        "",
+    ),
     (
         population.loss_and_gradient,
         dict(a=1.0, b=2.0, prior=PRIOR),
@@ -130,7 +161,14 @@ CASES = [
         "prior features",
         "",
     ),
-    (population.threshold_nodes, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior", ""),
+    (
+        population.threshold_nodes,
+        dict(a=1.0, b=2.0, prior=PRIOR),
+        "a b",
+        "",
+        "prior",
+        "",
+    ),
     (
         population.prior_nodes,
         dict(prior=PRIOR, near=[0.2], far=[0.2]),
@@ -139,8 +177,22 @@ CASES = [
         "prior",
         "",
     ),
-    (symmetrization.mirrored_estimate, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
-    (symmetrization.average_estimate, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
+    (
+        symmetrization.mirrored_estimate,
+        dict(a=1.0, b=2.0, x=X, y=Y),
+        "a b x y",
+        "",
+        "",
+        "",
+    ),
+    (
+        symmetrization.average_estimate,
+        dict(a=1.0, b=2.0, x=X, y=Y),
+        "a b x y",
+        "",
+        "",
+        "",
+    ),
     (
         symmetrization.average_estimate_and_gradient,
         dict(a=1.0, b=2.0, x=X, y=Y),
@@ -150,9 +202,30 @@ CASES = [
         "",
     ),
     (symmetrization.positive_mass, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
-    (symmetrization.log_positive_mass, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
-    (symmetrization.evidence_estimate, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
-    (symmetrization.joint_estimate, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
+    (
+        symmetrization.log_positive_mass,
+        dict(a=1.0, b=2.0, x=X, y=Y),
+        "a b x y",
+        "",
+        "",
+        "",
+    ),
+    (
+        symmetrization.evidence_estimate,
+        dict(a=1.0, b=2.0, x=X, y=Y),
+        "a b x y",
+        "",
+        "",
+        "",
+    ),
+    (
+        symmetrization.joint_estimate,
+        dict(a=1.0, b=2.0, x=X, y=Y),
+        "a b x y",
+        "",
+        "",
+        "",
+    ),
     (symmetrization.mirrored_hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
     (symmetrization.average_hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
     (symmetrization.evidence_hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
@@ -162,7 +235,14 @@ CASES = [
     (calibration.a_star, dict(b=10.0, prior=PRIOR), "b", "", "prior features", ""),
     (calibration.min_loss, dict(b=10.0, prior=PRIOR), "b", "", "prior", ""),
     (calibration.loss_at_infinity, dict(b=10.0, prior=PRIOR), "b", "", "prior", ""),
-    (calibration.scaled_loss_at_infinity, dict(b=10.0, prior=PRIOR), "b", "", "prior", ""),
+    (
+        calibration.scaled_loss_at_infinity,
+        dict(b=10.0, prior=PRIOR),
+        "b",
+        "",
+        "prior",
+        "",
+    ),
     (corpus.Corpus, dict(x=XB, y=YB, s=[0.3, 0.6]), "x y s", "", "", ""),
     (corpus.Corpus.sample, dict(m=3, n=4, rng=0), "m n", "m n", "", "prior features"),
     (corpus.Corpus.stack, dict(corpora=[CORPUS, CORPUS]), "", "", "", ""),
@@ -179,7 +259,14 @@ CASES = [
     (SPARSE.left_out_bound, dict(a=1.0, b=5.0), "a b", "", "", ""),
     (CORPUS.loss_and_gradient, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (CORPUS.estimates, dict(a=1.0, b=2.0), "a b", "", "", ""),
-    (training.log_steps, dict(steps=10, points=5), "steps points", "steps points", "", ""),
+    (
+        training.log_steps,
+        dict(steps=10, points=5),
+        "steps points",
+        "steps points",
+        "",
+        "",
+    ),
     (
         training.gradient_descent,
         dict(loss_and_gradient=quadratic, theta0=(1.0, 1.0), eta=0.1, steps=3),
@@ -228,8 +315,22 @@ CASES = [
         "",
         "",
     ),
-    (dynamics.phase_times, dict(trajectory=TRAJ, curve=np.sqrt), "fraction growth", "", "", ""),
-    (dynamics.rate, dict(a=[5.0], b=[10.0], prior=PRIOR), "a b", "", "prior features", ""),
+    (
+        dynamics.phase_times,
+        dict(trajectory=TRAJ, curve=np.sqrt),
+        "fraction growth",
+        "",
+        "",
+        "",
+    ),
+    (
+        dynamics.rate,
+        dict(a=[5.0], b=[10.0], prior=PRIOR),
+        "a b",
+        "",
+        "prior features",
+        "",
+    ),
     (
         dynamics.inverse_expansion,
         dict(b=[1.0, 2.0, 3.0, 4.0], y=[1.0, 0.5, 0.3, 0.2]),
@@ -246,7 +347,14 @@ CASES = [
         "",
         "",
     ),
-    (dynamics.hessian, dict(gradient=quadratic_gradient, a=1.0, b=2.0), "a b h", "", "", ""),
+    (
+        dynamics.hessian,
+        dict(gradient=quadratic_gradient, a=1.0, b=2.0),
+        "a b h",
+        "",
+        "",
+        "",
+    ),
     (
         dynamics.descends,
         dict(loss_and_gradient=quadratic, theta0=(1.0, 1.0), eta=0.1, steps=3),
@@ -257,13 +365,26 @@ CASES = [
     ),
     (
         dynamics.largest_stable_step,
-        dict(loss_and_gradient=quadratic, theta0=(1.0, 1.0), guess=1.0, steps=3, iterations=2),
+        dict(
+            loss_and_gradient=quadratic,
+            theta0=(1.0, 1.0),
+            guess=1.0,
+            steps=3,
+            iterations=2,
+        ),
         "guess steps iterations",
         "steps iterations",
         "",
         "",
     ),
-    (certification.task_gradients, dict(corpus=CORPUS, a=1.0, b=2.0), "a b", "", "", ""),
+    (
+        certification.task_gradients,
+        dict(corpus=CORPUS, a=1.0, b=2.0),
+        "a b",
+        "",
+        "",
+        "",
+    ),
     (
         certification.population_task_gradients,
         dict(a=1.0, b=2.0, s=[0.3]),
@@ -352,7 +473,14 @@ CASES = [
         "",
         "",
     ),
-    (fitting.power_law, dict(x=[1.0, 2.0, 4.0], y=[1.0, 0.5, 0.26]), "x y y_se", "", "", ""),
+    (
+        fitting.power_law,
+        dict(x=[1.0, 2.0, 4.0], y=[1.0, 0.5, 0.26]),
+        "x y y_se",
+        "",
+        "",
+        "",
+    ),
     (
         fitting.least_squares,
         dict(design=[[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]], y=[0.0, 1.0, 2.1]),
@@ -370,7 +498,14 @@ CASES = [
         "",
         "",
     ),
-    (calibration.off_valley, dict(a=[20.0], b=[20.0], prior=PRIOR), "a b", "", "prior", ""),
+    (
+        calibration.off_valley,
+        dict(a=[20.0], b=[20.0], prior=PRIOR),
+        "a b",
+        "",
+        "prior",
+        "",
+    ),
     (
         risk_checks.largest_z,
         dict(measured=[0.1, 0.2], errors=[0.01, 0.02], exact=[0.1, 0.21]),
@@ -404,7 +539,14 @@ CASES = [
         "",
         "",
     ),
-    (quadrature.clipped, dict(points=[0.5], lo=0.0, hi=1.0), "points lo hi", "", "", ""),
+    (
+        quadrature.clipped,
+        dict(points=[0.5], lo=0.0, hi=1.0),
+        "points lo hi",
+        "",
+        "",
+        "",
+    ),
     (quadrature.power_panel, dict(power=-0.5, offset=0.1), "power offset", "", "", ""),
     (
         quadrature.gauss_legendre_rows,
@@ -414,7 +556,14 @@ CASES = [
         "",
         "",
     ),
-    (moments.combine, dict(neg=(0.0, -0.1, 0.01), pos=(0.5, 0.2, 0.01)), "", "", "", ""),
+    (
+        moments.combine,
+        dict(neg=(0.0, -0.1, 0.01), pos=(0.5, 0.2, 0.01)),
+        "",
+        "",
+        "",
+        "",
+    ),
     (
         plotting.reference_slope,
         dict(ax=AX, x=[1.0, 2.0], slope=-1.0, anchor=1.0),
@@ -433,9 +582,23 @@ CASES = [
         "",
     ),
     (claims.make_record, RECORD, "expected tol digits", "digits", "", ""),
-    (pretraining.start, dict(b_target=20.0, prior=PRIOR), "b_target ratio", "", "prior", ""),
+    (
+        pretraining.start,
+        dict(b_target=20.0, prior=PRIOR),
+        "b_target ratio",
+        "",
+        "prior",
+        "",
+    ),
     (pretraining.size_start, dict(m=3, n=4, prior=PRIOR), "m n", "m n", "prior", ""),
-    (pretraining.rule_scale_ratio, dict(prior=PRIOR, level=0.5), "level", "", "prior", ""),
+    (
+        pretraining.rule_scale_ratio,
+        dict(prior=PRIOR, level=0.5),
+        "level",
+        "",
+        "prior",
+        "",
+    ),
     (
         pretraining.train_to_scale,
         dict(corpus=CORPUS, theta0=(1.0, 2.0), eta=0.1, b_target=1.5, max_steps=3),
@@ -454,8 +617,22 @@ CASES = [
     ),
     (symmetrization.side, dict(a=1.0, b=2.0, s=0.3, q=0.7), "a b s q", "", "", ""),
     (symmetrization.average_residual, dict(a=1.0, b=2.0, s=0.3), "a b s q", "", "", ""),
-    (symmetrization.evidence_residual, dict(a=1.0, b=2.0, s=0.3), "a b s q", "", "", ""),
-    (symmetrization.threshold_nodes, dict(a=1.0, b=2.0, prior=PRIOR), "a b", "", "prior", ""),
+    (
+        symmetrization.evidence_residual,
+        dict(a=1.0, b=2.0, s=0.3),
+        "a b s q",
+        "",
+        "",
+        "",
+    ),
+    (
+        symmetrization.threshold_nodes,
+        dict(a=1.0, b=2.0, prior=PRIOR),
+        "a b",
+        "",
+        "prior",
+        "",
+    ),
     (
         symmetrization.loss_and_gradient,
         dict(a=1.0, b=2.0, prior=PRIOR),
@@ -491,16 +668,32 @@ CASES = [
     (symbolic_head.context_symbols, dict(size=3), "size", "size", "", ""),
     (symbolic_population.interior_series, dict(order=2), "order", "order", "", ""),
     (calibration.offset, dict(a=20.0, b=20.0, prior=PRIOR), "a b", "", "prior", ""),
-    (certification.noise_ratio, dict(gradients=[[1.0, 2.0], [2.0, 3.0]]), "gradients", "", "", ""),
+    (
+        certification.noise_ratio,
+        dict(gradients=[[1.0, 2.0], [2.0, 3.0]]),
+        "gradients",
+        "",
+        "",
+        "",
+    ),
     (
         frozen.localization_rate,
-        dict(a=120.0, b=150.0, sizes=[4, 6, 8, 12], thresholds=[0.3], contexts=4, seed=0),
+        dict(
+            a=120.0, b=150.0, sizes=[4, 6, 8, 12], thresholds=[0.3], contexts=4, seed=0
+        ),
         "a b sizes thresholds contexts edge",
         "contexts seed",
         "",
         "",
     ),
-    (fitting.bound_trend, dict(x=[1.0, 2.0, 3.0], y=[1.0, 1.0, 1.0]), "x y", "", "", ""),
+    (
+        fitting.bound_trend,
+        dict(x=[1.0, 2.0, 3.0], y=[1.0, 1.0, 1.0]),
+        "x y",
+        "",
+        "",
+        "",
+    ),
     (
         pretraining.freeze_by_rule,
         dict(m=3, n=4, prior=PRIOR, rng=0, level=0.5, divisor=1.0),
@@ -509,8 +702,22 @@ CASES = [
         "prior",
         "",
     ),
-    (descent_lemma.curvature, dict(a=17.0, b=20.0, prior=PRIOR), "a b", "", "prior", ""),
-    (descent_lemma.step_bound, dict(a=17.0, b=20.0, prior=PRIOR), "a b", "", "prior", ""),
+    (
+        descent_lemma.curvature,
+        dict(a=17.0, b=20.0, prior=PRIOR),
+        "a b",
+        "",
+        "prior",
+        "",
+    ),
+    (
+        descent_lemma.step_bound,
+        dict(a=17.0, b=20.0, prior=PRIOR),
+        "a b",
+        "",
+        "prior",
+        "",
+    ),
     (descent_lemma.guaranteed_decrease, dict(rho=0.5, q=0.2), "rho q", "", "", ""),
     (
         dynamics.reduced_time,
@@ -521,7 +728,14 @@ CASES = [
         "",
     ),
     (frozen.pooled_slope, dict(fits=[FIT, FIT]), "", "", "", ""),
-    (frozen.local_sizes, dict(sizes=[3, 4], b=10.0, s=0.3), "sizes b s edge", "", "", ""),
+    (
+        frozen.local_sizes,
+        dict(sizes=[3, 4], b=10.0, s=0.3),
+        "sizes b s edge",
+        "",
+        "",
+        "",
+    ),
     (frozen.interior_error, dict(a=11.0, b=10.0), "a b thresholds", "", "", ""),
     (frozen.excess_tilt, dict(excess=0.1, decades=1.0), "excess decades", "", "", ""),
     (
@@ -561,7 +775,13 @@ CASES = [
     (
         pretraining.pretrain,
         dict(
-            sizes=[(2, 3)], targets=[3.0], prior=PRIOR, corpora=1, seed=0, ratio=1.0, n_workers=1
+            sizes=[(2, 3)],
+            targets=[3.0],
+            prior=PRIOR,
+            corpora=1,
+            seed=0,
+            ratio=1.0,
+            n_workers=1,
         ),
         "sizes targets corpora seed ratio n_workers",
         "corpora seed n_workers",
@@ -579,7 +799,13 @@ CASES = [
     (
         training.corpus_descents,
         dict(
-            keys=[(3, 4, 0)], prior=PRIOR, theta0=(1.0, 2.0), eta=0.1, steps=2, seed=0, n_workers=1
+            keys=[(3, 4, 0)],
+            prior=PRIOR,
+            theta0=(1.0, 2.0),
+            eta=0.1,
+            steps=2,
+            seed=0,
+            n_workers=1,
         ),
         "keys eta steps seed points n_workers",
         "steps seed points n_workers",
@@ -609,7 +835,9 @@ CASES = [
     ),
     (
         pretraining.train_past_freeze,
-        dict(sizes=[(20, 20)], prior=PRIOR, corpora=2, seed=0, factors=[1.2], n_workers=1),
+        dict(
+            sizes=[(20, 20)], prior=PRIOR, corpora=2, seed=0, factors=[1.2], n_workers=1
+        ),
         "sizes corpora seed factors level n_workers",
         "corpora seed n_workers",
         "prior",
@@ -617,13 +845,28 @@ CASES = [
     ),
     (
         past_freeze.train_past,
-        dict(sizes=[(6, 6)], prior=PRIOR, corpora=1, seed=0, reach=0.5, max_steps=5, n_workers=1),
+        dict(
+            sizes=[(6, 6)],
+            prior=PRIOR,
+            corpora=1,
+            seed=0,
+            reach=0.5,
+            max_steps=5,
+            n_workers=1,
+        ),
         "sizes corpora seed reach ratio thresholds level max_steps n_workers",
         "corpora seed max_steps n_workers",
         "prior",
         "",
     ),
-    (symmetrization.rates, dict(loss_and_gradient=quadratic, trajectory=TRAJ), "", "", "", ""),
+    (
+        symmetrization.rates,
+        dict(loss_and_gradient=quadratic, trajectory=TRAJ),
+        "",
+        "",
+        "",
+        "",
+    ),
     (claims.number, dict(value=1.5), "value digits", "digits", "", ""),
     (claims.check, RECORD, "expected tol digits", "digits", "", ""),
     (prose.text, dict(value=1.5), "value", "", "", ""),
@@ -635,15 +878,43 @@ CASES = [
         "",
         "",
     ),
-    (prose.glue, dict(name="x", value=1.234, digits=2), "value digits", "digits", "", ""),
-    (prose.rounded, dict(value=1.234, decimals=2), "value decimals", "decimals", "", ""),
-    (sweep.run, dict(function=abs, items=[1, -2], n_workers=1), "n_workers", "n_workers", "", ""),
+    (
+        prose.glue,
+        dict(name="x", value=1.234, digits=2),
+        "value digits",
+        "digits",
+        "",
+        "",
+    ),
+    (
+        prose.rounded,
+        dict(value=1.234, decimals=2),
+        "value decimals",
+        "decimals",
+        "",
+        "",
+    ),
+    (
+        sweep.run,
+        dict(function=abs, items=[1, -2], n_workers=1),
+        "n_workers",
+        "n_workers",
+        "",
+        "",
+    ),
     (plotting.subplots, dict(height=2.0), "nrows ncols height", "nrows ncols", "", ""),
     (symbolic_head.estimate, dict(size=2), "size", "size", "", ""),
     (symbolic_head.weighted_moments, dict(size=2), "size", "size", "", ""),
     (symbolic_head.derive, dict(size=2), "size", "size", "", ""),
     (symbolic_head.gradient_function, dict(size=2), "size", "size", "", ""),
-    (symbolic_population.interior_terms_function, dict(order=2), "order", "order", "", ""),
+    (
+        symbolic_population.interior_terms_function,
+        dict(order=2),
+        "order",
+        "order",
+        "",
+        "",
+    ),
     (symbolic_population.interior_valley, dict(order=1), "order", "order", "", ""),
     (symbolic_population.quadrature_check, dict(dps=15), "dps", "dps", "", ""),
     (PRIOR.sample, dict(size=3, rng=0), "size", "size", "", ""),
@@ -720,7 +991,9 @@ NO_NUMERIC_INPUT = {
     certification.CertifiedEnd: _RESULT,
     certification.SquaredErrorLaw: _RESULT,
     certification.SlowLayer: _RESULT,
-    certification.certified_end_over: "takes CertifiedRun records (TypeError naming runs)",
+    certification.certified_end_over: (
+        "takes CertifiedRun records (TypeError naming runs)"
+    ),
     dynamics.Phases: _RESULT,
     dynamics.Expansion: _RESULT,
     dynamics.Limit: _RESULT,
@@ -749,15 +1022,23 @@ NO_NUMERIC_INPUT = {
     claims.line: "takes a claim record (a dict of strings made by make_record)",
     claims.records: "takes a notebook (a dict)",
     claims.parse_lines: "takes text",
-    scales.scale: _NO_ARGUMENTS + " (STUMPLIB_SCALE is checked, TestNonNumericArguments)",
+    scales.scale: _NO_ARGUMENTS
+    + " (STUMPLIB_SCALE is checked, TestNonNumericArguments)",
     scales.setting: "reads the environment; names the variable (tests/test_scales.py)",
-    scales.seed_offset: _NO_ARGUMENTS + " (STUMPLIB_SEED_OFFSET is checked, tests/test_scales.py)",
-    claims.failures: _NO_ARGUMENTS + " (STUMPLIB_CLAIM_FAILURES is checked, tests/test_claims.py)",
+    scales.seed_offset: _NO_ARGUMENTS
+    + " (STUMPLIB_SEED_OFFSET is checked, tests/test_scales.py)",
+    claims.failures: _NO_ARGUMENTS
+    + " (STUMPLIB_CLAIM_FAILURES is checked, tests/test_claims.py)",
     progress.bar: "takes an iterable and tqdm's own options",
-    sweep.examples: "a sweep's cost estimate, called by sweep.run on items the library built",
-    sweep.workers: _NO_ARGUMENTS + " (STUMPLIB_WORKERS is checked, tests/test_sweep.py)",
+    sweep.examples: (
+        "a sweep's cost estimate, called by sweep.run on items the library built"
+    ),
+    sweep.workers: _NO_ARGUMENTS
+    + " (STUMPLIB_WORKERS is checked, tests/test_sweep.py)",
     plotting.use_book_style: _NO_ARGUMENTS,
-    plotting.smallest_font: "takes a Figure (TypeError naming fig, TestNonNumericArguments)",
+    plotting.smallest_font: (
+        "takes a Figure (TypeError naming fig, TestNonNumericArguments)"
+    ),
     plotting.show: "takes a Figure (TypeError naming fig, TestNonNumericArguments)",
     prose.Shown: "a float subclass for display; glue builds it from a validated value",
     symbolic_boundary.empty_side_survival: _NO_ARGUMENTS,
@@ -771,7 +1052,8 @@ NO_NUMERIC_INPUT = {
     symbolic_dynamics.LossExpansion.loss: _NO_ARGUMENTS,
     symbolic_dynamics.LossExpansion.numeric_loss: _NO_ARGUMENTS
     + " (its function checks via coordinate)",
-    symbolic_dynamics.interior_expansion: _SYMPY + "; the range 0 < lo < hi < 1 is checked",
+    symbolic_dynamics.interior_expansion: _SYMPY
+    + "; the range 0 < lo < hi < 1 is checked",
     symbolic_dynamics.full_expansion: _NO_ARGUMENTS,
     symbolic_dynamics.partials: "takes a LossExpansion (symbolic)",
     symbolic_dynamics.reduce_flow: "takes a LossExpansion (symbolic)",
@@ -806,7 +1088,9 @@ NO_NUMERIC_INPUT = {
     symbolic_symmetrized.interior_laws: _SYMPY,
     symbolic_symmetrized.zeta_constant: _NO_ARGUMENTS,
     symbolic_symmetrized.inner_profiles: _NO_ARGUMENTS,
-    symbolic_symmetrized.leakage_coefficient: "takes a rule name (ValueError naming rule)",
+    symbolic_symmetrized.leakage_coefficient: (
+        "takes a rule name (ValueError naming rule)"
+    ),
     symbolic_symmetrized.full_laws: "takes a rule name (ValueError naming rule)",
 }
 NO_NUMERIC_INPUT.update(
@@ -821,25 +1105,36 @@ NO_NUMERIC_INPUT.update(
 
 
 def _public_callables():
-    """``(qualified name, callable)`` of every public function, class and method of stumplib.
+    """``(qualified name, callable)`` of every public function, class and method of
+    stumplib.
 
     Methods (``__call__`` included) are their functions, as defined in the class body.
     """
     for info in pkgutil.walk_packages(stumplib.__path__, "stumplib."):
         module = importlib.import_module(info.name)
         for name, obj in vars(module).items():
-            if name.startswith("_") or not callable(obj) or obj.__module__ != module.__name__:
+            if (
+                name.startswith("_")
+                or not callable(obj)
+                or obj.__module__ != module.__name__
+            ):
                 continue
             yield f"{module.__name__}.{name}", obj
             for attr, member in vars(obj).items() if inspect.isclass(obj) else ():
-                function = getattr(member, "__func__", member)  # class and static methods
-                if inspect.isfunction(function) and (attr == "__call__" or attr[0] != "_"):
+                function = getattr(
+                    member, "__func__", member
+                )  # class and static methods
+                if inspect.isfunction(function) and (
+                    attr == "__call__" or attr[0] != "_"
+                ):
                     yield f"{module.__name__}.{name}.{attr}", function
 
 
 NO_NUMERIC_INPUT.update(
     {
-        function: "unchecked: stumplib calls it on input it has validated (test_privacy.py)"
+        function: (
+            "unchecked: stumplib calls it on input it has validated (test_privacy.py)"
+        )
         for name, function in _public_callables()
         if name.rpartition(".")[2].startswith("unchecked_")
     }
@@ -849,8 +1144,14 @@ NO_NUMERIC_INPUT.update(
 def test_every_public_callable_is_in_the_table_or_exempt():
     tabled = {getattr(case[0], "__func__", case[0]) for case in CASES}
     public = dict(_public_callables())
-    missing = [name for name, obj in public.items() if obj not in tabled | set(NO_NUMERIC_INPUT)]
-    assert not missing, f"add these to CASES (or, with a reason, NO_NUMERIC_INPUT): {missing}"
+    missing = [
+        name
+        for name, obj in public.items()
+        if obj not in tabled | set(NO_NUMERIC_INPUT)
+    ]
+    assert not missing, (
+        f"add these to CASES (or, with a reason, NO_NUMERIC_INPUT): {missing}"
+    )
     assert not tabled & set(NO_NUMERIC_INPUT)
     assert set(NO_NUMERIC_INPUT) <= set(public.values())  # no stale exemption
 
@@ -904,7 +1205,12 @@ def _rejects_real(case, name, value, error):
         error = TypeError  # a count given as an array is not an integer
     with pytest.raises(error) as info:
         _call(case, name, value)
-    assert _names_in(name, str(info.value)), (case[0].__qualname__, name, value, str(info.value))
+    assert _names_in(name, str(info.value)), (
+        case[0].__qualname__,
+        name,
+        value,
+        str(info.value),
+    )
 
 
 def _rejects_law(case, name, value):
@@ -915,7 +1221,11 @@ def _rejects_law(case, name, value):
         return  # the default: uniform features
     with pytest.raises(TypeError) as info:
         _call(case, name, value)
-    assert _names_in(name, str(info.value)), (case[0].__qualname__, name, str(info.value))
+    assert _names_in(name, str(info.value)), (
+        case[0].__qualname__,
+        name,
+        str(info.value),
+    )
 
 
 BAD_REALS = NOT_REAL + NOT_FINITE + RAGGED
@@ -966,16 +1276,23 @@ def test_bad_counts_are_value_errors_naming_the_argument(case, data, bad):
         "task",
     ) or (name == "size" and case[0].__name__ == "sample")
     if zero_is_valid and bad == 0 and bad is not True:
-        return  # zero steps (degree, decimals, seed, task index; a sample of size 0) is valid
+        # zero steps (degree, decimals, seed, task index; a sample of size 0) is valid
+        return
     with pytest.raises(ValueError) as info:
         _call(case, name, bad)
-    assert _names_in(name, str(info.value)), (case[0].__qualname__, name, str(info.value))
+    assert _names_in(name, str(info.value)), (
+        case[0].__qualname__,
+        name,
+        str(info.value),
+    )
 
 
 CORPUS_CASES = [c for c in CASES if "corpus" in inspect.signature(c[0]).parameters]
 
 
-@pytest.mark.parametrize("case", CORPUS_CASES, ids=[c[0].__qualname__ for c in CORPUS_CASES])
+@pytest.mark.parametrize(
+    "case", CORPUS_CASES, ids=[c[0].__qualname__ for c in CORPUS_CASES]
+)
 @pytest.mark.parametrize(
     "value", [*BAD_LAWS, head.Contexts(XB, YB)], ids=lambda v: type(v).__name__
 )
@@ -987,7 +1304,11 @@ def test_not_a_corpus_is_a_type_error_naming_it(case, value):
 @settings(max_examples=100, deadline=None)
 @given(imag=st.floats(1e-300, 1e300), real=st.floats(-1e3, 1e3))
 def test_complex_is_never_truncated(imag, real):
-    for func in (head.estimate, symmetrization.evidence_estimate, symmetrization.joint_estimate):
+    for func in (
+        head.estimate,
+        symmetrization.evidence_estimate,
+        symmetrization.joint_estimate,
+    ):
         with pytest.raises(TypeError, match="^a must"):
             func(complex(real, imag), 1.0, X, Y)
 
@@ -1014,7 +1335,12 @@ class TestShapes:
     @pytest.mark.parametrize(
         "x, y, s, match",
         [
-            (XB, [[1.0, 1.0, 1.0], [0.0, 0.0, 1.0]], [0.3, 0.6], r"^y must be 1\{x > s\}"),
+            (
+                XB,
+                [[1.0, 1.0, 1.0], [0.0, 0.0, 1.0]],
+                [0.3, 0.6],
+                r"^y must be 1\{x > s\}",
+            ),
             (X, Y, 0.3, r"^x must have shape \(m, n\)"),
             ([XB], [YB], [[0.3, 0.6]], r"^x must have shape \(m, n\)"),
             (XB, YB, [0.3], r"^s must have shape"),
@@ -1083,7 +1409,9 @@ class TestTraining:
             training.population_descent(FULL, (40.0, 20.0), eta=1e12, steps=5)
 
     def test_non_finite_state_stops(self):
-        with pytest.raises(FloatingPointError, match="diverged at step 0: non-finite state"):
+        with pytest.raises(
+            FloatingPointError, match="diverged at step 0: non-finite state"
+        ):
             training.gradient_descent(
                 lambda a, b: (0.0, 1e308, 0.0), (0.0, 0.0), eta=1e10, steps=3
             )
@@ -1176,7 +1504,12 @@ class TestNonNumericArguments:
     def test_sweep_function_must_be_callable(self):
         with pytest.raises(TypeError, match="^function must be callable"):
             sweep.run(None, [1, 2], n_workers=1)
-        for bad, error in (("2", TypeError), (1j, TypeError), (1.5, ValueError), (0, ValueError)):
+        for bad, error in (
+            ("2", TypeError),
+            (1j, TypeError),
+            (1.5, ValueError),
+            (0, ValueError),
+        ):
             with pytest.raises(error, match="^n_workers"):
                 sweep.run(abs, [1, 2], n_workers=bad)
 
@@ -1194,7 +1527,11 @@ class TestNonNumericArguments:
             (None, TypeError, "^fits must be a sequence"),
             ([FIT, 0.5], TypeError, "^fits must be a law providing slope, slope_se"),
             ([FIT._replace(slope="1")], TypeError, r"^fits\.slope must hold real"),
-            ([FIT._replace(slope_se=np.nan)], ValueError, r"^fits\.slope_se must be finite"),
+            (
+                [FIT._replace(slope_se=np.nan)],
+                ValueError,
+                r"^fits\.slope_se must be finite",
+            ),
             ([FIT._replace(slope_se=0.0)], ValueError, "^fits must have positive"),
         ],
     )
@@ -1241,7 +1578,9 @@ class TestNonNumericArguments:
     def test_pretraining_sizes_are_pairs_of_counts(self, sizes, error):
         with pytest.raises(error, match="^sizes must"):
             pretraining.pretrain_noisy(sizes, PRIOR, 1, 0, n_workers=1)
-        with pytest.raises(ValueError, match="^sizes and targets must have equal lengths"):
+        with pytest.raises(
+            ValueError, match="^sizes and targets must have equal lengths"
+        ):
             pretraining.pretrain([(2, 3), (3, 4)], [3.0], PRIOR, 1, 0, n_workers=1)
 
     def test_path_parameters_must_broadcast(self):
@@ -1252,7 +1591,9 @@ class TestNonNumericArguments:
                 ([1.0, 2.0],) * 2, ([1.0, 2.0],) * 2, [1.0, 2.0], [1.0, 2.0, 3.0], 0.1
             )
 
-    @pytest.mark.parametrize("sizes, error", [([3, 0], ValueError), ([3, 2.5], ValueError)])
+    @pytest.mark.parametrize(
+        "sizes, error", [([3, 0], ValueError), ([3, 2.5], ValueError)]
+    )
     def test_sizes_are_counts(self, sizes, error):
         with pytest.raises(error, match="^sizes must be an integer"):
             frozen.local_sizes(sizes, 10.0, 0.3)
@@ -1271,7 +1612,11 @@ class TestIssue27:
     """The bad inputs of issue 27: each a clean error naming the argument first."""
 
     def test_one_context_does_not_broadcast_parameters(self):
-        for a, b in ((np.array([1.0, 1.0, 1.0]), 2.0), (np.array([]), 2.0), (1.0, np.ones(2))):
+        for a, b in (
+            (np.array([1.0, 1.0, 1.0]), 2.0),
+            (np.array([]), 2.0),
+            (1.0, np.ones(2)),
+        ):
             name = "a" if np.ndim(a) else "b"
             for func in (head.scores, head.weights, head.estimate):
                 with pytest.raises(ValueError, match=f"^{name}"):
@@ -1283,7 +1628,10 @@ class TestIssue27:
             certification.certified_end([1.0, 2.0], ratio, 0.15)
 
     def test_certified_end_nan_ratio_is_above_the_level_by_design(self):
-        assert certification.certified_end([1.0, 2.0, 3.0], [0.1, np.nan, 0.1], 0.15) == 1.0
+        assert (
+            certification.certified_end([1.0, 2.0, 3.0], [0.1, np.nan, 0.1], 0.15)
+            == 1.0
+        )
         assert np.isnan(certification.certified_end([1.0, 2.0], [np.nan, 0.1], 0.15))
 
     @pytest.mark.parametrize("func", [dynamics.inverse_expansion, dynamics.extrapolate])
@@ -1293,7 +1641,9 @@ class TestIssue27:
             func(b, [1.0, 1.1, 0.9, 2.0, 2.1, 1.9], degree=2)
 
     def test_fit_with_a_repeated_scale_among_enough_distinct_ones_is_finite(self):
-        fit = dynamics.extrapolate([10.0, 10.0, 20.0, 40.0, 80.0, 160.0], [1, 1, 2, 3, 4, 5.0])
+        fit = dynamics.extrapolate(
+            [10.0, 10.0, 20.0, 40.0, 80.0, 160.0], [1, 1, 2, 3, 4, 5.0]
+        )
         assert np.all(np.isfinite(fit))
 
     def test_sizes_reject_booleans(self):
@@ -1308,7 +1658,9 @@ class TestIssue27:
 
     def test_count_given_as_an_array_names_its_shape(self):
         for value in (np.array([3, 4]), [3], np.array([[2]])):
-            with pytest.raises(ValueError, match=r"^m must be a single integer .*shape"):
+            with pytest.raises(
+                ValueError, match=r"^m must be a single integer .*shape"
+            ):
                 validation.count(value, "m")
         with pytest.raises(ValueError, match="^m must"):
             certification.squared_error_law(5.0, 10.0, PRIOR, np.array([10, 20]))
@@ -1341,7 +1693,9 @@ class TestIssue27:
     def test_broadcast_errors_name_the_arguments_first(self):
         with pytest.raises(ValueError, match="^a and b must broadcast"):
             head.distance_to_limit(np.zeros(0) + 1.0, [1.0, 2.0], X, Y)
-        with pytest.raises(ValueError, match="^measured, errors and exact must broadcast"):
+        with pytest.raises(
+            ValueError, match="^measured, errors and exact must broadcast"
+        ):
             risk_checks.largest_z([1.0, 2.0, 3.0], [1.0, 2.0], 1.0)
 
     def test_beta_with_huge_parameters_works(self):

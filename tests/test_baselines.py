@@ -1,14 +1,16 @@
 """Tests for stumplib.baselines: gap rules and Monte Carlo risks against exact risks.
 
-Exact risks for N iid U[0, 1] features and a fixed threshold s, with R the smallest positive
-(1 if none) and L the largest negative (0 if none):
+Exact risks for N iid U[0, 1] features and a fixed threshold s, with R the smallest
+positive (1 if none) and L the largest negative (0 if none):
   P(R - s > t) = (1 - t)^N  (t < 1 - s)       =>  E(R - s)^2 = A(s),
-  A(s) = 2 [(1 - s^{N+1})/(N+1) - (1 - s^{N+2})/(N+2)],  and by reflection E(s - L)^2 = A(1 - s);
+  A(s) = 2 [(1 - s^{N+1})/(N+1) - (1 - s^{N+2})/(N+2)],
+  and by reflection E(s - L)^2 = A(1 - s);
   P(R - s > t, s - L > u) = (1 - t - u)^N    =>  E(R - s)(s - L) = C(s),
   C(s) = [1 - s^{N+2} - (1 - s)^{N+2}] / ((N+1)(N+2));
   midpoint M = (L + R)/2:  E(M - s)^2 = [A(s) + A(1 - s) - 2 C(s)] / 4.
-Under s ~ U[0, 1] the gap containing s is a size-biased spacing, E(R - L)^2 = 6/((N+2)(N+3)),
-and the midpoint (the posterior mean) has Bayes risk E(R - L)^2/12 = 1/(2 (N+2)(N+3)).
+Under s ~ U[0, 1] the gap containing s is a size-biased spacing, E(R - L)^2 =
+6/((N+2)(N+3)), and the midpoint (the posterior mean) has Bayes risk E(R - L)^2/12 =
+1/(2 (N+2)(N+3)).
 """
 
 import numpy as np
@@ -62,7 +64,8 @@ def test_gap_brackets_the_threshold():
 
 
 def test_mirror_swaps_the_two_rules():
-    """Under x -> 1 - x, y -> 1 - y the nearest negative becomes 1 - the nearest positive."""
+    """Under x -> 1 - x, y -> 1 - y the nearest negative becomes 1 - the nearest
+    positive."""
     x, y, _ = tasks.sample_contexts(50, 9, rng=2)
     mx, my = tasks.mirror(x, y)
     np.testing.assert_allclose(
@@ -78,7 +81,9 @@ def test_exact_risk_formulas_by_quadrature():
     from scipy import integrate
 
     n, s = 7, 0.35
-    a_num = integrate.quad(lambda t: 2 * t * (1 - t) ** n, 0, 1 - s, epsabs=0, epsrel=1e-13)[0]
+    a_num = integrate.quad(
+        lambda t: 2 * t * (1 - t) ** n, 0, 1 - s, epsabs=0, epsrel=1e-13
+    )[0]
     assert risk_nearest_positive(s, n) == pytest.approx(a_num, rel=1e-12)
     c_num = integrate.dblquad(
         lambda u, t: (1 - t - u) ** n, 0, 1 - s, 0, s, epsabs=0, epsrel=1e-12
@@ -106,7 +111,8 @@ def test_monte_carlo_risks_match_exact_fixed_threshold(s, n):
         "midpoint": risk_midpoint(s, n),
     }
     for name, (risk, se) in out.items():
-        # seeded, hence deterministic; 4 standard errors, and the SE itself is ~1% of the risk
+        # seeded, hence deterministic; 4 standard errors, and the SE itself is ~1% of
+        # the risk
         assert abs(risk - exact[name]) < 4 * se, name
         assert se < 0.03 * exact[name], name
     # interior s, large N: midpoint ~ 1/(2 N^2), nearest positive ~ 2/N^2 (a factor ~4)
@@ -115,7 +121,9 @@ def test_monte_carlo_risks_match_exact_fixed_threshold(s, n):
 
 def test_monte_carlo_bayes_risk_under_uniform_prior():
     n = 8
-    out = baselines.monte_carlo_risks(RULES, n, tasks.Uniform(), tasks_per_batch=50_000, rng=2)
+    out = baselines.monte_carlo_risks(
+        RULES, n, tasks.Uniform(), tasks_per_batch=50_000, rng=2
+    )
     risk, se = out["midpoint"]
     assert abs(risk - 1 / (2 * (n + 2) * (n + 3))) < 4 * se
     # the posterior mean beats both one-sided rules on the same contexts
@@ -126,7 +134,10 @@ def test_monte_carlo_risks_share_contexts_and_are_deterministic():
     rules = {"m1": baselines.midpoint, "m2": baselines.midpoint}
     r1 = baselines.monte_carlo_risks(rules, 6, tasks_per_batch=1000, batches=3, rng=5)
     assert r1["m1"] == r1["m2"]  # the same contexts for every rule
-    assert baselines.monte_carlo_risks(rules, 6, tasks_per_batch=1000, batches=3, rng=5) == r1
+    assert (
+        baselines.monte_carlo_risks(rules, 6, tasks_per_batch=1000, batches=3, rng=5)
+        == r1
+    )
     errs = []
     rng = np.random.default_rng(5)
     for _ in range(3):
@@ -134,7 +145,9 @@ def test_monte_carlo_risks_share_contexts_and_are_deterministic():
         errs.append((baselines.midpoint(x, y) - s) ** 2)
     errs = np.concatenate(errs)
     assert r1["m1"][0] == pytest.approx(errs.mean(), rel=1e-14)
-    assert r1["m1"][1] == pytest.approx(errs.std(ddof=1) / np.sqrt(errs.size), rel=1e-12)
+    assert r1["m1"][1] == pytest.approx(
+        errs.std(ddof=1) / np.sqrt(errs.size), rel=1e-12
+    )
 
 
 def test_bad_inputs():

@@ -16,7 +16,13 @@ EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
 def claim_output(claim_id, measured, expected, tol, statement):
     """The output a notebook stores for one check (line and record)."""
     record = claims.make_record(
-        claim_id, measured, expected, tol, statement, evidence="numerical", span="N=1..2"
+        claim_id,
+        measured,
+        expected,
+        tol,
+        statement,
+        evidence="numerical",
+        span="N=1..2",
     )
     return nbformat.v4.new_output(
         "display_data", data={"text/plain": claims.line(record), claims.MIME: record}
@@ -24,11 +30,16 @@ def claim_output(claim_id, measured, expected, tol, statement):
 
 
 def chapter_notebook(tol=1.0, edit=None):
-    """A chapter whose stored outputs show two checks; the second holds when ``tol >= 0.5``.
+    """A chapter whose stored outputs show two checks.
 
-    A third, printed line that is not a check output (a markdown code block) is no check.
+    The second holds when ``tol >= 0.5``.
+
+    A third, printed line that is not a check output (a markdown code block) is no
+    check.
     """
-    first = claim_output("rule", 2.05 if edit is None else edit, 2, 0.1, "the rule constant")
+    first = claim_output(
+        "rule", 2.05 if edit is None else edit, 2, 0.1, "the rule constant"
+    )
     second = claim_output("gradients", 0.5, 0, tol, "fd check")
     notebook = nbformat.v4.new_notebook(
         cells=[
@@ -98,10 +109,14 @@ def build(tmp_path, monkeypatch, notebook=None, fresh=True):
     return read("ledger"), read("chapter"), warnings
 
 
-def test_ledger_lists_each_check_with_statement_values_evidence_and_link(tmp_path, monkeypatch):
+def test_ledger_lists_each_check_with_statement_values_evidence_and_link(
+    tmp_path, monkeypatch
+):
     ledger, chapter, warnings = build(tmp_path, monkeypatch)
     assert "the rule constant" in ledger and "fd check" in ledger
-    assert "measured 2.05" in ledger and "expected 2 ± 0.1" in ledger and "0 ± 1" in ledger
+    assert (
+        "measured 2.05" in ledger and "expected 2 ± 0.1" in ledger and "0 ± 1" in ledger
+    )
     assert "evidence: numerical (N=1..2)" in ledger
     assert 'href="chapter.html#claim-check-0"' in ledger and "Chapter 1" in ledger
     assert 'id="claim-check-0"' in chapter
@@ -109,7 +124,9 @@ def test_ledger_lists_each_check_with_statement_values_evidence_and_link(tmp_pat
     assert "claims-summary" in ledger and "1 of 1 hold" in ledger
     assert '<img src="_images/claims-margins.png"' in ledger
     assert (tmp_path / "out" / "_images" / "claims-margins.png").stat().st_size > 1000
-    assert "boundary" not in ledger  # a claim line outside an output block is not a check
+    assert (
+        "boundary" not in ledger
+    )  # a claim line outside an output block is not a check
     for claim_id in set(claims.IDS) - {"rule", "gradients"}:
         assert f"claim {claim_id!r} is checked by no chapter" in warnings
     assert "FAILS" not in warnings and "no matching record" not in warnings
@@ -126,7 +143,9 @@ def test_claim_check_cells_fold_into_one_box(tmp_path, monkeypatch):
     notebook.cells[1].metadata["tags"] = ["remove-input"]
     third = claim_output("boundary", 1.0, 1.0, 0.1, "third check")
     notebook.cells.append(
-        nbformat.v4.new_code_cell("check()", outputs=[third], metadata={"tags": ["remove-input"]})
+        nbformat.v4.new_code_cell(
+            "check()", outputs=[third], metadata={"tags": ["remove-input"]}
+        )
     )
     notebook.cells.append(nbformat.v4.new_markdown_cell("Between."))
     notebook.cells.append(nbformat.v4.new_code_cell("x = 1", outputs=[]))
@@ -134,7 +153,9 @@ def test_claim_check_cells_fold_into_one_box(tmp_path, monkeypatch):
     assert chapter.count('<details class="claim-checks">') == 1
     summary = "Claim checks: 3 hold (rule, gradients, boundary)</summary>"
     assert summary in chapter
-    box = chapter[chapter.index('<details class="claim-checks">') : chapter.index("Between.")]
+    box = chapter[
+        chapter.index('<details class="claim-checks">') : chapter.index("Between.")
+    ]
     assert box.count("claim rule: holds") == 1 and "claim boundary: holds" in box
     assert 'id="claim-check-0"' in box and "no matching record" not in warnings
     assert 'href="chapter.html#claim-check-2"' in ledger
@@ -156,18 +177,24 @@ def test_claim_line_without_its_record_is_a_warning(tmp_path, monkeypatch):
     output = notebook.cells[1].outputs[0]
     del output.data[claims.MIME]
     _, _, warnings = build(tmp_path, monkeypatch, notebook)
-    assert "the 'rule' line in chapter (claim-check-0) has no matching record" in warnings
+    assert (
+        "the 'rule' line in chapter (claim-check-0) has no matching record" in warnings
+    )
 
 
 def test_an_execution_elsewhere_changes_nothing(tmp_path, monkeypatch, capsys):
     first, _, _ = build(tmp_path, monkeypatch)
-    # What a reader's own run does: checks executed outside the build, with other values.
+    # What a reader's own run does: checks executed outside the build, with other
+    # values.
     claims.check("rule", 9.0, 9.0, 0.0, "the rule constant", evidence="exact")
     claims.check("gradients", 7.0, 7.0, 0.0, "fd check", evidence="exact")
     capsys.readouterr()
     second, _, warnings = build(tmp_path, monkeypatch, fresh=False)
     assert ledger_content(second) == ledger_content(first)
-    assert "measured 2.05" in ledger_content(second) and "no matching record" not in warnings
+    assert (
+        "measured 2.05" in ledger_content(second)
+        and "no matching record" not in warnings
+    )
 
 
 def ledger_content(html):
@@ -177,7 +204,9 @@ def ledger_content(html):
 
 def test_an_edited_claim_output_shows_in_the_ledger(tmp_path, monkeypatch):
     build(tmp_path, monkeypatch)
-    ledger, _, _ = build(tmp_path, monkeypatch, chapter_notebook(edit=2.07), fresh=False)
+    ledger, _, _ = build(
+        tmp_path, monkeypatch, chapter_notebook(edit=2.07), fresh=False
+    )
     assert "measured 2.07" in ledger and "measured 2.05" not in ledger
 
 
@@ -222,7 +251,10 @@ def test_notebook_reexecutes_only_when_its_library_code_changes(tmp_path, monkey
     )
     (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   nb\n")
     notebook = nbformat.v4.new_notebook(
-        cells=[nbformat.v4.new_markdown_cell("# NB"), nbformat.v4.new_code_cell(NOTEBOOK_CODE)]
+        cells=[
+            nbformat.v4.new_markdown_cell("# NB"),
+            nbformat.v4.new_code_cell(NOTEBOOK_CODE),
+        ]
     )
     notebook.metadata["kernelspec"] = {
         "name": "python3",
@@ -259,7 +291,10 @@ def test_dependencies_follow_relative_and_package_imports():
         "import numpy as np\nfrom stumplib import symmetrization\n"
         "from stumplib.symbolic import boundary\n"
     )
-    names = {p.relative_to(root).as_posix() for p in deps.dependencies([tree], root, "stumplib")}
+    names = {
+        p.relative_to(root).as_posix()
+        for p in deps.dependencies([tree], root, "stumplib")
+    }
     assert {
         "__init__.py",
         "symmetrization.py",
@@ -299,7 +334,8 @@ The *model* sentence.
 
 
 def verdict_notebook(evidence="asymptotic", tol=1.0):
-    """A chapter with a ``rule`` check of kind ``evidence`` and a numerical ``gradients`` check."""
+    """A chapter with a ``rule`` check of kind ``evidence`` and a numerical
+    ``gradients`` check."""
 
     def output(claim_id, kind, tol):
         record = claims.make_record(
@@ -312,7 +348,8 @@ def verdict_notebook(evidence="asymptotic", tol=1.0):
             span=None if kind == "exact" else "N=1..2",
         )
         return nbformat.v4.new_output(
-            "display_data", data={"text/plain": claims.line(record), claims.MIME: record}
+            "display_data",
+            data={"text/plain": claims.line(record), claims.MIME: record},
         )
 
     notebook = nbformat.v4.new_notebook(
@@ -320,7 +357,10 @@ def verdict_notebook(evidence="asymptotic", tol=1.0):
             nbformat.v4.new_markdown_cell("# Chapter"),
             nbformat.v4.new_code_cell(
                 "check()",
-                outputs=[output("rule", evidence, 1.0), output("gradients", "numerical", tol)],
+                outputs=[
+                    output("rule", evidence, 1.0),
+                    output("gradients", "numerical", tol),
+                ],
             ),
         ]
     )
@@ -333,13 +373,18 @@ def verdict_notebook(evidence="asymptotic", tol=1.0):
 
 
 def build_results(tmp_path, monkeypatch, notebook):
-    """Build chapter and results page with the verdicts extension; return (sections, warnings)."""
+    """Build chapter and results page with the verdicts extension; return.
+
+    Sections, warnings.
+    """
     src = tmp_path / "src"
     src.mkdir(parents=True, exist_ok=True)
     (src / "conf.py").write_text(
         "extensions = ['myst_nb', 'claims_verdicts']\nnb_execution_mode = 'off'\n"
     )
-    (src / "index.rst").write_text("Index\n=====\n\n.. toctree::\n\n   chapter\n   results\n")
+    (src / "index.rst").write_text(
+        "Index\n=====\n\n.. toctree::\n\n   chapter\n   results\n"
+    )
     (src / "results.md").write_text(RESULTS_PAGE)
     nbformat.write(notebook, src / "chapter.ipynb")
     warnings = sphinx_build(src, tmp_path, monkeypatch, True)
@@ -353,11 +398,24 @@ def verdict_of(section):
 
 
 def test_verdicts_are_computed_from_the_checks_of_the_build(tmp_path, monkeypatch):
-    summary, sections, warnings = build_results(tmp_path, monkeypatch, verdict_notebook())
-    assert [verdict_of(s) for s in sections] == ["reproduced", "partly", "partly", "not tested"]
+    summary, sections, warnings = build_results(
+        tmp_path, monkeypatch, verdict_notebook()
+    )
+    assert [verdict_of(s) for s in sections] == [
+        "reproduced",
+        "partly",
+        "partly",
+        "not tested",
+    ]
     assert "<em>model</em> sentence" in sections[0]  # the content is parsed
-    assert "rubric" in sections[0] and "The model</p>" in sections[0]  # the title heads it
-    assert "1 of 1 hold" in sections[0] and "asymptotic" in sections[0] and "N=1..2" in sections[0]
+    assert (
+        "rubric" in sections[0] and "The model</p>" in sections[0]
+    )  # the title heads it
+    assert (
+        "1 of 1 hold" in sections[0]
+        and "asymptotic" in sections[0]
+        and "N=1..2" in sections[0]
+    )
     assert "numerical only" in sections[1]
     assert "no check of symmetrized-dynamics" in sections[2]  # an id not in claims.IDS
     assert "no check in this build" in sections[3]
@@ -374,7 +432,9 @@ def test_verdicts_are_computed_from_the_checks_of_the_build(tmp_path, monkeypatc
     assert "FAILS" not in warnings
 
 
-def test_numerical_evidence_alone_is_partly_and_a_failing_check_fails(tmp_path, monkeypatch):
+def test_numerical_evidence_alone_is_partly_and_a_failing_check_fails(
+    tmp_path, monkeypatch
+):
     _, sections, _ = build_results(tmp_path, monkeypatch, verdict_notebook("numerical"))
     assert verdict_of(sections[0]) == "partly"
     failing = verdict_notebook("exact", tol=0.1)

@@ -1,4 +1,6 @@
-"""Tests for stumplib.calibration: the valley a*(b), min_a L and the limit L(a -> inf, b).
+"""Tests for stumplib.calibration.
+
+The valley a*(b), min_a L and the limit L(a -> inf, b).
 
 References: a bounded scalar minimization of population.loss (independent of the
 gradient root search), population.loss at a label score so large that no negative
@@ -90,7 +92,9 @@ def test_scaled_loss_at_infinity_full_prior_has_zeta3_correction():
     # b^2 L(inf, b) = 1 - 2 zeta(3)/b + O(b e^-b): exact up to exponentially small terms
     for b in (60.0, 1e3, 1e6):
         expected = 1 - 2 * special.zeta(3) / b
-        assert calibration.scaled_loss_at_infinity(b, FULL) == pytest.approx(expected, abs=1e-14)
+        assert calibration.scaled_loss_at_infinity(b, FULL) == pytest.approx(
+            expected, abs=1e-14
+        )
 
 
 @given(st.floats(0.0, 0.8), st.floats(0.05, 0.95), st.floats(1.0, 1e4))
@@ -102,7 +106,9 @@ def test_property_gradient_changes_sign_at_a_star(lo, width, b):
     a = calibration.a_star(b, prior)
     step = 1e-3
     assert (
-        population.gradient(a - step, b, prior)[0] < 0 < population.gradient(a + step, b, prior)[0]
+        population.gradient(a - step, b, prior)[0]
+        < 0
+        < population.gradient(a + step, b, prior)[0]
     )
 
 
@@ -168,7 +174,9 @@ def test_off_valley_reference_values():
     result = calibration.off_valley(a, b, INTERIOR)
     assert result.offset == pytest.approx([0.0, -1.0], abs=1e-12)
     assert result.inefficiency[0] == 0.0
-    expected = population.loss(a[1], 80.0, INTERIOR) / calibration.min_loss(80.0, INTERIOR) - 1
+    expected = (
+        population.loss(a[1], 80.0, INTERIOR) / calibration.min_loss(80.0, INTERIOR) - 1
+    )
     assert result.inefficiency[1] == pytest.approx(expected, rel=1e-12)
     assert result.inefficiency[1] > 0  # one unit below the valley costs loss
 
@@ -210,8 +218,12 @@ def test_offset_is_the_distance_from_the_valley():
     prior = tasks.Uniform(0.1, 0.9)
     b = np.array([5.0, 40.0])
     a = calibration.a_star(b, prior) + np.array([0.25, -1.5])
-    np.testing.assert_allclose(calibration.offset(a, b, prior), [0.25, -1.5], atol=1e-12)
-    assert calibration.offset(float(calibration.a_star(10.0, prior)), 10.0, prior) == 0.0
+    np.testing.assert_allclose(
+        calibration.offset(a, b, prior), [0.25, -1.5], atol=1e-12
+    )
+    assert (
+        calibration.offset(float(calibration.a_star(10.0, prior)), 10.0, prior) == 0.0
+    )
     # broadcasting: one scale, several label scores
     out = calibration.offset([1.0, 2.0], 10.0, prior)
     np.testing.assert_allclose(np.diff(out), [1.0], rtol=1e-14)

@@ -1,4 +1,7 @@
-"""Tests for stumplib.certification: relative gradient errors and the certified interval."""
+"""Tests for stumplib.certification.
+
+Relative gradient errors and the certified interval.
+"""
 
 import numpy as np
 import pytest
@@ -41,18 +44,23 @@ def test_population_task_gradients_integrate_to_population_gradient(point):
     a, b = point
     s, _q, w = population.threshold_nodes(a, b, PRIOR)
     G = certification.population_task_gradients(a, b, s)
-    g = np.array(population.gradient(a, b, PRIOR))  # on the valley d/da is ~0: compare to |g|
+    g = np.array(
+        population.gradient(a, b, PRIOR)
+    )  # on the valley d/da is ~0: compare to |g|
     np.testing.assert_allclose(w @ G, g, rtol=0, atol=1e-10 * np.linalg.norm(g))
 
 
 def test_relative_error_of_a_huge_context_corpus_is_task_sampling_only(point):
-    # with n large the corpus gradient is the infinite-context one at the same thresholds
+    # with n large the corpus gradient is the infinite-context one at the same
+    # thresholds
     a, b = point
     corpus = Corpus.sample(50, 20000, PRIOR, rng=3)
     g = np.array(population.gradient(a, b, PRIOR))
     inf = certification.population_task_gradients(a, b, corpus.s).mean(axis=0)
     expected = np.linalg.norm(inf - g) / np.linalg.norm(g)
-    assert certification.relative_error(corpus, a, b, PRIOR) == pytest.approx(expected, rel=0.1)
+    assert certification.relative_error(corpus, a, b, PRIOR) == pytest.approx(
+        expected, rel=0.1
+    )
 
 
 def test_relative_errors_shape_and_determinism(point):
@@ -81,7 +89,9 @@ def test_sampling_coefficient_grows_like_sqrt_b():
 def test_context_bias_vanishes_for_long_contexts_and_grows_with_b_over_n():
     corpus = Corpus.sample(2000, 400, PRIOR, rng=6)
     small, large = (
-        certification.context_bias(corpus, float(calibration.a_star(b, PRIOR)), b, PRIOR)
+        certification.context_bias(
+            corpus, float(calibration.a_star(b, PRIOR)), b, PRIOR
+        )
         for b in (8.0, 160.0)
     )
     assert small.ratio < 0.1
@@ -99,7 +109,10 @@ def test_context_bias_is_unbiased_against_the_corpus_gradient(point):
     g = np.array(population.gradient(a, b, PRIOR))
     inf = certification.population_task_gradients(a, b, corpus.s).mean(axis=0)
     np.testing.assert_allclose(
-        bias.vector * np.linalg.norm(g) + inf, corpus.gradient(a, b), rtol=1e-9, atol=1e-15
+        bias.vector * np.linalg.norm(g) + inf,
+        corpus.gradient(a, b),
+        rtol=1e-9,
+        atol=1e-15,
     )
 
 
@@ -161,7 +174,9 @@ def test_crossing_reference_and_power_law():
     b = np.array([1.0, 2.0, 4.0, 8.0])
     value, i = certification.crossing(b, b**2 / 16, 1.0)  # reaches 1 exactly at b = 4
     assert i == 2 and value == pytest.approx(4.0)
-    value, i = certification.crossing(b, b / 8, 0.35)  # a power law is interpolated exactly
+    value, i = certification.crossing(
+        b, b / 8, 0.35
+    )  # a power law is interpolated exactly
     assert i == 2 and value == pytest.approx(2.8)
 
 
@@ -186,14 +201,17 @@ def test_crossing_errors():
 
 
 def _biases(ratio, se, spread):
-    return [certification.ContextBias(r, e, p, np.zeros(2)) for r, e, p in zip(ratio, se, spread)]
+    return [
+        certification.ContextBias(r, e, p, np.zeros(2))
+        for r, e, p in zip(ratio, se, spread)
+    ]
 
 
 def test_noise_ratio_reference_and_scaling():
     G = np.array([[1.0, 2.0], [3.0, 2.0], [2.0, 5.0]])
-    expected = np.sqrt((np.var(G[:, 0], ddof=1) + np.var(G[:, 1], ddof=1)) / 3) / np.linalg.norm(
-        G.mean(0)
-    )
+    expected = np.sqrt(
+        (np.var(G[:, 0], ddof=1) + np.var(G[:, 1], ddof=1)) / 3
+    ) / np.linalg.norm(G.mean(0))
     assert certification.noise_ratio(G) == pytest.approx(expected, rel=1e-14)
     # invariant under scaling of the gradients; falls like 1/sqrt(m) for repeated rows
     assert certification.noise_ratio(7.0 * G) == pytest.approx(expected, rel=1e-14)
@@ -201,22 +219,28 @@ def test_noise_ratio_reference_and_scaling():
 
 
 def test_noise_ratio_estimates_the_sampling_part():
-    """On a corpus with long contexts the noise ratio matches the RMS error over corpora."""
+    """On a corpus with long contexts the noise ratio matches the RMS error over
+    corpora."""
     a, b = float(calibration.a_star(10.0, PRIOR)), 10.0
     rho = certification.relative_errors(400, 400, [a], [b], PRIOR, 24, rng=12)[:, 0]
     noise = [
         certification.noise_ratio(
-            certification.task_gradients(Corpus.sample(400, 400, PRIOR, rng=(12, r)), a, b)
+            certification.task_gradients(
+                Corpus.sample(400, 400, PRIOR, rng=(12, r)), a, b
+            )
         )
         for r in range(6)
     ]
     rms = np.sqrt(np.mean(rho**2))
-    # 24 corpora: the RMS is known to about 1/sqrt(2*24) = 15 %; the noise estimates scatter less
+    # 24 corpora: the RMS is known to about 1/sqrt(2*24) = 15 %; the noise estimates
+    # scatter less
     assert 0.6 * rms < np.mean(noise) < 1.4 * rms
 
 
 def test_noise_ratio_bad_inputs():
-    with pytest.raises(ValueError, match=r"gradients must have shape \(m, 2\) with m >= 2"):
+    with pytest.raises(
+        ValueError, match=r"gradients must have shape \(m, 2\) with m >= 2"
+    ):
         certification.noise_ratio(np.ones((1, 2)))
     with pytest.raises(ValueError, match=r"gradients must have shape"):
         certification.noise_ratio(np.ones((3, 3)))
@@ -237,7 +261,8 @@ def test_bias_crossing_reference_power_law():
 @settings(max_examples=40, deadline=None)
 @given(st.floats(0.3, 3.0), st.floats(0.01, 0.5), st.floats(0.05, 0.95))
 def test_bias_crossing_se_matches_a_moved_bias(slope, rel_se, frac):
-    # moving beta by a small multiple of its se moves the crossing by that multiple of se
+    # moving beta by a small multiple of its se moves the crossing by that multiple of
+    # se
     b = np.geomspace(1.0, 100.0, 7)
     beta = (b / 100.0) ** slope
     level = float(np.exp(frac * np.log(beta[0])))
@@ -251,15 +276,21 @@ def test_bias_crossing_errors():
     with pytest.raises(TypeError, match="biases must be a sequence of ContextBias"):
         certification.bias_crossing([1.0, 2.0], [0.1, 0.9], 0.5)
     for bad in (None, _biases([0.1], [0.01], [1.0])[0]):
-        with pytest.raises(TypeError, match="^biases must be a sequence of ContextBias"):
+        with pytest.raises(
+            TypeError, match="^biases must be a sequence of ContextBias"
+        ):
             certification.bias_crossing([1.0, 2.0], bad, 0.5)
     nan_se = _biases([0.1, 0.9], [0.01, np.nan], [1, 1])
     with pytest.raises(ValueError, match=r"^biases\.se must be finite"):
         certification.bias_crossing([1.0, 2.0], nan_se, 0.5)
     with pytest.raises(ValueError, match="start below"):
-        certification.bias_crossing([1.0, 2.0], _biases([0.6, 0.9], [0.1, 0.1], [1, 1]), 0.5)
+        certification.bias_crossing(
+            [1.0, 2.0], _biases([0.6, 0.9], [0.1, 0.1], [1, 1]), 0.5
+        )
     with pytest.raises(ValueError, match="level must be positive"):
-        certification.bias_crossing([1.0, 2.0], _biases([0.1, 0.9], [0.1, 0.1], [1, 1]), 0)
+        certification.bias_crossing(
+            [1.0, 2.0], _biases([0.1, 0.9], [0.1, 0.1], [1, 1]), 0
+        )
 
 
 def test_squared_error_law_matches_monte_carlo(point):
@@ -267,7 +298,8 @@ def test_squared_error_law_matches_monte_carlo(point):
     sigma = certification.sampling_coefficient(*point, PRIOR)
     assert law.mean == pytest.approx(sigma**2 / 50, rel=1e-12)
     e = certification.task_sampling_errors(*point, PRIOR, 50, 20000, rng=4) ** 2
-    # 20000 draws: the mean within 4 of its exact standard errors, the variance within 15%
+    # 20000 draws: the mean within 4 of its exact standard errors, the variance within
+    # 15%
     assert abs(e.mean() - law.mean) < 4 * np.sqrt(law.variance / e.size)
     assert e.var() == pytest.approx(law.variance, rel=0.15)
 

@@ -1,4 +1,7 @@
-"""Tests for the certified run of stumplib.certification: the descent lemma along one corpus."""
+"""Tests for the certified run of stumplib.certification.
+
+The descent lemma along one corpus.
+"""
 
 import numpy as np
 import pytest
@@ -30,7 +33,9 @@ def test_rho_is_the_corpus_relative_gradient_error(run):
     i = run.b.size // 2
     g = np.array(population.gradient(run.a[i], run.b[i], PRIOR))
     G = np.array(corpus.gradient(run.a[i], run.b[i]))
-    assert run.rho[i] == pytest.approx(np.linalg.norm(G - g) / np.linalg.norm(g), rel=1e-9)
+    assert run.rho[i] == pytest.approx(
+        np.linalg.norm(G - g) / np.linalg.norm(g), rel=1e-9
+    )
     assert run.guaranteed[i] == pytest.approx(ETA * (g @ g) / 4, rel=1e-9)
 
 
@@ -45,9 +50,17 @@ def test_decrease_is_the_population_loss_difference(run):
     G = np.array(corpus.gradient(run.a[i], run.b[i]))
     a1, b1 = run.a[i] - ETA * G[0], run.b[i] - ETA * G[1]
     # Simpson's rule for the line integral of the gradient along the step
-    points = [(run.a[i], run.b[i]), ((run.a[i] + a1) / 2, (run.b[i] + b1) / 2), (a1, b1)]
+    points = [
+        (run.a[i], run.b[i]),
+        ((run.a[i] + a1) / 2, (run.b[i] + b1) / 2),
+        (a1, b1),
+    ]
     grads = [np.array(population.gradient(a, b, PRIOR)) for a, b in points]
-    simpson = -(grads[0] + 4 * grads[1] + grads[2]) / 6 @ np.array([a1 - run.a[i], b1 - run.b[i]])
+    simpson = (
+        -(grads[0] + 4 * grads[1] + grads[2])
+        / 6
+        @ np.array([a1 - run.a[i], b1 - run.b[i]])
+    )
     assert run.decrease[i] == pytest.approx(simpson, rel=1e-6)
 
 
@@ -97,13 +110,16 @@ def test_end_over_corpora_is_a_median_with_a_bootstrap_standard_error():
     assert end.log_se == pytest.approx(expected)
     assert 0 < end.log_se < end.log_sd
     assert (end.corpora, end.censored, end.empty) == (5, 1, 0)
-    assert certification.certified_end_over([_fake(2.0, first=2.0), _fake(3.0)]).empty == 1
+    assert (
+        certification.certified_end_over([_fake(2.0, first=2.0), _fake(3.0)]).empty == 1
+    )
 
 
 def test_end_over_corpora_scales_with_the_ends():
     runs = [_fake(v) for v in (2.0, 5.0, 3.0, 9.0)]
     end, doubled = (
-        certification.certified_end_over(r) for r in (runs, [_fake(2 * r.b_cert) for r in runs])
+        certification.certified_end_over(r)
+        for r in (runs, [_fake(2 * r.b_cert) for r in runs])
     )
     assert doubled.scale == pytest.approx(2 * end.scale)
     assert doubled.log_se == pytest.approx(end.log_se)

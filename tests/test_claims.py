@@ -13,11 +13,19 @@ from stumplib.book import claims
 
 def test_holding_claim_prints_one_line(capsys):
     value = claims.check(
-        "rule", 2.0512345, 2.0, 0.1, "constant", evidence="numerical", span="N=10..1e4", digits=4
+        "rule",
+        2.0512345,
+        2.0,
+        0.1,
+        "constant",
+        evidence="numerical",
+        span="N=10..1e4",
+        digits=4,
     )
     out = capsys.readouterr().out
     assert out == (
-        "claim rule: holds | measured 2.051 | expected 2 ± 0.1 | evidence numerical [N=10..1e4]\n"
+        "claim rule: holds | measured 2.051 | expected 2 ± 0.1 "
+        "| evidence numerical [N=10..1e4]\n"
     )
     assert value == 2.051
 
@@ -29,7 +37,9 @@ def test_exact_evidence_needs_no_span(capsys):
 
 def test_failing_claim_prints_fails_and_raises(capsys):
     with pytest.raises(claims.ClaimFailed, match="claim gradients fails: fd check"):
-        claims.check("gradients", 0.5, 0.0, 0.1, "fd check", evidence="numerical", span="b=1")
+        claims.check(
+            "gradients", 0.5, 0.0, 0.1, "fd check", evidence="numerical", span="b=1"
+        )
     assert capsys.readouterr().out.startswith("claim gradients: FAILS | measured 0.5")
 
 
@@ -53,13 +63,18 @@ def test_record_holds_every_field_as_shown():
         "statement": "small",
         "margin": 0.0,
     }
-    assert claims.make_record("rule", 0.75, 0.0, 1.0, "m", evidence="exact")["margin"] == 0.75
+    assert (
+        claims.make_record("rule", 0.75, 0.0, 1.0, "m", evidence="exact")["margin"]
+        == 0.75
+    )
 
 
 def test_margin_is_an_upper_bound_from_the_shown_values():
     # |12.36 - 12.6| = 0.24 <= 0.3 holds; shown to two digits (12 against 13 +- 0.3) the
     # values support only "at most the tolerance": the margin is 1, never above.
-    record = claims.make_record("rule", 12.36, 12.6, 0.3, "m", evidence="exact", digits=2)
+    record = claims.make_record(
+        "rule", 12.36, 12.6, 0.3, "m", evidence="exact", digits=2
+    )
     assert (record["measured"], record["expected"]) == ("12", "13")
     assert record["holds"] and record["margin"] == 1.0
     # Four digits resolve it: (0.24 + two half units of 0.005) / 0.3, rounded.
@@ -72,12 +87,17 @@ def test_margin_is_an_upper_bound_from_the_shown_values():
     }
     assert len(margins) == 1
     # A failing check shows its margin above 1.
-    assert claims.make_record("rule", 2.0, 1.0, 0.5, "m", evidence="exact")["margin"] > 1
+    assert (
+        claims.make_record("rule", 2.0, 1.0, 0.5, "m", evidence="exact")["margin"] > 1
+    )
 
 
 def test_negative_zero_is_shown_as_zero():
     assert claims.number(-0.0) == "0"
-    assert claims.make_record("rule", -0.0, -0.0, 0, "z", evidence="exact")["measured"] == "0"
+    assert (
+        claims.make_record("rule", -0.0, -0.0, 0, "z", evidence="exact")["measured"]
+        == "0"
+    )
 
 
 @pytest.mark.parametrize(
@@ -112,7 +132,9 @@ def test_ids_are_unique():
 
 
 def test_printed_lines_parse_back(capsys):
-    claims.check("rule", 2.0512345, 2.0, 0.1, "constant", evidence="numerical", span="N=4..8")
+    claims.check(
+        "rule", 2.0512345, 2.0, 0.1, "constant", evidence="numerical", span="N=4..8"
+    )
     with pytest.raises(claims.ClaimFailed):
         claims.check("boundary", 1e-7, -3.5e3, 0.25, "edge", evidence="exact")
     text = "noise\n" + capsys.readouterr().out + "claim rule holds\n"
@@ -159,7 +181,9 @@ def test_records_are_read_from_notebook_outputs_in_order():
 def test_in_a_kernel_the_line_and_record_are_one_output(monkeypatch):
     shown = []
     monkeypatch.setattr("IPython.get_ipython", lambda: object())
-    monkeypatch.setattr("IPython.display.display", lambda data, raw: shown.append((data, raw)))
+    monkeypatch.setattr(
+        "IPython.display.display", lambda data, raw: shown.append((data, raw))
+    )
     claims.check("rule", 1.0, 1.0, 0.0, "kernel", evidence="exact")
     ((data, raw),) = shown
     assert raw and data["text/plain"] == claims.line(data[claims.MIME])
@@ -176,7 +200,9 @@ def test_in_a_kernel_the_line_and_record_are_one_output(monkeypatch):
 def test_every_printed_line_parses(claim_id, measured, tol, evidence):
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.suppress(claims.ClaimFailed):
-        claims.check(claim_id, measured, 0.0, tol, "any", evidence=evidence, span="x=1..2")
+        claims.check(
+            claim_id, measured, 0.0, tol, "any", evidence=evidence, span="x=1..2"
+        )
     (parsed,) = claims.parse_lines(out.getvalue())
     assert parsed["id"] == claim_id and parsed["holds"] == (abs(measured) <= tol)
     assert parsed["evidence"] == evidence and parsed["span"] == "x=1..2"
@@ -207,7 +233,9 @@ def test_records_render_as_nothing_in_myst_nb():
 
 def test_recorded_failure_shows_fails_and_goes_on(monkeypatch, capsys):
     monkeypatch.setenv("STUMPLIB_CLAIM_FAILURES", "record")
-    value = claims.check("gradients", 0.5, 0.0, 0.1, "fd check", evidence="numerical", span="b=1")
+    value = claims.check(
+        "gradients", 0.5, 0.0, 0.1, "fd check", evidence="numerical", span="b=1"
+    )
     assert value == 0.5
     assert capsys.readouterr().out.startswith("claim gradients: FAILS | measured 0.5")
 
@@ -217,13 +245,17 @@ def test_failures_raise_by_default(monkeypatch):
     assert claims.failures() == "raise"
     monkeypatch.setenv("STUMPLIB_CLAIM_FAILURES", "raise")
     with pytest.raises(claims.ClaimFailed):
-        claims.check("gradients", 0.5, 0.0, 0.1, "fd check", evidence="numerical", span="b=1")
+        claims.check(
+            "gradients", 0.5, 0.0, 0.1, "fd check", evidence="numerical", span="b=1"
+        )
 
 
 def test_bad_failure_mode_is_rejected(monkeypatch):
     monkeypatch.setenv("STUMPLIB_CLAIM_FAILURES", "ignore")
     with pytest.raises(ValueError, match="^STUMPLIB_CLAIM_FAILURES"):
-        claims.check("gradients", 0.0, 0.0, 0.1, "fd check", evidence="numerical", span="b=1")
+        claims.check(
+            "gradients", 0.0, 0.0, 0.1, "fd check", evidence="numerical", span="b=1"
+        )
 
 
 def test_parse_lines_needs_text():

@@ -37,8 +37,12 @@ def test_sample_is_deterministic():
 
 
 def test_sample_matches_sample_contexts():
-    x, y, s = tasks.sample_contexts(25, 7, tasks.Uniform(0.2, 0.6), tasks.Beta(2, 3), rng=9)
-    c = Corpus.sample(25, 7, prior=tasks.Uniform(0.2, 0.6), features=tasks.Beta(2, 3), rng=9)
+    x, y, s = tasks.sample_contexts(
+        25, 7, tasks.Uniform(0.2, 0.6), tasks.Beta(2, 3), rng=9
+    )
+    c = Corpus.sample(
+        25, 7, prior=tasks.Uniform(0.2, 0.6), features=tasks.Beta(2, 3), rng=9
+    )
     np.testing.assert_array_equal(c.s, s)
     np.testing.assert_allclose(
         c.estimates(2.0, 5.0), head.estimate(2.0, 5.0, x, y), rtol=0, atol=1e-15
@@ -46,7 +50,8 @@ def test_sample_matches_sample_contexts():
 
 
 @pytest.mark.parametrize(
-    "a, b", [(0.0, 0.0), (3.0, 2.0), (20.0, 20.0), (-5.0, 10.0), (2.0, -15.0), (40.0, 45.0)]
+    "a, b",
+    [(0.0, 0.0), (3.0, 2.0), (20.0, 20.0), (-5.0, 10.0), (2.0, -15.0), (40.0, 45.0)],
 )
 def test_loss_matches_naive_mean_squared_error(corpus, a, b):
     x, y, s = tasks.sample_contexts(200, 30, tasks.Uniform(0.1, 0.9), rng=11)
@@ -106,7 +111,10 @@ def test_extreme_scales_finite_without_warnings(corpus):
 
 
 def test_hard_limit_loss():
-    """b = 1e6, a - b = 2 log b: each estimate is the nearest positive (or min x if none)."""
+    """b = 1e6, a - b = 2 log b: each estimate is the nearest positive.
+
+    Or min x if none.
+    """
     x, y, s = tasks.sample_contexts(100, 40, tasks.Uniform(0.1, 0.9), rng=5)
     b = 1e6
     L = Corpus(x, y, s).loss(b + 2 * np.log(b), b)
@@ -138,30 +146,36 @@ def test_bad_inputs():
         Corpus.sample(2.5, 3)
 
 
-# --- the windowed engine against the dense evaluation -------------------------------------
+# --- the windowed engine against the dense evaluation ---------------------------------
 
 
 def dense(corpus, x, y, a, b):
     """Loss, gradient and per-task summaries from the dense head evaluation."""
     est, d_a, d_b = head.Contexts(x, y).summaries(a, b)
     r = est - corpus.s
-    return (np.mean(r**2), 2 * np.mean(r * d_a), 2 * np.mean(r * d_b)), np.array([est, d_a, d_b])
+    return (np.mean(r**2), 2 * np.mean(r * d_a), 2 * np.mean(r * d_b)), np.array(
+        [est, d_a, d_b]
+    )
 
 
 def assert_matches_dense(corpus, x, y, a, b, rtol=1e-12):
-    """Loss and gradient to ``rtol`` relative (the gradient relative to its norm), per-task
-    summaries to the engine's absolute guarantee. ``rtol=None``: per-task check only (a
-    one-task corpus whose gradient comes from examples at the cutoff has a gradient of the
-    order of the weight left out, so only the absolute guarantee is meaningful there)."""
+    """Loss and gradient to ``rtol`` relative (the gradient relative to its norm),
+    per-task summaries to the engine's absolute guarantee. ``rtol=None``: per-task
+    check only (a one-task corpus whose gradient comes from examples at the cutoff has
+    a gradient of the order of the weight left out, so only the absolute guarantee is
+    meaningful there)."""
     (L, g_a, g_b), per_task = dense(corpus, x, y, a, b)
     got = corpus.loss_and_gradient(a, b)
     if rtol is not None:
         norm = np.hypot(g_a, g_b)
         assert abs(got[0] - L) <= rtol * L
         assert abs(got[1] - g_a) <= rtol * norm and abs(got[2] - g_b) <= rtol * norm
-    # per task: the weight left out is below e^-40 of the leader's (absolute, features in [0, 1]);
-    # beyond that, rounding (another summation order) at a few ulp of O(1) values
-    np.testing.assert_allclose(np.array(corpus.summaries(a, b)), per_task, rtol=1e-13, atol=1e-15)
+    # per task: the weight left out is below e^-40 of the leader's (absolute, features
+    # in [0, 1]); beyond that, rounding (another summation order) at a few ulp of O(1)
+    # values
+    np.testing.assert_allclose(
+        np.array(corpus.summaries(a, b)), per_task, rtol=1e-13, atol=1e-15
+    )
 
 
 @pytest.fixture(scope="module")
@@ -187,11 +201,17 @@ def test_engine_matches_dense_for_negative_b(large, b):
 def test_windows_shrink_with_the_scale_and_skip_classes(large):
     corpus, _, _ = large
     n = corpus.shape[1]
-    counts = [corpus.windows(0.9 * b + np.log(b), b).sum() for b in (20.0, 100.0, 400.0, 2000.0)]
+    counts = [
+        corpus.windows(0.9 * b + np.log(b), b).sum()
+        for b in (20.0, 100.0, 400.0, 2000.0)
+    ]
     assert counts[0] == corpus.shape[0] * n and counts == sorted(counts, reverse=True)
     w = corpus.windows(0.9 * 400 + np.log(400), 400.0)
-    assert np.all(w[:, 1] >= 1)  # the positive leader of each task with positives is kept
-    # negatives matter only for thresholds near the top of the range (positive leader low)
+    assert np.all(
+        w[:, 1] >= 1
+    )  # the positive leader of each task with positives is kept
+    # negatives matter only for thresholds near the top of the range (positive leader
+    # low)
     assert 0 < np.count_nonzero(w[:, 0]) < corpus.shape[0]
     assert np.all(corpus.s[w[:, 0] > 0] > 0.6)
 
@@ -212,13 +232,17 @@ def test_window_boundary_is_inclusive_and_exact():
     n = 5
     c0 = Corpus(np.zeros((1, n)) + 0.5, np.ones((1, n)), [0.2])
     cut = c0.cutoff
-    x = np.array([[0.3, 0.3 + cut / b * (1 - 1e-9), 0.3 + cut / b * (1 + 1e-9), 0.9, 0.95]])
+    x = np.array(
+        [[0.3, 0.3 + cut / b * (1 - 1e-9), 0.3 + cut / b * (1 + 1e-9), 0.9, 0.95]]
+    )
     y = np.ones_like(x)
     c = Corpus(x, y, [0.25])
     assert c.windows(5.0, b).tolist() == [[0, 2]]
     assert_matches_dense(c, x, y, 5.0, b, rtol=None)
     # the negative class: leader at 0.05, positives far above in score
-    x = np.array([[0.05, 0.05 + cut / b * (1 - 1e-9), 0.05 + cut / b * (1 + 1e-9), 0.9, 0.95]])
+    x = np.array(
+        [[0.05, 0.05 + cut / b * (1 - 1e-9), 0.05 + cut / b * (1 + 1e-9), 0.9, 0.95]]
+    )
     y = np.array([[0, 0, 0, 1, 1]])
     c = Corpus(x, y, [0.8])
     a = b * 0.9 - 10  # positive leader score -10, below the negative leader's -5
@@ -230,11 +254,18 @@ def test_class_boundaries_and_empty_classes():
     """Windows wider than a class must not reach into the other class; empty classes."""
     rng = np.random.default_rng(8)
     x = rng.random((6, 50))
-    # no positives, no negatives, few positives, few negatives, half and half, one positive
+    # no positives, no negatives, few positives, few negatives, half and half, one
+    # positive
     s = np.array([1.0, 0.0, 0.97, 0.02, 0.5, np.sort(x[5])[-2]])
     y = (x > s[:, None]).astype(float)
     c = Corpus(x, y, s)
-    for a, b in [(10.0, 20.0), (50.0, 400.0), (400.0, 400.0), (-50.0, 400.0), (90.0, 100.0)]:
+    for a, b in [
+        (10.0, 20.0),
+        (50.0, 400.0),
+        (400.0, 400.0),
+        (-50.0, 400.0),
+        (90.0, 100.0),
+    ]:
         assert_matches_dense(c, x, y, a, b)
 
 
@@ -250,14 +281,18 @@ def test_chunk_and_block_boundaries(large, block, monkeypatch):
 def test_layout_blocks_and_sampling_blocks(monkeypatch):
     """Laying out / sampling in row blocks gives the same corpus as one block."""
     whole = Corpus.sample(37, 11, features=tasks.Beta(2, 3), rng=5)
-    x, y, s = tasks.sample_contexts(37, 11, tasks.Uniform(0.1, 0.9), tasks.Beta(2, 3), rng=5)
+    x, y, s = tasks.sample_contexts(
+        37, 11, tasks.Uniform(0.1, 0.9), tasks.Beta(2, 3), rng=5
+    )
     monkeypatch.setattr(Corpus, "LAYOUT_BLOCK", 30)
     blocked = Corpus.sample(37, 11, features=tasks.Beta(2, 3), rng=5)
     built = Corpus(x, y, s)
     for c in (blocked, built):
         np.testing.assert_array_equal(c.s, whole.s)
         assert c.loss_and_gradient(3.0, 4.0) == whole.loss_and_gradient(3.0, 4.0)
-        assert c.loss_and_gradient(300.0, 350.0) == whole.loss_and_gradient(300.0, 350.0)
+        assert c.loss_and_gradient(300.0, 350.0) == whole.loss_and_gradient(
+            300.0, 350.0
+        )
 
 
 @given(
@@ -274,7 +309,9 @@ def test_engine_matches_dense_property(m, n, offset, b, seed):
     (L, _g_a, _g_b), per_task = dense(c, x, y, a, b)
     got = c.loss_and_gradient(a, b)
     assert got[0] == pytest.approx(L, rel=1e-12, abs=1e-300)
-    np.testing.assert_allclose(np.array(c.summaries(a, b)), per_task, rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(
+        np.array(c.summaries(a, b)), per_task, rtol=1e-13, atol=1e-15
+    )
 
 
 def test_engine_bad_inputs():
@@ -287,7 +324,7 @@ def test_engine_bad_inputs():
         Corpus(np.zeros(3), np.zeros(3), 0.5)
 
 
-# --- one point per task, and corpora stacked ----------------------------------------------
+# --- one point per task, and corpora stacked ------------------------------------------
 
 
 @pytest.mark.parametrize("b", [3.0, 40.0, 400.0])
@@ -310,7 +347,9 @@ def test_one_point_per_task_with_some_scales_not_positive(large):
     corpus, x, y = large
     bs = np.linspace(-20.0, 20.0, corpus.shape[0])
     est = head.Contexts(x, y).summaries(3.0, bs)[0]
-    np.testing.assert_allclose(corpus.summaries(3.0, bs)[0], est, rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(
+        corpus.summaries(3.0, bs)[0], est, rtol=1e-13, atol=1e-15
+    )
     with pytest.raises(ValueError, match="^b must be positive"):
         corpus.windows(3.0, bs)
     with pytest.raises(ValueError, match="^b of shape \\(3,\\) does not broadcast"):
@@ -325,7 +364,9 @@ def test_stack_holds_the_corpora_in_order():
     points = [(4.0, 6.0), (9.0, 15.0), (60.0, 100.0)]  # dense, windowed, narrow windows
     a, b = np.repeat(points, 30, axis=0).T
     got = stacked.summaries(a, b)
-    want = np.concatenate([np.array(c.summaries(*p)) for c, p in zip(parts, points)], axis=1)
+    want = np.concatenate(
+        [np.array(c.summaries(*p)) for c, p in zip(parts, points)], axis=1
+    )
     np.testing.assert_allclose(np.array(got), want, rtol=1e-15, atol=1e-17)
 
 
@@ -337,11 +378,13 @@ def test_stack_bad_inputs():
         Corpus.stack(corpus)
     with pytest.raises(TypeError, match="^corpora must be a Corpus"):
         Corpus.stack([corpus, "corpus"])
-    with pytest.raises(ValueError, match=r"^corpora must have equal n \(got \[4, 5\]\)"):
+    with pytest.raises(
+        ValueError, match=r"^corpora must have equal n \(got \[4, 5\]\)"
+    ):
         Corpus.stack([corpus, Corpus.sample(3, 5, rng=0)])
 
 
-# --- the Follower: expansions in the scale along a run ------------------------------------
+# --- the Follower: expansions in the scale along a run --------------------------------
 
 
 def walk(b_start, b_stop, steps, offset):
@@ -350,7 +393,9 @@ def walk(b_start, b_stop, steps, offset):
     return list(zip(0.9 * b + np.log(b) + offset, b))
 
 
-@pytest.mark.parametrize("offset", [-5.0, 0.0, 40.0])  # -5: negatives matter; 40: they don't
+@pytest.mark.parametrize(
+    "offset", [-5.0, 0.0, 40.0]
+)  # -5: negatives matter; 40: they don't
 def test_follower_matches_the_dense_evaluation_along_a_run(large, offset):
     corpus, x, y = large
     follower = corpus.follow()
@@ -394,7 +439,11 @@ def test_follower_anchor_moves_when_the_scale_leaves_its_radius():
     assert follower.anchors == 3
     follower.summaries(208.3, 208.3)
     assert follower.anchors == 4
-    for b in (100.0, 98.0, 102.0):  # moving down: anchored at 100 (radius 100 / 47 = 2.13)
+    for b in (
+        100.0,
+        98.0,
+        102.0,
+    ):  # moving down: anchored at 100 (radius 100 / 47 = 2.13)
         follower.summaries(b, b)
     assert follower.anchors == 5
 
@@ -417,7 +466,9 @@ def test_follower_one_point_per_task_and_scales_not_positive(large):
     assert 1 < follower.anchors < 30
     anchors = follower.anchors
     bs = np.linspace(-20.0, 20.0, m)  # some b <= 0: the corpus evaluates, no anchor
-    np.testing.assert_array_equal(follower.summaries(3.0, bs), corpus.summaries(3.0, bs))
+    np.testing.assert_array_equal(
+        follower.summaries(3.0, bs), corpus.summaries(3.0, bs)
+    )
     assert follower.anchors == anchors
 
 

@@ -19,7 +19,9 @@ def quadratic(h11, h12, h22):
 
 
 def test_slow_curve_reference():
-    assert dynamics.slow_curve(100.0, 0.9, 1.0, 2.0) == pytest.approx(90 + np.log(100) - np.log(2))
+    assert dynamics.slow_curve(100.0, 0.9, 1.0, 2.0) == pytest.approx(
+        90 + np.log(100) - np.log(2)
+    )
     assert dynamics.slow_curve(10.0, 1.0, 2.0, 1.0, 5.0) == pytest.approx(
         10 + 2 * np.log(10) - np.log(1.5)
     )
@@ -38,7 +40,9 @@ def test_phase_times_synthetic():
     t = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
     b = np.array([10.0, 10.0, 10.5, 15.0, 21.0, 30.0])
     a = np.array([0.0, 5.0, 9.5, 15.0, 21.0, 30.0])  # offsets -10, -5, -1, 0, 0, 0
-    phases = dynamics.phase_times(training.Trajectory(t, a, b, t), lambda x: x, fraction=0.1)
+    phases = dynamics.phase_times(
+        training.Trajectory(t, a, b, t), lambda x: x, fraction=0.1
+    )
     assert phases == (2.0, 10.5, 4.0)
 
 
@@ -57,7 +61,9 @@ def test_phase_times_unreached_and_errors():
 
 def test_rate_matches_gradient_and_shapes():
     a, b = np.array([90.0, 180.0]), np.array([100.0, 200.0])
-    expected = [-4 * bi**3 * population.gradient(ai, bi, INTERIOR)[1] for ai, bi in zip(a, b)]
+    expected = [
+        -4 * bi**3 * population.gradient(ai, bi, INTERIOR)[1] for ai, bi in zip(a, b)
+    ]
     np.testing.assert_allclose(dynamics.rate(a, b, INTERIOR), expected)
     with pytest.raises(ValueError, match="same shape"):
         dynamics.rate(a, b[:1], INTERIOR)
@@ -69,7 +75,9 @@ def test_rate_finite_difference_of_flow():
     traj = training.gradient_flow(INTERIOR, (a0, 100.0), 1e6, points=400)
     dt = traj.t[-1] - traj.t[-2]
     fd = (traj.b[-1] ** 4 - traj.b[-2] ** 4) / dt
-    mid = dynamics.rate((traj.a[-1] + traj.a[-2]) / 2, (traj.b[-1] + traj.b[-2]) / 2, INTERIOR)
+    mid = dynamics.rate(
+        (traj.a[-1] + traj.a[-2]) / 2, (traj.b[-1] + traj.b[-2]) / 2, INTERIOR
+    )
     assert fd == pytest.approx(float(mid), rel=1e-3)
 
 
@@ -148,7 +156,9 @@ def test_saddle_at_origin():
 def test_largest_stable_step_quadratic_is_two_over_lambda(curv):
     H, lg = quadratic(*curv)
     lam = np.linalg.eigvalsh(H)[-1]
-    eta = dynamics.largest_stable_step(lg, (1.0, 1.0), 1.0 / lam, steps=40, iterations=20)
+    eta = dynamics.largest_stable_step(
+        lg, (1.0, 1.0), 1.0 / lam, steps=40, iterations=20
+    )
     assert eta == pytest.approx(2 / lam, rel=2e-3)
     assert dynamics.descends(lg, (1.0, 1.0), 0.99 * eta, 40)
 
@@ -165,7 +175,11 @@ def test_largest_stable_step_errors():
 
 @settings(max_examples=30, deadline=None)
 @given(
-    st.floats(0.1, 10), st.floats(-3, 3), st.floats(0.1, 10), st.floats(-5, 5), st.floats(-5, 5)
+    st.floats(0.1, 10),
+    st.floats(-3, 3),
+    st.floats(0.1, 10),
+    st.floats(-5, 5),
+    st.floats(-5, 5),
 )
 def test_hessian_recovers_random_quadratics(h11, h12, h22, a, b):
     H, lg = quadratic(h11, h12, h22)
@@ -179,11 +193,15 @@ def test_reduced_time_is_the_integral_of_the_reduced_rate(b0, kappa, e):
     from scipy import integrate
 
     expected = integrate.quad(lambda b: 4 * b**3 / (kappa * (1 + e / b)), b0, 2 * b0)[0]
-    assert dynamics.reduced_time(b0, 2 * b0, kappa, e) == pytest.approx(expected, rel=1e-9)
+    assert dynamics.reduced_time(b0, 2 * b0, kappa, e) == pytest.approx(
+        expected, rel=1e-9
+    )
 
 
 def test_reduced_time_without_correction_is_b4_over_kappa():
-    assert dynamics.reduced_time(1.0, 2.0, 3.0, 0.0) == pytest.approx(15.0 / 3.0, rel=1e-14)
+    assert dynamics.reduced_time(1.0, 2.0, 3.0, 0.0) == pytest.approx(
+        15.0 / 3.0, rel=1e-14
+    )
 
 
 @pytest.mark.parametrize(

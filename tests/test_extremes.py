@@ -30,7 +30,10 @@ CONTEXTS = {
     "edges": ([0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 1.0]),
     "ties": ([0.3, 0.3, 0.7, 0.7, 0.7], [0.0, 0.0, 1.0, 1.0, 1.0]),
     "tight gap": ([0.05, 0.5 - 1e-15, 0.5, 0.95], [0.0, 0.0, 1.0, 1.0]),
-    "spread": ([0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95], [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]),
+    "spread": (
+        [0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95],
+        [0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0],
+    ),
 }
 
 
@@ -42,11 +45,16 @@ def mp_softmax_mean(scores, values):
 
 
 def mp_head(a, b, x, y):
-    return mp_softmax_mean([mp.mpf(a) * yi - mp.mpf(b) * mp.mpf(xi) for xi, yi in zip(x, y)], x)
+    return mp_softmax_mean(
+        [mp.mpf(a) * yi - mp.mpf(b) * mp.mpf(xi) for xi, yi in zip(x, y)], x
+    )
 
 
 def tolerance(a, b):
-    """Error allowed: rounding of the scores ``a y - b x`` (condition ~ (|a| + |b|) eps)."""
+    """Error allowed: rounding of the scores ``a y - b x``.
+
+    Condition ~ (|a| + |b|) eps.
+    """
     return 1e-13 + 4e-16 * (abs(a) + abs(b))
 
 
@@ -73,7 +81,9 @@ def test_symmetrized_heads_match_mpmath(name):
         joint = float(symmetrization.joint_estimate(a, b, x, y))
         scores = [mp.mpf(a) * yi - mp.mpf(b) * mp.mpf(xi) for xi, yi in zip(x, y)]
         scores += [mp.mpf(a) * yi - mp.mpf(b) * mp.mpf(xi) for xi, yi in zip(xm, ym)]
-        assert abs(joint - float(mp_softmax_mean(scores, list(x) * 2))) <= tolerance(a, b)
+        assert abs(joint - float(mp_softmax_mean(scores, list(x) * 2))) <= tolerance(
+            a, b
+        )
         evidence = float(symmetrization.evidence_estimate(a, b, x, y))
         assert np.isfinite(evidence) and min(x) <= evidence <= max(x), (a, b)
         log_p = [mp_log_positive(a, b, x, y), mp_log_positive(a, b, xm, ym)]
@@ -95,7 +105,10 @@ def mp_log_positive(a, b, x, y):
 def test_issue_cases_of_evidence_estimate():
     x = np.array([0.05, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95])
     assert symmetrization.evidence_estimate(0.0, 1e6, x, tasks.labels(x, 0.42)) == 0.05
-    assert abs(symmetrization.evidence_estimate(9e4, 1e5, [0.05, 0.97], [0, 1]) - 0.51) < 1e-11
+    assert (
+        abs(symmetrization.evidence_estimate(9e4, 1e5, [0.05, 0.97], [0, 1]) - 0.51)
+        < 1e-11
+    )
 
 
 def test_joint_hard_limit_is_the_limit_of_joint_estimate_at_ties():
@@ -107,7 +120,10 @@ def test_joint_hard_limit_is_the_limit_of_joint_estimate_at_ties():
     ]:
         limit = symmetrization.joint_hard_limit(x, y)
         b = 1e6
-        assert abs(symmetrization.joint_estimate(b + 1e3, b, x, y) - limit) < 1e-12, (x, y)
+        assert abs(symmetrization.joint_estimate(b + 1e3, b, x, y) - limit) < 1e-12, (
+            x,
+            y,
+        )
 
 
 def mp_population(a, b, s):
@@ -115,7 +131,8 @@ def mp_population(a, b, s):
 
     Each class integral is taken from its left end ``lo`` over a length ``L``:
     ``int e^{-bx} = e^{-b lo} M``, ``int x e^{-bx} = e^{-b lo} (lo M + F)`` with
-    ``M = -expm1(-bL)/b`` and ``F = (1 - e^{-bL}(1 + bL))/b^2`` (series for small ``bL``).
+    ``M = -expm1(-bL)/b`` and ``F = (1 - e^{-bL}(1 + bL))/b^2`` (series for small
+    ``bL``).
     """
     a, b, s = mp.mpf(a), mp.mpf(b), mp.mpf(s)
 
@@ -184,9 +201,13 @@ def quad_estimate(a, b, s, law):
         )[0]
 
     pdf = law.density
-    neg = [integral(lambda x, k=k: x**k * np.exp(-b * x) * pdf(x), lo, min(s, hi)) for k in (0, 1)]
+    neg = [
+        integral(lambda x, k=k: x**k * np.exp(-b * x) * pdf(x), lo, min(s, hi))
+        for k in (0, 1)
+    ]
     pos = [
-        integral(lambda x, k=k: x**k * np.exp(a - b * x) * pdf(x), max(s, lo), hi) for k in (0, 1)
+        integral(lambda x, k=k: x**k * np.exp(a - b * x) * pdf(x), max(s, lo), hi)
+        for k in (0, 1)
     ]
     return (neg[1] + pos[1]) / (neg[0] + pos[0])
 
@@ -214,8 +235,14 @@ def test_density_features_match_quad(law):
 
 
 def test_density_features_issue_cases():
-    assert abs(population.estimate(5, 10, 0.7, features=tasks.Uniform(0.2, 0.8)) - 0.46975) < 1e-5
-    assert abs(population.estimate(5, 10, 0.1, features=tasks.Beta(1e4, 1e4)) - 0.49988) < 1e-5
+    assert (
+        abs(population.estimate(5, 10, 0.7, features=tasks.Uniform(0.2, 0.8)) - 0.46975)
+        < 1e-5
+    )
+    assert (
+        abs(population.estimate(5, 10, 0.1, features=tasks.Beta(1e4, 1e4)) - 0.49988)
+        < 1e-5
+    )
     for law in (tasks.Beta(0.5, 0.5), tasks.Beta(2.0, 0.7)):
         loss, d_a, d_b = population.loss_and_gradient(5.0, 10.0, tasks.Uniform(), law)
         assert np.isfinite([loss, d_a, d_b]).all()
@@ -224,11 +251,17 @@ def test_density_features_issue_cases():
 def test_density_features_at_extreme_parameters():
     for law in (tasks.Beta(0.5, 0.5), tasks.Beta(1e4, 1e4), tasks.Uniform(0.2, 0.8)):
         for a, b in [(1e12, 1e12), (-1e12, 1e12), (0.0, -1e12), (1e6, 0.0), (1e4, 1e4)]:
-            est = population.estimate(a, b, np.array([0.0, 0.3, 0.5, 0.99, 1.0]), features=law)
-            assert np.all(np.isfinite(est)) and np.all((est >= 0) & (est <= 1)), (law, a, b)
+            est = population.estimate(
+                a, b, np.array([0.0, 0.3, 0.5, 0.99, 1.0]), features=law
+            )
+            assert np.all(np.isfinite(est)) and np.all((est >= 0) & (est <= 1)), (
+                law,
+                a,
+                b,
+            )
 
 
-# ---- prior quadrature ------------------------------------------------------------------
+# ---- prior quadrature ----------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -267,10 +300,12 @@ def test_concentrated_prior_loss_matches_its_point_mass():
         assert abs(loss - point) <= 30.0 / n * point, (n, loss, point)
 
 
-# ---- calibration and laws --------------------------------------------------------------
+# ---- calibration and laws ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("b", [1e-300, 1e-100, 1e-12, 1e-3, 0.5, 1.0, 1.0 + 1e-9, 2.0, 1e3, 1e12])
+@pytest.mark.parametrize(
+    "b", [1e-300, 1e-100, 1e-12, 1e-3, 0.5, 1.0, 1.0 + 1e-9, 2.0, 1e3, 1e12]
+)
 def test_loss_at_infinity_matches_mpmath(b):
     for prior in (tasks.Uniform(), tasks.Uniform(0.1, 0.9)):
         lo, hi = mp.mpf(prior.lo), mp.mpf(prior.hi)
@@ -278,10 +313,16 @@ def test_loss_at_infinity_matches_mpmath(b):
 
         def r2(q, B=B):
             t = B * q
-            mean = 1 / t - 1 / mp.expm1(t) if t > mp.mpf(10) ** -30 else mp.mpf(1) / 2 - t / 12
+            mean = (
+                1 / t - 1 / mp.expm1(t)
+                if t > mp.mpf(10) ** -30
+                else mp.mpf(1) / 2 - t / 12
+            )
             return (q * mean) ** 2
 
-        points = [1 - hi] + [1 - hi + (hi - lo) * mp.mpf(2) ** -k for k in range(60, 0, -4)]
+        points = [1 - hi] + [
+            1 - hi + (hi - lo) * mp.mpf(2) ** -k for k in range(60, 0, -4)
+        ]
         ref = mp.quad(r2, [*points, 1 - lo]) / (hi - lo)
         value = calibration.loss_at_infinity(b, prior)
         assert np.isfinite(value) and abs(value - float(ref)) <= 1e-10 * float(ref), (
@@ -292,7 +333,14 @@ def test_loss_at_infinity_matches_mpmath(b):
 
 
 def test_beta_log_density_matches_mpmath():
-    for alpha, beta in [(0.5, 0.5), (2.0, 0.7), (1e4, 1e4), (1e8, 1e8), (1.5, 1e6), (7.0, 1e9)]:
+    for alpha, beta in [
+        (0.5, 0.5),
+        (2.0, 0.7),
+        (1e4, 1e4),
+        (1e8, 1e8),
+        (1.5, 1e6),
+        (7.0, 1e9),
+    ]:
         law = tasks.Beta(alpha, beta)
         m, sd = law.bulk
         for s in [1e-30, 0.01, 0.3, m, m + sd, m - 2 * sd, 0.999999]:

@@ -19,7 +19,8 @@ def test_exact_power_law_is_recovered_with_zero_error():
 
 def test_reference_values_of_an_unweighted_fit():
     # log y = [0, 1, 1, 2] at log x = [0, 1, 2, 3]: OLS slope 0.6, intercept 0.1,
-    # residual variance 0.2/2 = 0.1, var(slope) = 0.1 / 5, var(intercept) = 0.1 * 14 / 20.
+    # residual variance 0.2/2 = 0.1, var(slope) = 0.1 / 5, var(intercept) = 0.1 * 14 /
+    # 20.
     x = np.exp([0.0, 1.0, 2.0, 3.0])
     fit = fitting.power_law(x, np.exp([0.0, 1.0, 1.0, 2.0]))
     assert fit.slope == pytest.approx(0.6)
@@ -38,7 +39,9 @@ def test_weighted_standard_errors_match_monte_carlo_scatter():
         fit = fitting.power_law(x, y, y_se=rel * y)
         slopes.append(fit.slope)
         ses.append(fit.slope_se)
-    assert np.mean(slopes) == pytest.approx(-1.0, abs=3 * np.std(slopes) / np.sqrt(2000))
+    assert np.mean(slopes) == pytest.approx(
+        -1.0, abs=3 * np.std(slopes) / np.sqrt(2000)
+    )
     assert np.std(slopes) == pytest.approx(np.mean(ses), rel=0.05)
 
 
@@ -74,7 +77,8 @@ def test_bad_input_is_rejected(x, y, y_se, message):
 
 
 def test_pooled_reference_values():
-    # weights 1/0.1^2 = 100 and 1/0.2^2 = 25: mean (100 + 25 * 2) / 125 = 1.2, se 125^-1/2
+    # weights 1/0.1^2 = 100 and 1/0.2^2 = 25: mean (100 + 25 * 2) / 125 = 1.2, se
+    # 125^-1/2
     result = fitting.pooled([1.0, 2.0], [0.1, 0.2])
     assert result.value == pytest.approx(1.2)
     assert result.se == pytest.approx(125**-0.5)
@@ -82,7 +86,9 @@ def test_pooled_reference_values():
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.tuples(st.floats(-10, 10), st.floats(1e-3, 10)), min_size=1, max_size=8))
+@given(
+    st.lists(st.tuples(st.floats(-10, 10), st.floats(1e-3, 10)), min_size=1, max_size=8)
+)
 def test_pooled_lies_within_the_values_and_beats_every_se(pairs):
     values, se = (np.array(v) for v in zip(*pairs))
     result = fitting.pooled(values, se)

@@ -6,7 +6,12 @@ import pytest
 
 from stumplib.book import full_data
 
-GOOD = {"command": "make full-corpus", "commit": "abc", "date": "2026-12-03", "runs": [1]}
+GOOD = {
+    "command": "make full-corpus",
+    "commit": "abc",
+    "date": "2026-12-03",
+    "runs": [1],
+}
 
 
 def test_save_then_load_round_trips(tmp_path):

@@ -35,7 +35,8 @@ def central(f, theta, h):
 
 @st.composite
 def contexts(draw, max_batch=3, max_n=8):
-    """A batch of contexts with arbitrary (not necessarily threshold-consistent) labels."""
+    """A batch of contexts with arbitrary (not necessarily threshold-consistent)
+    labels."""
     batch = draw(st.integers(1, max_batch))
     n = draw(st.integers(1, max_n))
     x = draw(hnp.arrays(float, (batch, n), elements=st.floats(0, 1)))
@@ -58,7 +59,15 @@ def sample():
 
 @pytest.mark.parametrize(
     "a, b",
-    [(0.0, 0.0), (2.0, 5.0), (-3.0, 1.5), (12.0, 10.0), (25.0, 30.0), (5.0, -8.0), (-20.0, -40.0)],
+    [
+        (0.0, 0.0),
+        (2.0, 5.0),
+        (-3.0, 1.5),
+        (12.0, 10.0),
+        (25.0, 30.0),
+        (5.0, -8.0),
+        (-20.0, -40.0),
+    ],
 )
 def test_matches_naive_softmax(sample, a, b):
     x, y, _ = sample
@@ -78,13 +87,19 @@ def test_hand_example_two_points():
     est, d_a, d_b = head.estimate_and_gradient(np.log(3.0), 0.0, [0.2, 0.6], [0, 1])
     assert est == pytest.approx(0.25 * 0.2 + 0.75 * 0.6, rel=1e-15)
     assert d_a == pytest.approx(0.25 * 0.75 * 0.4, rel=1e-14)  # Cov = p(1-p)(x1 - x0)
-    assert d_b == pytest.approx(-0.25 * 0.75 * 0.16, rel=1e-14)  # -Var = -p(1-p)(x1 - x0)^2
+    assert d_b == pytest.approx(
+        -0.25 * 0.75 * 0.16, rel=1e-14
+    )  # -Var = -p(1-p)(x1 - x0)^2
 
 
 def test_uniform_weights_at_zero_parameters(sample):
     x, y, _ = sample
-    np.testing.assert_allclose(head.estimate(0.0, 0.0, x, y), x.mean(-1), rtol=0, atol=1e-15)
-    np.testing.assert_allclose(head.gradient(0.0, 0.0, x, y)[1], -x.var(-1), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        head.estimate(0.0, 0.0, x, y), x.mean(-1), rtol=0, atol=1e-15
+    )
+    np.testing.assert_allclose(
+        head.gradient(0.0, 0.0, x, y)[1], -x.var(-1), rtol=0, atol=1e-15
+    )
 
 
 def test_scores_and_weights(sample):
@@ -93,7 +108,9 @@ def test_scores_and_weights(sample):
     np.testing.assert_array_equal(z, 1.5 * y - 4.0 * x)
     w = head.weights(1.5, 4.0, x, y)
     np.testing.assert_allclose(w.sum(-1), 1.0, rtol=1e-15)
-    np.testing.assert_allclose((w * x).sum(-1), head.estimate(1.5, 4.0, x, y), atol=1e-15)
+    np.testing.assert_allclose(
+        (w * x).sum(-1), head.estimate(1.5, 4.0, x, y), atol=1e-15
+    )
     # per-row parameters broadcast over the batch axis
     a = np.linspace(-1, 1, x.shape[0])
     np.testing.assert_array_equal(head.scores(a, 2.0, x, y), a[:, None] * y - 2.0 * x)
@@ -102,7 +119,9 @@ def test_scores_and_weights(sample):
 # ------------------------------------------------------------------ gradient checks
 
 
-@pytest.mark.parametrize("a, b", [(1.0, 3.0), (8.0, 12.0), (-2.0, 0.5), (30.0, 25.0), (4.0, -6.0)])
+@pytest.mark.parametrize(
+    "a, b", [(1.0, 3.0), (8.0, 12.0), (-2.0, 0.5), (30.0, 25.0), (4.0, -6.0)]
+)
 def test_gradient_matches_central_differences(sample, a, b):
     x, y, _ = sample
     d_a, d_b = head.gradient(a, b, x, y)
@@ -134,7 +153,8 @@ HAND_Y = np.array([0.0, 0.0, 0.0, 1.0, 1.0, 1.0])
 
 
 def leakage_bound(a, b, x, y, winner):
-    """|s_hat - x_p| <= sum_{i != p} e^{z_i - z_p} |x_i - x_p|, since w_i <= e^{z_i - z_p}."""
+    """|s_hat - x_p| <= sum_{i != p} e^{z_i - z_p} |x_i - x_p|, since w_i <= e^{z_i -
+    z_p}."""
     z = a * y - b * x
     return np.sum(np.exp(z - z[winner]) * np.abs(x - x[winner]))
 
@@ -144,7 +164,8 @@ def test_hard_limit_values():
     assert head.hard_limit(HAND_X, np.zeros(6)) == 0.15  # no positive: smallest x
     np.testing.assert_array_equal(
         head.hard_limit(
-            np.array([[0.3, 0.1, 0.9], [0.3, 0.1, 0.9]]), np.array([[1, 0, 1], [0, 0, 0]])
+            np.array([[0.3, 0.1, 0.9], [0.3, 0.1, 0.9]]),
+            np.array([[1, 0, 1], [0, 0, 0]]),
         ),
         [0.3, 0.1],
     )
@@ -163,7 +184,9 @@ def test_converges_to_nearest_positive(b):
 def test_convergence_is_monotone_in_scale():
     bs = np.array([3.0, 10.0, 30.0, 100.0])
     err = np.abs(
-        head.estimate(bs + 2 * np.log(bs), bs, np.tile(HAND_X, (4, 1)), np.tile(HAND_Y, (4, 1)))
+        head.estimate(
+            bs + 2 * np.log(bs), bs, np.tile(HAND_X, (4, 1)), np.tile(HAND_Y, (4, 1))
+        )
         - 0.58
     )
     assert np.all(np.diff(err) < 0) and err[0] > 1e-3
@@ -174,17 +197,22 @@ def test_convergence_is_monotone_in_scale():
 def test_no_positive_collapses_to_smallest_x(a, b):
     y = np.zeros_like(HAND_X)
     est = head.estimate(a, b, HAND_X, y)
-    # without positives a is irrelevant and the lightest x wins: bound from its neighbours
-    assert abs(est - 0.15) <= leakage_bound(a, b, HAND_X, y, winner=0) * (1 + 1e-12) + 1e-16
+    # without positives a is irrelevant and the lightest x wins: bound from its
+    # neighbours
+    assert (
+        abs(est - 0.15)
+        <= leakage_bound(a, b, HAND_X, y, winner=0) * (1 + 1e-12) + 1e-16
+    )
     assert est == head.estimate(0.0, b, HAND_X, y)
     assert head.gradient(a, b, HAND_X, y)[0] == 0.0
 
 
 @pytest.mark.parametrize("b", [1e3, 1e4, 1e6])
 def test_small_offset_does_not_reach_nearest_positive(b):
-    # The limit needs a - b x_pos_min > -b x_neg_min. a = 0.5 b: the positive at 0.58 scores
-    # -0.08 b > -0.15 b (smallest negative), so it still wins. a = 0.3 b: it scores
-    # -0.28 b < -0.15 b and the estimate collapses onto the smallest negative instead.
+    # The limit needs a - b x_pos_min > -b x_neg_min. a = 0.5 b: the positive at 0.58
+    # scores -0.08 b > -0.15 b (smallest negative), so it still wins. a = 0.3 b: it
+    # scores -0.28 b < -0.15 b and the estimate collapses onto the smallest negative
+    # instead.
     assert head.estimate(0.5 * b, b, HAND_X, HAND_Y) == pytest.approx(0.58, abs=1e-12)
     assert head.estimate(0.3 * b, b, HAND_X, HAND_Y) == pytest.approx(0.15, abs=1e-12)
 
@@ -213,7 +241,8 @@ def test_permutation_invariance(ctx, a, b, rnd):
 
 @given(contexts(), extreme, extreme)
 def test_mirror_equivariance(ctx, a, b):
-    """Mirrored scores a(1-y) - b(1-x) = -a y + b x + (a - b): the weights of (-a, -b) on the
+    """Mirrored scores a(1-y) - b(1-x) = -a y + b x + (a - b): the weights of (-a, -b)
+    on the
     original context. Hence s_hat(a, b; mirror) = 1 - s_hat(-a, -b), and the gradient
     (Cov, -Var) is unchanged: grad(a, b; mirror) = grad(-a, -b)."""
     x, y = ctx
@@ -230,8 +259,8 @@ def test_mirror_equivariance(ctx, a, b):
 
 @given(contexts(), moderate, moderate, st.floats(0, 1))
 def test_translation(ctx, a, b, frac):
-    """Translating x by c (keeping [0, 1]) shifts every score by -b c: the weights are unchanged,
-    so s_hat(x + c) = c + s_hat(x) and (Cov, -Var) are unchanged."""
+    """Translating x by c (keeping [0, 1]) shifts every score by -b c: the weights are
+    unchanged, so s_hat(x + c) = c + s_hat(x) and (Cov, -Var) are unchanged."""
     x, y = ctx
     c = frac * (1 - x.max())
     est, d_a, d_b = head.estimate_and_gradient(a, b, x + c, y)
@@ -248,7 +277,8 @@ def test_translation(ctx, a, b, frac):
     st.lists(extreme, min_size=5, max_size=5),
 )
 def test_batch_consistency(ctx, a_list, b_list):
-    """Batched evaluation with per-row parameters (mixed signs of b included) equals row by row."""
+    """Batched evaluation with per-row parameters (mixed signs of b included) equals row
+    by row."""
     x, y = ctx
     k = x.shape[0]
     a, b = np.array(a_list[:k]), np.array(b_list[:k])
@@ -277,11 +307,17 @@ def test_batch_shapes_and_broadcasting(sample):
 
 
 def test_prepared_contexts_reuse(sample):
-    """A prepared Contexts (cached layout and buffers) gives fresh results on every call and
-    does not overwrite results it returned before."""
+    """A prepared Contexts (cached layout and buffers) gives fresh results on every call
+    and does not overwrite results it returned before."""
     x, y, _ = sample
     ctx = head.Contexts(x, y)
-    params = [(3.0, 2.0), (-1.0, -5.0), (7.0, 0.0), (2.0, np.linspace(-3, 3, 64)), (3.0, 2.0)]
+    params = [
+        (3.0, 2.0),
+        (-1.0, -5.0),
+        (7.0, 0.0),
+        (2.0, np.linspace(-3, 3, 64)),
+        (3.0, 2.0),
+    ]
     outs = [head.estimate_and_gradient(a, b, ctx) for a, b in params]
     for (a, b), out in zip(params, outs):
         for u, v in zip(out, naive(a, np.broadcast_to(b, (64,)), x, y)):
@@ -313,15 +349,22 @@ def test_extreme_scales_finite_without_warnings(sample):
         warnings.simplefilter("error")
         for (xx, yy), a, b in itertools.product(cases, vals, vals):
             est, d_a, d_b = head.estimate_and_gradient(a, b, xx, yy)
-            assert np.all(np.isfinite(est) & np.isfinite(d_a) & np.isfinite(d_b)), (a, b)
-            assert np.all((est >= xx.min(-1) - 1e-15) & (est <= xx.max(-1) + 1e-15)), (a, b)
+            assert np.all(np.isfinite(est) & np.isfinite(d_a) & np.isfinite(d_b)), (
+                a,
+                b,
+            )
+            assert np.all((est >= xx.min(-1) - 1e-15) & (est <= xx.max(-1) + 1e-15)), (
+                a,
+                b,
+            )
         mixed = np.where(np.arange(64) % 2, 1e6, -1e6)
         est = head.estimate(1e6, mixed, x, y)
         assert np.all(np.isfinite(est))
 
 
 def test_extreme_scales_match_naive_where_naive_is_exact(sample):
-    # scipy's softmax subtracts the max score, so the naive estimate is accurate for any scale.
+    # scipy's softmax subtracts the max score, so the naive estimate is accurate for any
+    # scale.
     x, y, _ = sample
     for a, b in [(1e6, 1e6), (1e6 + 27.6, 1e6), (-1e6, 1e6), (1e5, -1e6), (-1e6, -1e6)]:
         np.testing.assert_allclose(
@@ -332,14 +375,19 @@ def test_extreme_scales_match_naive_where_naive_is_exact(sample):
 # ------------------------------------------------------------- n -> inf consistency
 
 
-@pytest.mark.parametrize("a, b, s", [(2.0, 5.0, 0.3), (12.0, 10.0, 0.75), (-1.0, 3.0, 0.5)])
+@pytest.mark.parametrize(
+    "a, b, s", [(2.0, 5.0, 0.3), (12.0, 10.0, 0.75), (-1.0, 3.0, 0.5)]
+)
 def test_dense_grid_approaches_population(a, b, s):
-    """On the midpoint grid x_i = (i + 1/2)/N with s on a grid line, the head is the midpoint
-    rule for the population integrals: error O((b/N)^2) ~ 1e-6 here (b <= 12, N = 2e4)."""
+    """On the midpoint grid x_i = (i + 1/2)/N with s on a grid line, the head is the
+    midpoint rule for the population integrals: error O((b/N)^2) ~ 1e-6 here
+    (b <= 12, N = 2e4)."""
     n = 20_000
     x = (np.arange(n) + 0.5) / n
     y = (x > s).astype(float)
-    assert head.estimate(a, b, x, y) == pytest.approx(population.estimate(a, b, s), abs=2e-8)
+    assert head.estimate(a, b, x, y) == pytest.approx(
+        population.estimate(a, b, s), abs=2e-8
+    )
     for u, v in zip(head.gradient(a, b, x, y), population.residual(a, b, s)[1:]):
         assert u == pytest.approx(v, abs=2e-8)
 
@@ -348,7 +396,14 @@ def test_dense_grid_approaches_population(a, b, s):
 
 
 @pytest.mark.parametrize(
-    "fn", [head.estimate, head.gradient, head.estimate_and_gradient, head.scores, head.weights]
+    "fn",
+    [
+        head.estimate,
+        head.gradient,
+        head.estimate_and_gradient,
+        head.scores,
+        head.weights,
+    ],
 )
 def test_bad_inputs(fn):
     x, y = np.array([[0.1, 0.6, 0.8]]), np.array([[0.0, 1.0, 1.0]])
@@ -425,7 +480,10 @@ class TestHardLimitExpansion:
 
 
 class TestLimitRatio:
-    """(s_hat - hard_limit) / (gap exp(-b gap)), exact in ratios at every scale (chapter 2)."""
+    """(s_hat - hard_limit) / (gap exp(-b gap)), exact in ratios at every scale.
+
+    Chapter 2.
+    """
 
     @staticmethod
     def _context(seed, n=30, s=0.45):
@@ -440,7 +498,9 @@ class TestLimitRatio:
             a = b + 2 * np.log(b)
             leading, _, _ = head.hard_limit_expansion(a, b, x, labels)
             resolved = leading > 1e-6
-            direct = head.distance_to_limit(a, b, x, labels)[resolved] / leading[resolved]
+            direct = (
+                head.distance_to_limit(a, b, x, labels)[resolved] / leading[resolved]
+            )
             ratio = head.limit_ratio(a, b, x, labels)[resolved]
             np.testing.assert_allclose(ratio, direct, rtol=1e-8)
 
@@ -512,10 +572,14 @@ def test_contexts_blocks_cover_every_row_and_empty_class():
 def test_distance_to_limit_is_the_naive_distance():
     a, b = np.array([1.0, 50.0]), np.array([2.0, 40.0])
     naive = [
-        abs(special.softmax(a_ * HAND_Y - b_ * HAND_X) @ HAND_X - 0.58) for a_, b_ in zip(a, b)
+        abs(special.softmax(a_ * HAND_Y - b_ * HAND_X) @ HAND_X - 0.58)
+        for a_, b_ in zip(a, b)
     ]
-    # s_hat is accurate to a few eps absolutely; the difference s_hat - 0.58 is not relatively
-    np.testing.assert_allclose(head.distance_to_limit(a, b, HAND_X, HAND_Y), naive, atol=4e-16)
+    # s_hat is accurate to a few eps absolutely; the difference s_hat - 0.58 is not
+    # relatively
+    np.testing.assert_allclose(
+        head.distance_to_limit(a, b, HAND_X, HAND_Y), naive, atol=4e-16
+    )
 
 
 def test_distance_to_limit_wants_one_context():

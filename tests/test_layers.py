@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "stumplib"
-SCIENCE = sorted(p for p in PACKAGE.rglob("*.py") if "book" not in p.relative_to(PACKAGE).parts)
+SCIENCE = sorted(
+    p for p in PACKAGE.rglob("*.py") if "book" not in p.relative_to(PACKAGE).parts
+)
 FORBIDDEN = (
     "sphinx",
     "docutils",
@@ -38,7 +40,11 @@ def _imports(path):
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                anchor = (
+                    package.rsplit(".", node.level - 1)[0]
+                    if node.level > 1
+                    else package
+                )
                 base = f"{anchor}.{base}" if base else anchor
             names += [base] + [f"{base}.{alias.name}" for alias in node.names]
     return names

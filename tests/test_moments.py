@@ -23,12 +23,15 @@ def _ref(fn):
 
 
 ref_mean = _ref(lambda t: mp.mpf(1) / 2 if t == 0 else 1 / t - 1 / mp.expm1(t))
-ref_var = _ref(lambda t: mp.mpf(1) / 12 if t == 0 else 1 / t**2 - 1 / (4 * mp.sinh(t / 2) ** 2))
+ref_var = _ref(
+    lambda t: mp.mpf(1) / 12 if t == 0 else 1 / t**2 - 1 / (4 * mp.sinh(t / 2) ** 2)
+)
 ref_log_phi = _ref(lambda t: mp.mpf(0) if t == 0 else mp.log(-mp.expm1(-t) / t))
 
 
 def _grid():
-    """|t| from 1e-12 to 800, both signs, plus both sides of the series switch points."""
+    """|t| from 1e-12 to 800, both signs, plus both sides of the series switch
+    points."""
     mag = np.geomspace(1e-12, 800, 400)
     switches = []
     for point in (moments._SMALL_MEAN, moments._SMALL_VAR):
@@ -56,7 +59,9 @@ def test_switch_points_are_the_documented_ones():
 def test_mean_fraction_vs_mpmath():
     # Worst case is just above the series switch 1e-2, where 1/t - 1/expm1(t) cancels
     # (1/t ~ 100 vs result 0.5: ~200 eps = 4e-14); 1e-13 leaves a margin of ~2.5.
-    np.testing.assert_allclose(moments.unchecked_mean_fraction(T), ref_mean(T), rtol=1e-13, atol=0)
+    np.testing.assert_allclose(
+        moments.unchecked_mean_fraction(T), ref_mean(T), rtol=1e-13, atol=0
+    )
 
 
 def test_variance_fraction_vs_mpmath():
@@ -81,7 +86,9 @@ def test_log_phi_vs_mpmath():
     assert np.all(err <= 1e-14 * np.maximum(1.0, np.abs(ref)))
     # phi itself, to 1e-13 relative, where it is representable
     ok = ref < 700
-    np.testing.assert_allclose(np.exp(moments._log_phi(T[ok])), np.exp(ref[ok]), rtol=1e-13)
+    np.testing.assert_allclose(
+        np.exp(moments._log_phi(T[ok])), np.exp(ref[ok]), rtol=1e-13
+    )
 
 
 def test_exact_zero():
@@ -92,11 +99,17 @@ def test_exact_zero():
 
 @pytest.mark.parametrize("t", [-800.0, -50.0, -1.0, -1e-3, 1e-3, 1.0, 50.0, 800.0])
 def test_against_direct_sums(t):
-    """Moments of exp(-t u) by a fine Gauss-Legendre sum (independent of the closed forms)."""
+    """Moments of exp(-t u) by a fine Gauss-Legendre sum.
+
+    Independent of the closed forms.
+    """
     u, w = np.polynomial.legendre.leggauss(200)
-    # split [0, 1] into graded panels toward the heavy end so the exponential is resolved
+    # split [0, 1] into graded panels toward the heavy end so the exponential is
+    # resolved
     edges = np.unique(
-        np.concatenate([np.geomspace(1e-6, 1, 60), 1 - np.geomspace(1e-6, 1, 60), [0, 1]])
+        np.concatenate(
+            [np.geomspace(1e-6, 1, 60), 1 - np.geomspace(1e-6, 1, 60), [0, 1]]
+        )
     )
     nodes = (edges[:-1, None] + 0.5 * np.diff(edges)[:, None] * (u + 1)).ravel()
     weights = (0.5 * np.diff(edges)[:, None] * w).ravel()
@@ -106,18 +119,25 @@ def test_against_direct_sums(t):
     mass = f.sum()
     mean = (f * nodes).sum() / mass
     var = (f * (nodes - mean) ** 2).sum() / mass
-    assert moments._log_phi(t) == pytest.approx(top + np.log(mass), rel=1e-12, abs=1e-12)
+    assert moments._log_phi(t) == pytest.approx(
+        top + np.log(mass), rel=1e-12, abs=1e-12
+    )
     assert moments.unchecked_mean_fraction(t) == pytest.approx(mean, rel=1e-11)
     assert moments._variance_fraction(t) == pytest.approx(var, rel=1e-9)
 
 
 def test_no_warnings_or_nonfinite_at_extremes():
-    # The population head calls these with t = +-b*s, |b| <= 1e6 in scope; 1e12 leaves margin.
-    # (Far beyond, |t| > ~1e61, the unused series branch overflows in t**5: out of scope.)
+    # The population head calls these with t = +-b*s, |b| <= 1e6 in scope; 1e12 leaves
+    # margin. (Far beyond, |t| > ~1e61, the unused series branch overflows in t**5: out
+    # of scope.)
     t = np.array([-1e12, -1e6, -800.0, -1e-300, 0.0, 5e-324, 1e-300, 800.0, 1e6, 1e12])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for fn in (moments.unchecked_mean_fraction, moments._variance_fraction, moments._log_phi):
+        for fn in (
+            moments.unchecked_mean_fraction,
+            moments._variance_fraction,
+            moments._log_phi,
+        ):
             assert np.all(np.isfinite(fn(t)))
     # limits: mean -> 1/t (t -> inf), 1 - 1/|t| (t -> -inf); variance -> 1/t^2
     assert moments.unchecked_mean_fraction(1e6) == pytest.approx(1e-6, rel=1e-15)
@@ -127,8 +147,8 @@ def test_no_warnings_or_nonfinite_at_extremes():
 
 @given(st.floats(-700, 700))
 def test_reflection_identities(t):
-    """u -> 1 - u maps exp(-t u) to exp(-(-t) u): mean(-t) = 1 - mean(t), var(-t) = var(t),
-    and log_phi(-t) = log_phi(t) + t."""
+    """u -> 1 - u maps exp(-t u) to exp(-(-t) u): mean(-t) = 1 - mean(t), var(-t) =
+    var(t), and log_phi(-t) = log_phi(t) + t."""
     assert moments.unchecked_mean_fraction(-t) == pytest.approx(
         1 - moments.unchecked_mean_fraction(t), abs=2e-15
     )
@@ -142,9 +162,15 @@ def test_reflection_identities(t):
 
 @given(st.floats(-700, 700), st.floats(-700, 700))
 def test_monotone_and_bounded(t1, t2):
-    """The mean of exp(-t u) on [0, 1] decreases in t and lies in (0, 1); the variance <= 1/12."""
+    """The mean of exp(-t u) on [0, 1] decreases in t and lies in (0, 1).
+
+    The variance <= 1/12.
+    """
     lo, hi = min(t1, t2), max(t1, t2)
-    assert moments.unchecked_mean_fraction(hi) <= moments.unchecked_mean_fraction(lo) + 1e-15
+    assert (
+        moments.unchecked_mean_fraction(hi)
+        <= moments.unchecked_mean_fraction(lo) + 1e-15
+    )
     assert 0 < moments.unchecked_mean_fraction(t1) < 1
     assert 0 < moments._variance_fraction(t1) <= 1 / 12 * (1 + 1e-15)
 
@@ -160,7 +186,9 @@ class TestTruncatedExponential:
         pts = [0, min(L, 1 / max(abs(r), 1)), L] if abs(rate) > 1 else [0, L]
         m0, m1, m2 = (mp.quad(lambda u, k=k: f(u, k), pts) for k in range(3))
         mean = m1 / m0
-        log_mass, got_mean, got_var = moments.unchecked_truncated_exponential(rate, length, shift)
+        log_mass, got_mean, got_var = moments.unchecked_truncated_exponential(
+            rate, length, shift
+        )
         assert float(log_mass) == pytest.approx(float(mp.log(m0)), rel=1e-13, abs=1e-13)
         assert float(got_mean) == pytest.approx(float(mean), rel=1e-12)
         assert float(got_var) == pytest.approx(float(m2 / m0 - mean**2), rel=1e-10)
@@ -188,7 +216,9 @@ class TestCombine:
         pn, pp = 0.25, 0.75
         assert offset == pytest.approx(pn * -0.1 + pp * 0.4, rel=1e-14)
         assert d_a == pytest.approx(pn * pp * 0.5, rel=1e-14)
-        assert d_b == pytest.approx(-(pn * 0.03 + pp * 0.01 + pn * pp * 0.25), rel=1e-14)
+        assert d_b == pytest.approx(
+            -(pn * 0.03 + pp * 0.01 + pn * pp * 0.25), rel=1e-14
+        )
 
     @pytest.mark.parametrize("empty", ["neg", "pos"])
     def test_empty_class_ignores_its_garbage(self, empty):

@@ -29,7 +29,9 @@ def is_figure(cell):
 
 def lone_value(output):
     """An ``execute_result`` that shows nothing but a plain-text value."""
-    return output["output_type"] == "execute_result" and set(output["data"]) == {"text/plain"}
+    return output["output_type"] == "execute_result" and set(output["data"]) == {
+        "text/plain"
+    }
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
@@ -55,11 +57,17 @@ def test_code_cells_are_short_except_figures(path):
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_no_cell_shows_a_lone_value(path):
-    stray = [i for i, cell in code_cells(path) for o in cell["outputs"] if lone_value(o)]
+    stray = [
+        i for i, cell in code_cells(path) for o in cell["outputs"] if lone_value(o)
+    ]
     assert not stray, f"cells {stray} end with a stray value"
 
 
 def test_a_stray_value_is_recognized():
-    stray = {"output_type": "execute_result", "data": {"text/plain": "4"}, "metadata": {}}
+    stray = {
+        "output_type": "execute_result",
+        "data": {"text/plain": "4"},
+        "metadata": {},
+    }
     claim = {"output_type": "display_data", "data": {"text/plain": "claim x: holds"}}
     assert lone_value(stray) and not lone_value(claim)

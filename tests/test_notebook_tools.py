@@ -1,4 +1,7 @@
-"""Tests for tools/notebooks.py: the environments of the portability check, stored metadata."""
+"""Tests for tools/notebooks.py.
+
+The environments of the portability check, stored metadata.
+"""
 
 import sys
 from pathlib import Path
@@ -34,7 +37,9 @@ def test_strip_volatile_removes_timestamps_only(tmp_path):
     path = tmp_path / "nb.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=[cell]), path)
     assert notebooks.strip_volatile(path)
-    assert nbformat.read(path, as_version=4).cells[0].metadata == {"tags": ["remove-input"]}
+    assert nbformat.read(path, as_version=4).cells[0].metadata == {
+        "tags": ["remove-input"]
+    }
     assert not notebooks.strip_volatile(path)
 
 
@@ -71,7 +76,9 @@ def test_seed_sweep_reads_checks_and_first_error():
         nbformat.v4.new_code_cell(
             "2",
             outputs=[
-                nbformat.v4.new_output("error", ename="IndexError", evalue="i", traceback=[])
+                nbformat.v4.new_output(
+                    "error", ename="IndexError", evalue="i", traceback=[]
+                )
             ],
         ),
     ]

@@ -36,7 +36,9 @@ def test_ladder_reaches_its_points_and_the_scale(result):
 def test_errors_offsets_and_summaries(result):
     ladder, s = result.ladders[0], result.thresholds
     ok = ~np.isnan(ladder.b)
-    expected = np.abs(population.residual(ladder.a[ok][:, None], ladder.b[ok][:, None], s)[0])
+    expected = np.abs(
+        population.residual(ladder.a[ok][:, None], ladder.b[ok][:, None], s)[0]
+    )
     np.testing.assert_allclose(ladder.error[ok], expected)
     np.testing.assert_allclose(
         ladder.offset[ok], calibration.offset(ladder.a[ok], ladder.b[ok], PRIOR)
@@ -51,15 +53,23 @@ def test_errors_offsets_and_summaries(result):
 def test_a_leg_out_of_steps_stops_its_corpus():
     corpora = [Corpus.sample(6, 6, PRIOR, rng=(5, 2, r)) for r in range(2)]
     theta = [(float(calibration.a_star(3.0, PRIOR)), 3.0)] * 2
-    rows = pretraining.train_side_by_side(corpora, theta, [1e6], PRIOR, 5, stop_late=True)
-    assert [len(row) for row in rows] == [1, 1] and all(row[0].steps == 5 for row in rows)
+    rows = pretraining.train_side_by_side(
+        corpora, theta, [1e6], PRIOR, 5, stop_late=True
+    )
+    assert [len(row) for row in rows] == [1, 1] and all(
+        row[0].steps == 5 for row in rows
+    )
     with pytest.raises(RuntimeError, match="not reached"):
         pretraining.train_side_by_side(corpora, theta, [1e6], PRIOR, 5)
 
 
 @pytest.mark.parametrize(
     "kwargs, match",
-    [(dict(ratio=1.0), "ratio"), (dict(thresholds=[]), "thresholds"), (dict(reach=0), "reach")],
+    [
+        (dict(ratio=1.0), "ratio"),
+        (dict(thresholds=[]), "thresholds"),
+        (dict(reach=0), "reach"),
+    ],
 )
 def test_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):

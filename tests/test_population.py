@@ -1,8 +1,8 @@
 """Tests for stumplib.population: the infinite-context head and the population loss.
 
 References are computed independently with scipy.integrate.quad: the estimate from its
-defining ratio ``∫ x e^{a 1{x>s} - b x} p(x) dx / ∫ e^{a 1{x>s} - b x} p(x) dx``, the loss
-from a carefully split integral over the prior (see ``reference_loss``).
+defining ratio ``∫ x e^{a 1{x>s} - b x} p(x) dx / ∫ e^{a 1{x>s} - b x} p(x) dx``, the
+loss from a carefully split integral over the prior (see ``reference_loss``).
 """
 
 import itertools
@@ -24,15 +24,19 @@ QUAD = dict(limit=500, epsabs=0.0, epsrel=1e-13)
 def quad(f, lo, hi, points=()):
     pts = sorted({float(p) for p in points if lo < p < hi})
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # an IntegrationWarning would mean an unreliable reference
+        warnings.simplefilter(
+            "error"
+        )  # an IntegrationWarning would mean an unreliable reference
         return integrate.quad(f, lo, hi, points=pts or None, **QUAD)[0]
 
 
 def reference_estimate(a, b, s, density=None):
-    """s_hat(s) - s from the defining ratio, by quad with breakpoints at s and the 1/|b| layers.
+    """s_hat(s) - s from the defining ratio, by quad with breakpoints at s and the 1/|b|
+    layers.
 
-    The exponent is shifted by its maximum (attained at 0, s or 1) so nothing overflows, and
-    the residual is integrated as ∫ (x - s) w / ∫ w so it keeps its relative accuracy.
+    The exponent is shifted by its maximum (attained at 0, s or 1) so nothing overflows,
+    and the residual is integrated as ∫ (x - s) w / ∫ w so it keeps its relative
+    accuracy.
     """
     p = density or (lambda x: 1.0)
     expo = lambda x: (a if x > s else 0.0) - b * x
@@ -47,18 +51,20 @@ def reference_estimate(a, b, s, density=None):
     )
     parts = [(0.0, s), (s, 1.0)]
     mass = sum(quad(w, lo, hi, pts) for lo, hi in parts if hi > lo)
-    first = sum(quad(lambda x: (x - s) * w(x), lo, hi, pts) for lo, hi in parts if hi > lo)
+    first = sum(
+        quad(lambda x: (x - s) * w(x), lo, hi, pts) for lo, hi in parts if hi > lo
+    )
     return first / mass
 
 
 def reference_loss(a, b, prior):
     """E_{s ~ U[lo, hi]} (s_hat(s) - s)^2 with every layer resolved by quad.
 
-    [lo, 0.5] is integrated in s with breakpoints at the calibrated threshold a/b +- k/b and
-    at k/b near 0. The part above 0.5 is integrated in u = log q, q = 1 - s exact (using
-    population.residual(a, b, 1 - q, q)), with breakpoints at the scales 1/b, k/b around
-    1 - a/b, and around the inner layer exp(-(a - b))/b; below q = 1e-10 * layer the
-    integrand is constant to first order and that sliver is added as q0 * r(q0)^2.
+    [lo, 0.5] is integrated in s with breakpoints at the calibrated threshold a/b +- k/b
+    and at k/b near 0. The part above 0.5 is integrated in u = log q, q = 1 - s exact
+    (using population.residual(a, b, 1 - q, q)), with breakpoints at the scales 1/b, k/b
+    around 1 - a/b, and around the inner layer exp(-(a - b))/b; below q = 1e-10 * layer
+    the integrand is constant to first order and that sliver is added as q0 * r(q0)^2.
     """
     lo, hi = prior.support
     dens = 1.0 / (hi - lo)
@@ -68,7 +74,9 @@ def reference_loss(a, b, prior):
     total = 0.0
     if lo < 0.5:
         r_s = lambda s: population.residual(a, b, s)[0] ** 2
-        pts = [center + sgn * k / bb for k in ks for sgn in (-1, 1)] + [k / bb for k in ks]
+        pts = [center + sgn * k / bb for k in ks for sgn in (-1, 1)] + [
+            k / bb for k in ks
+        ]
         total += quad(r_s, lo, min(hi, 0.5), pts)
     if hi > 0.5:
 
@@ -84,14 +92,19 @@ def reference_loss(a, b, prior):
             + [1 - center + sgn * k / bb for k in ks for sgn in (-1, 1)]
         )
         pts = [np.log(p) for p in pts if p > 0]
-        total += quad(lambda u: r_q(np.exp(u)) * np.exp(u), np.log(q_lo), np.log(q_hi), pts)
+        total += quad(
+            lambda u: r_q(np.exp(u)) * np.exp(u), np.log(q_lo), np.log(q_hi), pts
+        )
         if hi == 1.0:
             total += q_lo * r_q(q_lo)
     return total * dens
 
 
 def valley(b, prior):
-    """Near the loss valley: a = hi b + log b (interior prior), a = b + 2 log b (full prior)."""
+    """Near the loss valley: a = hi b + log b (interior prior), a = b + 2 log b.
+
+    Full prior.
+    """
     log_b = np.log(b) if b > 0 else 0.0
     return 0.9 * b + log_b if prior == INTERIOR else b + 2 * log_b
 
@@ -117,7 +130,8 @@ def valley(b, prior):
 def test_estimate_matches_defining_ratio(a, b, s):
     got = population.residual(a, b, s)[0]
     ref = reference_estimate(a, b, s)
-    # quad at epsrel 1e-13 on panels split at every layer; closed form accurate to ~1e-15
+    # quad at epsrel 1e-13 on panels split at every layer; closed form accurate to
+    # ~1e-15
     assert got == pytest.approx(ref, rel=1e-10, abs=1e-15)
     assert population.estimate(a, b, s) == pytest.approx(s + ref, rel=1e-12, abs=1e-15)
 
@@ -129,11 +143,17 @@ def test_estimate_with_beta_features(a, b):
     beta = tasks.Beta(2, 3)
     s = np.array([0.05, 0.3, 0.5, 0.8, 0.97])
     got = population.residual(a, b, s, features=beta)[0]
-    ref = [reference_estimate(a, b, si, density=lambda x: float(beta.density(x))) for si in s]
+    ref = [
+        reference_estimate(a, b, si, density=lambda x: float(beta.density(x)))
+        for si in s
+    ]
     # the library integrates the density on a fixed graded 20-node-per-panel grid
     np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-14)
     np.testing.assert_allclose(
-        population.estimate(a, b, s, features=beta), s + np.array(ref), rtol=1e-12, atol=1e-14
+        population.estimate(a, b, s, features=beta),
+        s + np.array(ref),
+        rtol=1e-12,
+        atol=1e-14,
     )
 
 
@@ -170,9 +190,13 @@ def test_edges_have_a_single_class(a, b):
     s_hat = mean of e^{-b x}.
     """
     expected = moments.unchecked_mean_fraction(b)
-    # at s = 1 the estimate is formed as 1 + (s_hat - 1): absolute rounding of one ulp at 1
+    # at s = 1 the estimate is formed as 1 + (s_hat - 1): absolute rounding of one ulp
+    # at 1
     np.testing.assert_allclose(
-        population.estimate(a, b, [0.0, 1.0]), [expected, expected], rtol=1e-14, atol=2.3e-16
+        population.estimate(a, b, [0.0, 1.0]),
+        [expected, expected],
+        rtol=1e-14,
+        atol=2.3e-16,
     )
     assert population.residual(a, b, 1.0)[0] == pytest.approx(expected - 1.0, rel=1e-14)
 
@@ -202,7 +226,12 @@ def test_estimate_in_unit_interval_and_finite(a, b, s):
     assert 0 <= d_a <= 0.25 and -0.25 <= d_b <= 0
 
 
-@given(st.floats(-200, 200), st.floats(-200, 200), st.floats(0.001, 0.999), st.floats(0.01, 5))
+@given(
+    st.floats(-200, 200),
+    st.floats(-200, 200),
+    st.floats(0.001, 0.999),
+    st.floats(0.01, 5),
+)
 def test_monotone_in_parameters(a, b, s, step):
     """s_hat is nondecreasing in a (Cov >= 0) and nonincreasing in b (-Var <= 0)."""
     base = population.estimate(a, b, s)
@@ -221,14 +250,17 @@ def test_vectorized_in_s_and_parameters():
 
 
 def test_exact_q_resolves_layers_beyond_float_spacing():
-    """With a - b = 40 and b = 1e6 the collapse layer sits at q ~ L = e^{-40}/b ~ 4e-24, far
-    below the float spacing at 1. At q = k L the positive class has mass ~ e^{a-b} q = k/b and
-    the negatives ~ 1/b, so p_pos = k/(1+k) and s_hat - s = -(1 - 1/b)/(1 + k) + O(q)."""
+    """With a - b = 40 and b = 1e6 the collapse layer sits at q ~ L = e^{-40}/b ~ 4e-24,
+    far below the float spacing at 1. At q = k L the positive class has mass
+    ~ e^{a-b} q = k/b and the negatives ~ 1/b, so p_pos = k/(1+k) and
+    s_hat - s = -(1 - 1/b)/(1 + k) + O(q)."""
     a, b = 1e6 + 40.0, 1e6
     layer = np.exp(-40.0) / b
     for k in (0.01, 1.0, 100.0):
         q = k * layer
-        got = population.residual(a, b, 1.0 - q, q)[0]  # 1 - q rounds to 1.0: q carries it
+        got = population.residual(a, b, 1.0 - q, q)[
+            0
+        ]  # 1 - q rounds to 1.0: q carries it
         assert got == pytest.approx(-(1 - 1 / b) / (1 + k), rel=1e-9)
     # without the exact q the layer is invisible: s = 1.0 means no positive mass at all
     assert population.residual(a, b, 1.0)[0] == pytest.approx(-(1 - 1 / b), rel=1e-12)
@@ -244,9 +276,14 @@ def test_gradient_of_estimate_central_differences(a, b):
     s = np.array([0.05, 0.3, 0.6, 0.95])
     d_a, d_b = population.residual(a, b, s)[1:]
     h = 1e-6 * max(1.0, abs(a)), 1e-6 * max(1.0, abs(b))
-    fd_a = (population.estimate(a + h[0], b, s) - population.estimate(a - h[0], b, s)) / (2 * h[0])
-    fd_b = (population.estimate(a, b + h[1], s) - population.estimate(a, b - h[1], s)) / (2 * h[1])
-    # truncation ~ h^2 * (scale of variation)^3 <~ 4e-8 * 1e-2; rounding ~ eps / h ~ 1e-12
+    fd_a = (
+        population.estimate(a + h[0], b, s) - population.estimate(a - h[0], b, s)
+    ) / (2 * h[0])
+    fd_b = (
+        population.estimate(a, b + h[1], s) - population.estimate(a, b - h[1], s)
+    ) / (2 * h[1])
+    # truncation ~ h^2 * (scale of variation)^3 <~ 4e-8 * 1e-2; rounding ~ eps / h ~
+    # 1e-12
     np.testing.assert_allclose(d_a, fd_a, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(d_b, fd_b, rtol=1e-6, atol=1e-9)
 
@@ -255,12 +292,12 @@ def test_gradient_of_estimate_with_beta_features():
     beta, s, a, b = tasks.Beta(2, 3), np.array([0.2, 0.6]), 12.0, 10.0
     d_a, d_b = population.residual(a, b, s, features=beta)[1:]
     h = 1e-6 * 12
-    fd_a = (population.estimate(a + h, b, s, beta) - population.estimate(a - h, b, s, beta)) / (
-        2 * h
-    )
-    fd_b = (population.estimate(a, b + h, s, beta) - population.estimate(a, b - h, s, beta)) / (
-        2 * h
-    )
+    fd_a = (
+        population.estimate(a + h, b, s, beta) - population.estimate(a - h, b, s, beta)
+    ) / (2 * h)
+    fd_b = (
+        population.estimate(a, b + h, s, beta) - population.estimate(a, b - h, s, beta)
+    ) / (2 * h)
     np.testing.assert_allclose(d_a, fd_a, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(d_b, fd_b, rtol=1e-6, atol=1e-9)
 
@@ -269,10 +306,13 @@ def test_gradient_of_estimate_with_beta_features():
 
 
 def _alg_quad(f, lo, hi, power):
-    """∫_lo^hi f(t) t^power dt by quad, with the algebraic weight on a piece from t = 0."""
+    """∫_lo^hi f(t) t^power dt by quad, with the algebraic weight on a piece from t =
+    0."""
     opts = dict(limit=200, epsabs=0.0, epsrel=1e-12)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # an IntegrationWarning would mean an unreliable reference
+        warnings.simplefilter(
+            "error"
+        )  # an IntegrationWarning would mean an unreliable reference
         if lo == 0.0 and power != 0.0:
             return integrate.quad(f, lo, hi, weight="alg", wvar=(power, 0.0), **opts)[0]
         return integrate.quad(lambda t: f(t) * t**power, lo, hi, **opts)[0]
@@ -282,17 +322,25 @@ def beta_feature_moments(a, b, s, law):
     """Moments of ``w(x) = e^{a 1{x>s} - b x} p(x)`` for Beta features, by quad.
 
     Returns ``(∫ w, ∫ (x-s) w, ∫ (x-s)^2 w, ∫_{x>s} w, ∫_{x>s} (x-s) w)`` up to a common
-    factor. Each piece of [0, 1/2] is integrated in ``t = x`` and each piece of [1/2, 1] in
-    ``t = 1 - x`` (exact distances to the ends), the singular factor ``t^(alpha-1)`` or
-    ``t^(beta-1)`` of a piece touching 0 or 1 as quad's algebraic weight, with breaks at
-    the kernel layers ``k/|b|`` and graded toward a singular point just outside a piece.
+    factor. Each piece of [0, 1/2] is integrated in ``t = x`` and each piece of [1/2, 1]
+    in ``t = 1 - x`` (exact distances to the ends), the singular factor ``t^(alpha-1)``
+    or ``t^(beta-1)`` of a piece touching 0 or 1 as quad's algebraic weight, with breaks
+    at the kernel layers ``k/|b|`` and graded toward a singular point just outside a
+    piece.
     """
     alpha, beta = law.alpha, law.beta
     top = max(0.0, -b * s, a - b * s, a - b) + special.betaln(alpha, beta)
     scale = 1.0 / max(abs(b), 1.0)
-    layers = [s + k * scale for k in (-16, -4, -1, 1, 4, 16)] + [k * scale for k in (1, 4, 16)]
+    layers = [s + k * scale for k in (-16, -4, -1, 1, 4, 16)] + [
+        k * scale for k in (1, 4, 16)
+    ]
     out = np.zeros(5)
-    pieces = [(0.0, min(s, 0.5)), (min(s, 0.5), 0.5), (0.5, max(s, 0.5)), (max(s, 0.5), 1.0)]
+    pieces = [
+        (0.0, min(s, 0.5)),
+        (min(s, 0.5), 0.5),
+        (0.5, max(s, 0.5)),
+        (max(s, 0.5), 1.0),
+    ]
     for x_lo, x_hi in (p for p in pieces if p[1] > p[0]):
         positive, lower = x_lo >= s, x_hi <= 0.5
         offset = (a if positive else 0.0) - top
@@ -310,7 +358,10 @@ def beta_feature_moments(a, b, s, law):
         for left, right in itertools.pairwise(cuts):
             m = [
                 _alg_quad(
-                    lambda t, k=k: x_minus_s(t) ** k * np.exp(score(t)) * (1.0 - t) ** far,  # noqa: B023 (called in this iteration)
+                    # the loop's functions bound as defaults (called in this iteration)
+                    lambda t, k=k, xs=x_minus_s, sc=score, fr=far: (
+                        xs(t) ** k * np.exp(sc(t)) * (1.0 - t) ** fr
+                    ),
                     left,
                     right,
                     near,
@@ -323,13 +374,21 @@ def beta_feature_moments(a, b, s, law):
 
 
 def beta_feature_residual(a, b, s, law):
-    """``(s_hat - s, d/da, d/db) = (E_w[x - s], Cov_w(x, y), -Var_w(x))`` from the moments."""
+    """``(s_hat - s, d/da, d/db) = (E_w[x - s], Cov_w(x, y), -Var_w(x))`` from the
+    moments."""
     mass, first, second, pos, pos_first = beta_feature_moments(a, b, s, law)
     r = first / mass
     return r, pos_first / mass - r * pos / mass, -(second / mass - r**2)
 
 
-SINGULAR_BETAS = [(0.5, 0.5), (0.3, 3.0), (0.2, 0.2), (2.0, 0.3), (0.1, 0.1), (0.05, 2.0)]
+SINGULAR_BETAS = [
+    (0.5, 0.5),
+    (0.3, 3.0),
+    (0.2, 0.2),
+    (2.0, 0.3),
+    (0.1, 0.1),
+    (0.05, 2.0),
+]
 
 
 @pytest.mark.parametrize("alpha, beta", SINGULAR_BETAS)
@@ -351,7 +410,9 @@ def test_singular_beta_features_match_quad(alpha, beta, a, b):
         assert r_b == pytest.approx(ref_b, rel=1e-8), s
 
 
-@pytest.mark.parametrize("alpha, beta", [(0.3, 3.0), (0.2, 0.2), (2.0, 0.3), (0.1, 0.1)])
+@pytest.mark.parametrize(
+    "alpha, beta", [(0.3, 3.0), (0.2, 0.2), (2.0, 0.3), (0.1, 0.1)]
+)
 @pytest.mark.parametrize("prior", [INTERIOR, tasks.Beta(2.0, 3.0)])
 def test_loss_with_singular_beta_features_matches_quad(alpha, beta, prior):
     """``E_s (r^2, 2 r r_a, 2 r r_b)`` by adaptive quad over s of the quad residual."""
@@ -369,20 +430,37 @@ def test_loss_with_singular_beta_features_matches_quad(alpha, beta, prior):
 
 # ------------------------------------- Beta features against Kummer's function
 
-KUMMER_LAWS = [(0.05, 2.0), (0.5, 0.5), (0.5, 1e3), (1e3, 0.5), (3.0, 3e3), (300.0, 300.0)]
+KUMMER_LAWS = [
+    (0.05, 2.0),
+    (0.5, 0.5),
+    (0.5, 1e3),
+    (1e3, 0.5),
+    (3.0, 3e3),
+    (300.0, 300.0),
+]
 
 
 def kummer_moments(b, law):
-    """Mean and variance of ``x`` under ``x^(alpha-1) (1-x)^(beta-1) e^(-b x)``, exactly.
+    """Mean and variance of ``x`` under ``x^(alpha-1) (1-x)^(beta-1) e^(-b x)``,
+    exactly.
 
     ``E[x^k] = (alpha)_k / (alpha+beta)_k * M(alpha+k, alpha+beta+k, -b) / M(alpha,
     alpha+beta, -b)`` with Kummer's function ``M`` (mpmath, 40 digits).
     """
     with mpmath.workdps(40):
-        alpha, total, z = mpmath.mpf(law.alpha), mpmath.mpf(law.alpha + law.beta), -mpmath.mpf(b)
+        alpha, total, z = (
+            mpmath.mpf(law.alpha),
+            mpmath.mpf(law.alpha + law.beta),
+            -mpmath.mpf(b),
+        )
         base = mpmath.hyp1f1(alpha, total, z)
         m1 = alpha / total * mpmath.hyp1f1(alpha + 1, total + 1, z) / base
-        m2 = alpha * (alpha + 1) / (total * (total + 1)) * mpmath.hyp1f1(alpha + 2, total + 2, z)
+        m2 = (
+            alpha
+            * (alpha + 1)
+            / (total * (total + 1))
+            * mpmath.hyp1f1(alpha + 2, total + 2, z)
+        )
         return float(m1), float(m2 / base - m1**2)
 
 
@@ -399,7 +477,9 @@ def test_beta_features_match_kummer(alpha, beta, b):
     mean, variance = kummer_moments(b, law)
     offset, _, d_b = population.residual(0.0, b, s, features=law)
     rounding = 4 * np.finfo(float).eps * s  # of the sum s + offset
-    assert np.all(np.abs(s + offset - mean) <= 1e-10 * mean + rounding), s + offset - mean
+    assert np.all(np.abs(s + offset - mean) <= 1e-10 * mean + rounding), (
+        s + offset - mean
+    )
     np.testing.assert_allclose(d_b, -variance, rtol=1e-8)
 
 
@@ -408,23 +488,32 @@ def test_beta_features_match_kummer(alpha, beta, b):
 SCALES = [0.0, 2.0, 20.0, 200.0, 1e4, 1e6]
 LOSS_CASES = [
     (prior, b, da)
-    for prior, b, da in itertools.product((INTERIOR, FULL), SCALES, ("valley", "-3", "+3", "far"))
+    for prior, b, da in itertools.product(
+        (INTERIOR, FULL), SCALES, ("valley", "-3", "+3", "far")
+    )
 ]
 
 
 @pytest.mark.parametrize(
     "prior, b, where",
     LOSS_CASES,
-    ids=[f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}" for p, b, w in LOSS_CASES],
+    ids=[
+        f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}"
+        for p, b, w in LOSS_CASES
+    ],
 )
 def test_loss_matches_careful_quadrature(prior, b, where):
-    a = valley(b, prior) + {"valley": 0.0, "-3": -3.0, "+3": 3.0, "far": -0.2 * b - 1.0}[where]
+    a = (
+        valley(b, prior)
+        + {"valley": 0.0, "-3": -3.0, "+3": 3.0, "far": -0.2 * b - 1.0}[where]
+    )
     got = population.loss(a, b, prior)
     ref = reference_loss(a, b, prior)
-    # Both resolve the 1/b layer and (full prior) the inner layer at q ~ e^{-(a-b)}/b, whose
-    # share of the loss is ~ b e^{-(a-b)} (2e-5 at b = 1e6, a - b = 2 log b - 3). Measured
-    # agreement: <= 1e-14 in every case; a rule without the inner-layer grading is off by
-    # 5e-8 to 2e-3 in the full-prior cases, so 1e-11 separates the two with a wide margin.
+    # Both resolve the 1/b layer and (full prior) the inner layer at q ~ e^{-(a-b)}/b,
+    # whose share of the loss is ~ b e^{-(a-b)} (2e-5 at b = 1e6, a - b = 2 log b - 3).
+    # Measured agreement: <= 1e-14 in every case; a rule without the inner-layer grading
+    # is off by 5e-8 to 2e-3 in the full-prior cases, so 1e-11 separates the two with a
+    # wide margin.
     assert got == pytest.approx(ref, rel=1e-11, abs=0)
 
 
@@ -433,13 +522,20 @@ def test_loss_with_beta_prior():
     a, b = 20.0, 20.0
     s_pts = [a / b - k / b for k in (1, 2, 4, 8)] + [k / b for k in (1, 4)]
     ref = quad(
-        lambda s: population.residual(a, b, s)[0] ** 2 * float(prior.density(s)), 0.0, 1.0, s_pts
+        lambda s: population.residual(a, b, s)[0] ** 2 * float(prior.density(s)),
+        0.0,
+        1.0,
+        s_pts,
     )
     assert population.loss(a, b, prior) == pytest.approx(ref, rel=1e-10)
 
 
-@pytest.mark.parametrize("prior", [INTERIOR, FULL, tasks.Uniform(0.3, 0.4), tasks.Beta(2, 5)])
-@pytest.mark.parametrize("a, b", [(0.0, 0.0), (25.0, 20.0), (1e6 + 27.0, 1e6), (-5.0, -100.0)])
+@pytest.mark.parametrize(
+    "prior", [INTERIOR, FULL, tasks.Uniform(0.3, 0.4), tasks.Beta(2, 5)]
+)
+@pytest.mark.parametrize(
+    "a, b", [(0.0, 0.0), (25.0, 20.0), (1e6 + 27.0, 1e6), (-5.0, -100.0)]
+)
 def test_threshold_nodes_integrate_the_prior(prior, a, b):
     s, q, w = population.threshold_nodes(a, b, prior)
     assert w.sum() == pytest.approx(1.0, rel=1e-12)  # the prior density integrates to 1
@@ -451,14 +547,15 @@ def test_threshold_nodes_integrate_the_prior(prior, a, b):
 
 
 def test_loss_limits():
-    # b = 0, a = 0: s_hat = 1/2, so L = E(s - 1/2)^2 = Var(s) (+ 0 bias for symmetric priors)
+    # b = 0, a = 0: s_hat = 1/2, so L = E(s - 1/2)^2 = Var(s) (+ 0 bias for symmetric
+    # priors)
     assert population.loss(0.0, 0.0, FULL) == pytest.approx(1 / 12, rel=1e-13)
     assert population.loss(0.0, 0.0, INTERIOR) == pytest.approx(0.8**2 / 12, rel=1e-13)
     # claim 'calibration': b^2 min_a L -> 1 (interior), b^2 L(inf, b) -> 1 (full)
     for b in (1e4, 1e6):
-        assert b**2 * population.loss(valley(b, INTERIOR), b, INTERIOR) == pytest.approx(
-            1.0, abs=1e-3
-        )
+        assert b**2 * population.loss(
+            valley(b, INTERIOR), b, INTERIOR
+        ) == pytest.approx(1.0, abs=1e-3)
         assert b**2 * population.loss(b + 60.0, b, FULL) == pytest.approx(1.0, abs=1e-3)
 
 
@@ -476,19 +573,30 @@ GRAD_CASES = [
 @pytest.mark.parametrize(
     "prior, b, where",
     GRAD_CASES,
-    ids=[f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}" for p, b, w in GRAD_CASES],
+    ids=[
+        f"{'interior' if p == INTERIOR else 'full'}-b{b:g}-{w}"
+        for p, b, w in GRAD_CASES
+    ],
 )
 def test_loss_gradient_central_differences(prior, b, where):
-    """Central differences with h = 1e-4 in both a and b: the parameters enter through the
-    scores, whose natural scale is the offset a - b (O(1)) at every b, so a relative step
-    (1e-6 |b| = 1 at b = 1e6) would be far too coarse. Measured FD error <= 3e-10 (|g| + L);
+    """Central differences with h = 1e-4 in both a and b: the parameters enter through
+    the scores, whose natural scale is the offset a - b (O(1)) at every b, so a relative
+    step (1e-6 |b| = 1 at b = 1e6) would be far too coarse. Measured FD error <= 3e-10
+    (|g| +
+    L);
     the loss varies by O(L) per unit change of a or b, hence the scale |g| + L."""
     a = valley(b, prior) + {"valley": 0.0, "+3": 3.0, "far": -0.2 * b - 1.0}[where]
     L, g_a, g_b = population.loss_and_gradient(a, b, prior)
-    assert (g_a, g_b) == population.gradient(a, b, prior) and population.loss(a, b, prior) == L
+    assert (g_a, g_b) == population.gradient(a, b, prior) and population.loss(
+        a, b, prior
+    ) == L
     h = 1e-4
-    fd_a = (population.loss(a + h, b, prior) - population.loss(a - h, b, prior)) / (2 * h)
-    fd_b = (population.loss(a, b + h, prior) - population.loss(a, b - h, prior)) / (2 * h)
+    fd_a = (population.loss(a + h, b, prior) - population.loss(a - h, b, prior)) / (
+        2 * h
+    )
+    fd_b = (population.loss(a, b + h, prior) - population.loss(a, b - h, prior)) / (
+        2 * h
+    )
     assert abs(fd_a - g_a) <= 1e-7 * (abs(g_a) + L)
     assert abs(fd_b - g_b) <= 1e-7 * (abs(g_b) + L)
 
@@ -498,10 +606,12 @@ def test_loss_gradient_with_beta_features():
     L, g_a, g_b = population.loss_and_gradient(a, b, INTERIOR, feats)
     h = 1e-4
     fd_a = (
-        population.loss(a + h, b, INTERIOR, feats) - population.loss(a - h, b, INTERIOR, feats)
+        population.loss(a + h, b, INTERIOR, feats)
+        - population.loss(a - h, b, INTERIOR, feats)
     ) / (2 * h)
     fd_b = (
-        population.loss(a, b + h, INTERIOR, feats) - population.loss(a, b - h, INTERIOR, feats)
+        population.loss(a, b + h, INTERIOR, feats)
+        - population.loss(a, b - h, INTERIOR, feats)
     ) / (2 * h)
     assert abs(fd_a - g_a) <= 1e-7 * (abs(g_a) + L)
     assert abs(fd_b - g_b) <= 1e-7 * (abs(g_b) + L)
@@ -510,9 +620,15 @@ def test_loss_gradient_with_beta_features():
 def test_interior_prior_has_finite_minimizer_full_prior_does_not():
     """Under U[0.1, 0.9] dL/da changes sign along a at fixed b; under U[0, 1] not."""
     b = 200.0
-    g_int = [population.gradient(a, b, INTERIOR)[0] for a in (0.9 * b, 0.9 * b + 2 * np.log(b))]
+    g_int = [
+        population.gradient(a, b, INTERIOR)[0]
+        for a in (0.9 * b, 0.9 * b + 2 * np.log(b))
+    ]
     assert g_int[0] < 0 < g_int[1]
-    g_full = [population.gradient(a, b, FULL)[0] for a in b + np.array([0.0, 10.0, 30.0, 60.0])]
+    g_full = [
+        population.gradient(a, b, FULL)[0]
+        for a in b + np.array([0.0, 10.0, 30.0, 60.0])
+    ]
     assert all(g < 0 for g in g_full)
 
 
@@ -528,7 +644,9 @@ def test_extreme_scales_finite_without_warnings():
             for out in population.residual(a, b, s):
                 assert np.all(np.isfinite(out)), (a, b)
             assert np.all(
-                np.isfinite(population.residual(a, b, s[2:-2], features=tasks.Beta(2, 3)))
+                np.isfinite(
+                    population.residual(a, b, s[2:-2], features=tasks.Beta(2, 3))
+                )
             )
             for prior in (INTERIOR, FULL):
                 assert np.all(np.isfinite(population.loss_and_gradient(a, b, prior))), (

@@ -1,4 +1,7 @@
-"""Tests for stumplib.pretraining: large-resolution starts and runs to a target scale."""
+"""Tests for stumplib.pretraining.
+
+Large-resolution starts and runs to a target scale.
+"""
 
 import numpy as np
 import pytest
@@ -34,8 +37,15 @@ def test_train_to_scale_is_plain_gradient_descent_stopped_at_the_target():
 
 def test_train_to_scale_already_there_and_not_reached():
     corpus = Corpus.sample(10, 10, PRIOR, rng=2)
-    assert pretraining.train_to_scale(corpus, (10.0, 20.0), 1.0, 15.0) == (10.0, 20.0, 0.0, 0)
-    with pytest.raises(RuntimeError, match=r"b_target=1000.0 not reached in max_steps=3"):
+    assert pretraining.train_to_scale(corpus, (10.0, 20.0), 1.0, 15.0) == (
+        10.0,
+        20.0,
+        0.0,
+        0,
+    )
+    with pytest.raises(
+        RuntimeError, match=r"b_target=1000.0 not reached in max_steps=3"
+    ):
         pretraining.train_to_scale(corpus, (10.0, 10.0), 1.0, 1000.0, max_steps=3)
 
 
@@ -51,17 +61,23 @@ class Exploding(Corpus):
 
 def test_train_to_scale_divergence_is_reported():
     with pytest.raises(FloatingPointError, match="diverged at step 0"):
-        pretraining.train_to_scale(Exploding([[0.5]], [[1.0]], [0.2]), (10.0, 10.0), 1e10, 1e6)
+        pretraining.train_to_scale(
+            Exploding([[0.5]], [[1.0]], [0.2]), (10.0, 10.0), 1e10, 1e6
+        )
 
 
 def test_pretrain_structured_streams_and_calibration():
-    out = pretraining.pretrain([(50, 50), (80, 60)], [10.0, 12.0], PRIOR, corpora=2, seed=7)
+    out = pretraining.pretrain(
+        [(50, 50), (80, 60)], [10.0, 12.0], PRIOR, corpora=2, seed=7
+    )
     assert [len(v) for v in out] == [2, 2]
     again = pretraining.pretrain([(80, 60)], [12.0], PRIOR, corpora=2, seed=7)
     # size i = 0 here, so other streams: a different corpus
     assert again[0][0] != out[1][0]
     alone = pretraining.train_to_scale(
-        Corpus.sample(80, 60, PRIOR, rng=(7, 1, 1)), *pretraining.start(12.0, PRIOR), 12.0
+        Corpus.sample(80, 60, PRIOR, rng=(7, 1, 1)),
+        *pretraining.start(12.0, PRIOR),
+        12.0,
     )
     assert alone == out[1][1]
     for runs, target in zip(out, (10.0, 12.0)):
@@ -96,14 +112,18 @@ def test_train_until_noisy_freezes_where_the_noise_reaches_the_level():
     (a, b), eta = pretraining.start(8.0, PRIOR, ratio=1.0)
     frozen = pretraining.train_until_noisy(corpus, (a, b), eta, level=0.5)
     assert frozen.steps > 0
-    noise = certification.noise_ratio(certification.task_gradients(corpus, frozen.a, frozen.b))
+    noise = certification.noise_ratio(
+        certification.task_gradients(corpus, frozen.a, frozen.b)
+    )
     assert noise >= 0.5
     # one step earlier the noise was below the level: replay the run
     for _ in range(frozen.steps - 1):
         _, g_a, g_b = corpus.loss_and_gradient(a, b)
         a, b = a - eta * g_a, b - eta * g_b
     assert certification.noise_ratio(certification.task_gradients(corpus, a, b)) < 0.5
-    with pytest.raises(RuntimeError, match=r"level=1000000.0 not reached in max_steps=2"):
+    with pytest.raises(
+        RuntimeError, match=r"level=1000000.0 not reached in max_steps=2"
+    ):
         pretraining.train_until_noisy(corpus, (a, b), eta, level=1e6, max_steps=2)
     with pytest.raises(ValueError, match="^level must be positive"):
         pretraining.train_until_noisy(corpus, (a, b), eta, level=0.0)
@@ -111,11 +131,19 @@ def test_train_until_noisy_freezes_where_the_noise_reaches_the_level():
 
 def test_size_start_and_pretrain_noisy_use_the_same_corpora():
     (_a0, b0), eta = pretraining.size_start(200, 800, PRIOR)
-    assert b0 == 200 * pretraining.SIZE_START and eta == pretraining.start(b0, PRIOR, 1.0)[1]
+    assert (
+        b0 == 200 * pretraining.SIZE_START
+        and eta == pretraining.start(b0, PRIOR, 1.0)[1]
+    )
     assert pretraining.size_start(800, 800, PRIOR)[0][1] == 10.0  # (m ∧ n) / 80
-    assert pretraining.size_start(1600, 200, PRIOR)[0][1] == 200 * pretraining.CONTEXT_START
+    assert (
+        pretraining.size_start(1600, 200, PRIOR)[0][1]
+        == 200 * pretraining.CONTEXT_START
+    )
     assert pretraining.size_start(20, 20, PRIOR)[0][1] == pretraining.MIN_START
-    out = pretraining.pretrain_noisy([(100, 100)], PRIOR, corpora=2, seed=5, n_workers=1)
+    out = pretraining.pretrain_noisy(
+        [(100, 100)], PRIOR, corpora=2, seed=5, n_workers=1
+    )
     direct = pretraining.train_until_noisy(
         Corpus.sample(100, 100, PRIOR, rng=(5, 0, 1)),
         *pretraining.size_start(100, 100, PRIOR),
@@ -128,7 +156,9 @@ def test_size_start_and_pretrain_noisy_use_the_same_corpora():
 
 def test_lower_starts_train_the_same_corpora_from_lower_starts():
     sizes = [(60, 60), (100, 100)]
-    same = pretraining.lower_starts(sizes, [1], PRIOR, 2, seed=5, divisor=1.0, n_workers=1)
+    same = pretraining.lower_starts(
+        sizes, [1], PRIOR, 2, seed=5, divisor=1.0, n_workers=1
+    )
     assert same == pretraining.pretrain_noisy(sizes, PRIOR, 2, seed=5, n_workers=1)[1:]
     (lower,) = pretraining.lower_starts(sizes, [1], PRIOR, 1, seed=5, n_workers=1)
     b0 = pretraining.size_start(100, 100, PRIOR)[0][1] / 2
@@ -168,7 +198,9 @@ def test_stream_prefixes_structured_seeds():
 
 
 def test_pretrain_noisy_with_an_experiment_prefix():
-    out = pretraining.pretrain_noisy([(100, 100)], PRIOR, corpora=1, seed=(5, 3), n_workers=1)
+    out = pretraining.pretrain_noisy(
+        [(100, 100)], PRIOR, corpora=1, seed=(5, 3), n_workers=1
+    )
     direct = pretraining.train_until_noisy(
         Corpus.sample(100, 100, PRIOR, rng=(5, 3, 0, 0)),
         *pretraining.size_start(100, 100, PRIOR),
@@ -180,11 +212,16 @@ def test_pretrain_noisy_with_an_experiment_prefix():
 def test_train_side_by_side_restarts_the_step_at_every_target():
     corpus = Corpus.sample(60, 40, PRIOR, rng=8)
     (a0, b0), eta = pretraining.start(10.0, PRIOR, 1.2)
-    (marks,) = pretraining.train_side_by_side([corpus], [(a0, b0)], [10.0, 15.0, 15.0], PRIOR)
+    (marks,) = pretraining.train_side_by_side(
+        [corpus], [(a0, b0)], [10.0, 15.0, 15.0], PRIOR
+    )
     first = pretraining.train_to_scale(corpus, (a0, b0), eta, 10.0)
     assert marks[0] == first  # the first leg is train_to_scale from the start
     second = pretraining.train_to_scale(
-        corpus, (first.a, first.b), descent_lemma.step_bound(first.a, first.b, PRIOR), 15.0
+        corpus,
+        (first.a, first.b),
+        descent_lemma.step_bound(first.a, first.b, PRIOR),
+        15.0,
     )
     assert (marks[1].a, marks[1].b) == (second.a, second.b)
     assert marks[1].steps == first.steps + second.steps
@@ -202,26 +239,40 @@ def test_train_side_by_side_is_each_corpus_trained_alone():
         alone = pretraining.train_side_by_side([corpus], [theta], row, PRIOR)[0]
         assert [m.steps for m in marks] == [m.steps for m in alone]
         np.testing.assert_allclose(
-            [(m.a, m.b, m.t) for m in marks], [(m.a, m.b, m.t) for m in alone], rtol=1e-12
+            [(m.a, m.b, m.t) for m in marks],
+            [(m.a, m.b, m.t) for m in alone],
+            rtol=1e-12,
         )
         assert all(m.b >= target for m, target in zip(marks, row))
 
 
 def test_train_side_by_side_errors_name_the_argument():
     corpus = Corpus.sample(20, 10, PRIOR, rng=3)
-    with pytest.raises(ValueError, match=r"^theta0 must hold one point \(a, b\) with b > 0"):
+    with pytest.raises(
+        ValueError, match=r"^theta0 must hold one point \(a, b\) with b > 0"
+    ):
         pretraining.train_side_by_side([corpus], [(1.0, 2.0, 3.0)], [3.0], PRIOR)
-    with pytest.raises(ValueError, match=r"^theta0 must hold one point \(a, b\) with b > 0"):
+    with pytest.raises(
+        ValueError, match=r"^theta0 must hold one point \(a, b\) with b > 0"
+    ):
         pretraining.train_side_by_side([corpus], [(1.0, -2.0)], [3.0], PRIOR)
     with pytest.raises(ValueError, match="^targets must be non-decreasing"):
         pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [3.0, 2.5], PRIOR)
-    with pytest.raises(ValueError, match="^targets of shape \\(3, 1\\) does not broadcast"):
-        pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [[3.0], [4.0], [5.0]], PRIOR)
+    with pytest.raises(
+        ValueError, match="^targets of shape \\(3, 1\\) does not broadcast"
+    ):
+        pretraining.train_side_by_side(
+            [corpus], [(1.0, 2.0)], [[3.0], [4.0], [5.0]], PRIOR
+        )
     with pytest.raises(ValueError, match=r"^corpora must have one shape"):
         other = Corpus.sample(21, 10, PRIOR, rng=3)
         pretraining.train_side_by_side([corpus, other], [(1.0, 2.0)] * 2, [3.0], PRIOR)
-    with pytest.raises(RuntimeError, match=r"^corpus 0: target 1000.0 not reached in max_steps=2"):
-        pretraining.train_side_by_side([corpus], [(1.0, 2.0)], [1000.0], PRIOR, max_steps=2)
+    with pytest.raises(
+        RuntimeError, match=r"^corpus 0: target 1000.0 not reached in max_steps=2"
+    ):
+        pretraining.train_side_by_side(
+            [corpus], [(1.0, 2.0)], [1000.0], PRIOR, max_steps=2
+        )
 
 
 def test_train_side_by_side_divergence_is_reported(monkeypatch):
@@ -231,7 +282,9 @@ def test_train_side_by_side_divergence_is_reported(monkeypatch):
         return np.zeros_like(a), np.full_like(a, 1e307), np.full_like(a, -1e307)
 
     monkeypatch.setattr(Follower, "summaries", overflowing)
-    with pytest.raises(FloatingPointError, match="^descent of corpus 0 diverged at step 0"):
+    with pytest.raises(
+        FloatingPointError, match="^descent of corpus 0 diverged at step 0"
+    ):
         pretraining.train_side_by_side(
             [corpus], [pretraining.start(20.0, PRIOR, 1.0)[0]], [30.0], PRIOR
         )
@@ -239,24 +292,32 @@ def test_train_side_by_side_divergence_is_reported(monkeypatch):
 
 def test_train_past_freeze_trains_pretrain_noisy_corpora_on():
     sizes = [(40, 40), (60, 60)]
-    out = pretraining.train_past_freeze(sizes, PRIOR, 2, (4, 1), [2.0, 4.0], n_workers=1)
+    out = pretraining.train_past_freeze(
+        sizes, PRIOR, 2, (4, 1), [2.0, 4.0], n_workers=1
+    )
     frozen = pretraining.pretrain_noisy(sizes, PRIOR, 2, (4, 1), n_workers=1)
     for i, (m, n) in enumerate(sizes):
-        assert [row[0] for row in out[i]] == frozen[i]  # the same corpora, the same freeze
+        assert [row[0] for row in out[i]] == frozen[
+            i
+        ]  # the same corpora, the same freeze
         drawn = [Corpus.sample(m, n, PRIOR, rng=(4, 1, i, r)) for r in range(2)]
         b_T = np.array([h.b for h in frozen[i]])
         later = pretraining.train_side_by_side(
             drawn, [(h.a, h.b) for h in frozen[i]], np.outer(b_T, [2.0, 4.0]), PRIOR
         )
         assert [row[1:] for row in out[i]] == later
-    with pytest.raises(ValueError, match="^factors must be a 1-D non-decreasing sequence"):
+    with pytest.raises(
+        ValueError, match="^factors must be a 1-D non-decreasing sequence"
+    ):
         pretraining.train_past_freeze(sizes, PRIOR, 1, 0, [0.5])
 
 
 def test_train_past_freeze_does_not_depend_on_the_groups_or_workers(monkeypatch):
     sizes = [(30, 30), (50, 40)]
     default = pretraining.train_past_freeze(sizes, PRIOR, 3, 2, [2.0], n_workers=1)
-    monkeypatch.setattr(pretraining, "SIDE_BY_SIDE", 2)  # groups of 2 and 1, two workers
+    monkeypatch.setattr(
+        pretraining, "SIDE_BY_SIDE", 2
+    )  # groups of 2 and 1, two workers
     grouped = pretraining.train_past_freeze(sizes, PRIOR, 3, 2, [2.0], n_workers=2)
     assert [[[h.steps for h in row] for row in size] for size in grouped] == [
         [[h.steps for h in row] for row in size] for size in default
@@ -283,7 +344,9 @@ def test_freeze_by_rule_is_pretrain_noisy_for_one_corpus():
     out = pretraining.pretrain_noisy([(80, 80)], PRIOR, corpora=2, seed=3, n_workers=1)
     assert pretraining.freeze_by_rule(80, 80, PRIOR, (3, 0, 1)) == out[0][1]
     lower = pretraining.lower_starts([(80, 80)], [0], PRIOR, 1, seed=3, n_workers=1)
-    assert pretraining.freeze_by_rule(80, 80, PRIOR, (3, 0, 0), divisor=2.0) == lower[0][0]
+    assert (
+        pretraining.freeze_by_rule(80, 80, PRIOR, (3, 0, 0), divisor=2.0) == lower[0][0]
+    )
     with pytest.raises(ValueError, match="^divisor must be positive"):
         pretraining.freeze_by_rule(80, 80, PRIOR, 0, divisor=0.0)
 
@@ -291,8 +354,12 @@ def test_freeze_by_rule_is_pretrain_noisy_for_one_corpus():
 def test_rule_scale_ratio_is_the_level_over_the_slow_constant_squared():
     prior = tasks.Uniform(0.1, 0.9)
     c = certification.slow_layer(prior).constant
-    assert pretraining.rule_scale_ratio(prior) == pytest.approx((0.5 / c) ** 2, rel=1e-15)
-    assert pretraining.rule_scale_ratio(prior, 1.0) == pytest.approx(1 / c**2, rel=1e-15)
+    assert pretraining.rule_scale_ratio(prior) == pytest.approx(
+        (0.5 / c) ** 2, rel=1e-15
+    )
+    assert pretraining.rule_scale_ratio(prior, 1.0) == pytest.approx(
+        1 / c**2, rel=1e-15
+    )
     assert round(pretraining.rule_scale_ratio(prior), 4) == 0.0361
     with pytest.raises(ValueError, match="level"):
         pretraining.rule_scale_ratio(prior, 0.0)

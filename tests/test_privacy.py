@@ -37,14 +37,20 @@ OWN = {"self", "cls"}
 
 
 def _private(name):
-    return name.startswith("_") and not name.startswith("__") and name not in PUBLIC_UNDERSCORED
+    return (
+        name.startswith("_")
+        and not name.startswith("__")
+        and name not in PUBLIC_UNDERSCORED
+    )
 
 
 def _package_modules(tree):
     """Names this module binds to modules of the package by an import."""
     bound = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.level or node.module == "stumplib"):
+        if isinstance(node, ast.ImportFrom) and (
+            node.level or node.module == "stumplib"
+        ):
             bound |= {alias.asname or alias.name for alias in node.names}
         elif isinstance(node, ast.Import):
             bound |= {
@@ -56,10 +62,16 @@ def _package_modules(tree):
 
 
 def _members(cls):
-    """Private names a class defines: methods, class attributes, attributes set on self."""
+    """Private names a class defines.
+
+    Methods, class attributes, attributes set on self.
+    """
     names = set()
     for node in ast.walk(cls):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node in cls.body:
+        if (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node in cls.body
+        ):
             names.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign) and node in cls.body:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -95,11 +107,17 @@ def reaches(path):
     defined = set().union(*map(_members, classes))
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.level or node.module == "stumplib"):
+        if isinstance(node, ast.ImportFrom) and (
+            node.level or node.module == "stumplib"
+        ):
             bad = [alias.name for alias in node.names if _private(alias.name)]
             source = "." * node.level + (node.module or "")
             found.extend((node.lineno, f"from {source} import {name}") for name in bad)
-        if isinstance(node, ast.Attribute) and _private(node.attr) and not _is_own(node.value):
+        if (
+            isinstance(node, ast.Attribute)
+            and _private(node.attr)
+            and not _is_own(node.value)
+        ):
             module = isinstance(node.value, ast.Name) and node.value.id in modules
             if module or node.attr not in defined:
                 found.append((node.lineno, ast.unparse(node)))
@@ -109,7 +127,9 @@ def reaches(path):
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_module_reaches_into_another(path):
     found = reaches(path)
-    assert not found, f"{path.name} uses private names of another module or class: {found}"
+    assert not found, (
+        f"{path.name} uses private names of another module or class: {found}"
+    )
 
 
 def test_the_checker_sees_each_kind_of_reach(tmp_path):

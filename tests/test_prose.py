@@ -28,7 +28,10 @@ def test_text_is_written_as_a_reader_writes(value, expected):
 
 
 def test_rounding_by_digits_or_decimals_never_gives_negative_zero():
-    assert prose.rounded(-1e-9, decimals=3) == 0 and str(prose.rounded(-1e-9, decimals=3)) == "0.0"
+    assert (
+        prose.rounded(-1e-9, decimals=3) == 0
+        and str(prose.rounded(-1e-9, decimals=3)) == "0.0"
+    )
     assert prose.rounded(0.123456, digits=2) == 0.12
     assert prose.rounded(3.14159, decimals=2) == 3.14
     assert repr(prose.Shown(prose.rounded(-1e-9, decimals=3))) == "0"
@@ -61,12 +64,16 @@ def test_sympy_numbers_are_accepted_and_non_numbers_rejected():
 
 def test_glue_records_the_shown_text(monkeypatch):
     glued = {}
-    monkeypatch.setattr("myst_nb.glue", lambda name, value, display: glued.update({name: value}))
+    monkeypatch.setattr(
+        "myst_nb.glue", lambda name, value, display: glued.update({name: value})
+    )
     assert prose.glue("x", -0.00001234, digits=2) is None  # no stray output in a cell
     assert repr(glued["x"]) == "-1.2 × 10⁻⁵" and glued["x"] == -1.2e-5
 
 
-@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300))
+@given(
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e300, max_value=1e300)
+)
 def test_text_never_shows_negative_zero_or_a_trailing_point_zero(value):
     shown = prose.text(value)
     assert shown != "-0" and not shown.endswith(".0")

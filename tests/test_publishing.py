@@ -18,20 +18,28 @@ import colab_cell  # noqa: E402
 sys.path.insert(0, str(ROOT / "book" / "_ext"))
 import publishing  # noqa: E402
 
-REPOSITORY = "https://git.example/book"  # RFC 2606 reserved name: a test value, not a link
+REPOSITORY = (
+    "https://git.example/book"  # RFC 2606 reserved name: a test value, not a link
+)
 
 
 def test_binder_installs_stumplib_at_the_pinned_versions():
     script = (ROOT / ".binder" / "postBuild").read_text()
-    assert re.search(r"^python -m pip install .*-c constraints\.txt -e \. myst-nb$", script, re.M)
+    assert re.search(
+        r"^python -m pip install .*-c constraints\.txt -e \. myst-nb$", script, re.M
+    )
     header = re.search(
         r"Pinned lock for Python (\d+\.\d+)", (ROOT / "constraints.txt").read_text()
     )
-    assert (ROOT / ".binder" / "runtime.txt").read_text().strip() == f"python-{header.group(1)}"
+    assert (
+        ROOT / ".binder" / "runtime.txt"
+    ).read_text().strip() == f"python-{header.group(1)}"
 
 
 def notebook():
-    return nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Title", id="c00")])
+    return nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_markdown_cell("# Title", id="c00")]
+    )
 
 
 def test_install_cell_goes_first_once_and_is_removed_from_the_book():
@@ -78,7 +86,9 @@ def theme_config():
         "colab_url": "https://colab.example",
         "notebook_interface": "jupyterlab",
     }
-    return SimpleNamespace(html_theme_options={"launch_buttons": launch, "repository_url": ""})
+    return SimpleNamespace(
+        html_theme_options={"launch_buttons": launch, "repository_url": ""}
+    )
 
 
 def test_buttons_point_at_the_repository_given_at_build_time(monkeypatch):
@@ -87,7 +97,10 @@ def test_buttons_point_at_the_repository_given_at_build_time(monkeypatch):
     config = theme_config()
     publishing.repository_buttons(None, config)
     options = config.html_theme_options
-    assert (options["repository_url"], options["repository_branch"]) == (REPOSITORY, "trunk")
+    assert (options["repository_url"], options["repository_branch"]) == (
+        REPOSITORY,
+        "trunk",
+    )
     assert options["use_repository_button"] and options["use_issues_button"]
     assert options["launch_buttons"]["colab_url"] == "https://colab.example"
 

@@ -36,8 +36,8 @@ def test_unsorted_duplicated_breaks_are_normalised():
 
 
 def test_graded_panels_resolve_a_thin_layer():
-    # integral of exp(-x/eps)/eps on [0, 1] = 1 - exp(-1/eps); a uniform rule with the same
-    # node count would be wrong by orders of magnitude.
+    # integral of exp(-x/eps)/eps on [0, 1] = 1 - exp(-1/eps); a uniform rule with the
+    # same node count would be wrong by orders of magnitude.
     eps = 1e-9
     pts = quadrature.clipped(quadrature.graded(0.0, 1e-2 * eps), 0.0, 1.0)
     nodes, weights = quadrature.gauss_legendre(pts)
@@ -48,12 +48,16 @@ def test_graded_points():
     pts = quadrature.graded(0.5, 0.01, largest=0.2)
     # center, then center -/+ 0.01 * 2^k for k = 0..ceil(log2(20)) = 0..5
     offsets = 0.01 * 2.0 ** np.arange(6)
-    np.testing.assert_allclose(pts, np.concatenate([[0.5], 0.5 - offsets, 0.5 + offsets]))
+    np.testing.assert_allclose(
+        pts, np.concatenate([[0.5], 0.5 - offsets, 0.5 + offsets])
+    )
     assert np.abs(pts - 0.5).max() >= 0.2  # reaches the requested distance
 
 
 def test_graded_when_smallest_exceeds_largest():
-    np.testing.assert_array_equal(quadrature.graded(0.0, 2.0, largest=1.0), [0.0, -2.0, 2.0])
+    np.testing.assert_array_equal(
+        quadrature.graded(0.0, 2.0, largest=1.0), [0.0, -2.0, 2.0]
+    )
 
 
 @given(st.floats(-2, 2), st.floats(1e-12, 0.1), st.floats(0.05, 1.5))
@@ -62,7 +66,8 @@ def test_graded_geometric(center, smallest, largest):
     assert pts[0] == center
     below, above = np.split(pts[1:], 2)
     expected = smallest * 2.0 ** np.arange(below.size)
-    # center -+ offset is rounded to the spacing of center: absolute tolerance 2 ulp(|center|)
+    # center -+ offset is rounded to the spacing of center: absolute tolerance 2
+    # ulp(|center|)
     tol = 4e-16 * max(abs(center), smallest)
     np.testing.assert_allclose(center - below, expected, rtol=1e-15, atol=tol)
     np.testing.assert_allclose(above - center, expected, rtol=1e-15, atol=tol)
@@ -86,8 +91,9 @@ def test_integrates_exponential_on_random_panels(lo, width, rate):
 
 @given(st.floats(-0.95, -0.05), st.floats(0.0, 3.0))
 def test_power_panel_is_exact_for_the_power_law(power, offset):
-    # ∫_0^1 (c + t)^p dt = ((c + 1)^(p+1) - c^(p+1)) / (p + 1); the substitution makes the
-    # integrand constant (c < 1), or the plain rule meets a singularity >= 1 away (c >= 1)
+    # ∫_0^1 (c + t)^p dt = ((c + 1)^(p+1) - c^(p+1)) / (p + 1); the substitution makes
+    # the integrand constant (c < 1), or the plain rule meets a singularity >= 1 away (c
+    # >= 1)
     t, w = quadrature.power_panel(power, offset)
     exact = ((offset + 1) ** (power + 1) - offset ** (power + 1)) / (power + 1)
     assert w @ (offset + t) ** power == pytest.approx(exact, rel=1e-12)

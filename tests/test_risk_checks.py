@@ -1,7 +1,8 @@
 """Tests for stumplib.risk_checks: risk profiles over thresholds and their comparisons.
 
 Reference: the nearest-positive rule has the exact risk
-A(s) = 2 [(1 - s^{N+1})/(N+1) - (1 - s^{N+2})/(N+2)] at threshold s (tests/test_baselines).
+A(s) = 2 [(1 - s^{N+1})/(N+1) - (1 - s^{N+2})/(N+2)] at threshold s
+(tests/test_baselines).
 """
 
 import numpy as np
@@ -20,7 +21,9 @@ def risk_nearest_positive(s, n):
 
 def test_profile_matches_exact_risk():
     s = np.array([0.1, 0.5, 0.95])
-    profile = risk_checks.pointwise_risks(RULES, 8, s, seed=(7, 1), tasks_per_batch=20000)
+    profile = risk_checks.pointwise_risks(
+        RULES, 8, s, seed=(7, 1), tasks_per_batch=20000
+    )
     risk, se = profile["positive"]
     assert risk.shape == se.shape == (3,)
     z = risk_checks.largest_z(risk, se, risk_nearest_positive(s, 8))
@@ -37,7 +40,9 @@ def test_profile_streams_are_per_threshold():
     assert profile["midpoint"][0][1] == direct["midpoint"][0]
     assert profile["midpoint"][1][1] == direct["midpoint"][1]
     # and a profile over a sub-grid is the matching part of the full one
-    first = risk_checks.pointwise_risks(RULES, 5, s[:1], seed=(7, 2), tasks_per_batch=50)
+    first = risk_checks.pointwise_risks(
+        RULES, 5, s[:1], seed=(7, 2), tasks_per_batch=50
+    )
     assert first["positive"][0][0] == profile["positive"][0][0]
 
 
@@ -48,7 +53,9 @@ def test_int_seed_is_a_tuple_of_one():
 
 
 def test_largest_z_reference():
-    assert risk_checks.largest_z([1.0, 2.0, 3.0], [0.5, 1.0, 2.0], [1.0, 1.0, 1.0]) == 1.0
+    assert (
+        risk_checks.largest_z([1.0, 2.0, 3.0], [0.5, 1.0, 2.0], [1.0, 1.0, 1.0]) == 1.0
+    )
     assert risk_checks.largest_z([0.3], [0.1], 0.0) == pytest.approx(3.0)
 
 
@@ -75,17 +82,49 @@ def test_ratio_reference():
 @pytest.mark.parametrize(
     "call, error, name",
     [
-        (lambda: risk_checks.pointwise_risks(RULES, 4, [[0.5]], seed=1), ValueError, "thresholds"),
-        (lambda: risk_checks.pointwise_risks(RULES, 4, [1.5], seed=1), ValueError, "thresholds"),
-        (lambda: risk_checks.pointwise_risks(RULES, 4, ["a"], seed=1), TypeError, "thresholds"),
-        (lambda: risk_checks.pointwise_risks(RULES, 4, [0.5], seed=(1, -2)), ValueError, "seed"),
-        (lambda: risk_checks.pointwise_risks(RULES, 4, [0.5], seed=()), ValueError, "seed"),
-        (lambda: risk_checks.pointwise_risks(RULES, 4, [0.5], seed="x"), TypeError, "seed"),
+        (
+            lambda: risk_checks.pointwise_risks(RULES, 4, [[0.5]], seed=1),
+            ValueError,
+            "thresholds",
+        ),
+        (
+            lambda: risk_checks.pointwise_risks(RULES, 4, [1.5], seed=1),
+            ValueError,
+            "thresholds",
+        ),
+        (
+            lambda: risk_checks.pointwise_risks(RULES, 4, ["a"], seed=1),
+            TypeError,
+            "thresholds",
+        ),
+        (
+            lambda: risk_checks.pointwise_risks(RULES, 4, [0.5], seed=(1, -2)),
+            ValueError,
+            "seed",
+        ),
+        (
+            lambda: risk_checks.pointwise_risks(RULES, 4, [0.5], seed=()),
+            ValueError,
+            "seed",
+        ),
+        (
+            lambda: risk_checks.pointwise_risks(RULES, 4, [0.5], seed="x"),
+            TypeError,
+            "seed",
+        ),
         (lambda: risk_checks.pointwise_risks(RULES, 0, [0.5], seed=1), ValueError, "n"),
-        (lambda: risk_checks.pointwise_risks([1], 4, [0.5], seed=1), TypeError, "rules"),
+        (
+            lambda: risk_checks.pointwise_risks([1], 4, [0.5], seed=1),
+            TypeError,
+            "rules",
+        ),
         (lambda: risk_checks.largest_z([1.0], [0.0], [1.0]), ValueError, "errors"),
         (lambda: risk_checks.largest_z([np.nan], [1.0], [1.0]), ValueError, "measured"),
-        (lambda: risk_checks.largest_z([1.0, 2.0], [1.0], [1.0, 2.0, 3.0]), ValueError, "exact"),
+        (
+            lambda: risk_checks.largest_z([1.0, 2.0], [1.0], [1.0, 2.0, 3.0]),
+            ValueError,
+            "exact",
+        ),
         (lambda: risk_checks.largest_z([], [], []), ValueError, "measured"),
         (lambda: risk_checks.ratio((1.0,), (1.0, 0.1)), ValueError, "numerator"),
         (lambda: risk_checks.ratio((1.0, 0.1), (0.0, 0.1)), ValueError, "denominator"),
@@ -101,7 +140,9 @@ def test_errors_name_the_argument(call, error, name):
 def test_z_threshold_is_the_normal_quantile_for_one_comparison():
     from scipy import stats
 
-    assert risk_checks.z_threshold(1, 0.05) == pytest.approx(stats.norm.isf(0.025), rel=1e-12)
+    assert risk_checks.z_threshold(1, 0.05) == pytest.approx(
+        stats.norm.isf(0.025), rel=1e-12
+    )
 
 
 def test_z_threshold_bounds_the_family_error_of_many_comparisons():
@@ -109,7 +150,8 @@ def test_z_threshold_bounds_the_family_error_of_many_comparisons():
 
     for comparisons, alpha in ((16, 0.01 / 3), (100, 0.01), (1, 1e-6)):
         z = risk_checks.z_threshold(comparisons, alpha)
-        # Bonferroni: each two-sided tail at alpha / comparisons, whatever the dependence
+        # Bonferroni: each two-sided tail at alpha / comparisons, whatever the
+        # dependence
         assert comparisons * 2 * stats.norm.sf(z) == pytest.approx(alpha, rel=1e-10)
     # more comparisons need a higher threshold
     assert risk_checks.z_threshold(16, 0.01) > risk_checks.z_threshold(4, 0.01)

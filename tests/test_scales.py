@@ -55,7 +55,9 @@ def test_bad_seed_offset_is_rejected(monkeypatch, value):
         scales.seed(1)
 
 
-@pytest.mark.parametrize("stored, error", [(-1, ValueError), (1.5, ValueError), ("1", TypeError)])
+@pytest.mark.parametrize(
+    "stored, error", [(-1, ValueError), (1.5, ValueError), ("1", TypeError)]
+)
 def test_bad_stored_seed_is_rejected(stored, error):
     with pytest.raises(error, match="^stored"):
         scales.seed(stored)

@@ -19,7 +19,9 @@ def test_workers_from_the_environment(monkeypatch):
     assert sweep.workers() == 3
     for bad in ("0", "two", "-1", "1.5"):
         monkeypatch.setenv("STUMPLIB_WORKERS", bad)
-        with pytest.raises(ValueError, match=r"STUMPLIB_WORKERS must be an integer >= 1"):
+        with pytest.raises(
+            ValueError, match=r"STUMPLIB_WORKERS must be an integer >= 1"
+        ):
             sweep.workers()
 
 
@@ -69,4 +71,7 @@ def test_dask_local_cluster_is_identical_to_serial(serial):
         ) as cluster,
         distributed.Client(cluster),
     ):
-        assert pretraining.pretrain(SIZES, TARGETS, PRIOR, 2, seed=3, backend="dask") == serial
+        assert (
+            pretraining.pretrain(SIZES, TARGETS, PRIOR, 2, seed=3, backend="dask")
+            == serial
+        )

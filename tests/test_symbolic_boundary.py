@@ -30,7 +30,9 @@ def test_closed_forms():
     head_risk = boundary.risk("head")
     assert sp.simplify(risks.interior(head_risk) - 2 / ((n + 1) * (n + 2))) == 0
     assert sp.simplify(risks.integrated(head_risk) - n / ((n + 1) * (n + 2))) == 0
-    assert sp.simplify(risks.integrated(boundary.risk("average")) - 1 / (2 * (n + 2))) == 0
+    assert (
+        sp.simplify(risks.integrated(boundary.risk("average")) - 1 / (2 * (n + 2))) == 0
+    )
     assert (
         sp.simplify(
             risks.integrated(boundary.risk("evidence"))
@@ -45,7 +47,10 @@ def test_closed_forms():
                 _at(head_risk, str(1 - float(s_value)), n_value), rel=1e-12
             )
     assert boundary.integrated_leading(head_risk) == (1, 1)
-    assert boundary.integrated_leading(boundary.risk("evidence")) == (2, sp.Rational(1, 2))
+    assert boundary.integrated_leading(boundary.risk("evidence")) == (
+        2,
+        sp.Rational(1, 2),
+    )
 
 
 def test_edge_term_of_the_head_brute_force():
@@ -54,7 +59,9 @@ def test_edge_term_of_the_head_brute_force():
     v = np.linspace(0, sv, 200_001)
     density = n * (sv - v) ** (n - 1)  # density of min on the event (mass s^N)
     brute = np.trapezoid((v - sv) ** 2 * density, v)
-    assert _at(boundary.edge_term(boundary.D - s), "0.6", n) == pytest.approx(brute, rel=1e-8)
+    assert _at(boundary.edge_term(boundary.D - s), "0.6", n) == pytest.approx(
+        brute, rel=1e-8
+    )
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,8 @@ def test_interior_expansion_reference(interior):
     assert sp.simplify(interior.phi - (hi**2 * x**2 / 2 - 2 * hi * x) / delta) == 0
     assert (
         sp.simplify(
-            interior.psi - (2 * x + hi * x**2 / 2 - sp.Rational(2, 3) * hi**2 * x**3) / delta
+            interior.psi
+            - (2 * x + hi * x**2 / 2 - sp.Rational(2, 3) * hi**2 * x**3) / delta
         )
         == 0
     )
@@ -36,7 +37,8 @@ def test_full_expansion_special_constants(full):
 
 
 @pytest.mark.parametrize(
-    "which,prior", [("interior", tasks.Uniform(0.1, 0.9)), ("full", tasks.Uniform(0.0, 1.0))]
+    "which,prior",
+    [("interior", tasks.Uniform(0.1, 0.9)), ("full", tasks.Uniform(0.0, 1.0))],
 )
 def test_expansion_matches_population_loss(which, prior, interior, full):
     ex = interior if which == "interior" else full
@@ -51,7 +53,9 @@ def test_expansion_matches_population_loss(which, prior, interior, full):
             )
     model = ex.numeric_loss()
     a = float(ex.p) * 1000 + float(ex.m) * np.log(1000) - np.log(2.0)
-    assert model(a, 1000.0) == pytest.approx(population.loss(a, 1000.0, prior), rel=1e-8)
+    assert model(a, 1000.0) == pytest.approx(
+        population.loss(a, 1000.0, prior), rel=1e-8
+    )
 
 
 def test_reduction_interior(interior):
@@ -64,7 +68,10 @@ def test_reduction_interior(interior):
     assert float(red.lag) == pytest.approx(-0.15700058, rel=1e-6)
     # the slow curve is tangent to the flow: order-3 equation vanishes at xi0
     assert (
-        sp.simplify(red.invariance["order 3"].subs(sp.Symbol("xi_0", positive=True), red.xi0)) == 0
+        sp.simplify(
+            red.invariance["order 3"].subs(sp.Symbol("xi_0", positive=True), red.xi0)
+        )
+        == 0
     )
 
 
@@ -85,7 +92,8 @@ def test_interior_expansion_errors():
 
 
 @pytest.mark.parametrize(
-    "lo,hi", [(sp.Rational(1, 5), sp.Rational(3, 5)), (sp.Rational(1, 4), sp.Rational(1, 2))]
+    "lo,hi",
+    [(sp.Rational(1, 5), sp.Rational(3, 5)), (sp.Rational(1, 4), sp.Rational(1, 2))],
 )
 def test_kappa_is_universal_in_the_valley_slope(lo, hi):
     # kappa = 8/(1 + hi^2) whatever the prior's width; e and the lag depend on it
@@ -96,6 +104,8 @@ def test_kappa_is_universal_in_the_valley_slope(lo, hi):
 
 
 def test_reduce_flow_needs_one_positive_root():
-    bad = sd.LossExpansion("no root", sp.Integer(1), sp.Integer(1), -sd.xi, sp.Integer(0), {})
+    bad = sd.LossExpansion(
+        "no root", sp.Integer(1), sp.Integer(1), -sd.xi, sp.Integer(0), {}
+    )
     with pytest.raises(ValueError, match="one positive slow-curve root"):
         sd.reduce_flow(bad)

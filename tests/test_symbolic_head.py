@@ -36,7 +36,12 @@ def test_concrete_estimate_matches_numeric_head():
     expr = symbolic_head.estimate(3)
     x = np.array([0.1, 0.5, 0.8])
     y = np.array([0.0, 1.0, 1.0])
-    values = {symbolic_head.a: 2.0, symbolic_head.b: 3.0, **dict(zip(xs, x)), **dict(zip(ys, y))}
+    values = {
+        symbolic_head.a: 2.0,
+        symbolic_head.b: 3.0,
+        **dict(zip(xs, x)),
+        **dict(zip(ys, y)),
+    }
     assert float(expr.subs(values)) == pytest.approx(
         float(head.estimate(2.0, 3.0, x, y)), rel=1e-13
     )
@@ -58,7 +63,13 @@ def test_lambdified_gradient_matches_library(size):
 
 @pytest.mark.parametrize(
     "size, error",
-    [(0, ValueError), (-1, ValueError), (2.5, ValueError), (True, ValueError), (None, TypeError)],
+    [
+        (0, ValueError),
+        (-1, ValueError),
+        (2.5, ValueError),
+        (True, ValueError),
+        (None, TypeError),
+    ],
 )
 def test_bad_size_raises(size, error):
     with pytest.raises(error, match="^size"):

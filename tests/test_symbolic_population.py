@@ -1,4 +1,7 @@
-"""Tests for stumplib.symbolic.population: the population-limit derivations of chapter 3."""
+"""Tests for stumplib.symbolic.population.
+
+The population-limit derivations of chapter 3.
+"""
 
 import itertools
 
@@ -149,7 +152,9 @@ def test_valley_matches_numeric_minimizer(valley):
     assert calibration.a_star(b_, INTERIOR) == pytest.approx(predicted, abs=1e-7)
     f = [float(c.subs(sym.hi, 0.9)) for c in valley.min_F]
     scaled = 1 + sum(fk / b_**k for k, fk in enumerate(f)) / (0.8 * b_)
-    assert b_**2 * calibration.min_loss(b_, INTERIOR) == pytest.approx(scaled, abs=1e-12)
+    assert b_**2 * calibration.min_loss(b_, INTERIOR) == pytest.approx(
+        scaled, abs=1e-12
+    )
 
 
 def test_full_prior_constants(full):
@@ -157,13 +162,20 @@ def test_full_prior_constants(full):
     assert sp.simplify(full.J - (sp.pi**2 / 6 - 1)) == 0
     assert sp.simplify(full.K - (sp.pi**2 / 6 - sp.Rational(1, 2))) == 0
     assert all(full.identities[k] == 0 for k in ("square", "kernel", "J_integrand"))
-    assert sp.simplify(full.excess - (1 - sp.pi**2 / (3 * sym.b) + sp.pi**2 / (3 * sym.b**2))) == 0
+    assert (
+        sp.simplify(
+            full.excess - (1 - sp.pi**2 / (3 * sym.b) + sp.pi**2 / (3 * sym.b**2))
+        )
+        == 0
+    )
 
 
 def test_full_prior_constants_match_quadrature(full):
     quad = sym.quadrature_check(30)
     for key in ("bias_integral", "J", "K"):
-        assert float(quad[key]) == pytest.approx(float(getattr(full, key)), rel=1e-20, abs=1e-25)
+        assert float(quad[key]) == pytest.approx(
+            float(getattr(full, key)), rel=1e-20, abs=1e-25
+        )
 
 
 def test_full_prior_matches_library(full):
@@ -171,6 +183,10 @@ def test_full_prior_matches_library(full):
     scaled = b_**2 * population.loss(b_ + 300.0, b_, FULL)
     assert scaled == pytest.approx(1 + float(full.bias_integral) / b_, abs=1e-14)
     delta = 20.0
-    excess = population.loss(b_ + delta, b_, FULL) - calibration.loss_at_infinity(b_, FULL)
+    excess = population.loss(b_ + delta, b_, FULL) - calibration.loss_at_infinity(
+        b_, FULL
+    )
     g = float(full.excess.subs(sym.b, b_))
-    assert b_ * np.exp(delta) * excess == pytest.approx(g - np.exp(-delta) * (delta - 1), abs=1e-7)
+    assert b_ * np.exp(delta) * excess == pytest.approx(
+        g - np.exp(-delta) * (delta - 1), abs=1e-7
+    )

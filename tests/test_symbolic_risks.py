@@ -18,22 +18,38 @@ def test_nearest_positive_risk_matches_order_statistics_sum():
     n, s = 3, 0.4
     v = np.linspace(0, 1 - s, 200_001)
     brute = np.trapezoid(2 * v * (1 - v) ** n, v)
-    assert _at(risks.risks()["nearest_positive"], "0.4", n) == pytest.approx(brute, rel=1e-9)
+    assert _at(risks.risks()["nearest_positive"], "0.4", n) == pytest.approx(
+        brute, rel=1e-9
+    )
 
 
 def test_interior_and_integrated_closed_forms():
     exact = risks.risks()
     n = risks.N
-    assert sp.simplify(risks.interior(exact["nearest_positive"]) - 2 / ((n + 1) * (n + 2))) == 0
-    assert sp.simplify(risks.interior(exact["midpoint"]) - 1 / (2 * (n + 1) * (n + 2))) == 0
-    assert sp.simplify(risks.integrated(exact["nearest_positive"]) - 2 / ((n + 2) * (n + 3))) == 0
+    assert (
+        sp.simplify(risks.interior(exact["nearest_positive"]) - 2 / ((n + 1) * (n + 2)))
+        == 0
+    )
+    assert (
+        sp.simplify(risks.interior(exact["midpoint"]) - 1 / (2 * (n + 1) * (n + 2)))
+        == 0
+    )
     assert (
         sp.simplify(
-            risks.integrated(exact["midpoint"]) - risks.integrated(exact["gap_square"]) / 12
+            risks.integrated(exact["nearest_positive"]) - 2 / ((n + 2) * (n + 3))
         )
         == 0
     )
-    assert risks.leading_constant(risks.interior(exact["midpoint"])) == sp.Rational(1, 2)
+    assert (
+        sp.simplify(
+            risks.integrated(exact["midpoint"])
+            - risks.integrated(exact["gap_square"]) / 12
+        )
+        == 0
+    )
+    assert risks.leading_constant(risks.interior(exact["midpoint"])) == sp.Rational(
+        1, 2
+    )
 
 
 def test_readable_form_is_the_same_function():
@@ -41,12 +57,17 @@ def test_readable_form_is_the_same_function():
         shown = risks.readable(expr).subs(risks.s_bar, 1 - risks.s)
         for s in ("0.2", "0.7"):
             for n in (1, 4, 9):
-                assert _at(shown, s, n) == pytest.approx(_at(expr, s, n), rel=1e-12, abs=1e-15)
+                assert _at(shown, s, n) == pytest.approx(
+                    _at(expr, s, n), rel=1e-12, abs=1e-15
+                )
 
 
 @pytest.mark.parametrize(
     "rule, name",
-    [(baselines.midpoint, "midpoint"), (baselines.nearest_positive, "nearest_positive")],
+    [
+        (baselines.midpoint, "midpoint"),
+        (baselines.nearest_positive, "nearest_positive"),
+    ],
 )
 def test_monte_carlo_agrees_with_exact_risk(rule, name):
     n, s = 5, "0.25"
@@ -60,4 +81,6 @@ def test_numeric_function_evaluates_vectorized():
     f = risks.numeric(risks.risks()["midpoint"])
     values = f(np.array([0.2, 0.5]), 10)
     assert values.shape == (2,)
-    assert values[0] == pytest.approx(_at(risks.risks()["midpoint"], "0.2", 10), rel=1e-12)
+    assert values[0] == pytest.approx(
+        _at(risks.risks()["midpoint"], "0.2", 10), rel=1e-12
+    )

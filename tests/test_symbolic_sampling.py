@@ -1,4 +1,7 @@
-"""Tests for stumplib.symbolic.sampling: the task-sampling constant C_sigma (chapter 5)."""
+"""Tests for stumplib.symbolic.sampling: the task-sampling constant C_sigma.
+
+Chapter 5.
+"""
 
 import numpy as np
 import pytest
@@ -38,7 +41,9 @@ def test_quadrature_converges_to_the_constant_like_one_over_b(lo, hi):
     gaps = []
     for b in (1e3, 1e4):
         a = float(calibration.a_star(b, prior))
-        gaps.append(certification.sampling_coefficient(a, b, prior) / np.sqrt(b) / limit - 1)
+        gaps.append(
+            certification.sampling_coefficient(a, b, prior) / np.sqrt(b) / limit - 1
+        )
     # measured: relative gaps 2.6e-3..4.5e-3 at b = 1e3, ten times smaller at 1e4
     assert 0 < gaps[1] < 1e-3
     assert 7 < gaps[0] / gaps[1] < 13
@@ -60,7 +65,9 @@ def test_slow_curve_lag_is_the_reduced_flows(slow):
     reduction = dynamics.reduce_flow(dynamics.interior_expansion())
     values = {sym.lo: sp.Rational(1, 10), sym.hi: sp.Rational(9, 10)}
     # two derivations: the layer's tangency condition and the b^-3 invariance equation
-    assert float(slow.lag.subs(values)) == pytest.approx(float(reduction.lag), rel=1e-12)
+    assert float(slow.lag.subs(values)) == pytest.approx(
+        float(reduction.lag), rel=1e-12
+    )
 
 
 def test_slow_curve_top_solves_the_tangency_condition(slow):
@@ -88,8 +95,11 @@ def test_quadrature_on_the_slow_curve_converges_to_the_slow_constant():
     gaps = []
     for b in (1e3, 1e4):
         a = float(dynamics.slow_curve(b, 0.9, 1.0, xi0, xi1))
-        gaps.append(certification.sampling_coefficient(a, b, prior) / np.sqrt(b) / limit - 1)
-    # measured: relative gaps 1.9e-3 at b = 1e3, ten times smaller at 1e4 (an O(1/b) gap)
+        gaps.append(
+            certification.sampling_coefficient(a, b, prior) / np.sqrt(b) / limit - 1
+        )
+    # measured: relative gaps 1.9e-3 at b = 1e3, ten times smaller at 1e4 (an O(1/b)
+    # gap)
     assert 0 < gaps[1] < 1e-3
     assert 7 < gaps[0] / gaps[1] < 13
 
@@ -101,4 +111,6 @@ def test_slow_constant_refuses_a_prior_reaching_one():
 
 def test_numeric_slow_lag_is_the_derived_one(slow):
     value = float(slow.lag.subs({sym.lo: 0.1, sym.hi: 0.9}))
-    assert certification.slow_layer(tasks.Uniform(0.1, 0.9)).lag == pytest.approx(value, rel=1e-13)
+    assert certification.slow_layer(tasks.Uniform(0.1, 0.9)).lag == pytest.approx(
+        value, rel=1e-13
+    )

@@ -54,7 +54,9 @@ def test_leakage_coefficients():
     assert S.leakage_coefficient("average") == sp.Rational(1, 2)
     ev = S.leakage_coefficient("evidence")
     assert sp.simplify(ev - (3 - 4 * sp.log(2))) == 0
-    quad = 2 * mpmath.quad(lambda t: t**2 / ((1 + t) ** 2 * (1 + 2 * t) ** 2), [0, 1, mpmath.inf])
+    quad = 2 * mpmath.quad(
+        lambda t: t**2 / ((1 + t) ** 2 * (1 + 2 * t) ** 2), [0, 1, mpmath.inf]
+    )
     assert float(ev) == pytest.approx(float(quad), rel=1e-12)
 
 
@@ -63,8 +65,13 @@ def test_full_laws():
         law = S.full_laws(rule)
         Z = sp.pi**2 / 6 - sp.zeta(3)
         assert sp.simplify(law["growth"] - 15 * Z / 2) == 0
-        assert sp.simplify(law["offset_constant"] - sp.log(2 * law["lambda"] / (3 * Z))) == 0
-        assert float(law["loss_prefactor"]) == pytest.approx(float(Z * (15 * Z / 2) ** -0.6))
+        assert (
+            sp.simplify(law["offset_constant"] - sp.log(2 * law["lambda"] / (3 * Z)))
+            == 0
+        )
+        assert float(law["loss_prefactor"]) == pytest.approx(
+            float(Z * (15 * Z / 2) ** -0.6)
+        )
     for func in (S.full_laws, S.leakage_coefficient):
         with pytest.raises(ValueError, match="^rule must be one of"):
             func("joint")

@@ -11,9 +11,15 @@ from stumplib import symmetrization as sym
 
 # one context with both sides present, one with no positive, one with no negative
 X = np.array(
-    [[0.05, 0.2, 0.35, 0.6, 0.8], [0.05, 0.2, 0.35, 0.6, 0.8], [0.05, 0.2, 0.35, 0.6, 0.8]]
+    [
+        [0.05, 0.2, 0.35, 0.6, 0.8],
+        [0.05, 0.2, 0.35, 0.6, 0.8],
+        [0.05, 0.2, 0.35, 0.6, 0.8],
+    ]
 )
-Y = np.array([[0.0, 0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0, 1.0]])
+Y = np.array(
+    [[0.0, 0.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.0, 0.0, 0.0], [1.0, 1.0, 1.0, 1.0, 1.0]]
+)
 
 
 def contexts(max_n=8):
@@ -91,7 +97,9 @@ def test_models_tend_to_their_hard_limits(model, limit):
 def test_evidence_hard_limit_is_midpoint_when_both_sides_present():
     x, y, _ = tasks.sample_contexts(500, 30, tasks.Uniform(0.3, 0.7), rng=2)
     both = y.any(axis=1) & (y == 0).any(axis=1)
-    np.testing.assert_allclose(sym.evidence_hard_limit(x, y)[both], baselines.midpoint(x, y)[both])
+    np.testing.assert_allclose(
+        sym.evidence_hard_limit(x, y)[both], baselines.midpoint(x, y)[both]
+    )
 
 
 # --- mirror equivariance (hypothesis) -----------------------------------------------
@@ -113,7 +121,9 @@ def test_symmetrized_models_are_mirror_equivariant(ctx, theta):
     a, b = theta
     xm, ym = tasks.mirror(x, y)
     for model in (sym.average_estimate, sym.evidence_estimate, sym.joint_estimate):
-        assert model(a, b, xm, ym) == pytest.approx(1.0 - float(model(a, b, x, y)), abs=1e-9)
+        assert model(a, b, xm, ym) == pytest.approx(
+            1.0 - float(model(a, b, x, y)), abs=1e-9
+        )
 
 
 @given(contexts())
@@ -148,8 +158,12 @@ def test_average_gradient_matches_finite_differences():
     x, y, _ = tasks.sample_contexts(4, 9, rng=3)
     a, b, h = 4.0, 6.0, 1e-6
     _, d_a, d_b = sym.average_estimate_and_gradient(a, b, x, y)
-    fd_a = (sym.average_estimate(a + h, b, x, y) - sym.average_estimate(a - h, b, x, y)) / (2 * h)
-    fd_b = (sym.average_estimate(a, b + h, x, y) - sym.average_estimate(a, b - h, x, y)) / (2 * h)
+    fd_a = (
+        sym.average_estimate(a + h, b, x, y) - sym.average_estimate(a - h, b, x, y)
+    ) / (2 * h)
+    fd_b = (
+        sym.average_estimate(a, b + h, x, y) - sym.average_estimate(a, b - h, x, y)
+    ) / (2 * h)
     np.testing.assert_allclose(d_a, fd_a, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(d_b, fd_b, rtol=1e-6, atol=1e-9)
 
@@ -166,11 +180,15 @@ def test_mirrored_population_estimate_is_the_limit_of_large_contexts():
     )
 
 
-@pytest.mark.parametrize("a, b", [(20.0, 20.0), (185.0, 200.0), (3.0, 2.0), (-4.0, 7.0)])
+@pytest.mark.parametrize(
+    "a, b", [(20.0, 20.0), (185.0, 200.0), (3.0, 2.0), (-4.0, 7.0)]
+)
 def test_edge_terms_decompose_the_population_residual(a, b):
     s = np.linspace(0.0, 1.0, 401)
     eps, pi_pos = sym.edge_terms(a, b, s)
-    np.testing.assert_allclose(population.estimate(a, b, s) - s, 1.0 / b - eps, atol=1e-13)
+    np.testing.assert_allclose(
+        population.estimate(a, b, s) - s, 1.0 / b - eps, atol=1e-13
+    )
     mirrored_eps = sym.edge_terms(a, b, 1.0 - s)[0]
     np.testing.assert_allclose(
         sym.average_residual(a, b, s)[0], (mirrored_eps - eps) / 2, atol=1e-13

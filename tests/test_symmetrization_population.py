@@ -25,19 +25,31 @@ def masses(a, b, s):
 def test_average_residual_matches_the_two_residuals():
     for a, b in ((25.0, 20.0), (3.0, 5.0), (-2.0, 1.5)):
         ours = sf.average_residual(a, b, S_GRID)
-        head, mirror = population.residual(a, b, S_GRID), population.residual(a, b, 1 - S_GRID)
-        np.testing.assert_allclose(ours, [(h - m) / 2 for h, m in zip(head, mirror)], atol=1e-15)
+        head, mirror = (
+            population.residual(a, b, S_GRID),
+            population.residual(a, b, 1 - S_GRID),
+        )
+        np.testing.assert_allclose(
+            ours, [(h - m) / 2 for h, m in zip(head, mirror)], atol=1e-15
+        )
 
 
 def test_evidence_residual_reference_value():
     a, b = 3.0, 5.0
     p, pm = masses(a, b, S_GRID), masses(a, b, 1 - S_GRID)
-    est, est_m = population.estimate(a, b, S_GRID), 1 - population.estimate(a, b, 1 - S_GRID)
+    est, est_m = (
+        population.estimate(a, b, S_GRID),
+        1 - population.estimate(a, b, 1 - S_GRID),
+    )
     ref = (p * est + pm * est_m) / (p + pm) - S_GRID
     np.testing.assert_allclose(sf.evidence_residual(a, b, S_GRID)[0], ref, atol=1e-14)
 
 
-@given(st.floats(-5.0, 60.0), st.floats(0.5, 60.0), st.sampled_from(["average", "evidence"]))
+@given(
+    st.floats(-5.0, 60.0),
+    st.floats(0.5, 60.0),
+    st.sampled_from(["average", "evidence"]),
+)
 def test_residual_gradients_match_finite_differences(a, b, rule):
     f = sf.RESIDUALS[rule]
     s = np.linspace(0.01, 0.99, 15)
@@ -71,7 +83,10 @@ def test_average_loss_agrees_with_the_existing_quadrature():
     for prior in (INTERIOR, FULL):
         ours = sf.loss_and_gradient(25.0, 20.0, prior)
         s, q, w = sf.threshold_nodes(25.0, 20.0, prior)
-        head, mirror = population.residual(25.0, 20.0, s, q), population.residual(25.0, 20.0, q, s)
+        head, mirror = (
+            population.residual(25.0, 20.0, s, q),
+            population.residual(25.0, 20.0, q, s),
+        )
         r, r_a, r_b = ((h - m) / 2 for h, m in zip(head, mirror))
         ref = (np.sum(w * r**2), 2 * np.sum(w * r * r_a), 2 * np.sum(w * r * r_b))
         np.testing.assert_allclose(ours, ref, rtol=1e-9)
@@ -92,13 +107,17 @@ def test_interior_loss_is_the_two_layer_model_at_tiny_loss(b):
 def test_full_prior_loss_tends_to_zeta_constant():
     b = 1000.0
     Z = float(S.zeta_constant()[1])
-    assert b**3 * sf.loss_and_gradient(b + 40.0, b, FULL)[0] == pytest.approx(Z, rel=1e-9)
+    assert b**3 * sf.loss_and_gradient(b + 40.0, b, FULL)[0] == pytest.approx(
+        Z, rel=1e-9
+    )
 
 
 def test_evidence_equals_average_when_both_sides_have_full_mass():
     s = np.linspace(0.3, 0.7, 9)
     np.testing.assert_allclose(
-        sf.evidence_residual(60.0, 40.0, s)[0], sf.average_residual(60.0, 40.0, s)[0], atol=1e-12
+        sf.evidence_residual(60.0, 40.0, s)[0],
+        sf.average_residual(60.0, 40.0, s)[0],
+        atol=1e-12,
     )
 
 
@@ -117,7 +136,10 @@ def test_rates_of_a_known_trajectory():
         return np.exp(-b) + a**2, 2 * a, -np.exp(-b)
 
     traj = training.Trajectory(
-        np.array([0.0, 2.0]), np.array([0.0, 1.0]), np.array([1.0, 3.0]), np.array([0.0, 0.0])
+        np.array([0.0, 2.0]),
+        np.array([0.0, 1.0]),
+        np.array([1.0, 3.0]),
+        np.array([0.0, 0.0]),
     )
     rates = sf.rates(lg, traj)
     np.testing.assert_allclose(rates.db_dlog_t, [0.0, 2 * np.exp(-3.0)])
@@ -141,7 +163,9 @@ def test_errors_name_the_argument():
         sf.flow(lambda a, b: (0.0, 0.0, 0.0), (1.0, 1.0), 1e-3)
     with pytest.raises(ValueError, match="points"):
         sf.flow(lambda a, b: (0.0, 0.0, 0.0), (1.0, 1.0), 1.0, points=1)
-    traj = training.Trajectory(np.array([-1.0]), np.array([0.0]), np.array([1.0]), np.array([1.0]))
+    traj = training.Trajectory(
+        np.array([-1.0]), np.array([0.0]), np.array([1.0]), np.array([1.0])
+    )
     with pytest.raises(ValueError, match="trajectory.t must be non-negative"):
         sf.rates(lambda a, b: (1.0, 0.0, 0.0), traj)
 

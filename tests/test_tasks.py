@@ -1,4 +1,7 @@
-"""Tests for stumplib.tasks: priors, feature laws, context sampling and the mirror map."""
+"""Tests for stumplib.tasks.
+
+Priors, feature laws, context sampling and the mirror map.
+"""
 
 import numpy as np
 import pytest
@@ -27,7 +30,9 @@ class TestUniform:
         # mean 0.4, sd 0.4/sqrt(12) = 0.115; 5 standard errors of the mean = 1.3e-3
         assert abs(draws.mean() - 0.4) < 5 * 0.4 / np.sqrt(12) / np.sqrt(draws.size)
 
-    @pytest.mark.parametrize("lo, hi", [(0.5, 0.2), (0.3, 0.3), (-0.1, 0.5), (0.2, 1.1)])
+    @pytest.mark.parametrize(
+        "lo, hi", [(0.5, 0.2), (0.3, 0.3), (-0.1, 0.5), (0.2, 1.1)]
+    )
     def test_bad_bounds(self, lo, hi):
         with pytest.raises(ValueError, match="lo and hi need 0 <= lo < hi <= 1"):
             tasks.Uniform(lo, hi)
@@ -44,16 +49,22 @@ class TestUniform:
 
 
 class TestBeta:
-    @pytest.mark.parametrize("alpha, beta", [(2.0, 3.0), (0.5, 0.5), (1.0, 1.0), (5.0, 1.5)])
+    @pytest.mark.parametrize(
+        "alpha, beta", [(2.0, 3.0), (0.5, 0.5), (1.0, 1.0), (5.0, 1.5)]
+    )
     def test_density_matches_scipy(self, alpha, beta):
         s = np.linspace(0.01, 0.99, 99)
         np.testing.assert_allclose(
-            tasks.Beta(alpha, beta).density(s), stats.beta.pdf(s, alpha, beta), rtol=1e-12
+            tasks.Beta(alpha, beta).density(s),
+            stats.beta.pdf(s, alpha, beta),
+            rtol=1e-12,
         )
 
     def test_cdf_matches_scipy(self):
         s = np.linspace(0, 1, 11)
-        np.testing.assert_allclose(tasks.Beta(2, 3).cdf(s), stats.beta.cdf(s, 2, 3), rtol=1e-14)
+        np.testing.assert_allclose(
+            tasks.Beta(2, 3).cdf(s), stats.beta.cdf(s, 2, 3), rtol=1e-14
+        )
 
     def test_density_uses_exact_q_near_one(self):
         # Beta(2, 3) density 12 s (1-s)^2; s = 1 - 1e-20 rounds to 1.0 but q carries it.
@@ -152,19 +163,23 @@ class TestSampleContexts:
         assert not np.array_equal(a, b)
 
     def test_label_frequency(self):
-        # P(y = 1) = E(1 - s) = 1/2 under U[0, 1] prior and features. Task-level variation
-        # dominates: sd of the mean ~ sqrt(Var(s) / m) = sqrt(1/12/1000) = 0.009; bound = 4 sd.
+        # P(y = 1) = E(1 - s) = 1/2 under U[0, 1] prior and features. Task-level
+        # variation dominates: sd of the mean ~ sqrt(Var(s) / m) = sqrt(1/12/1000) =
+        # 0.009; bound = 4 sd.
         _, y, _ = tasks.sample_contexts(1000, 100, rng=7)
         assert abs(y.mean() - 0.5) < 0.037
 
     @pytest.mark.parametrize(
-        "m, n, name", [(2.5, 3, "m"), (3, 0, "n"), (3, 1.5, "n"), (0, 3, "m"), (True, 3, "m")]
+        "m, n, name",
+        [(2.5, 3, "m"), (3, 0, "n"), (3, 1.5, "n"), (0, 3, "m"), (True, 3, "m")],
     )
     def test_bad_counts(self, m, n, name):
         with pytest.raises(ValueError, match=f"^{name} must be an integer"):
             tasks.sample_contexts(m, n, rng=0)
 
-    @pytest.mark.parametrize("m, n, name", [("4", 3, "m"), (3, None, "n"), (3 + 0j, 3, "m")])
+    @pytest.mark.parametrize(
+        "m, n, name", [("4", 3, "m"), (3, None, "n"), (3 + 0j, 3, "m")]
+    )
     def test_counts_of_wrong_type(self, m, n, name):
         with pytest.raises(TypeError, match=f"^{name} must be an integer"):
             tasks.sample_contexts(m, n, rng=0)
@@ -188,7 +203,9 @@ class TestMirror:
         np.testing.assert_array_equal(my, 1 - y)
         np.testing.assert_array_equal(ms, 1 - s)
         back = tasks.mirror(mx, my)
-        np.testing.assert_allclose(back[0], x, atol=1e-16)  # 1 - (1 - x) rounds by <= eps/2
+        np.testing.assert_allclose(
+            back[0], x, atol=1e-16
+        )  # 1 - (1 - x) rounds by <= eps/2
         np.testing.assert_array_equal(back[1], y)
 
     def test_mirror_of_consistent_labels(self):

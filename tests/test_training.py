@@ -25,7 +25,9 @@ def test_gradient_descent_matches_hand_iteration_on_a_quadratic():
     def quadratic(a, b):
         return a**2 + 3 * b**2, 2 * a, 6 * b
 
-    traj = training.gradient_descent(quadratic, (1.0, 1.0), eta=0.1, steps=20, points=100)
+    traj = training.gradient_descent(
+        quadratic, (1.0, 1.0), eta=0.1, steps=20, points=100
+    )
     k = np.round(traj.t / 0.1).astype(int)
     np.testing.assert_allclose(traj.a, 0.8**k, rtol=1e-12)
     np.testing.assert_allclose(traj.b, 0.4**k, rtol=1e-12)
@@ -43,9 +45,13 @@ def test_gradient_descent_reports_divergence():
 
 def test_gradient_descent_rejects_bad_step():
     with pytest.raises(ValueError, match="eta"):
-        training.gradient_descent(lambda a, b: (0.0, 0.0, 0.0), (0.0, 0.0), eta=0.0, steps=1)
+        training.gradient_descent(
+            lambda a, b: (0.0, 0.0, 0.0), (0.0, 0.0), eta=0.0, steps=1
+        )
     with pytest.raises(ValueError, match="a must be finite"):
-        training.gradient_descent(lambda a, b: (0.0, 0.0, 0.0), (np.nan, 0.0), eta=1.0, steps=1)
+        training.gradient_descent(
+            lambda a, b: (0.0, 0.0, 0.0), (np.nan, 0.0), eta=1.0, steps=1
+        )
 
 
 def test_population_descent_first_step():
@@ -57,16 +63,22 @@ def test_population_descent_first_step():
 
 
 def test_population_descent_decreases_the_loss():
-    traj = training.population_descent(PRIOR, (0.9 * 20 + np.log(20), 20.0), eta=20.0, steps=300)
+    traj = training.population_descent(
+        PRIOR, (0.9 * 20 + np.log(20), 20.0), eta=20.0, steps=300
+    )
     assert np.all(np.diff(traj.loss) <= 1e-15)
     assert traj.loss[-1] < traj.loss[0]
 
 
 def test_corpus_descent_decreases_the_loss():
     corpus = Corpus.sample(200, 100, rng=3)
-    traj = training.corpus_descent(corpus, (0.9 * 10 + np.log(10), 10.0), eta=5.0, steps=200)
+    traj = training.corpus_descent(
+        corpus, (0.9 * 10 + np.log(10), 10.0), eta=5.0, steps=200
+    )
     assert traj.loss[-1] < traj.loss[0]
-    assert traj.loss[-1] == pytest.approx(corpus.loss(traj.a[-1], traj.b[-1]), rel=1e-12)
+    assert traj.loss[-1] == pytest.approx(
+        corpus.loss(traj.a[-1], traj.b[-1]), rel=1e-12
+    )
 
 
 def test_gradient_flow_agrees_with_small_step_descent():
@@ -97,7 +109,9 @@ def test_gradient_flow_rejects_bad_horizon():
 def test_corpus_descents_are_the_serial_runs_on_their_streams():
     keys = [(30, 20, 0), (30, 20, 1), (40, 10, 0)]
     theta0, eta, steps = (9.0, 10.0), 50.0, 40
-    runs = training.corpus_descents(keys, PRIOR, theta0, eta, steps, (7, 4), points=5, n_workers=2)
+    runs = training.corpus_descents(
+        keys, PRIOR, theta0, eta, steps, (7, 4), points=5, n_workers=2
+    )
     assert list(runs) == keys
     for key, run in runs.items():
         corpus = Corpus.sample(key[0], key[1], PRIOR, rng=(7, 4, *key))
@@ -127,8 +141,12 @@ def test_descend_raises_when_its_goal_is_not_reached():
 
 
 def test_descend_names_the_run_and_step_of_a_divergence():
-    with pytest.raises(FloatingPointError, match=r"^probe diverged at step 0: non-finite"):
-        training.descend(lambda a, b, k: (0.0, -1e308), (0.0, 1e308), 1.0, 5, label="probe")
+    with pytest.raises(
+        FloatingPointError, match=r"^probe diverged at step 0: non-finite"
+    ):
+        training.descend(
+            lambda a, b, k: (0.0, -1e308), (0.0, 1e308), 1.0, 5, label="probe"
+        )
 
 
 @pytest.mark.parametrize("log_time", [False, True])

@@ -1,4 +1,7 @@
-"""Unit tests for stumplib.validation: every check raises ValueError naming the argument."""
+"""Unit tests for stumplib.validation.
+
+Every check raises ValueError naming the argument.
+"""
 
 import numpy as np
 import pytest
@@ -12,7 +15,9 @@ class TestFinite:
         assert out.dtype == float
         np.testing.assert_array_equal(out, [1.0, 2.0, 3.0])
 
-    @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, [0.0, np.nan], [[1.0], [np.inf]]])
+    @pytest.mark.parametrize(
+        "bad", [np.nan, np.inf, -np.inf, [0.0, np.nan], [[1.0], [np.inf]]]
+    )
     def test_rejects_nonfinite(self, bad):
         with pytest.raises(ValueError, match="^velocity must be finite"):
             validation.finite(bad, "velocity")
@@ -20,7 +25,9 @@ class TestFinite:
 
 class TestUnitInterval:
     def test_accepts_closed_interval(self):
-        np.testing.assert_array_equal(validation.unit_interval([0.0, 0.5, 1.0], "s"), [0, 0.5, 1])
+        np.testing.assert_array_equal(
+            validation.unit_interval([0.0, 0.5, 1.0], "s"), [0, 0.5, 1]
+        )
 
     @pytest.mark.parametrize("bad", [-1e-300, 1.0 + 1e-15, [0.2, 2.0], -0.0 - 1e-12])
     def test_rejects_outside(self, bad):
@@ -34,7 +41,9 @@ class TestUnitInterval:
 
 class TestLabels:
     def test_accepts_binary_and_bool(self):
-        np.testing.assert_array_equal(validation.labels([True, False, 1, 0.0]), [1, 0, 1, 0])
+        np.testing.assert_array_equal(
+            validation.labels([True, False, 1, 0.0]), [1, 0, 1, 0]
+        )
 
     @pytest.mark.parametrize("bad", [[0, 2], [0.5], [-1, 1], [1 + 1e-12]])
     def test_rejects_nonbinary(self, bad):
@@ -53,7 +62,8 @@ class TestContext:
 
     def test_shape_mismatch(self):
         with pytest.raises(
-            ValueError, match=r"x and y must have the same shape \(got \(3,\) and \(4,\)\)"
+            ValueError,
+            match=r"x and y must have the same shape \(got \(3,\) and \(4,\)\)",
         ):
             validation.context([0.1, 0.2, 0.3], [0, 1, 1, 0])
 
@@ -77,7 +87,8 @@ class TestContext:
 
 class TestParametersPositiveCount:
     @pytest.mark.parametrize(
-        "a, b, name", [(np.nan, 1.0, "a"), (1.0, np.inf, "b"), ([1.0, -np.inf], 2.0, "a")]
+        "a, b, name",
+        [(np.nan, 1.0, "a"), (1.0, np.inf, "b"), ([1.0, -np.inf], 2.0, "a")],
     )
     def test_parameters_nonfinite(self, a, b, name):
         with pytest.raises(ValueError, match=f"^{name} must be finite"):
@@ -92,7 +103,9 @@ class TestParametersPositiveCount:
         with pytest.raises(ValueError, match="^alpha must be positive"):
             validation.positive(bad, "alpha")
 
-    @pytest.mark.parametrize("good, expected", [(1, 1), (7, 7), (3.0, 3), (np.int64(5), 5)])
+    @pytest.mark.parametrize(
+        "good, expected", [(1, 1), (7, 7), (3.0, 3), (np.int64(5), 5)]
+    )
     def test_count_accepts_integers(self, good, expected):
         out = validation.count(good, "m")
         assert out == expected and type(out) is int
@@ -156,12 +169,16 @@ class TestParametersPositiveCount:
 
         run = SimpleNamespace(t=[0, 1], a=[1.0, 2.0], b=[3.0, 4.0])
         t, a, b = validation.trajectory(run)
-        assert t.dtype == float and a.tolist() == [1.0, 2.0] and b.tolist() == [3.0, 4.0]
+        assert (
+            t.dtype == float and a.tolist() == [1.0, 2.0] and b.tolist() == [3.0, 4.0]
+        )
         with pytest.raises(TypeError, match="^run must be a law providing t, a, b"):
             validation.trajectory(SimpleNamespace(t=[0.0]), "run")
         with pytest.raises(ValueError, match=r"^trajectory\.b must be finite"):
             validation.trajectory(SimpleNamespace(t=[0, 1], a=[1, 2], b=[1, np.nan]))
-        with pytest.raises(ValueError, match=r"^trajectory\.t, \.a and \.b must be 1-D"):
+        with pytest.raises(
+            ValueError, match=r"^trajectory\.t, \.a and \.b must be 1-D"
+        ):
             validation.trajectory(SimpleNamespace(t=[0, 1], a=[1, 2], b=[1]))
 
     def test_count_minimum(self):
@@ -203,7 +220,8 @@ class TestLaws:
     @pytest.mark.parametrize("bad", [None, "U", 0.5, object()])
     def test_density_law(self, bad):
         with pytest.raises(
-            TypeError, match="^prior must be a law providing support, density, log_density, bulk"
+            TypeError,
+            match="^prior must be a law providing support, density, log_density, bulk",
         ):
             validation.density_law(bad, "prior")
 

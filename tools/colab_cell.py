@@ -2,9 +2,9 @@
 
 A chapter opened on Colab runs in a kernel without stumplib. Its first cell installs
 stumplib from the book's repository, with myst-nb (the chapters glue numbers with it).
-Where stumplib is installed (a local kernel, Binder, nbval, the book build) the cell does
-nothing and prints nothing. It is tagged ``remove-cell``, so the rendered book leaves it
-out.
+Where stumplib is installed (a local kernel, Binder, nbval, the book build) the cell
+does nothing and prints nothing. It is tagged ``remove-cell``, so the rendered book
+leaves it out.
 
 The repository's address is never typed by hand: it is given with ``--repository``
 (``make colab-cells REPOSITORY_URL=...``; the GitHub workflow passes its own). With an
@@ -37,22 +37,31 @@ if importlib.util.find_spec("stumplib") is None:
 INSTALL = """\
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
                     "stumplib @ git+{repository}", "myst-nb=={myst_nb}"], check=True)"""
-NO_ADDRESS = """\
-    raise ModuleNotFoundError("stumplib is not installed: pip install it from the book's "
-                              "repository (make colab-cells REPOSITORY_URL=... writes the "
-                              "install command here)")"""
+# The cell's own lines (wider than this file's), joined by implicit concatenation.
+_ALIGN = " " * 30
+NO_ADDRESS = (
+    '    raise ModuleNotFoundError("stumplib is not installed: pip install it from the '
+    "book's \"\n"
+    f'{_ALIGN}"repository (make colab-cells REPOSITORY_URL=... writes the "\n'
+    f'{_ALIGN}"install command here)")'
+)
 
 
 def pinned(package, constraints=CONSTRAINTS):
     """The version of ``package`` pinned in constraints.txt."""
-    match = re.search(rf"^{re.escape(package)}==(\S+)$", Path(constraints).read_text(), re.M)
+    match = re.search(
+        rf"^{re.escape(package)}==(\S+)$", Path(constraints).read_text(), re.M
+    )
     if match is None:
         raise ValueError(f"package {package!r} is not pinned in {constraints}")
     return match.group(1)
 
 
 def cell_source(repository):
-    """The code of the cell, installing from ``repository`` (or explaining, if empty)."""
+    """The code of the cell, installing from ``repository``.
+
+    Or explaining, if empty.
+    """
     repository = repository.strip().rstrip("/")
     if repository and not re.fullmatch(r"https://[^\s\"'@]+", repository):
         raise ValueError(f"repository must be an https address, got {repository!r}")
@@ -65,9 +74,14 @@ def cell_source(repository):
 
 
 def with_install_cell(notebook, repository):
-    """``notebook`` with the install cell first (an earlier one with other code replaced)."""
+    """``notebook`` with the install cell first.
+
+    An earlier one with other code replaced.
+    """
     source = cell_source(repository)
-    earlier = [c for c in notebook.cells if c.get("id") == CELL_ID and c.source == source]
+    earlier = [
+        c for c in notebook.cells if c.get("id") == CELL_ID and c.source == source
+    ]
     cell = earlier[0] if earlier else nbformat.v4.new_code_cell(source, id=CELL_ID)
     cell.metadata["tags"] = list(TAGS)
     notebook.cells = [cell] + [c for c in notebook.cells if c.get("id") != CELL_ID]
@@ -77,12 +91,16 @@ def with_install_cell(notebook, repository):
 def main(argv=None):
     """Write the install cell into each notebook named."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repository", default="", help="https address of the repository")
+    parser.add_argument(
+        "--repository", default="", help="https address of the repository"
+    )
     parser.add_argument("notebooks", nargs="+", type=Path)
     args = parser.parse_args(argv)
     for path in args.notebooks:
         before = path.read_text(encoding="utf-8")
-        notebook = with_install_cell(nbformat.reads(before, as_version=4), args.repository)
+        notebook = with_install_cell(
+            nbformat.reads(before, as_version=4), args.repository
+        )
         after = nbformat.writes(notebook) + "\n"
         if after != before:
             path.write_text(after, encoding="utf-8")

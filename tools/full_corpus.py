@@ -43,16 +43,24 @@ def runs_to_do():
 def commit():
     """The commit the runs come from (with ``+dirty`` if the tree differs from it)."""
     head = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ["git", "rev-parse", "HEAD"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
-    dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "stumplib"], cwd=ROOT)
+    dirty = subprocess.run(
+        ["git", "diff", "--quiet", "HEAD", "--", "stumplib"], cwd=ROOT
+    )
     return head + ("+dirty" if dirty.returncode else "")
 
 
 def main():
     """Run what the data file does not hold yet, appending each run as it ends."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hours", type=float, default=np.inf, help="stop after this long")
+    parser.add_argument(
+        "--hours", type=float, default=np.inf, help="stop after this long"
+    )
     args = parser.parse_args()
     data = full_data.load(DATA) if DATA.exists() else {"runs": []}
     data.update(
@@ -72,7 +80,9 @@ def main():
             print(f"stopped after {args.hours} h; run again to resume", file=sys.stderr)
             return
         start = time.monotonic()
-        h = pretraining.freeze_by_rule(k, k, PRIOR, pretraining.stream(SEED, i, r), LEVEL, divisor)
+        h = pretraining.freeze_by_rule(
+            k, k, PRIOR, pretraining.stream(SEED, i, r), LEVEL, divisor
+        )
         seconds = time.monotonic() - start
         b0 = pretraining.size_start(k, k, PRIOR)[0][1] / divisor
         error = float(frozen.interior_error(h.a, h.b))
@@ -90,7 +100,9 @@ def main():
                 seconds=round(seconds, 1),
             )
         )
-        data.update(commit=commit(), date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
+        data.update(
+            commit=commit(), date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        )
         full_data.save(DATA, data)
         print(
             f"k={k} corpus {r} from b0={b0:.4g}: b_T={h.b:.4g} in {h.steps} steps, "

@@ -1,4 +1,4 @@
-"""Store the chapter notebooks' outputs, and check that they reproduce on other machines.
+"""Store the chapter notebooks' outputs; check that they reproduce on other machines.
 
 ``python tools/notebooks.py store [NOTEBOOK ...]`` executes each notebook in place and
 removes the volatile metadata (execution timestamps), so re-running an unchanged
@@ -45,14 +45,20 @@ def environments(machine=None):
             ),
             (
                 "Prescott kernel, numpy without X86_V3/X86_V4",
-                {"OPENBLAS_CORETYPE": "Prescott", "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4"},
+                {
+                    "OPENBLAS_CORETYPE": "Prescott",
+                    "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4",
+                },
             ),
         ]
     return [
         ("1 BLAS thread", {"OPENBLAS_NUM_THREADS": "1"}),
         (
             "2 BLAS threads, numpy without its widest SIMD",
-            {"OPENBLAS_NUM_THREADS": "2", "NPY_DISABLE_CPU_FEATURES": "ASIMDHP ASIMDDP SVE"},
+            {
+                "OPENBLAS_NUM_THREADS": "2",
+                "NPY_DISABLE_CPU_FEATURES": "ASIMDHP ASIMDDP SVE",
+            },
         ),
     ]
 
@@ -80,14 +86,25 @@ def store(paths):
     for path in paths:
         print(f"executing {path.relative_to(ROOT)}", flush=True)
         subprocess.run(
-            [sys.executable, "-m", "jupyter", "execute", "--inplace", "--timeout=600", str(path)],
+            [
+                sys.executable,
+                "-m",
+                "jupyter",
+                "execute",
+                "--inplace",
+                "--timeout=600",
+                str(path),
+            ],
             check=True,
         )
         strip_volatile(path)
 
 
 def nbval(paths, variables):
-    """Run nbval on ``paths`` with extra environment ``variables``; return (rc, output)."""
+    """Run nbval on ``paths`` with extra environment ``variables``; return.
+
+    Rc, output.
+    """
     command = [
         sys.executable,
         "-m",
@@ -115,14 +132,17 @@ PASSED = re.compile(r"(\d+) passed")
 
 
 def check(paths, native=False):
-    """Nbval under every environment of :func:`environments`, in parallel; return 0 if all pass.
+    """Nbval under every environment of :func:`environments`, in parallel.
+
+    Return 0 if all pass.
 
     With ``native``, this machine's own environment is checked alongside the others.
     """
     envs = ([("this machine", {})] if native else []) + environments()
     print(
         f"nbval on {len(paths)} notebook(s) under {len(envs)} floating-point "
-        f"environments{' (this one and others)' if native else ' (other than this one)'}:",
+        "environments"
+        f"{' (this one and others)' if native else ' (other than this one)'}:",
         flush=True,
     )
     t0 = time.monotonic()

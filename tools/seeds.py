@@ -1,4 +1,6 @@
-"""Re-draw sweep: re-execute the seeded chapters under other seeds and count failing checks.
+"""Re-draw sweep.
+
+Re-execute the seeded chapters under other seeds and count failing checks.
 
 ``python tools/seeds.py [--offsets K] [--jobs J] [NOTEBOOK ...]`` executes each seeded
 chapter (default: every chapter whose ``SEED`` comes from ``scales.seed``) under
@@ -65,7 +67,9 @@ def summarize(notebook):
 
 
 def run(path, offset, timeout=1800):
-    """Execute ``path`` under seed ``offset`` (in memory, in the kernel's environment only).
+    """Execute ``path`` under seed ``offset``.
+
+    In memory, in the kernel's environment only.
 
     The kernel runs in the notebook's folder, as in the book build; errors do not stop
     the run (the first one is reported). Returns the run's summary.
@@ -123,15 +127,22 @@ def report(results):
     for (chapter, _), result in sorted(results.items()):
         by_chapter[chapter].append(result)
     total_runs = sum(len(v) for v in by_chapter.values())
-    total_fail = sum(1 for v in by_chapter.values() for r in v if r["error"] or not all_hold(r))
+    total_fail = sum(
+        1 for v in by_chapter.values() for r in v if r["error"] or not all_hold(r)
+    )
     lines = [
         "# Re-draw sweep: claim checks under other seeds",
         "",
-        "Written by `tools/seeds.py` (`make seeds`) from `tools/seeds-results.json`. Each",
-        "seeded chapter was re-executed under `STUMPLIB_SEED_OFFSET=j` (an independent draw",
-        "per offset; offset 0 is the stored draw and is not part of the sweep), with failing",
-        "checks recorded instead of raised. A check is one `claims.check` call, named by its",
-        "claim id and the start of its statement, counted in the order the chapter makes it.",
+        "Written by `tools/seeds.py` (`make seeds`) from "
+        "`tools/seeds-results.json`. Each",
+        "seeded chapter was re-executed under `STUMPLIB_SEED_OFFSET=j` "
+        "(an independent draw",
+        "per offset; offset 0 is the stored draw and is not part of the sweep), "
+        "with failing",
+        "checks recorded instead of raised. A check is one `claims.check` call, "
+        "named by its",
+        "claim id and the start of its statement, counted in the order the chapter "
+        "makes it.",
         "",
         f"Runs: {total_runs}; runs with a failing check or an error: {total_fail}.",
         "",
@@ -142,10 +153,15 @@ def report(results):
         offsets = sorted(r["offset"] for r in runs)
         failing = sum(1 for r in runs if not all_hold(r))
         errors = sum(1 for r in runs if r["error"])
-        lines.append(f"| {chapter} | {span(offsets)} | {len(runs)} | {failing} | {errors} |")
+        lines.append(
+            f"| {chapter} | {span(offsets)} | {len(runs)} | {failing} | {errors} |"
+        )
     for chapter, runs in by_chapter.items():
         lines += ["", f"## {chapter}", ""]
-        lines += ["| # | check | made | failed | failing offsets (measured vs expected ± tol) |"]
+        lines += [
+            "| # | check | made | failed "
+            "| failing offsets (measured vs expected ± tol) |"
+        ]
         lines += ["|---|---|---|---|---|"]
         table = defaultdict(lambda: {"made": 0, "failed": []})
         names = {}
@@ -174,7 +190,10 @@ def report(results):
 
 
 def shorten(text, width=90):
-    """``text`` cut at a word boundary to at most ``width`` characters (with an ellipsis)."""
+    """``text`` cut at a word boundary to at most ``width`` characters.
+
+    With an ellipsis.
+    """
     if len(text) <= width:
         return text
     return text[: text.rfind(" ", 0, width - 1)] + " …"
@@ -196,7 +215,9 @@ def main(argv=None):
     """Run the sweep over the notebooks named and write its report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("notebooks", nargs="*", help="default: every seeded chapter")
-    parser.add_argument("--offsets", type=int, default=10, help="offsets 1..K (default 10)")
+    parser.add_argument(
+        "--offsets", type=int, default=10, help="offsets 1..K (default 10)"
+    )
     parser.add_argument("--first", type=int, default=1, help="first offset (default 1)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--report-only", action="store_true")
@@ -205,7 +226,9 @@ def main(argv=None):
     if not args.report_only:
         paths = [Path(p).resolve() for p in args.notebooks] or seeded_chapters()
         # offset by offset, so that a sweep cut short has covered every chapter evenly
-        jobs = [(p, j) for j in range(args.first, args.first + args.offsets) for p in paths]
+        jobs = [
+            (p, j) for j in range(args.first, args.first + args.offsets) for p in paths
+        ]
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             for result in pool.map(lambda job: run(*job), jobs):
                 results[result["chapter"], result["offset"]] = result

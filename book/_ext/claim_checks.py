@@ -3,11 +3,11 @@
 A claim check prints one line (``claim <id>: holds | measured ... | evidence ...``,
 :func:`stumplib.book.claims.check`) in a cell whose input is removed. In the HTML, each
 run of such cells (consecutive cells whose outputs are text only, at least one claim
-line among them, and no visible input) is wrapped in one ``<details class="claim-checks">``
-whose summary names the claims and says whether they hold; opened, it shows the full
-lines, wrapped to the column (``book/_static/book.css``). The outputs themselves, which
-the claims ledger and CI read, are unchanged, and other builders (LaTeX) get the cells
-as they were.
+line among them, and no visible input) is wrapped in one
+``<details class="claim-checks">`` whose summary names the claims and says whether they
+hold; opened, it shows the full lines, wrapped to the column
+(``book/_static/book.css``). The outputs themselves, which the claims ledger and CI
+read, are unchanged, and other builders (LaTeX) get the cells as they were.
 """
 
 from docutils import nodes
@@ -58,7 +58,10 @@ def _claim_lines(cell):
 
 
 def summary(lines):
-    """``Checks: 3 hold (rule, gradients)``: how many checks, their verdict, their claims."""
+    """``Checks: 3 hold (rule, gradients)``.
+
+    How many checks, their verdict, their claims.
+    """
     ids = list(dict.fromkeys(line["id"] for line in lines))
     failing = sum(not line["holds"] for line in lines)
     verdict = f"{failing} of {len(lines)} FAIL" if failing else f"{len(lines)} hold"
@@ -76,7 +79,9 @@ class FoldClaimChecks(SphinxPostTransform):
 
     def run(self, **kwargs):
         """Fold every run of claim-check cells of the document."""
-        parents = {id(c.parent): c.parent for c in self.document.findall(nodes.container)}
+        parents = {
+            id(c.parent): c.parent for c in self.document.findall(nodes.container)
+        }
         for parent in parents.values():
             if parent is None or isinstance(parent, checks_box):
                 continue
@@ -91,7 +96,9 @@ class FoldClaimChecks(SphinxPostTransform):
             if run:
                 runs.append(run)
             for run in runs:
-                box = checks_box(summary=summary([line for _, ls in run for line in ls]))
+                box = checks_box(
+                    summary=summary([line for _, ls in run for line in ls])
+                )
                 first = run[0][0]
                 parent.insert(parent.index(first), box)
                 for cell, _ in run:

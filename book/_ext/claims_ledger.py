@@ -60,11 +60,16 @@ def executed_records(env, docname):
 
 
 def collect_checks(app, doctree):
-    """Match the claim lines of one document with its records; anchor their output blocks."""
+    """Match the claim lines of one document with its records.
+
+    Anchor their output blocks.
+    """
     docname = app.env.docname
     records = executed_records(app.env, docname)
     found, k = [], 0
-    blocks = (b for b in doctree.findall(nodes.literal_block) if "output" in b["classes"])
+    blocks = (
+        b for b in doctree.findall(nodes.literal_block) if "output" in b["classes"]
+    )
     for n, block in enumerate(blocks):
         lines = claims.parse_lines(block.astext())
         if lines:
@@ -131,7 +136,8 @@ def check_consistency(app, env):
     for c in checks:
         if not c["holds"]:
             logger.warning(
-                f"claims ledger: claim {c['id']!r} FAILS in {c['docname']} ({c['anchor']})"
+                f"claims ledger: claim {c['id']!r} FAILS in {c['docname']} "
+                f"({c['anchor']})"
             )
 
 
@@ -151,16 +157,20 @@ def fill_ledger(app, doctree, docname):
 
 
 def _grouped_tables(app, docname, checks):
-    """The table of every check, one table per claim, each folded (HTML) under its verdict."""
+    """Every check, one table per claim, each folded (HTML) under its verdict."""
     found = []
     for s in claim_summary(checks):
         rows = [_row(app, docname, c) for c in checks if c["id"] == s["id"]]
-        verdict = f"{s['holding']} of {s['checks']} {'hold' if s['checks'] > 1 else 'holds'}"
+        verdict = (
+            f"{s['holding']} of {s['checks']} {'hold' if s['checks'] > 1 else 'holds'}"
+        )
         found += [
             nodes.raw(
                 "",
-                f'<details class="claims-ledger-group"><summary><code>{s["id"]}</code>: '
-                f"{s['checks']} check{'s' if s['checks'] > 1 else ''}, {verdict}</summary>",
+                '<details class="claims-ledger-group"><summary>'
+                f"<code>{s['id']}</code>: "
+                f"{s['checks']} check{'s' if s['checks'] > 1 else ''}, "
+                f"{verdict}</summary>",
                 format="html",
             ),
             _table(rows, HEADER, WIDTHS, "claims-ledger"),
@@ -179,14 +189,19 @@ def _overview(checks):
 
 
 def claim_summary(checks):
-    """One dict per claim id: number of checks, holding, kinds with spans, largest margin."""
+    """One dict per claim id.
+
+    Number of checks, holding, kinds with spans, largest margin.
+    """
     summary = []
     for claim_id in claims.IDS:
         mine = [c for c in checks if c["id"] == claim_id]
         if not mine:
             continue
         kinds = {
-            kind: sorted({c["span"] for c in mine if c["evidence"] == kind and c["span"]})
+            kind: sorted(
+                {c["span"] for c in mine if c["evidence"] == kind and c["span"]}
+            )
             for kind in claims.EVIDENCE
             if any(c["evidence"] == kind for c in mine)
         }
@@ -248,7 +263,10 @@ CAPTION = (
 
 
 def margin_plot(checks, path):
-    """Draw every check's margin (|measured - expected| / tol) by claim; save to ``path``."""
+    """Draw every check's margin (|measured - expected| / tol) by claim.
+
+    Save to ``path``.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -306,7 +324,9 @@ def _margin_figure(app, docname, checks):
 
 def _row(app, docname, check):
     """Three cells: id and link; statement; status, values and evidence."""
-    uri = app.builder.get_relative_uri(docname, check["docname"]) + "#" + check["anchor"]
+    uri = (
+        app.builder.get_relative_uri(docname, check["docname"]) + "#" + check["anchor"]
+    )
     link = nodes.reference(
         "",
         _short_title(app.env, check["docname"]),

@@ -6,7 +6,8 @@ id (checks, holding, kinds and ranges of evidence) and a verdict computed from t
 checks that this build collected (``env.stumplib_claims``, see ``claims_ledger``):
 
 - *reproduced*: every id has checks, all hold, and at least one is exact or asymptotic;
-- *partly*: every check holds, but the evidence is numerical only, or an id has no check;
+- *partly*: every check holds, but the evidence is numerical only, or an id has no
+  check;
 - *not tested*: no id has a check;
 - *fails*: some check fails (a build warning already).
 
@@ -37,7 +38,10 @@ class summary_placeholder(nodes.General, nodes.Element):
 
 
 class ClaimVerdict(Directive):
-    """``{claim-verdict} ids...`` with ``:title:`` (its heading): a claim and its verdict."""
+    """``{claim-verdict} ids...`` with ``:title:`` (its heading).
+
+    A claim and its verdict.
+    """
 
     required_arguments = 1
     final_argument_whitespace = True
@@ -63,7 +67,10 @@ class ClaimsVerdicts(Directive):
 
 
 def verdict(rows):
-    """The verdict and its reason from per-id rows (dicts as made by :func:`id_rows`)."""
+    """The verdict and its reason from per-id rows.
+
+    Dicts as made by :func:`id_rows`.
+    """
     checked = [r for r in rows if r["checks"]]
     if not checked:
         return "not tested", "no check in this build"
@@ -136,7 +143,9 @@ def fill_verdicts(app, doctree, docname):
             for title, ids, name in summary
         ]
         placeholder.replace_self(
-            claims_ledger._table(cells, SUMMARY_HEADER, SUMMARY_WIDTHS, "claims-verdicts")
+            claims_ledger._table(
+                cells, SUMMARY_HEADER, SUMMARY_WIDTHS, "claims-verdicts"
+            )
         )
 
 

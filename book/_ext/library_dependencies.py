@@ -38,7 +38,10 @@ def _module_file(name, root, package):
 
 
 def _imported_names(tree, module=None):
-    """Absolute module names imported by ``tree``; ``module`` resolves relative imports."""
+    """Absolute module names imported by ``tree``.
+
+    ``module`` resolves relative imports.
+    """
     names = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -59,7 +62,7 @@ def _with_parents(name):
 
 
 def dependencies(source_trees, root, package):
-    """Library files used by code with the given ASTs, following imports transitively."""
+    """Library files used by code with these ASTs, following imports transitively."""
     seen, files = set(), set()
     todo = [n for tree in source_trees for n in _imported_names(tree)]
     while todo:
@@ -76,8 +79,15 @@ def dependencies(source_trees, root, package):
 
 
 def notebook_hash(path, root, package):
-    """Hash of the library files a notebook imports (all of them if a cell does not parse)."""
-    cells = [c.source for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
+    """Hash of the library files a notebook imports.
+
+    All of them if a cell does not parse.
+    """
+    cells = [
+        c.source
+        for c in nbformat.read(path, as_version=4).cells
+        if c.cell_type == "code"
+    ]
     try:
         trees = [ast.parse(source) for source in cells]
         files = dependencies(trees, root, package)
@@ -85,13 +95,17 @@ def notebook_hash(path, root, package):
         files = set(root.rglob("*.py"))
     digest = hashlib.sha256()
     for file in sorted(files):
-        digest.update(file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes())
+        digest.update(
+            file.relative_to(root).as_posix().encode() + b"\0" + file.read_bytes()
+        )
     return digest.hexdigest()
 
 
 def _cache_dir(app):
     config = app.env.mystnb_config
-    return Path(config.execution_cache_path) if config.execution_mode == "cache" else None
+    return (
+        Path(config.execution_cache_path) if config.execution_mode == "cache" else None
+    )
 
 
 def _package_root(app):
@@ -105,7 +119,10 @@ def _load(cache_dir):
 
 
 def find_stale(app, env, added, changed, removed):
-    """Notebooks whose library code changed since they executed: drop their cache, re-read."""
+    """Notebooks whose library code changed since they executed.
+
+    Drop their cache, re-read.
+    """
     cache_dir = _cache_dir(app)
     if cache_dir is None:
         return []
@@ -121,7 +138,9 @@ def find_stale(app, env, added, changed, removed):
             stale.append(docname)
             _drop_cached_execution(cache, path)
     if stale:
-        logger.info(f"library code changed for {len(stale)} notebook(s): {', '.join(stale)}")
+        logger.info(
+            f"library code changed for {len(stale)} notebook(s): {', '.join(stale)}"
+        )
     return stale
 
 

@@ -5,10 +5,10 @@ The tables that the book's extensions build (the claims ledger, the verdicts of
 ignores widths it was not told are given and sizes the columns from their content
 (``tabulary``), which squeezes a column of claim ids below the width of one id; and a
 ``tabulary`` cannot break across pages, so a long ledger group ran off the page. For the
-LaTeX builder only, this marks such a table ``colwidths-given`` (its widths are used) and,
-where it stands directly in a section, ``longtable`` (it breaks across pages; a longtable
-cannot be nested in a box). Markdown tables (``colwidths-auto``) and the HTML are
-unchanged.
+LaTeX builder only, this marks such a table ``colwidths-given`` (its widths are used)
+and, where it stands directly in a section, ``longtable`` (it breaks across pages; a
+longtable cannot be nested in a box). Markdown tables (``colwidths-auto``) and the HTML
+are unchanged.
 """
 
 from docutils import nodes

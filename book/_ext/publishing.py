@@ -2,13 +2,14 @@
 
 - Repository, issues and launch (Binder, Colab) buttons, from the repository address
   given at build time in ``$BOOK_REPOSITORY_URL`` (branch ``$BOOK_REPOSITORY_BRANCH``,
-  default ``main``). The GitHub workflow sets it from its own repository; a build without
-  it shows none of these buttons, so no page carries an address nobody gave.
+  default ``main``). The GitHub workflow sets it from its own repository; a build
+  without it shows none of these buttons, so no page carries an address nobody gave.
 - MathJax served by the book itself: the directory ``mathjax_local_dir`` (the npm copy
-  ``make book`` installs) is copied to ``_static/mathjax``, where ``mathjax_path`` points,
-  so formulas typeset with no network.
+  ``make book`` installs) is copied to ``_static/mathjax``, where ``mathjax_path``
+  points, so formulas typeset with no network.
 - In the PDF, numbered chapters where the HTML numbers them: the chapters, and not the
-  introduction (whose sections LaTeX would make chapters 1, 2, ...) or the reference pages.
+  introduction (whose sections LaTeX would make chapters 1, 2, ...) or the reference
+  pages.
 - A link to the PDF in every page footer, when ``make pdf`` has built it: the PDF is
   copied next to the HTML and published with it.
 """
@@ -38,8 +39,14 @@ def repository_buttons(app, config):
     else:
         options["repository_url"] = ""
         launch = dict(options.get("launch_buttons") or {})
-        options["launch_buttons"] = {k: v for k, v in launch.items() if k not in LAUNCH_KEYS}
-        for button in ("use_repository_button", "use_issues_button", "use_edit_page_button"):
+        options["launch_buttons"] = {
+            k: v for k, v in launch.items() if k not in LAUNCH_KEYS
+        }
+        for button in (
+            "use_repository_button",
+            "use_issues_button",
+            "use_edit_page_button",
+        ):
             options[button] = False
 
 
@@ -54,7 +61,10 @@ def name_pdf(app, config):
     The note is in the HTML context, so that the PDF appearing rewrites every page.
     """
     first, *others = config.latex_documents
-    config.latex_documents = [(first[0], Path(config.book_pdf).stem + ".tex", *first[2:]), *others]
+    config.latex_documents = [
+        (first[0], Path(config.book_pdf).stem + ".tex", *first[2:]),
+        *others,
+    ]
     config.html_context["book_pdf"] = config.book_pdf if pdf_path(app).exists() else ""
 
 
@@ -68,11 +78,13 @@ def pdf_link(app, pagename, templatename, context, doctree):
 
 
 def pdf_numbering(app, doctree):
-    """Open each document with LaTeX's section numbering on or off, as its part of the toc."""
+    """Open each document with LaTeX's section numbering on or off, as its toc part."""
     parts = app.config.external_site_map.root.subtrees
     numbered = {item for part in parts if part.numbered for item in part.items}
     depth = 2 if app.env.docname in numbered else -1  # 2: sphinxmanual's own depth
-    doctree.insert(0, nodes.raw("", f"\\setcounter{{secnumdepth}}{{{depth}}}\n", format="latex"))
+    doctree.insert(
+        0, nodes.raw("", f"\\setcounter{{secnumdepth}}{{{depth}}}\n", format="latex")
+    )
 
 
 def copy_assets(app, exception):
@@ -81,8 +93,12 @@ def copy_assets(app, exception):
         return
     mathjax = Path(app.confdir) / app.config.mathjax_local_dir
     if not (mathjax / Path(app.config.mathjax_path).name).exists():
-        raise ExtensionError(f"no MathJax at {mathjax}: `make book` installs it with npm")
-    shutil.copytree(mathjax, Path(app.outdir) / "_static" / "mathjax", dirs_exist_ok=True)
+        raise ExtensionError(
+            f"no MathJax at {mathjax}: `make book` installs it with npm"
+        )
+    shutil.copytree(
+        mathjax, Path(app.outdir) / "_static" / "mathjax", dirs_exist_ok=True
+    )
     if app.config.html_context.get("book_pdf"):
         shutil.copy2(pdf_path(app), Path(app.outdir) / pdf_path(app).name)
 

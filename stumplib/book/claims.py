@@ -5,8 +5,8 @@ value with its expectation under an explicit tolerance and shows exactly one lin
 
     claim <id>: holds | measured <v> | expected <v> ± <tol> | evidence <kind> [<span>]
 
-(``FAILS`` in place of ``holds``, and then raises, unless ``STUMPLIB_CLAIM_FAILURES=record``:
-see :func:`failures`). In a notebook the line is the
+(``FAILS`` in place of ``holds``, and then raises, unless
+``STUMPLIB_CLAIM_FAILURES=record``: see :func:`failures`). In a notebook the line is the
 ``text/plain`` part of one output whose :data:`MIME` part holds the same check as a
 record (id, statement, values, evidence). The claims ledger of the book is built
 from these records in the executed outputs of the pages, and nothing else: running
@@ -40,7 +40,8 @@ IDS = (
 )
 
 #: Kinds of evidence, from the strongest. An identity or exact formula checked to
-#: rounding, a derived limit or expansion checked numerically, a fitted or sampled value.
+#: rounding, a derived limit or expansion checked numerically, a fitted or sampled
+#: value.
 EVIDENCE = ("exact", "asymptotic", "numerical")
 
 #: MIME type of the structured record shown with each claim line.
@@ -65,7 +66,9 @@ class ClaimFailed(AssertionError):
 
 
 def number(value, digits=4):
-    """Finite ``value`` to ``digits`` significant digits, as the ledger shows it (never ``-0``).
+    """Finite ``value`` to ``digits`` significant digits, as the ledger shows it.
+
+    Never ``-0``.
 
     Parameters
     ----------
@@ -83,16 +86,23 @@ def number(value, digits=4):
     ValueError, TypeError
         If ``value`` is not a real scalar or ``digits`` not a positive integer.
     """
-    return _number(validation.scalar(value, "value"), validation.count(digits, "digits"))
+    return _number(
+        validation.scalar(value, "value"), validation.count(digits, "digits")
+    )
 
 
 def _number(value, digits):
-    """:func:`number` of a float, NaN and inf included (a failed measurement is shown)."""
+    """:func:`number` of a float, NaN and inf included.
+
+    A failed measurement is shown.
+    """
     text = f"{float(value) + 0.0:.{digits}g}"
     return "0" if text in ("-0", "0") else text
 
 
-def check(claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4):
+def check(
+    claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4
+):
     """Check ``|measured - expected| <= tol``, show the claim line and its record.
 
     Parameters
@@ -126,7 +136,14 @@ def check(claim_id, measured, expected, tol, statement, *, evidence, span=None, 
     """
     mode = failures()
     record = make_record(
-        claim_id, measured, expected, tol, statement, evidence=evidence, span=span, digits=digits
+        claim_id,
+        measured,
+        expected,
+        tol,
+        statement,
+        evidence=evidence,
+        span=span,
+        digits=digits,
     )
     _show(record)
     if not record["holds"] and mode == "raise":
@@ -156,7 +173,9 @@ def failures():
     return scales.setting("STUMPLIB_CLAIM_FAILURES", FAILURES)
 
 
-def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4):
+def make_record(
+    claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4
+):
     """The record of a check (arguments as for :func:`check`), validated, nothing shown.
 
     Returns
@@ -170,18 +189,22 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
     Raises
     ------
     ValueError
-        If ``claim_id`` or ``evidence`` is unknown, ``span`` is missing (for evidence other than
-        "exact") or malformed, ``statement`` is empty, a value is not a real scalar, or
-        ``expected`` and ``tol`` are not finite with ``tol >= 0``.
+        If ``claim_id`` or ``evidence`` is unknown, ``span`` is missing (for evidence
+        other than "exact") or malformed, ``statement`` is empty, a value is not a real
+        scalar, or ``expected`` and ``tol`` are not finite with ``tol >= 0``.
     """
     if claim_id not in IDS:
         raise ValueError(f"claim_id must be one of {IDS} (got {claim_id!r})")
     if evidence not in EVIDENCE:
         raise ValueError(f"evidence must be one of {EVIDENCE} (got {evidence!r})")
     if span is None and evidence != "exact":
-        raise ValueError(f"span is required for {evidence} evidence (what does it span?)")
+        raise ValueError(
+            f"span is required for {evidence} evidence (what does it span?)"
+        )
     if span is not None and not (isinstance(span, str) and SPAN.match(span)):
-        raise ValueError(f"span must be a one-line string without brackets or '|' (got {span!r})")
+        raise ValueError(
+            f"span must be a one-line string without brackets or '|' (got {span!r})"
+        )
     if not (isinstance(statement, str) and statement.strip()):
         raise ValueError("statement must be a non-empty string")
     for name, value in (("measured", measured), ("expected", expected), ("tol", tol)):
@@ -192,7 +215,11 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
     if not (math.isfinite(expected) and math.isfinite(tol) and tol >= 0):
         raise ValueError("expected and tol must be finite, with tol >= 0")
     holds = math.isfinite(measured) and abs(measured - expected) <= tol
-    shown = [_number(measured, digits), _number(expected, digits), _number(_round_up(tol), 2)]
+    shown = [
+        _number(measured, digits),
+        _number(expected, digits),
+        _number(_round_up(tol), 2),
+    ]
     return {
         "id": claim_id,
         "holds": holds,
@@ -207,7 +234,10 @@ def make_record(claim_id, measured, expected, tol, statement, *, evidence, span=
 
 
 def _round_up(tol, digits=2):
-    """``tol`` rounded up to ``digits`` significant digits (a tolerance is shown with two)."""
+    """``tol`` rounded up to ``digits`` significant digits.
+
+    A tolerance is shown with two.
+    """
     if tol == 0:
         return 0.0
     unit = 10.0 ** (math.floor(math.log10(tol)) - digits + 1)
@@ -215,7 +245,7 @@ def _round_up(tol, digits=2):
 
 
 def _margin(shown, holds, digits):
-    """How close a check came to its tolerance, from the values it shows, to two decimals.
+    """How close a check came to its tolerance, from its shown values, to two decimals.
 
     An upper bound on ``abs(measured - expected) / tol`` that the shown digits support:
     the difference of the shown values plus half a unit in their last digit each, over
@@ -235,7 +265,10 @@ def _margin(shown, holds, digits):
 
 
 def _half_unit(value, digits):
-    """Half a unit in the last of ``digits`` significant digits of ``value`` (0 at 0)."""
+    """Half a unit in the last of ``digits`` significant digits of ``value``.
+
+    0 at 0.
+    """
     if value == 0:
         return 0.0
     return 0.5 * 10.0 ** (math.floor(math.log10(abs(value))) - digits + 1)
@@ -276,7 +309,9 @@ def _show(record):
 
 
 class RecordRenderer:
-    """myst-nb plugin (entry point ``myst_nb.mime_renderers``): a record renders as nothing.
+    """myst-nb plugin (entry point ``myst_nb.mime_renderers``).
+
+    A record renders as nothing.
 
     The page shows the claim line (the ``text/plain`` part of the same output); the
     record is read by the claims ledger from the executed notebook.
@@ -306,7 +341,9 @@ def records(notebook):
     """
     found = []
     for cell in notebook.get("cells", []):
-        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
+        for output in (
+            cell.get("outputs", []) if cell.get("cell_type") == "code" else []
+        ):
             record = output.get("data", {}).get(MIME)
             if record is not None:
                 found.append(dict(record))

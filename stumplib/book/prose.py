@@ -30,9 +30,12 @@ class Shown(float):
 
 
 def rounded(value, digits=None, decimals=None):
-    """``value`` rounded to ``digits`` significant digits or ``decimals`` decimals (not both).
+    """``value`` rounded to ``digits`` significant digits or ``decimals`` decimals.
 
-    ``value`` is one finite real number, a real SymPy number (such as ``log(2)``) included.
+    Not both.
+
+    ``value`` is one finite real number, a real SymPy number (such as ``log(2)``)
+    included.
 
     Parameters
     ----------
@@ -71,7 +74,9 @@ def rounded(value, digits=None, decimals=None):
 
 
 def text(value):
-    """How a reader writes ``value`` (finite): ``640``, ``0.0012``, ``2.5 × 10⁻⁵``, ``3 × 10⁸``.
+    """How a reader writes ``value`` (finite).
+
+    ``640``, ``0.0012``, ``2.5 × 10⁻⁵``, ``3 × 10⁸``.
 
     Parameters
     ----------

@@ -1,4 +1,6 @@
-"""Experiment sizes and seeds: a ``book`` size run by every build, a ``full`` size for more.
+"""Experiment sizes and seeds.
+
+A ``book`` size run by every build, a ``full`` size for more.
 
 ``STUMPLIB_SCALE=full`` selects the larger sizes, for deeper confirmation on a
 larger machine. ``STUMPLIB_SEED_OFFSET=j`` (``j >= 1``) re-draws every seeded
@@ -72,7 +74,9 @@ def sized(book, full):
 
 
 def seed_offset():
-    """The seed offset in force: 0 (the stored draw) unless ``STUMPLIB_SEED_OFFSET`` says.
+    """The seed offset in force.
+
+    0 (the stored draw) unless ``STUMPLIB_SEED_OFFSET`` says.
 
     Returns
     -------
@@ -86,7 +90,9 @@ def seed_offset():
     """
     value = os.environ.get("STUMPLIB_SEED_OFFSET", "0").strip()
     if not value.isdigit():
-        raise ValueError(f"STUMPLIB_SEED_OFFSET must be a non-negative integer (got {value!r})")
+        raise ValueError(
+            f"STUMPLIB_SEED_OFFSET must be a non-negative integer (got {value!r})"
+        )
     return int(value)
 
 

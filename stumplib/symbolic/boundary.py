@@ -1,9 +1,12 @@
-"""Exact risks with an empty side: the edge failure and reflected symmetrization (SymPy).
+"""Exact risks with an empty side: the edge failure and reflected symmetrization.
+
+SymPy.
 
 :mod:`stumplib.symbolic.risks` derives the risks of the nearest-positive and midpoint
 rules under the conventions ``R = 1`` (no positive) and ``L = 0`` (no negative). The
 softmax head and its symmetrizations behave differently exactly on those events, so
-their risks are the risks of :mod:`~stumplib.symbolic.risks` with the two *edge terms* replaced.
+their risks are the risks of :mod:`~stumplib.symbolic.risks` with the two *edge terms*
+replaced.
 
 **No positive.** With ``N`` uniform features and threshold ``s``, every feature lies in
 ``[0, s]`` with probability ``s^N``. On that event write ``C = s - max_i x_i`` and
@@ -75,17 +78,20 @@ def edge_term(error):
     Parameters
     ----------
     error : sympy.Expr
-        The rule's estimate minus ``s`` on the event, of degree at most 1 in ``C``, ``D``.
+        The rule's estimate minus ``s`` on the event, of degree at most 1 in ``C``,
+        ``D``.
 
     Raises
     ------
     ValueError
-        If ``error`` depends on symbols other than ``C``, ``D`` and ``s``, or is of degree above 1
-        in ``C`` and ``D``.
+        If ``error`` depends on symbols other than ``C``, ``D`` and ``s``, or is of
+        degree above 1 in ``C`` and ``D``.
     """
     error = sp.sympify(error)
     if not error.free_symbols <= {C, D, s}:
-        raise ValueError(f"error may depend on C, D and s only (got {error.free_symbols})")
+        raise ValueError(
+            f"error may depend on C, D and s only (got {error.free_symbols})"
+        )
     square = sp.Poly(sp.expand(error**2), C, D)
     if square.total_degree() > 2:
         raise ValueError("error must be of degree at most 1 in C and D")
@@ -110,12 +116,13 @@ def mirrored(expr):
 
 
 # Each rule's error on the event "no positive" (in C, D) and, in the mirrored
-# coordinates C', D', s' = 1 - s, on the event "no negative" (written again with C, D, s).
-# The convention rules of stumplib.symbolic.risks are listed with their names there.
+# coordinates C', D', s' = 1 - s, on the event "no negative" (written again with C, D,
+# s). The convention rules of stumplib.symbolic.risks are listed with their names there.
 EDGE_ERRORS = {
     # nearest positive with R = 1 when there is none; R = s + C' on "no negative"
     "nearest_positive": (1 - s, C),
-    # midpoint with L = 0, R = 1 conventions: (L + R)/2 - s; equivariant under the mirror
+    # midpoint with L = 0, R = 1 conventions: (L + R)/2 - s; equivariant under the
+    # mirror
     "midpoint": ((1 - s - C) / 2, (1 - s - C) / 2),
     # the head's hard limit: min x = D when there is no positive
     "head": (D - s, C),
@@ -138,7 +145,7 @@ CONVENTION = {
 
 @cache
 def risk(rule):
-    """Exact risk ``E (rule - s)^2`` at a fixed threshold ``s`` for ``N`` uniform features.
+    """Exact risk ``E (rule - s)^2`` at a fixed threshold ``s``, ``N`` uniform features.
 
     Parameters
     ----------
@@ -165,7 +172,9 @@ def risk(rule):
     conv_hi, conv_lo = EDGE_ERRORS[base]
     rule_hi, rule_lo = EDGE_ERRORS[rule]
     change = (
-        edge_term(rule_hi) - edge_term(conv_hi) + mirrored(edge_term(rule_lo) - edge_term(conv_lo))
+        edge_term(rule_hi)
+        - edge_term(conv_hi)
+        + mirrored(edge_term(rule_lo) - edge_term(conv_lo))
     )
     return sp.factor(sp.simplify(sp.expand(risks.risks()[base] + change)))
 

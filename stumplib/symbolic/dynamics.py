@@ -62,7 +62,7 @@ class LossExpansion:
         return 1 / b**2 + self.phi / b**3 + self.psi / b**4
 
     def coordinate(self, a, b_):
-        """The valley coordinate ``ξ = b^m e^{-(a - p b)}`` at real ``a`` and ``b_ > 0``."""
+        """Valley coordinate ``ξ = b^m e^{-(a - p b)}`` at real ``a`` and ``b_ > 0``."""
         m, p = float(self.m), float(self.p)
         a, b_ = validation.finite(a, "a"), validation.positive(b_, "b_")
         return np.exp(m * np.log(b_) - (a - p * b_))
@@ -76,7 +76,9 @@ class LossExpansion:
 def _check_interior(lo, hi):
     lo, hi = sp.nsimplify(lo), sp.nsimplify(hi)
     if not (0 < lo < hi < 1):
-        raise ValueError(f"an interior prior needs 0 < lo < hi < 1 (got lo={lo}, hi={hi})")
+        raise ValueError(
+            f"an interior prior needs 0 < lo < hi < 1 (got lo={lo}, hi={hi})"
+        )
     return lo, hi
 
 
@@ -238,7 +240,10 @@ def reduce_flow(expansion):
     h_prime = expansion.p + expansion.m * eps
     on_curve = {xi: x0 + x1 * eps}
     tangency = sp.series((l_a - h_prime * l_b).subs(on_curve), eps, 0, 5).removeO()
-    order3, order4 = sp.expand(tangency.coeff(eps, 3)), sp.expand(tangency.coeff(eps, 4))
+    order3, order4 = (
+        sp.expand(tangency.coeff(eps, 3)),
+        sp.expand(tangency.coeff(eps, 4)),
+    )
     roots = [z for z in sp.solve(order3, x0) if z.is_positive]
     if len(roots) != 1:
         raise ValueError(f"expected one positive slow-curve root, got {roots}")

@@ -105,7 +105,7 @@ def estimate(size=None):
 
 
 def weighted_moments(size=None):
-    """``Cov_w(x, y)`` and ``-Var_w(x)`` under the softmax weights, as SymPy expressions.
+    """``Cov_w(x, y)`` and ``-Var_w(x)`` under the softmax weights, in SymPy.
 
     Parameters
     ----------
@@ -144,7 +144,13 @@ def derive(size=None):
     d_a, d_b = sp.diff(s_hat, a).doit(), sp.diff(s_hat, b).doit()
     cov, neg_var = weighted_moments(size)
     return Derivation(
-        s_hat, d_a, d_b, cov, neg_var, sp.simplify(d_a - cov), sp.simplify(d_b - neg_var)
+        s_hat,
+        d_a,
+        d_b,
+        cov,
+        neg_var,
+        sp.simplify(d_a - cov),
+        sp.simplify(d_b - neg_var),
     )
 
 

@@ -1,17 +1,18 @@
 """SymPy derivations for the population limit.
 
-With uniform features on [0, 1] and threshold ``s`` (``q = 1 - s``), the infinite-context
-head is a ratio of four elementary integrals,
+With uniform features on [0, 1] and threshold ``s`` (``q = 1 - s``), the
+infinite-context head is a ratio of four elementary integrals,
 
-    s_hat(s) = (∫_0^s x e^{-bx} dx + ∫_s^1 x e^{a-bx} dx) / (∫_0^s e^{-bx} dx + ∫_s^1 e^{a-bx} dx).
+    s_hat(s) = (∫_0^s x e^{-bx} dx + ∫_s^1 x e^{a-bx} dx) / (∫_0^s e^{-bx} dx + ∫_s^1
+    e^{a-bx} dx).
 
 This module derives, step by step:
 
 * :func:`closed_form` — the integrals, and the exact *structured* form
   ``s_hat - s = (d_+ + ρ d_-)/(1 + ρ)`` (class biases ``d_±``, odds ``ρ`` of a
   negative against a positive), proved equal to the raw ratio;
-* :func:`gradient_identities` — ``∂ŝ/∂a = Cov_w(x, y)`` and ``∂ŝ/∂b = -Var_w(x)`` for the
-  integral weights (the population gradient is ``2 E[(ŝ - s) ∇ŝ]``);
+* :func:`gradient_identities` — ``∂ŝ/∂a = Cov_w(x, y)`` and ``∂ŝ/∂b = -Var_w(x)`` for
+  the integral weights (the population gradient is ``2 E[(ŝ - s) ∇ŝ]``);
 * :func:`interior_series` — the large-``b`` expansion at fixed interior ``s`` in the
   leakage ``λ = e^{-(a - bs)}`` and the edge factors ``e^{-bq}``, ``e^{-bs}``;
 * :func:`inner_layer` — the layer ``q = e^{-(a-b)} w / b`` near ``s = 1``;
@@ -39,7 +40,10 @@ _U, _A, _B = sp.symbols("U A B", positive=True)  # e^{-bs}, e^{a}, e^{-b}
 
 
 def _algebraic(expr):
-    """Rewrite ``expr`` with ``e^{-bs} -> U``, ``e^{a} -> A``, ``e^{-b} -> B`` (q = 1 - s)."""
+    """Rewrite ``expr`` with ``e^{-bs} -> U``, ``e^{a} -> A``, ``e^{-b} -> B``.
+
+    Q = 1 - s.
+    """
     expr = sp.expand(expr.subs(q, 1 - s), power_exp=True)
     return expr.subs(
         {
@@ -57,7 +61,8 @@ def _is_zero(expr):
     return sp.simplify(sp.together(_algebraic(expr))) == 0
 
 
-# --------------------------------------------------------------------------- closed form
+# --------------------------------------------------------------------------- closed
+# form
 
 
 @dataclass(frozen=True)
@@ -94,7 +99,9 @@ class ClosedForm:
 
 
 def closed_form():
-    """Integrate the softmax weights against the uniform density; see :class:`ClosedForm`.
+    """Integrate the softmax weights against the uniform density.
+
+    See :class:`ClosedForm`.
 
     Returns
     -------
@@ -176,8 +183,8 @@ class GradientIdentities:
     d_a, d_b : sympy.Expr
         Derivatives of the closed form.
     cov, neg_var : sympy.Expr
-        ``Cov_w(x, y)`` and ``-Var_w(x)`` from integrals of ``x y``, ``y``, ``x²`` against
-        the weights.
+        ``Cov_w(x, y)`` and ``-Var_w(x)`` from integrals of ``x y``, ``y``, ``x²``
+        against the weights.
     proved : bool
         ``True`` if both differences simplify to 0.
     """
@@ -226,8 +233,8 @@ def interior_series(order=4):
     In ``λ = e^{-(a-bs)}``, ``ε_q = e^{-bq}``, ``ε_s = e^{-bs}``.
 
     ``T_k`` collects the products of ``k`` of the three small factors (a bookkeeping
-    parameter ``τ`` multiplies each); all three are exponentially small in ``b`` at fixed
-    interior ``s`` once ``a - bs → ∞``.
+    parameter ``τ`` multiplies each); all three are exponentially small in ``b`` at
+    fixed interior ``s`` once ``a - bs → ∞``.
 
     Returns
     -------
@@ -246,7 +253,7 @@ def interior_series(order=4):
 
 
 def interior_terms_function(order=4):
-    """NumPy function ``(a, b, s) -> [T_0, ..., T_{order-1}]`` of :func:`interior_series`.
+    """NumPy ``(a, b, s) -> [T_0, ..., T_{order-1}]`` of :func:`interior_series`.
 
     Parameters
     ----------
@@ -270,7 +277,9 @@ def interior_terms_function(order=4):
 
 
 def logistic_form():
-    """``s_hat - s`` with ``ε_q = ε_s = 0`` exactly: ``1/b - s λ/(1 + λ) = 1/b - s σ(bs - a)``.
+    """``s_hat - s`` with ``ε_q = ε_s = 0`` exactly.
+
+    ``1/b - s λ/(1 + λ) = 1/b - s σ(bs - a)``.
 
     Returns
     -------
@@ -281,12 +290,13 @@ def logistic_form():
     return sp.simplify((d_pos + rho * d_neg) / (1 + rho))
 
 
-# --------------------------------------------------------------------------- inner layer
+# --------------------------------------------------------------------------- inner
+# layer
 
 
 @dataclass(frozen=True)
 class InnerLayer:
-    """The layer near ``s = 1`` when ``a - b = δ`` is large, in ``q = η w / b``, ``η = e^{-δ}``.
+    """Layer near ``s = 1`` at large ``a - b = δ``, in ``q = η w / b``, ``η = e^{-δ}``.
 
     In these variables ``bq = η w`` and the odds of a negative against a positive are
     ``ρ = η e^{-ηw} / (1 - e^{-ηw})``; terms of relative size ``e^{-b}`` (the factor
@@ -328,11 +338,14 @@ def inner_layer():
     orders = [sp.factor(ser.coeff(nu, k)) for k in range(3)]
     contribution = sp.factor(sp.integrate(orders[0] ** 2, (w, 0, sp.oo)) * nu / b)
     # ∫ [η/(e^t - 1 + η)]² dt with u = e^t - 1, dt = du/(1 + u)
-    squared = sp.integrate(sp.apart(nu**2 / ((u + nu) ** 2 * (1 + u)), u), (u, 0, sp.oo))
+    squared = sp.integrate(
+        sp.apart(nu**2 / ((u + nu) ** 2 * (1 + u)), u), (u, 0, sp.oo)
+    )
     return InnerLayer(r, orders, contribution, sp.simplify(squared))
 
 
-# --------------------------------------------------------------------------- interior prior
+# --------------------------------------------------------------------------- interior
+# prior
 
 
 @dataclass(frozen=True)
@@ -389,7 +402,9 @@ def interior_valley(order=3):
     F = sp.expand(sp.integrate(expanded, (v, 0, sp.oo)))
     coeffs = sp.symbols(f"g0:{order}")
     g_series = sum(c * h**k for k, c in enumerate(coeffs))
-    stationarity = sp.expand(sp.series(sp.diff(F, g).subs(g, g_series), h, 0, order).removeO())
+    stationarity = sp.expand(
+        sp.series(sp.diff(F, g).subs(g, g_series), h, 0, order).removeO()
+    )
     solution = {}
     for k, c in enumerate(coeffs):
         eq = stationarity.coeff(h, k).subs(solution)
@@ -399,7 +414,8 @@ def interior_valley(order=3):
     g_full = sum(gk * h**k for k, gk in enumerate(g_star))
     offset_series = sp.expand(sp.series(-sp.log(g_full), h, 0, order).removeO())
     offset = [
-        sp.simplify(sp.expand_log(offset_series.coeff(h, k), force=True)) for k in range(order)
+        sp.simplify(sp.expand_log(offset_series.coeff(h, k), force=True))
+        for k in range(order)
     ]
     min_series = sp.expand(sp.series(F.subs(g, g_full), h, 0, order + 1).removeO())
     min_F = [sp.simplify(min_series.coeff(h, k)) for k in range(order + 1)]
@@ -418,13 +434,15 @@ class FullPrior:
     bias_integral : sympy.Expr
         ``∫_0^∞ [(1 - φ)² - 1] dt = -2ζ(3)``: ``b²·L(∞, b) = 1 + bias_integral/b``.
     zeta_sums : dict
-        The termwise steps: ``∫ t/(e^t-1) = Σ 1/n²`` and ``∫ t²/(e^t-1)² = Σ 2(n-1)/n³``.
+        The termwise steps: ``∫ t/(e^t-1) = Σ 1/n²`` and
+        ``∫ t²/(e^t-1)² = Σ 2(n-1)/n³``.
     J, K : sympy.Expr
         ``J = ∫_0^∞ (1 - φ)/(e^t - 1) dt = ζ(2) - 1`` and
         ``K = ∫_0^∞ (1 - φ) t e^t/(e^t - 1)² dt = ζ(2) - 1/2``.
     excess : sympy.Expr
-        ``G(b) = (1 - 1/b)² - 2J/b + 2K/b²``: ``L(a, b) - L(∞, b) = (e^{-(a-b)}/b)·G(b)``
-        to first order in ``e^{-(a-b)}`` (and up to ``e^{-b}``).
+        ``G(b) = (1 - 1/b)² - 2J/b + 2K/b²``:
+        ``L(a, b) - L(∞, b) = (e^{-(a-b)}/b)·G(b)`` to first order in ``e^{-(a-b)}``
+        (and up to ``e^{-b}``).
     identities : dict
         The derivative identities used (each simplifies to 0) and the boundary limits.
     """
@@ -451,15 +469,20 @@ def full_prior():
         (n - 1) * sp.integrate(t**2 * sp.exp(-n * t), (t, 0, sp.oo)), (n, 2, sp.oo)
     )
     bias_integral = sp.simplify(-2 * first + second)
-    # J: 1/(e^t-1)² = -d/dt[1/(e^t-1)] - 1/(e^t-1), integrate t/(e^t-1)² by parts on [ε, ∞):
-    # J(ε) = ∫_ε 1/(e^t-1) - ∫_ε t/(e^t-1)² = -ε/(e^ε - 1) + ∫_ε t/(e^t-1)  ->  ζ(2) - 1
+    # J: 1/(e^t-1)² = -d/dt[1/(e^t-1)] - 1/(e^t-1), integrate t/(e^t-1)² by parts on [ε,
+    # ∞): J(ε) = ∫_ε 1/(e^t-1) - ∫_ε t/(e^t-1)² = -ε/(e^ε - 1) + ∫_ε t/(e^t-1)  ->  ζ(2)
+    # - 1
     id_square = sp.simplify(
-        sp.diff(-1 / (sp.exp(t) - 1), t) - 1 / (sp.exp(t) - 1) - 1 / (sp.exp(t) - 1) ** 2
+        sp.diff(-1 / (sp.exp(t) - 1), t)
+        - 1 / (sp.exp(t) - 1)
+        - 1 / (sp.exp(t) - 1) ** 2
     )
     boundary = sp.limit(phi, t, 0)
     J = first - boundary
     # K: t e^t/(e^t-1)² = φ/t - φ', so K = ∫ (1-φ)φ/t - ∫ (1-φ)φ' = J + [φ²/2 - φ]_0^∞
-    id_kernel = sp.simplify(t * sp.exp(t) / (sp.exp(t) - 1) ** 2 - (phi / t - sp.diff(phi, t)))
+    id_kernel = sp.simplify(
+        t * sp.exp(t) / (sp.exp(t) - 1) ** 2 - (phi / t - sp.diff(phi, t))
+    )
     id_j = sp.simplify((1 - phi) / (sp.exp(t) - 1) - (1 - phi) * phi / t)
     bracket = sp.limit(phi**2 / 2 - phi, t, sp.oo) - sp.limit(phi**2 / 2 - phi, t, 0)
     K = J + bracket
@@ -493,11 +516,17 @@ def quadrature_check(dps=30):
         phi = lambda t_: t_ / mpmath.expm1(t_) if t_ else mpmath.mpf(1)  # noqa: E731
         pts = [0, 1, 10, 100, mpmath.inf]
         return {
-            "bias_integral": mpmath.quad(lambda t_: (1 - phi(t_)) ** 2 - 1 if t_ else -1, pts),
-            "J": mpmath.quad(lambda t_: (1 - phi(t_)) / mpmath.expm1(t_) if t_ else 0.5, pts),
+            "bias_integral": mpmath.quad(
+                lambda t_: (1 - phi(t_)) ** 2 - 1 if t_ else -1, pts
+            ),
+            "J": mpmath.quad(
+                lambda t_: (1 - phi(t_)) / mpmath.expm1(t_) if t_ else 0.5, pts
+            ),
             "K": mpmath.quad(
                 lambda t_: (
-                    (1 - phi(t_)) * t_ * mpmath.exp(t_) / mpmath.expm1(t_) ** 2 if t_ else 0.5
+                    (1 - phi(t_)) * t_ * mpmath.exp(t_) / mpmath.expm1(t_) ** 2
+                    if t_
+                    else 0.5
                 ),
                 pts,
             ),

@@ -15,8 +15,8 @@ there, against ``|G| = O(b^{-3})`` in the bulk. Along the layer ``ds = du / b`` 
 
 * the valley condition ``∂_a L ∝ ∫ r ∂_a r ds = 0`` is ``∫_0^{ρ_0} (1 - ρ) dρ = 0``:
   ``ρ_0 = 2``;
-* the population gradient is the bulk's ``v = (0, -2/b³)`` (the layer's ``b`` part is the
-  same integral, zero on the valley): ``|v| = 2/b³``;
+* the population gradient is the bulk's ``v = (0, -2/b³)`` (the layer's ``b`` part is
+  the same integral, zero on the valley): ``|v| = 2/b³``;
 * ``E|G|² = (hi - lo)^{-1} 4 (1 + hi²) b^{-5} ∫_0^{2} (1 - ρ)² ρ dρ`` and
   ``σ_∞² = tr Cov G / |v|² → E|G|² / |v|²``, so
 
@@ -71,7 +71,9 @@ def layer_constant():
     g_layer, second_moment = _layer(rho0)
     valley = [r for r in sp.solve(sp.simplify(g_layer[0] * b**3), rho0) if r != 0]
     if len(valley) != 1:
-        raise ArithmeticError(f"the valley condition has no unique nonzero root ({valley})")
+        raise ArithmeticError(
+            f"the valley condition has no unique nonzero root ({valley})"
+        )
     top = valley[0]
     c_sigma = sp.sqrt(sp.simplify(second_moment.subs(rho0, top) / (2 / b**3) ** 2 / b))
     second = sp.integrate((1 - rho) ** 2 * rho, (rho, 0, top))
@@ -123,12 +125,15 @@ def slow_layer_constant():
     """
     g_layer, second_moment = _layer(rho0)
     g = sp.Matrix([0, -2 / b**3]) + g_layer
-    # the roots are 1 ± √(1 + 2 hi (hi - lo) / (1 + hi²)): keep the positive one (hi > lo)
+    # the roots are 1 ± √(1 + 2 hi (hi - lo) / (1 + hi²)): keep the positive one (hi >
+    # lo)
     interior = {lo: sp.Rational(1, 10), hi: sp.Rational(9, 10)}
     tangency = sp.solve(sp.simplify((g[0] - hi * g[1]) * b**3), rho0)
     roots = [r for r in tangency if r.subs(interior) > 0]
     if len(roots) != 1:
-        raise ArithmeticError(f"the tangency condition has no unique positive root ({roots})")
+        raise ArithmeticError(
+            f"the tangency condition has no unique positive root ({roots})"
+        )
     top = roots[0]
     norm_sq = sp.simplify((g.T * g)[0].subs(rho0, top))
     c_slow = sp.sqrt(sp.simplify(second_moment.subs(rho0, top) / norm_sq / b))
@@ -136,10 +141,11 @@ def slow_layer_constant():
 
 
 def _layer(top):
-    """The layer's population gradient and ``E|G|²`` for ``ρ`` up to ``top`` at ``s = hi``.
+    """The layer's population gradient and ``E|G|²``, ``ρ`` to ``top``, at ``s = hi``.
 
-    ``(g_layer, second_moment)``: the integrals of ``G = 2 r ∇r`` and of ``|G|²`` against
-    the prior's density ``1/(hi - lo)`` over the layer, at leading order in ``1/b``.
+    ``(g_layer, second_moment)``: the integrals of ``G = 2 r ∇r`` and of ``|G|²``
+    against the prior's density ``1/(hi - lo)`` over the layer, at leading order in
+    ``1/b``.
     """
     residual = (1 - rho) / b
     grad = sp.Matrix([rho / b, -hi * rho / b])

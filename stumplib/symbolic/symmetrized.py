@@ -5,10 +5,11 @@ Both heads share ``(a, b)``; uniform features; ``c = e^{a - b}``.
 **Interior prior** ``U[l, 1 - l]`` (symmetric, so the offset ``a - (hi + lo) b`` is
 ``a - b``). The mirror average's residual is ``(eps(1 - s) - eps(s))/2`` and, inside
 the prior, only two layers of width ``1/b`` survive. At ``s = hi - sigma`` the head
-leaks onto its negatives, ``(hi - sigma) e^{-(a - b s)} = u (1 - sigma/hi) e^{-b sigma}``
-with ``u = hi e^{-(a - b hi)}``, and its positive kernel is truncated at 1,
-``(l + sigma) e^{-b(1 - s)} = v (1 + sigma/l) e^{-b sigma}`` with ``v = l e^{-b l}``; the
-bottom layer is the mirror image. Up to terms exponentially smaller::
+leaks onto its negatives,
+``(hi - sigma) e^{-(a - b s)} = u (1 - sigma/hi) e^{-b sigma}`` with
+``u = hi e^{-(a - b hi)}``, and its positive kernel is truncated at 1,
+``(l + sigma) e^{-b(1 - s)} = v (1 + sigma/l) e^{-b sigma}`` with ``v = l e^{-b l}``;
+the bottom layer is the mirror image. Up to terms exponentially smaller::
 
     L = v^2 F(rho, b),   F = [A^2 + A B/b + B^2/(2 b^2)] / (4 (hi - lo) b),
 
@@ -77,7 +78,9 @@ def layer_loss(l=lo):
     hi = 1 - l
     sigma = sp.Symbol("sigma", positive=True)
     profile = rho * (1 - sigma / hi) + (1 + sigma / l)
-    integral = sp.integrate(sp.exp(-2 * b * sigma) * profile**2, (sigma, 0, sp.oo), conds="none")
+    integral = sp.integrate(
+        sp.exp(-2 * b * sigma) * profile**2, (sigma, 0, sp.oo), conds="none"
+    )
     return integral / (2 * (hi - l))
 
 
@@ -97,7 +100,7 @@ class Law:
     correction: sp.Expr
 
     def at(self, l, b_=None):
-        """Numeric value of the limit (``b_`` omitted) or of the two terms at ``b_ > 0`` (array).
+        """Value of the limit (``b_`` omitted) or of both terms at ``b_ > 0`` (array).
 
         ``l`` is one real number, the ``l`` of the prior ``U[l, 1 - l]``.
         """
@@ -119,7 +122,7 @@ def _series(expr, order=2):
 
 
 def interior_laws(l=lo):
-    """Laws of the averaged head's flow under ``U[l, 1 - l]``, to first order in ``1/b``.
+    """Laws of the averaged head's flow on ``U[l, 1 - l]``, to first order in ``1/b``.
 
     On the slow manifold ``a' = b'`` (the offset is constant to this order), i.e.
     ``2 rho F_rho - 2 l F + F_b = 0``, solved as ``rho = rho0 + rho1/b``. There
@@ -176,7 +179,9 @@ def zeta_constant():
     """
     exact = sp.simplify(sp.summation((n - 1) / n**3, (n, 2, sp.oo)))
     with mpmath.workdps(30):
-        quad = mpmath.quad(lambda t: t**2 / mpmath.expm1(t) ** 2, [0, 1, mpmath.inf]) / 2
+        quad = (
+            mpmath.quad(lambda t: t**2 / mpmath.expm1(t) ** 2, [0, 1, mpmath.inf]) / 2
+        )
         quad = sp.Float(mpmath.nstr(quad, 30), 30)
     return exact, quad
 

@@ -4,18 +4,18 @@ Run after ``make book`` (``make check-book`` does both the set-up and the run). 
 every page: MathJax typeset every formula without error and no raw TeX is left in the
 prose, every image loaded and has alt text, no cell shows an error or stderr output,
 every internal link points to an existing page and anchor, a notebook's page offers the
-notebook for download (a real ``.ipynb`` with the repository's cells), and the claims ledger shows
-every claim of ``stumplib.book.claims.IDS`` holding. And what a reader sees at 1200 x 900:
-no image is distorted (rendered aspect ratio within 2% of the file's), every figure is
-shown at a size at which its smallest text is at least 9 px on screen, every figure
-has a caption, no code line (folded cells opened) is wider than its cell, and nothing
-is cut off: a display, table or output wider than its box scrolls. Beyond that, the
-page reads without sideways scrolling: no display formula needs a scroll
+notebook for download (a real ``.ipynb`` with the repository's cells), and the claims
+ledger shows every claim of ``stumplib.book.claims.IDS`` holding. And what a reader sees
+at 1200 x 900: no image is distorted (rendered aspect ratio within 2% of the file's),
+every figure is shown at a size at which its smallest text is at least 9 px on screen,
+every figure has a caption, no code line (folded cells opened) is wider than its cell,
+and nothing is cut off: a display, table or output wider than its box scrolls. Beyond
+that, the page reads without sideways scrolling: no display formula needs a scroll
 (``display-fit``, naming the formula's TeX), no claim line needs one or is cut
 (``claim-lines``, folded boxes opened), no output is a lone number left by a cell's last
 expression (``stray-value``), and a chapter page is at most ``MAX_SCREENS`` screens long
-(``length``). In the theme's dark mode every figure sits on a white card, as it was drawn
-(``dark``). At phone width (390 x 844) a formula, table or output wider than its
+(``length``). In the theme's dark mode every figure sits on a white card, as it was
+drawn (``dark``). At phone width (390 x 844) a formula, table or output wider than its
 box scrolls rather than being cut (``phone``). Each check reports per page
 (``test_page[<page>-<check>]``). Full-page screenshots of each page are saved to
 ``_build/screenshots``: ``<page>.png`` as the page opens, ``<page>-dark.png`` in the
@@ -59,19 +59,23 @@ FLAGS = [
 RAW_TEX = re.compile(r"\\[a-zA-Z]+|\\[()\[\]]|\$")
 PAGES = sorted(p.relative_to(HTML).as_posix() for p in (HTML / "book").glob("*.html"))
 
-# Everything the page shows as prose: the body without code, outputs, typeset math and scripts.
+# Everything the page shows as prose: the body without code, outputs, typeset math and
+# scripts.
 PROSE_JS = """() => {
   const body = document.querySelector('article') || document.body;
   const copy = body.cloneNode(true);
-  copy.querySelectorAll('pre, code, mjx-container, script, style, .cell_output, .highlight')
-      .forEach(e => e.remove());
+  copy.querySelectorAll(
+    'pre, code, mjx-container, script, style, .cell_output, .highlight'
+  ).forEach(e => e.remove());
   return copy.innerText;
 }"""
 IMAGES_JS = """() => Array.from(document.images).map(i => (
   {src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0,
    alt: i.getAttribute('alt')}))"""
-LEDGER_JS = """() => Array.from(document.querySelectorAll('table.claims-ledger tbody tr')).map(
-  r => Array.from(r.cells).map(c => c.innerText.trim()))"""  # id + chapter, statement, result
+# Rows: id + chapter, statement, result.
+LEDGER_JS = """() => Array.from(
+  document.querySelectorAll('table.claims-ledger tbody tr')
+).map(r => Array.from(r.cells).map(c => c.innerText.trim()))"""
 
 
 def test_book_is_built():
@@ -81,19 +85,26 @@ def test_book_is_built():
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="pip install playwright"
+    )
     with sync_api.sync_playwright() as playwright:
         # Scroll bars drawn as a reader's browser draws them (Playwright hides them by
         # default): they take their width from the page, and screenshots show them.
         chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=FLAGS, ignore_default_args=["--hide-scrollbars"]
+            executable_path=CHROMIUM,
+            args=FLAGS,
+            ignore_default_args=["--hide-scrollbars"],
         )
         yield chromium
         chromium.close()
 
 
 def offline(problems):
-    """A route handler: local files load; every other request is refused and reported."""
+    """A route handler: local files load.
+
+    Every other request is refused and reported.
+    """
 
     def route(route):
         url = route.request.url
@@ -112,18 +123,23 @@ def open_page(browser, page_name, viewport=None):
     page.route("**/*", offline(problems))
     page.goto((HTML / page_name).as_uri(), wait_until="load")
     if page.query_selector("mjx-container, .math") is not None:
-        page.wait_for_function("window.MathJax && MathJax.startup && MathJax.startup.promise")
+        page.wait_for_function(
+            "window.MathJax && MathJax.startup && MathJax.startup.promise"
+        )
         page.evaluate("() => MathJax.startup.promise")
     return page, problems
 
 
 def math_problems(page):
     problems = []
-    if page.query_selector_all(".math") and not page.query_selector_all("mjx-container"):
+    if page.query_selector_all(".math") and not page.query_selector_all(
+        "mjx-container"
+    ):
         problems.append("MathJax typeset nothing")
     errors = page.query_selector_all("mjx-merror, [data-mjx-error]")
     problems += [
-        f"MathJax error: {e.get_attribute('data-mjx-error') or e.inner_text()}" for e in errors
+        f"MathJax error: {e.get_attribute('data-mjx-error') or e.inner_text()}"
+        for e in errors
     ]
     raw = sorted(set(RAW_TEX.findall(page.evaluate(PROSE_JS))))
     if raw:
@@ -169,7 +185,9 @@ def _anchors(path, cache={}):  # noqa: B006 (a cache shared across calls)
 
 def page_links(page):
     return set(
-        page.eval_on_selector_all("a[href]", "links => links.map(a => a.getAttribute('href'))")
+        page.eval_on_selector_all(
+            "a[href]", "links => links.map(a => a.getAttribute('href'))"
+        )
     )
 
 
@@ -180,7 +198,9 @@ def link_problems(hrefs, page_name):
         if parts.scheme or href.startswith(("mailto:", "javascript:")):
             continue
         target = (
-            (HTML / page_name).parent / unquote(parts.path) if parts.path else HTML / page_name
+            (HTML / page_name).parent / unquote(parts.path)
+            if parts.path
+            else HTML / page_name
         )
         target = target.resolve()
         if not target.exists():
@@ -197,15 +217,21 @@ def link_problems(hrefs, page_name):
 def launch_problems(hrefs, page_name):
     """Launch and repository links exist for $BOOK_REPOSITORY_URL only, and point at it.
 
-    With the address of a GitHub repository, a chapter page (a notebook of the repository)
-    links to Binder and Colab for that notebook on $BOOK_REPOSITORY_BRANCH, and to the
-    repository and its issues; without an address, no page links to a launch service.
+    With the address of a GitHub repository, a chapter page (a notebook of the
+    repository) links to Binder and Colab for that notebook on $BOOK_REPOSITORY_BRANCH,
+    and to the repository and its issues; without an address, no page links to a launch
+    service.
     """
     services = (LAUNCH["binderhub_url"], LAUNCH["colab_url"])
     launch = {h for h in hrefs if h.startswith(services)}
     if not REPOSITORY:
-        return [f"launch link, but no repository address was given: {h}" for h in sorted(launch)]
-    problems = [f"no link to the repository {REPOSITORY}"] if REPOSITORY not in hrefs else []
+        return [
+            f"launch link, but no repository address was given: {h}"
+            for h in sorted(launch)
+        ]
+    problems = (
+        [f"no link to the repository {REPOSITORY}"] if REPOSITORY not in hrefs else []
+    )
     notebook = Path(page_name).with_suffix(".ipynb")
     if (ROOT / notebook).exists() and REPOSITORY.startswith("https://github.com/"):
         owner, repo = REPOSITORY.split("/")[-2:]
@@ -214,17 +240,25 @@ def launch_problems(hrefs, page_name):
             f"{services[1]}/github/{owner}/{repo}/blob/{BRANCH}/{notebook}",
         }
         problems += [
-            f"missing launch link {e} (found {sorted(launch)})" for e in expected - launch
+            f"missing launch link {e} (found {sorted(launch)})"
+            for e in expected - launch
         ]
     return problems
 
 
 def download_problems(hrefs, page_name):
-    """A notebook's page offers the notebook itself: a real ``.ipynb``, the repository's."""
+    """A notebook's page offers the notebook itself.
+
+    A real ``.ipynb``, the repository's.
+    """
     notebook = ROOT / Path(page_name).with_suffix(".ipynb")
     if not notebook.exists():
         return []
-    links = [h for h in hrefs if not urlsplit(h).scheme and urlsplit(h).path.endswith(".ipynb")]
+    links = [
+        h
+        for h in hrefs
+        if not urlsplit(h).scheme and urlsplit(h).path.endswith(".ipynb")
+    ]
     if not links:
         return ["no download link to the page's notebook (.ipynb)"]
     want = [c.source for c in nbformat.read(notebook, as_version=4).cells]
@@ -243,7 +277,9 @@ def download_problems(hrefs, page_name):
 
 def ledger_problems(page):
     rows = page.evaluate(LEDGER_JS)
-    problems = [f"claim check does not hold: {r}" for r in rows if r[2].split()[0] != "holds"]
+    problems = [
+        f"claim check does not hold: {r}" for r in rows if r[2].split()[0] != "holds"
+    ]
     missing = set(claims.IDS) - {r[0].split()[0] for r in rows}
     if missing:
         problems.append(f"claims missing from the ledger: {sorted(missing)}")
@@ -251,7 +287,9 @@ def ledger_problems(page):
 
 
 # What a reader sees. Folded cells are opened first, so their code is measured too.
-OPEN_FOLDS_JS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+OPEN_FOLDS_JS = (
+    "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+)
 FIGURES_JS = """() => Array.from(document.querySelectorAll('article img')).map(i => {
   const r = i.getBoundingClientRect();
   const figure = i.closest('figure');
@@ -263,7 +301,8 @@ FIGURES_JS = """() => Array.from(document.querySelectorAll('article img')).map(i
 })"""
 WIDE_CODE_JS = """() => Array.from(document.querySelectorAll('article .cell_input pre'))
   .filter(p => p.offsetParent !== null && p.scrollWidth > p.clientWidth + 1)
-  .map(p => p.innerText.split('\\n').reduce((a, b) => (b.length > a.length ? b : a), ''))"""
+  .map(p => p.innerText.split('\\n')
+    .reduce((a, b) => (b.length > a.length ? b : a), ''))"""
 BOXES = (
     "mjx-container[display='true'], article table, .cell_output pre, "
     ".cell_output .output, div.math, .highlight pre"
@@ -281,10 +320,12 @@ CUT_OFF_JS = """(selector) => {
     let clipped = false;  // an ancestor that hides what sticks out of it
     for (let a = e.parentElement; a && !clipped; a = a.parentElement) {
       const o = getComputedStyle(a).overflowX;
-      clipped = (o === 'hidden' || o === 'clip') && r.right > a.getBoundingClientRect().right + 1;
+      clipped = (o === 'hidden' || o === 'clip')
+        && r.right > a.getBoundingClientRect().right + 1;
     }
     if (inner || outside || clipped)
-      found.push(e.tagName.toLowerCase() + ': ' + (e.innerText || '').trim().slice(0, 80));
+      found.push(
+        e.tagName.toLowerCase() + ': ' + (e.innerText || '').trim().slice(0, 80));
   }
   return found;
 }"""
@@ -297,7 +338,8 @@ WIDE_DISPLAYS_JS = """() => {
     .map(e => {
       const item = items.find(i => i.typesetRoot === e);
       const tex = item ? item.math : e.innerText;
-      return {over: e.scrollWidth - e.clientWidth, tex: tex.replace(/\\s+/g, ' ').trim()};
+      return {over: e.scrollWidth - e.clientWidth,
+              tex: tex.replace(/\\s+/g, ' ').trim()};
     });
 }"""
 # Claim lines (stumplib.book.claims) that need a sideways scroll or stick out of a box.
@@ -324,8 +366,10 @@ STRAY_VALUES_JS = """() => Array.from(document.querySelectorAll(
 PAGE_HEIGHT_JS = "() => document.documentElement.scrollHeight"
 DARK_JS = "(theme) => { document.documentElement.dataset.theme = theme; }"
 # The images of the article whose card (computed background) is not white.
-DARK_CARDS_JS = """() => Array.from(document.querySelectorAll('article img')).filter(i => {
-  const [r, g, b, a = 1] = getComputedStyle(i).backgroundColor.match(/[\\d.]+/g).map(Number);
+DARK_CARDS_JS = """() => Array.from(document.querySelectorAll('article img'))
+.filter(i => {
+  const [r, g, b, a = 1] = getComputedStyle(i).backgroundColor
+    .match(/[\\d.]+/g).map(Number);
   return !(Math.min(r, g, b) >= 250 && a === 1);
 }).map(i => i.getAttribute('src'))"""
 SCREEN = {"width": 1200, "height": 900}
@@ -340,14 +384,21 @@ def aspect_problems(figures):
     problems = []
     for f in figures:
         if f["height"] and f["naturalHeight"]:
-            shown = (f["width"] / f["height"]) / (f["naturalWidth"] / f["naturalHeight"])
+            shown = (f["width"] / f["height"]) / (
+                f["naturalWidth"] / f["naturalHeight"]
+            )
             if abs(shown - 1) > ASPECT_TOLERANCE:
-                problems.append(f"distorted image (aspect ratio x{shown:.2f}): {f['src']}")
+                problems.append(
+                    f"distorted image (aspect ratio x{shown:.2f}): {f['src']}"
+                )
     return problems
 
 
 def readability_problems(figures):
-    """A stored figure's smallest text is SMALLEST_FONT pt at DPI (stumplib.book.plotting)."""
+    """A stored figure's smallest text is SMALLEST_FONT pt at DPI.
+
+    Stumplib.book.plotting.
+    """
     natural_px = plotting.SMALLEST_FONT * plotting.DPI / 72
     problems = []
     for f in figures:
@@ -355,24 +406,29 @@ def readability_problems(figures):
             px = f["width"] / f["naturalWidth"] * natural_px
             if px < READABLE_PX:
                 problems.append(
-                    f"figure shown too small: its smallest text is {px:.1f} px on screen "
-                    f"(at least {READABLE_PX:g}): {f['src']}"
+                    "figure shown too small: its smallest text is "
+                    f"{px:.1f} px on screen (at least {READABLE_PX:g}): {f['src']}"
                 )
     return problems
 
 
 def caption_problems(figures):
-    return [f"figure without a caption: {f['src']}" for f in figures if not f["caption"]]
+    return [
+        f"figure without a caption: {f['src']}" for f in figures if not f["caption"]
+    ]
 
 
 def code_width_problems(page):
     return [
-        f"code line wider than its cell: {line[:80]!r}" for line in page.evaluate(WIDE_CODE_JS)
+        f"code line wider than its cell: {line[:80]!r}"
+        for line in page.evaluate(WIDE_CODE_JS)
     ]
 
 
 def cut_off_problems(page):
-    return [f"cut off without a scroll: {box}" for box in page.evaluate(CUT_OFF_JS, BOXES)]
+    return [
+        f"cut off without a scroll: {box}" for box in page.evaluate(CUT_OFF_JS, BOXES)
+    ]
 
 
 def display_fit_problems(page):
@@ -408,9 +464,14 @@ def length_problems(page, page_name):
 def phone_problems(browser, page_name):
     """At phone width: nothing wider than its box is cut off; save a screenshot."""
     page, _ = open_page(browser, page_name, PHONE)
-    page.screenshot(path=str(SHOTS / (Path(page_name).stem + "-phone.png")), full_page=True)
+    page.screenshot(
+        path=str(SHOTS / (Path(page_name).stem + "-phone.png")), full_page=True
+    )
     page.evaluate(OPEN_FOLDS_JS)
-    found = [f"cut off without a scroll at 390 px: {b}" for b in page.evaluate(CUT_OFF_JS, BOXES)]
+    found = [
+        f"cut off without a scroll at 390 px: {b}"
+        for b in page.evaluate(CUT_OFF_JS, BOXES)
+    ]
     page.close()
     return found
 
@@ -444,15 +505,20 @@ def inspect(browser, page_name):
     problems["images"] = image_problems(page)
     problems["outputs"] = output_problems(page)
     hrefs = page_links(page)
-    problems["links"] = link_problems(hrefs, page_name) + launch_problems(hrefs, page_name)
+    problems["links"] = link_problems(hrefs, page_name) + launch_problems(
+        hrefs, page_name
+    )
     problems["download"] = download_problems(hrefs, page_name)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / (Path(page_name).stem + ".png")), full_page=True)
     problems["length"] = length_problems(page, page_name)
     page.evaluate(DARK_JS, "dark")
-    page.screenshot(path=str(SHOTS / (Path(page_name).stem + "-dark.png")), full_page=True)
+    page.screenshot(
+        path=str(SHOTS / (Path(page_name).stem + "-dark.png")), full_page=True
+    )
     problems["dark"] = [
-        f"figure not on a white card in dark mode: {src}" for src in page.evaluate(DARK_CARDS_JS)
+        f"figure not on a white card in dark mode: {src}"
+        for src in page.evaluate(DARK_CARDS_JS)
     ]
     page.evaluate(DARK_JS, "light")
     problems["display-fit"] = display_fit_problems(page)

@@ -34,7 +34,9 @@ FOLDING_TAGS = {"hide-input", "hide-cell", "remove-input", "remove-cell"}
 def toc_files(toc=ROOT / "_toc.yml"):
     """Every file of the table of contents (root first), as a path without suffix."""
     spec = yaml.safe_load(toc.read_text())
-    return [spec["root"]] + [c["file"] for part in spec["parts"] for c in part["chapters"]]
+    return [spec["root"]] + [
+        c["file"] for part in spec["parts"] for c in part["chapters"]
+    ]
 
 
 def title(stem):
@@ -44,10 +46,14 @@ def title(stem):
     """
     if stem == toc_files()[0]:
         return yaml.safe_load((ROOT / "_config.yml").read_text())["title"]
-    path = next(p for p in (ROOT / (stem + ".ipynb"), ROOT / (stem + ".md")) if p.exists())
+    path = next(
+        p for p in (ROOT / (stem + ".ipynb"), ROOT / (stem + ".md")) if p.exists()
+    )
     if path.suffix == ".ipynb":
         cells = json.loads(path.read_text())["cells"]
-        text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        text = "\n".join(
+            "".join(c["source"]) for c in cells if c["cell_type"] == "markdown"
+        )
     else:
         text = path.read_text()
     return re.search(r"^# (.+)$", text, re.M).group(1).strip()
@@ -64,24 +70,39 @@ def text():
     assert PDF.exists(), f"no PDF at {PDF}: run `make pdf`"
     return normalized(
         subprocess.run(
-            ["pdftotext", "-layout", str(PDF), "-"], check=True, capture_output=True, text=True
+            ["pdftotext", "-layout", str(PDF), "-"],
+            check=True,
+            capture_output=True,
+            text=True,
         ).stdout
     )
 
 
 def pages():
-    info = subprocess.run(["pdfinfo", str(PDF)], check=True, capture_output=True, text=True)
+    info = subprocess.run(
+        ["pdfinfo", str(PDF)], check=True, capture_output=True, text=True
+    )
     return int(re.search(r"^Pages:\s+(\d+)$", info.stdout, re.M).group(1))
 
 
 def test_every_page_converts_to_an_image_and_to_text(tmp_path):
     n = pages()
     assert n > 10
-    subprocess.run(["pdftoppm", "-r", "12", "-png", str(PDF), str(tmp_path / "page")], check=True)
+    subprocess.run(
+        ["pdftoppm", "-r", "12", "-png", str(PDF), str(tmp_path / "page")], check=True
+    )
     assert len(list(tmp_path.glob("page-*.png"))) == n
     for k in range(1, n + 1):
         subprocess.run(
-            ["pdftotext", "-f", str(k), "-l", str(k), str(PDF), str(tmp_path / "p.txt")],
+            [
+                "pdftotext",
+                "-f",
+                str(k),
+                "-l",
+                str(k),
+                str(PDF),
+                str(tmp_path / "p.txt"),
+            ],
             check=True,
         )
 
@@ -93,7 +114,9 @@ def test_every_page_title_is_in_the_pdf(text, stem):
 
 def test_every_claim_check_is_in_the_pdf(text):
     """Each claim id appears as its chapter printed it: ``claim <id>: holds``."""
-    missing = [claim_id for claim_id in claims.IDS if f"claim {claim_id}: holds" not in text]
+    missing = [
+        claim_id for claim_id in claims.IDS if f"claim {claim_id}: holds" not in text
+    ]
     assert not missing
 
 
@@ -110,8 +133,11 @@ def test_latex_reports_no_error_and_no_missing_glyph():
 
 
 def overfull_lines(log_text, limit=OVERFULL_LIMIT):
-    """The log's overfull-hbox reports wider than ``limit`` points, with their context."""
-    found = re.finditer(r"^Overfull \\hbox \(([\d.]+)pt too wide\)(.*\n.*)$", log_text, re.M)
+    """The log's overfull-hbox reports wider than ``limit`` points, with their
+    context."""
+    found = re.finditer(
+        r"^Overfull \\hbox \(([\d.]+)pt too wide\)(.*\n.*)$", log_text, re.M
+    )
     return [m.group(0) for m in found if float(m.group(1)) > limit]
 
 
@@ -127,8 +153,9 @@ def test_overfull_lines_are_found_above_the_limit_only():
 
 def test_no_line_sticks_out_of_its_column():
     wide = overfull_lines(LOG.read_text(encoding="latin-1"))
-    assert not wide, f"{len(wide)} overfull hboxes over {OVERFULL_LIMIT} pt:\n" + "\n".join(
-        wide[:10]
+    assert not wide, (
+        f"{len(wide)} overfull hboxes over {OVERFULL_LIMIT} pt:\n"
+        + "\n".join(wide[:10])
     )
 
 
@@ -143,14 +170,17 @@ def folded_import_lines(book=ROOT / "book"):
             lines = {line.strip() for line in "".join(cell["source"]).splitlines()}
             tags = set(cell.get("metadata", {}).get("tags", []))
             if cell["cell_type"] == "code" and tags & FOLDING_TAGS:
-                folded |= {line for line in lines if re.match(r"(from \S+ )?import ", line)}
+                folded |= {
+                    line for line in lines if re.match(r"(from \S+ )?import ", line)
+                }
             else:
                 shown |= lines
     return sorted(folded - shown)
 
 
 def test_the_pdf_prints_no_folded_code(text):
-    """No import line of a folded or removed cell (say ``import numpy as np``) is printed."""
+    """No import line of a folded or removed cell (say ``import numpy as np``) is
+    printed."""
     lines = folded_import_lines()
     assert "import numpy as np" in lines
     printed = [line for line in lines if normalized(line) in text]
