@@ -58,10 +58,7 @@ def pinned(package, constraints=CONSTRAINTS):
 
 
 def cell_source(repository):
-    """The code of the cell, installing from ``repository``.
-
-    Or explaining, if empty.
-    """
+    """The code of the cell, installing from ``repository``. Or explaining, if empty."""
     repository = repository.strip().rstrip("/")
     if repository and not re.fullmatch(r"https://[^\s\"'@]+", repository):
         raise ValueError(f"repository must be an https address, got {repository!r}")

@@ -67,10 +67,7 @@ class ClaimsVerdicts(Directive):
 
 
 def verdict(rows):
-    """The verdict and its reason from per-id rows.
-
-    Dicts as made by :func:`id_rows`.
-    """
+    """The verdict and its reason from per-id rows. Dicts as made by :func:`id_rows`."""
     checked = [r for r in rows if r["checks"]]
     if not checked:
         return "not tested", "no check in this build"

@@ -265,10 +265,7 @@ def _margin(shown, holds, digits):
 
 
 def _half_unit(value, digits):
-    """Half a unit in the last of ``digits`` significant digits of ``value``.
-
-    0 at 0.
-    """
+    """Half a unit in the last of ``digits`` significant digits of ``value``. 0 at 0."""
     if value == 0:
         return 0.0
     return 0.5 * 10.0 ** (math.floor(math.log10(abs(value))) - digits + 1)
