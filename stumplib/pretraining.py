@@ -28,7 +28,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import calibration, certification, descent_lemma, sweep, training, validation
+from . import (
+    calibration,
+    certification,
+    descent_lemma,
+    sparse_corpus,
+    sweep,
+    training,
+    validation,
+)
 from .corpus import Corpus
 
 #: ``b_0 = b_T / START_RATIO``.
@@ -392,12 +400,14 @@ def _size_scale(m, n):
     return max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)
 
 
-def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0):
+def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0, sparse=False):
     """One corpus drawn and trained until the corpus rule freezes it.
 
-    The corpus is ``Corpus.sample(m, n, prior, rng=rng)``; the run starts on the valley
-    at :func:`size_start`'s scale divided by ``divisor``, with the lemma's step there,
-    and stops by :func:`train_until_noisy` at ``level``.
+    The corpus is ``Corpus.sample(m, n, prior, rng=rng)``, or with ``sparse``
+    :meth:`SparseCorpus.sample <stumplib.sparse_corpus.SparseCorpus.sample>` (the same
+    law, only the members that can carry weight above the run's lowest anchor held);
+    the run starts on the valley at :func:`size_start`'s scale divided by ``divisor``,
+    with the lemma's step there, and stops by :func:`train_until_noisy` at ``level``.
 
     Parameters
     ----------
@@ -411,6 +421,8 @@ def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0):
         The corpus rule's noise level.
     divisor : float
         Start below the size-tied scale by this factor (``>= 1`` in use; positive).
+    sparse : bool
+        Draw a sparse corpus (its memory does not grow with ``n`` at a given scale).
 
     Returns
     -------
@@ -426,7 +438,12 @@ def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0):
     m, n = validation.count(m, "m"), validation.count(n, "n")
     divisor = validation.positive_scalar(divisor, "divisor")
     theta0, eta = _valley_start(_size_scale(m, n) / divisor, prior)
-    return train_until_noisy(Corpus.sample(m, n, prior, rng=rng), theta0, eta, level)
+    if sparse:
+        b_min = sparse_corpus.lowest_anchor(theta0[1], n)
+        corpus = sparse_corpus.SparseCorpus.sample(m, n, b_min, prior, seed=rng)
+    else:
+        corpus = Corpus.sample(m, n, prior, rng=rng)
+    return train_until_noisy(corpus, theta0, eta, level)
 
 
 def rule_scale_ratio(prior, level=0.5):

@@ -351,6 +351,24 @@ def test_freeze_by_rule_is_pretrain_noisy_for_one_corpus():
         pretraining.freeze_by_rule(80, 80, PRIOR, 0, divisor=0.0)
 
 
+def test_freeze_by_rule_sparse_trains_a_sparse_corpus_of_the_size(monkeypatch):
+    from stumplib.sparse_corpus import SparseCorpus
+
+    seen = []
+    train = pretraining.train_until_noisy
+    monkeypatch.setattr(
+        pretraining,
+        "train_until_noisy",
+        lambda corpus, *args: seen.append(corpus) or train(corpus, *args),
+    )
+    h = pretraining.freeze_by_rule(80, 4000, PRIOR, (3, 0, 0), sparse=True)
+    (corpus,) = seen
+    assert isinstance(corpus, SparseCorpus) and corpus.shape == (80, 4000)
+    assert h.b > pretraining.size_start(80, 4000, PRIOR)[0][1]
+    pretraining.freeze_by_rule(80, 80, PRIOR, (3, 0, 0))
+    assert type(seen[1]) is Corpus
+
+
 def test_rule_scale_ratio_is_the_level_over_the_slow_constant_squared():
     prior = tasks.Uniform(0.1, 0.9)
     c = certification.slow_layer(prior).constant

@@ -8,7 +8,7 @@ or the start's?), each with :func:`stumplib.pretraining.freeze_by_rule` on the s
 :data:`SIZES`). Each finished run is appended at once to ``book/data/frozen-rate.json``
 with the command, commit and date; a later call resumes where the file stops, so the
 target can be cut off at any point. ``--hours`` stops before starting a run once that
-much time has passed.
+much time has passed. From :data:`SPARSE_FROM` on the corpora are sparse (the same law).
 """
 
 import argparse
@@ -27,6 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "book" / "data" / "frozen-rate.json"
 SIZES = (320, 560, 1000, 1800, 3200, 5600, 10000, 18000, 32000, 56000, 100000)
 CORPORA = 4
+# From this size on the corpora are sparse (stumplib.sparse_corpus: the same law, only
+# the members that can carry weight held): a dense corpus of m = n = 18000 holds
+# 3.2e8 features (2.6 GB per copy), one of 32000 over 8 GB.
+SPARSE_FROM = 18000
 SEED = (6, 2)
 LEVEL = 0.5
 PRIOR = tasks.Uniform(0.1, 0.9)
@@ -80,8 +84,9 @@ def main():
             print(f"stopped after {args.hours} h; run again to resume", file=sys.stderr)
             return
         start = time.monotonic()
+        sparse = k >= SPARSE_FROM
         h = pretraining.freeze_by_rule(
-            k, k, PRIOR, pretraining.stream(SEED, i, r), LEVEL, divisor
+            k, k, PRIOR, pretraining.stream(SEED, i, r), LEVEL, divisor, sparse
         )
         seconds = time.monotonic() - start
         b0 = pretraining.size_start(k, k, PRIOR)[0][1] / divisor
@@ -92,6 +97,7 @@ def main():
                 index=i,
                 corpus=r,
                 divisor=divisor,
+                corpus_kind="sparse" if sparse else "dense",
                 b0=b0,
                 a=h.a,
                 b=h.b,
