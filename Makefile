@@ -46,8 +46,8 @@ unit: venv
 
 # The GitHub workflows (actionlint), the style (lint), the library tests with coverage,
 # then nbval (strict) over book/*.ipynb against the stored outputs, in this machine's
-# floating-point environment and, in parallel, under other ones (the portability check;
-# tools/notebooks.py names them).
+# floating-point environment and, in parallel, under another one (the portability check;
+# tools/notebooks.py names it).
 test: venv lint
 	$(VENV)/bin/actionlint
 	$(PY) -m pytest -n auto --cov=stumplib --cov-report=term
