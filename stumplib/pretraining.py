@@ -268,7 +268,8 @@ def _side_by_side(
     follower = stacked.follow()
     a, b = theta[:, 0], theta[:, 1]
     leg, taken = np.zeros(R, int), np.zeros(R, int)  # current target, steps in the leg
-    eta = np.array([descent_lemma.step_bound(a[r], b[r], prior) for r in range(R)])
+    eta = np.array([_leg_step(a[r], b[r], prior, stop_late) for r in range(R)])
+    taken[np.isnan(eta)] = max_steps  # no step from the start: stops there
     t0, steps0 = np.zeros(R), np.zeros(R, int)
     out, live = [[] for _ in range(R)], np.arange(R)
     while True:

@@ -340,6 +340,25 @@ def test_train_side_by_side_step_rule():
     np.testing.assert_allclose(marks[0][:3], alone[:3], rtol=1e-12)
 
 
+def test_train_side_by_side_stops_a_corpus_with_no_step_at_its_start():
+    # far below the valley the population Hessian has no positive eigenvalue, so the
+    # lemma gives no step there (found by the re-draw sweep, past-the-freeze appendix)
+    start = (2.2735006448668766, 5.275883288619052)
+    with pytest.raises(ValueError, match="no positive eigenvalue"):
+        descent_lemma.step_bound(*start, PRIOR)
+    corpora = [Corpus.sample(12, 12, PRIOR, rng=(5, r)) for r in range(2)]
+    (a0, b0), _ = pretraining.start(6.0, PRIOR, 1.2)
+    rows = pretraining.train_side_by_side(
+        corpora, [start, (a0, b0)], [[10.0], [6.0]], PRIOR, 1000, stop_late=True
+    )
+    assert rows[0] == [pretraining.Freeze(*start, 0.0, 0)]  # stopped where it began
+    assert rows[1][0].b > b0 and np.isfinite(rows[1][0].a)  # the other one trains
+    with pytest.raises(ValueError, match="no positive eigenvalue"):
+        pretraining.train_side_by_side(
+            corpora, [start, (a0, b0)], [[10.0], [6.0]], PRIOR
+        )
+
+
 def test_freeze_by_rule_is_pretrain_noisy_for_one_corpus():
     out = pretraining.pretrain_noisy([(80, 80)], PRIOR, corpora=2, seed=3, n_workers=1)
     assert pretraining.freeze_by_rule(80, 80, PRIOR, (3, 0, 1)) == out[0][1]
