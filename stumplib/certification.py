@@ -901,6 +901,50 @@ def certified_end_over(runs):
     )
 
 
+class CertifiedScales(NamedTuple):
+    """Where the certified runs of a corpus size start and stop.
+
+    Parameters
+    ----------
+    b0 : float
+        The start, ``max(k / 40, 2.5)``.
+    b_stop : float
+        The stop, ``3 b0``.
+    """
+
+    b0: float
+    b_stop: float
+
+
+def certified_scales(k):
+    """The start and stop of the certified runs on corpora of ``m = n = k``.
+
+    Every measurement of ``b_cert(k, k)`` with :func:`certified_end_of_size` uses them,
+    so that measurements on independent draws estimate the same quantity.
+
+    Parameters
+    ----------
+    k : int
+        ``m = n``.
+
+    Returns
+    -------
+    CertifiedScales
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``k`` is not a positive integer.
+
+    Examples
+    --------
+    >>> certified_scales(400)
+    CertifiedScales(b0=10.0, b_stop=30.0)
+    """
+    b0 = max(validation.count(k, "k") / 40, 2.5)
+    return CertifiedScales(b0, 3 * b0)
+
+
 def certified_end_of_size(
     m,
     n,

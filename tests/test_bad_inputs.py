@@ -964,6 +964,7 @@ CASES = [
         "",
     ),
     (certification.sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
+    (certification.certified_scales, dict(k=4), "k", "k", "", ""),
     (certification.slow_layer, dict(prior=PRIOR), "", "", "prior", ""),
     (
         certification.squared_error_law,
@@ -991,6 +992,7 @@ NO_NUMERIC_INPUT = {
     certification.CertifiedEnd: _RESULT,
     certification.SquaredErrorLaw: _RESULT,
     certification.SlowLayer: _RESULT,
+    certification.CertifiedScales: _RESULT,
     certification.certified_end_over: (
         "takes CertifiedRun records (TypeError naming runs)"
     ),

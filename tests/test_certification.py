@@ -308,3 +308,10 @@ def test_squared_error_law_of_one_task_is_the_fourth_moment(point):
     law = certification.squared_error_law(*point, PRIOR, 1)
     e = certification.task_sampling_errors(*point, PRIOR, 1, 40000, rng=5) ** 2
     assert e.var() == pytest.approx(law.variance, rel=0.2)
+
+
+def test_certified_scales_start_at_k_over_40_and_stop_at_three_times():
+    assert certification.certified_scales(400) == (10.0, 30.0)
+    assert certification.certified_scales(40) == (2.5, 7.5)
+    with pytest.raises(ValueError, match="^k must be"):
+        certification.certified_scales(0)
