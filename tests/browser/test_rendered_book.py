@@ -461,11 +461,18 @@ def length_problems(page, page_name):
     ]
 
 
+#: Milliseconds allowed for one full-page screenshot: the API page is about 140 screens
+#: tall; capturing it took over playwright's default 30 s on a loaded 2-core machine.
+SHOT_TIMEOUT = 180_000
+
+
 def phone_problems(browser, page_name):
     """At phone width: nothing wider than its box is cut off; save a screenshot."""
     page, _ = open_page(browser, page_name, PHONE)
     page.screenshot(
-        path=str(SHOTS / (Path(page_name).stem + "-phone.png")), full_page=True
+        path=str(SHOTS / (Path(page_name).stem + "-phone.png")),
+        full_page=True,
+        timeout=SHOT_TIMEOUT,
     )
     page.evaluate(OPEN_FOLDS_JS)
     found = [
@@ -510,11 +517,17 @@ def inspect(browser, page_name):
     )
     problems["download"] = download_problems(hrefs, page_name)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / (Path(page_name).stem + ".png")), full_page=True)
+    page.screenshot(
+        path=str(SHOTS / (Path(page_name).stem + ".png")),
+        full_page=True,
+        timeout=SHOT_TIMEOUT,
+    )
     problems["length"] = length_problems(page, page_name)
     page.evaluate(DARK_JS, "dark")
     page.screenshot(
-        path=str(SHOTS / (Path(page_name).stem + "-dark.png")), full_page=True
+        path=str(SHOTS / (Path(page_name).stem + "-dark.png")),
+        full_page=True,
+        timeout=SHOT_TIMEOUT,
     )
     problems["dark"] = [
         f"figure not on a white card in dark mode: {src}"
