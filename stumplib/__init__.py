@@ -48,6 +48,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     nearest-positive, nearest-negative and gap-midpoint rules
 ``risk_checks``
     Monte Carlo risk profiles over thresholds, z-scores and ratios of risks
+``rank_test``
+    an exact stratified rank-sum test that two draws follow the same law
 ``symmetrization``
     the mirrored head, its reflected symmetrizations, their population losses and flow
 ``symbolic``

@@ -896,8 +896,8 @@ def certified_end_over(runs):
         float(medians.std(ddof=1)),
         float(logs.std(ddof=1)),
         len(runs),
-        sum(r.censored for r in runs),
-        sum(r.b_cert == r.b[0] and not r.censored for r in runs),
+        int(sum(r.censored for r in runs)),
+        int(sum(r.b_cert == r.b[0] and not r.censored for r in runs)),
     )
 
 

@@ -50,6 +50,13 @@ START_RATIO = 1.5
 SIZE_START = 1 / 80
 CONTEXT_START = 1 / 40
 MIN_START = 2.5
+#: Steps allowed to a run frozen by the corpus rule: a guard against a run that never
+#: freezes, not a tolerance. At ``m = n = 3200`` the rule freezes within 3000 to 13000
+#: steps (about 1 ms each); a corpus whose task-sampling noise happens to be low freezes
+#: later, and the noise ratio grows like ``sqrt(b)`` while ``b^4`` grows linearly in the
+#: steps: one of 40 re-drawn corpora of that size took about 120000 steps, to
+#: ``b = 1.8`` times the others'.
+RULE_STEPS = 1_000_000
 
 
 class Freeze(NamedTuple):
@@ -132,7 +139,7 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     return _frozen(direction, theta0, eta, max_steps, f"b_target={b_target}")
 
 
-def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=100_000):
+def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
     """Constant-step descent until the corpus's own gradient noise reaches ``level``.
 
     A freezing rule computed from the corpus alone: at every iterate the per-task
@@ -434,7 +441,7 @@ def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0, sparse=False):
     ValueError, TypeError
         If an argument is invalid, as :func:`size_start` and :func:`train_until_noisy`.
     RuntimeError
-        If the level is not reached within ``100_000`` steps.
+        If the level is not reached within :data:`RULE_STEPS` steps.
     """
     m, n = validation.count(m, "m"), validation.count(n, "n")
     divisor = validation.positive_scalar(divisor, "divisor")

@@ -39,6 +39,7 @@ from stumplib import (
     pretraining,
     progress,
     quadrature,
+    rank_test,
     risk_checks,
     sparse_corpus,
     sweep,
@@ -1010,6 +1011,10 @@ NO_NUMERIC_INPUT = {
     pretraining.Freeze: _RESULT,
     past_freeze.PastLadder: _RESULT,
     past_freeze.PastFreeze: _RESULT,
+    rank_test.RankTest: _RESULT,
+    rank_test.stratified_rank_sum: (
+        "takes sequences of samples (tests/test_rank_test.py names each bad one)"
+    ),
     certification.GridCrossing: _RESULT,
     frozen.Errors: _RESULT,
     frozen.FreshErrors: _RESULT,
