@@ -50,8 +50,8 @@ START_RATIO = 1.5
 SIZE_START = 1 / 80
 CONTEXT_START = 1 / 40
 MIN_START = 2.5
-#: Steps allowed to a run frozen by the corpus rule: a guard against a run that never
-#: freezes, not a tolerance. At ``m = n = 3200`` the rule freezes within 3000 to 13000
+#: Steps allowed to a run frozen by the corpus rule, a guard against a run that never
+#: freezes (not a tolerance). At ``m = n = 3200`` the rule freezes within 3000 to 13000
 #: steps (about 1 ms each); a corpus whose task-sampling noise happens to be low freezes
 #: later, and the noise ratio grows like ``sqrt(b)`` while ``b^4`` grows linearly in the
 #: steps: one of 40 re-drawn corpora of that size took about 120000 steps, to
