@@ -660,9 +660,11 @@ class CertifiedRun:
     b_cert : float
         Scale of the first recorded iterate with ``rho > RHO_MAX`` or ``q > Q_MAX``: the
         end of this corpus's certified interval. For a run that never fails before its
-        stop, the scale of its last record (a lower bound; ``censored`` is then true).
+        stop, the stop ``b_stop`` itself (``censored`` is then true): the end lies
+        beyond it, and every such run of one stop ties there.
     censored : bool
-        No recorded iterate failed: ``b_cert`` only bounds the end from below.
+        No recorded iterate failed: ``b_cert`` (the stop) only bounds the end from
+        below.
     """
 
     eta: float
@@ -727,7 +729,7 @@ def certified_run(
     at both ends of the step) and the step's population-loss decrease against the
     lemma's guarantee ``eta |grad L|^2 / 4``. Where ``rho <= 1/2`` and ``q <= 2/9`` the
     lemma proves that guarantee; the first record where either fails ends the certified
-    interval.
+    interval (a run that never fails is censored at ``b_stop``).
 
     Parameters
     ----------
@@ -791,7 +793,7 @@ def certified_run(
     step, a, b, rho, q, decrease, guaranteed = columns
     failing = np.flatnonzero((rho > descent_lemma.RHO_MAX) | (q > descent_lemma.Q_MAX))
     censored = failing.size == 0
-    b_cert = float(b[-1] if censored else b[failing[0]])
+    b_cert = b_stop if censored else float(b[failing[0]])
     return CertifiedRun(
         eta,
         step.astype(int),

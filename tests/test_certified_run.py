@@ -85,10 +85,11 @@ def test_b_cert_is_the_first_failing_record():
     assert short.b_cert == run.b_cert and short.b[-1] == run.b_cert
 
 
-def test_a_run_that_never_fails_is_censored_at_its_last_record():
+def test_a_run_that_never_fails_is_censored_at_its_stop():
     corpus = Corpus.sample(400, 400, PRIOR, rng=(7, 3))
     run = certification.certified_run(corpus, PRIOR, (A0, B0), ETA, b_stop=2.8)
-    assert run.censored and run.b_cert == run.b[-1] and run.ended_by == ""
+    assert run.censored and run.b_cert == 2.8 and run.ended_by == ""
+    assert run.b[-2] < 2.8 <= run.b[-1]
     assert run.inside.all()
 
 
