@@ -73,7 +73,7 @@ seeds: venv
 	$(PY) tools/seeds.py --offsets $(SEEDS) --jobs $(JOBS) $(NB)
 
 # Full-scale frozen-rate data (not run by CI): corpora frozen by the corpus rule at
-# sizes beyond book scale, one at a time, appended to book/data/frozen-rate.json with
+# sizes beyond book scale, one at a time, appended to stumplib/book/data/frozen-rate.json with
 # the command, commit and date; resumable (HOURS=h stops before a run once h hours passed).
 HOURS ?= inf
 full-corpus: venv

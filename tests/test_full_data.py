@@ -1,11 +1,14 @@
 """Tests for stumplib.book.full_data: committed full-scale results with provenance."""
 
 import json
+import tomllib
+from pathlib import Path
 
 import pytest
 
 from stumplib.book import full_data
 
+ROOT = Path(__file__).resolve().parents[1]
 GOOD = {
     "command": "make full-corpus",
     "commit": "abc",
@@ -44,3 +47,14 @@ def test_save_refuses_data_without_provenance(tmp_path):
 def test_a_missing_file_says_so(tmp_path):
     with pytest.raises(FileNotFoundError):
         full_data.load(tmp_path / "missing.json")
+
+
+def test_the_data_files_ship_with_the_package():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    patterns = config["tool"]["setuptools"]["package-data"]["stumplib.book"]
+    package = full_data.DATA.parent
+    files = sorted(full_data.DATA.iterdir())
+    assert files, "no data files"
+    for path in files:
+        assert any(path.relative_to(package).match(p) for p in patterns), path
+        full_data.load(path)

@@ -5,7 +5,8 @@ size ``m = n = k`` of :data:`SIZES` in turn, :data:`CORPORA` corpora from the si
 start and the first of them again from half that start (is the frozen scale the rule's
 or the start's?), each with :func:`stumplib.pretraining.freeze_by_rule` on the streams
 ``(6, 2, i, r)`` that chapter 6 uses for its book-scale sizes (size ``i`` of
-:data:`SIZES`). Each finished run is appended at once to ``book/data/frozen-rate.json``
+:data:`SIZES`). Each finished run is appended at once to ``frozen-rate.json`` in
+:data:`stumplib.book.full_data.DATA`
 with the command, commit and date; a later call resumes where the file stops, so the
 target can be cut off at any point. ``--hours`` stops before starting a run once that
 much time has passed. From :data:`SPARSE_FROM` on the corpora are sparse (the same law).
@@ -24,7 +25,7 @@ from stumplib import frozen, pretraining, tasks
 from stumplib.book import full_data
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "book" / "data" / "frozen-rate.json"
+DATA = full_data.DATA / "frozen-rate.json"
 SIZES = (320, 560, 1000, 1800, 3200, 5600, 10000, 18000, 32000, 56000, 100000)
 CORPORA = 4
 # From this size on the corpora are sparse (stumplib.sparse_corpus: the same law, only
@@ -45,7 +46,7 @@ def runs_to_do():
 
 
 def commit():
-    """The commit the runs come from (with ``+dirty`` if the tree differs from it)."""
+    """The commit the runs come from (``+dirty`` if its library differs, data aside)."""
     head = subprocess.run(
         ["git", "rev-parse", "HEAD"],
         cwd=ROOT,
@@ -53,8 +54,10 @@ def commit():
         text=True,
         check=True,
     ).stdout.strip()
+    data_folder = DATA.parent.relative_to(ROOT)
     dirty = subprocess.run(
-        ["git", "diff", "--quiet", "HEAD", "--", "stumplib"], cwd=ROOT
+        ["git", "diff", "--quiet", "HEAD", "--", "stumplib", f":!{data_folder}"],
+        cwd=ROOT,
     )
     return head + ("+dirty" if dirty.returncode else "")
 

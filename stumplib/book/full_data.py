@@ -1,9 +1,10 @@
 """Full-scale results as committed data: written by a make target, read by a chapter.
 
-A number the book cites from a run beyond book scale comes from a JSON file under
-``book/data/``, written by the make target named in it, with its command, the commit
-it ran from and the date; a chapter reads it with :func:`load` and checks it (for
-instance by re-running its smallest size at build).
+A number the book cites from a run beyond book scale comes from a JSON file in
+:data:`DATA`, written by the make target named in it, with its command, the commit it
+ran from and the date; a chapter reads it with :func:`load` and checks it (for instance
+by re-running its smallest size at build). The files ship with the package, so a
+chapter finds them wherever stumplib is installed (a local clone, Binder, Colab).
 """
 
 import json
@@ -11,6 +12,9 @@ from pathlib import Path
 
 #: Fields every data file carries besides its results.
 PROVENANCE = ("command", "commit", "date")
+
+#: The folder of the committed data files (package data of ``stumplib.book``).
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def load(path):
