@@ -175,7 +175,7 @@ def _frozen(direction, theta0, eta, max_steps, goal):
     a, b, k = training.unchecked_descend(
         direction, validation.point(theta0), eta, max_steps, goal
     )
-    return Freeze(a, b, eta * k, k)
+    return Freeze(float(a), float(b), float(eta * k), int(k))
 
 
 def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):

@@ -33,6 +33,7 @@ def test_train_to_scale_is_plain_gradient_descent_stopped_at_the_target():
     assert (frozen.a, frozen.b) == pytest.approx(path[-1], rel=1e-13)
     assert frozen.steps == len(path) - 1 and frozen.t == eta * frozen.steps
     assert path[-2][1] < 12.0 <= frozen.b
+    assert [type(v) for v in frozen] == [float, float, float, int]
 
 
 def test_train_to_scale_already_there_and_not_reached():
