@@ -73,11 +73,14 @@ seeds: venv
 	$(PY) tools/seeds.py --offsets $(SEEDS) --jobs $(JOBS) $(NB)
 
 # Full-scale frozen-rate data (not run by CI): corpora frozen by the corpus rule at
-# sizes beyond book scale, one at a time, appended to stumplib/book/data/frozen-rate.json with
-# the command, commit and date; resumable (HOURS=h stops before a run once h hours passed).
+# sizes beyond book scale, appended to stumplib/book/data/frozen-rate.json with the
+# command, commit and date as each run ends; resumable (HOURS=h stops before a run once h
+# hours passed). FULL_JOBS=2 runs two at once (one corpus each: about 2 GB at 32000,
+# 7 GB at 10^5).
 HOURS ?= inf
+FULL_JOBS ?= 1
 full-corpus: venv
-	$(PY) tools/full_corpus.py --hours $(HOURS)
+	$(PY) tools/full_corpus.py --hours $(HOURS) --jobs $(FULL_JOBS)
 
 # The portability check alone, on the stored outputs.
 portability: venv

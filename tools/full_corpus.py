@@ -1,4 +1,4 @@
-"""Full-scale frozen-rate data: corpora frozen by the corpus rule, one at a time.
+"""Full-scale frozen-rate data: corpora frozen by the corpus rule, saved as each ends.
 
 ``python tools/full_corpus.py [--hours H]`` (``make full-corpus``) trains, for each
 size ``m = n = k`` of :data:`SIZES` in turn, :data:`CORPORA` corpora from the size-tied
@@ -9,10 +9,12 @@ or the start's?), each with :func:`stumplib.pretraining.freeze_by_rule` on the s
 :data:`stumplib.book.full_data.DATA`
 with the command, commit and date; a later call resumes where the file stops, so the
 target can be cut off at any point. ``--hours`` stops before starting a run once that
-much time has passed. From :data:`SPARSE_FROM` on the corpora are sparse (the same law).
+much time has passed; ``--jobs`` runs that many at once (one process each, in the
+order above). From :data:`SPARSE_FROM` on the corpora are sparse (the same law).
 """
 
 import argparse
+import concurrent.futures
 import subprocess
 import sys
 import time
@@ -62,13 +64,54 @@ def commit():
     return head + ("+dirty" if dirty.returncode else "")
 
 
-def main():
+def run(i, k, r, divisor):
+    """One run of the target, as its record in the data file."""
+    start = time.monotonic()
+    sparse = k >= SPARSE_FROM
+    h = pretraining.freeze_by_rule(
+        k, k, PRIOR, pretraining.stream(SEED, i, r), LEVEL, divisor, sparse
+    )
+    return dict(
+        k=k,
+        index=i,
+        corpus=r,
+        divisor=divisor,
+        corpus_kind="sparse" if sparse else "dense",
+        b0=pretraining.size_start(k, k, PRIOR)[0][1] / divisor,
+        a=h.a,
+        b=h.b,
+        steps=h.steps,
+        error=float(frozen.interior_error(h.a, h.b)),
+        seconds=round(time.monotonic() - start, 1),
+    )
+
+
+def record(data, result):
+    """Add ``result`` to ``data`` (runs in the target's order) and save the file."""
+    data["runs"] = sorted(
+        [*data["runs"], result],
+        key=lambda run: (run["index"], run["divisor"], run["corpus"]),
+    )
+    data.update(commit=commit(), date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
+    full_data.save(DATA, data)
+    print(
+        f"k={result['k']} corpus {result['corpus']} from b0={result['b0']:.4g}: "
+        f"b_T={result['b']:.4g} in {result['steps']} steps, "
+        f"error*k={result['error'] * result['k']:.3g}, {result['seconds']:.0f} s",
+        flush=True,
+    )
+
+
+def main(argv=None):
     """Run what the data file does not hold yet, appending each run as it ends."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--hours", type=float, default=np.inf, help="stop after this long"
     )
-    args = parser.parse_args()
+    parser.add_argument("--jobs", type=int, default=1, help="runs at once")
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs must be at least 1 (got {args.jobs})")
     data = full_data.load(DATA) if DATA.exists() else {"runs": []}
     data.update(
         command="make full-corpus",
@@ -79,45 +122,25 @@ def main():
         corpora=CORPORA,
     )
     done = {(run["k"], run["corpus"], run["divisor"]) for run in data["runs"]}
-    began = time.monotonic()
-    for i, k, r, divisor in runs_to_do():
-        if (k, r, divisor) in done:
-            continue
-        if time.monotonic() - began > 3600 * args.hours:
-            print(f"stopped after {args.hours} h; run again to resume", file=sys.stderr)
-            return
-        start = time.monotonic()
-        sparse = k >= SPARSE_FROM
-        h = pretraining.freeze_by_rule(
-            k, k, PRIOR, pretraining.stream(SEED, i, r), LEVEL, divisor, sparse
-        )
-        seconds = time.monotonic() - start
-        b0 = pretraining.size_start(k, k, PRIOR)[0][1] / divisor
-        error = float(frozen.interior_error(h.a, h.b))
-        data["runs"].append(
-            dict(
-                k=k,
-                index=i,
-                corpus=r,
-                divisor=divisor,
-                corpus_kind="sparse" if sparse else "dense",
-                b0=b0,
-                a=h.a,
-                b=h.b,
-                steps=h.steps,
-                error=error,
-                seconds=round(seconds, 1),
+    todo = iter([t for t in runs_to_do() if (t[1], t[2], t[3]) not in done])
+    deadline = time.monotonic() + 3600 * args.hours
+    with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
+        running = set()
+        while True:
+            while len(running) < args.jobs and time.monotonic() < deadline:
+                job = next(todo, None)
+                if job is None:
+                    break
+                running.add(pool.submit(run, *job))
+            if not running:
+                break
+            finished, running = concurrent.futures.wait(
+                running, return_when=concurrent.futures.FIRST_COMPLETED
             )
-        )
-        data.update(
-            commit=commit(), date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        )
-        full_data.save(DATA, data)
-        print(
-            f"k={k} corpus {r} from b0={b0:.4g}: b_T={h.b:.4g} in {h.steps} steps, "
-            f"error*k={error * k:.3g}, {seconds:.0f} s",
-            flush=True,
-        )
+            for future in finished:
+                record(data, future.result())
+    if next(todo, None) is not None:
+        print(f"stopped after {args.hours} h; run again to resume", file=sys.stderr)
 
 
 if __name__ == "__main__":
