@@ -100,6 +100,47 @@ def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
     )
 
 
+def as_done(function, items, n_workers=None):
+    """``function(item)`` for each item, in parallel, yielded as each call ends.
+
+    ``items`` is read lazily, one item when a worker is free, so an iterator that stops
+    early (at a deadline, say) starts no further calls. The results come in the order
+    the calls end; with one worker, in the order of ``items``.
+
+    Parameters
+    ----------
+    function : callable
+        A module-level function (it is pickled to the workers).
+    items : iterable
+        Its arguments, one per call, each carrying everything the call needs.
+    n_workers : int, optional
+        Local processes (default :func:`workers`); 1 runs the calls in this process.
+
+    Returns
+    -------
+    iterator
+        The results.
+
+    Raises
+    ------
+    TypeError, ValueError
+        If ``function`` is not callable or ``n_workers`` is not an integer ``>= 1``.
+    """
+    validation.function(function, "function")
+    n_workers = (
+        workers() if n_workers is None else validation.count(n_workers, "n_workers")
+    )
+    if n_workers == 1:
+        return (function(item) for item in items)
+    calls = (joblib.delayed(function)(item) for item in items)
+    return joblib.Parallel(
+        n_jobs=n_workers,
+        return_as="generator_unordered",
+        pre_dispatch="n_jobs",
+        batch_size=1,
+    )(calls)
+
+
 def examples(item):
     """The cost estimate of a sweep item that starts with a corpus size ``(m, n)``.
 

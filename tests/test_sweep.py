@@ -75,3 +75,28 @@ def test_dask_local_cluster_is_identical_to_serial(serial):
             pretraining.pretrain(SIZES, TARGETS, PRIOR, 2, seed=3, backend="dask")
             == serial
         )
+
+
+def test_as_done_yields_every_result_and_reads_items_lazily():
+    assert list(sweep.as_done(square, range(7), n_workers=1)) == [
+        v * v for v in range(7)
+    ]
+    assert sorted(sweep.as_done(square, range(7), n_workers=2)) == [
+        v * v for v in range(7)
+    ]
+    taken = []
+
+    def items():
+        for v in range(100):
+            taken.append(v)
+            yield v
+
+    results = sweep.as_done(square, items(), n_workers=1)
+    assert next(results) == 0 and taken == [0]
+
+
+def test_as_done_bad_arguments():
+    with pytest.raises(TypeError, match=r"^function must be callable"):
+        sweep.as_done(None, [1])
+    with pytest.raises(ValueError, match=r"n_workers must be an integer >= 1"):
+        sweep.as_done(square, [1, 2], n_workers=0)

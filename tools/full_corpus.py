@@ -14,7 +14,6 @@ order above). From :data:`SPARSE_FROM` on the corpora are sparse (the same law).
 """
 
 import argparse
-import concurrent.futures
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stumplib import frozen, pretraining, tasks
+from stumplib import frozen, pretraining, sweep, tasks
 from stumplib.book import full_data
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,10 +63,10 @@ def commit():
     return head + ("+dirty" if dirty.returncode else "")
 
 
-def run(i, k, r, divisor):
-    """One run of the target, as its record in the data file."""
+def run(job):
+    """One run ``(i, k, r, divisor, sparse)`` of the target, as its data-file record."""
+    i, k, r, divisor, sparse = job
     start = time.monotonic()
-    sparse = k >= SPARSE_FROM
     h = pretraining.freeze_by_rule(
         k, k, PRIOR, pretraining.stream(SEED, i, r), LEVEL, divisor, sparse
     )
@@ -122,25 +121,23 @@ def main(argv=None):
         corpora=CORPORA,
     )
     done = {(run["k"], run["corpus"], run["divisor"]) for run in data["runs"]}
-    todo = iter([t for t in runs_to_do() if (t[1], t[2], t[3]) not in done])
     deadline = time.monotonic() + 3600 * args.hours
-    with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-        running = set()
-        while True:
-            while len(running) < args.jobs and time.monotonic() < deadline:
-                job = next(todo, None)
-                if job is None:
-                    break
-                running.add(pool.submit(run, *job))
-            if not running:
-                break
-            finished, running = concurrent.futures.wait(
-                running, return_when=concurrent.futures.FIRST_COMPLETED
-            )
-            for future in finished:
-                record(data, future.result())
-    if next(todo, None) is not None:
-        print(f"stopped after {args.hours} h; run again to resume", file=sys.stderr)
+    todo = (
+        (i, k, r, divisor, k >= SPARSE_FROM)
+        for i, k, r, divisor in runs_to_do()
+        if (k, r, divisor) not in done
+    )
+    for result in sweep.as_done(run, _until(deadline, todo, args.hours), args.jobs):
+        record(data, result)
+
+
+def _until(deadline, jobs, hours):
+    """``jobs`` up to the ``deadline``; then say that the target stopped early."""
+    for job in jobs:
+        if time.monotonic() >= deadline:
+            print(f"stopped after {hours} h; run again to resume", file=sys.stderr)
+            return
+        yield job
 
 
 if __name__ == "__main__":
