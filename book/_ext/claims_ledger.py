@@ -251,6 +251,8 @@ MARKERS = {
     "exact": ("s", "#1f5aa6"),
     "asymptotic": ("o", "#2e933c"),
     "numerical": ("D", "#d1495b"),
+    "replay": ("v", "#7a7a7a"),
+    "exercise": ("^", "#b07aa1"),
 }
 FIGURE = "claims-margins.png"
 CAPTION = (
@@ -279,6 +281,8 @@ def margin_plot(checks, path):
     fig, ax = plt.subplots(figsize=(6.2, 0.32 * len(ids) + 1.1))
     for kind, (marker, color) in MARKERS.items():
         mine = [c for c in checks if c["evidence"] == kind and c["margin"] is not None]
+        if not mine:
+            continue
         rows = [ids.index(c["id"]) for c in mine]
         jitter = [0.12 * ((k % 3) - 1) for k in range(len(mine))]
         ax.scatter(

@@ -41,8 +41,10 @@ IDS = (
 
 #: Kinds of evidence, from the strongest. An identity or exact formula checked to
 #: rounding, a derived limit or expansion checked numerically, a fitted or sampled
-#: value.
-EVIDENCE = ("exact", "asymptotic", "numerical")
+#: value; then two kinds that are not evidence for a claim and never count toward a
+#: verdict: a replay (committed data or a result recomputed and compared with itself)
+#: and an exercise (the answer of an exercise's solution, recomputed on every build).
+EVIDENCE = ("exact", "asymptotic", "numerical", "replay", "exercise")
 
 #: MIME type of the structured record shown with each claim line.
 MIME = "application/vnd.stumplib.claim+json"
