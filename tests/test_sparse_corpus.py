@@ -7,9 +7,18 @@ deterministic; a correct sampler fails one of them for a given seed with probabi
 
 import numpy as np
 import pytest
-from scipy import stats
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import special, stats
 
-from stumplib import calibration, certification, pretraining, sparse_corpus, tasks
+from stumplib import (
+    calibration,
+    certification,
+    pretraining,
+    sparse_corpus,
+    tasks,
+    training,
+)
 from stumplib.corpus import Corpus
 from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
 
@@ -263,3 +272,113 @@ def test_a_run_from_above_the_lowest_anchor_draws_nothing_more():
     (a0, _), eta = pretraining._valley_start(b0, PRIORS[0])
     pretraining.train_to_scale(sparse, (a0, b0), eta, 1.5 * b0)
     np.testing.assert_array_equal(sparse.held, held)
+
+
+# --- the SparseFollower: term-major series, only the terms a step needs ---------------
+
+#: Rounding of a truncated series: at most ``TERMS + 2`` products summed, each within
+#: ``e^{2x} <= e^2`` of the sum it approximates (``|delta| d <= 1``), and the remainder
+#: below ``e^2 / TERMS!``: the Follower's own tolerance against direct evaluation
+#: (``tests/test_corpus.py``), 1e-13 relative to each quantity's largest value.
+FOLLOW_RTOL = 1e-13
+
+
+def assert_follows(follower, corpus, a, b):
+    """Per-task summaries within FOLLOW_RTOL of each quantity's largest value, and
+    what the direct evaluation's windows leave out (``e^{-40}`` of a task's leader,
+    absolute: the follower's windows are wider), as :func:`assert_same`."""
+    got, want = np.array(follower.summaries(a, b)), np.array(corpus.summaries(a, b))
+    scale = np.abs(want).max(axis=1, keepdims=True)
+    excess = np.abs(got - want) / (FOLLOW_RTOL * scale + 2 * np.exp(-40))
+    assert excess.max() <= 1.0, f"off by {excess.max():.3g} tolerances"
+
+
+def test_term_reach_is_the_remainder_bound():
+    reach = sparse_corpus.SparseFollower.REACH
+    terms = np.arange(1, reach.size + 1)
+    assert np.all(np.diff(reach) > 0) and reach[-1] == 1.0
+    bound = 2.0 - special.gammaln(reach.size + 1.0)
+
+    def log_rest(x, j):
+        return j * np.log(x) - special.gammaln(j + 1.0) + 2 * x
+
+    assert np.all(log_rest(reach, terms) <= bound)  # J terms suffice up to x_J ...
+    above = log_rest(reach[:-1] * (1 + 1e-9) + 2.0**-58, terms[:-1])
+    assert np.all(above > bound)  # ... and no further
+
+
+@given(
+    shift=st.floats(-30.0, 30.0),
+    move=st.floats(-0.9, 1.0),
+    seed=st.integers(0, 2**16),
+)
+@settings(max_examples=40, deadline=None)
+def test_sparse_follower_equals_direct_evaluation_at_random_points(shift, move, seed):
+    corpus = SparseCorpus.sample(60, 800, 30.0, seed=(21, seed))
+    follower = corpus.follow()
+    b_anchor = 40.0
+    follower.summaries(float(calibration.a_star(b_anchor, PRIORS[0])), b_anchor)
+    radius = max(b_anchor / (corpus.cutoff + 1.0), 1.0)
+    b = b_anchor + move * radius
+    a = float(calibration.a_star(b, PRIORS[0])) + shift
+    assert_follows(follower, corpus, a, b)
+    assert follower.anchors == 1  # within the radius: the anchor held
+
+
+def test_sparse_follower_equals_direct_evaluation_along_a_run():
+    corpus = SparseCorpus.sample(300, 3000, 8.0, seed=(21, 1))
+    follower = corpus.follow()
+    b = np.geomspace(10.0, 80.0, 150)
+    for a_b in zip(0.9 * b + np.log(b), b):
+        assert_follows(follower, corpus, *a_b)
+    assert 5 < follower.anchors < 150  # it re-anchored, though not at every point
+    per_task = np.full(300, 20.0), np.linspace(15.0, 25.0, 300)  # one point per task
+    assert_follows(follower, corpus, *per_task)
+
+
+def test_a_run_of_the_sparse_follower_equals_the_direct_run():
+    """Rounding differences add at most linearly over a descent along the valley: the
+    frozen point within steps * FOLLOW_RTOL relative."""
+    corpus = SparseCorpus.sample(200, 2000, 4.0, seed=(21, 2))
+    (a0, b0), eta = pretraining.size_start(200, 2000, PRIORS[0])
+    got = pretraining.train_until_noisy(corpus, (a0, b0), eta)
+    a, b, k = training.descend(
+        lambda a, b, k: (
+            None
+            if certification.noise_ratio(
+                g := certification.task_gradients(corpus, a, b)
+            )
+            >= 0.5
+            else g.mean(axis=0)
+        ),
+        (a0, b0),
+        eta,
+        max_steps=10**5,
+    )
+    assert got.steps == k
+    assert (got.a, got.b) == pytest.approx((a, b), rel=k * FOLLOW_RTOL)
+
+
+def test_sparse_follower_resumes_bit_identically():
+    corpus = SparseCorpus.sample(100, 1000, 10.0, seed=(21, 3))
+    b = np.geomspace(12.0, 40.0, 60)
+    points = list(zip(0.9 * b, b))
+    first = corpus.follow()
+    for point in points[:30]:
+        first.summaries(*point)
+    again = corpus.follow()
+    again.restore(first.state())
+    for point in points[30:]:
+        want = np.array(first.summaries(*point))
+        np.testing.assert_array_equal(np.array(again.summaries(*point)), want)
+    assert again.state() == first.state()
+
+
+def test_sparse_follower_bad_inputs():
+    with pytest.raises(TypeError, match="^corpus must be"):
+        sparse_corpus.SparseFollower(Corpus.sample(3, 4, rng=0))
+    follower = SparseCorpus.sample(3, 10, 5.0).follow()
+    with pytest.raises(ValueError, match="^state must be a dict"):
+        follower.restore({"anchor": 5.0})
+    with pytest.raises(ValueError, match="anchors"):
+        follower.restore({"anchor": 5.0, "last": 5.0, "anchors": -1})
