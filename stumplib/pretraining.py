@@ -24,6 +24,7 @@ replicate ``r``); a tuple ``seed = (SEED, e)`` puts them under experiment ``e``
 (see :func:`stream`).
 """
 
+import time
 from typing import NamedTuple
 
 import numpy as np
@@ -32,6 +33,7 @@ from . import (
     calibration,
     certification,
     descent_lemma,
+    population,
     sparse_corpus,
     sweep,
     training,
@@ -452,6 +454,211 @@ def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0, sparse=False):
     else:
         corpus = Corpus.sample(m, n, prior, rng=rng)
     return train_until_noisy(corpus, theta0, eta, level)
+
+
+#: Step of a certified run: this fraction of the lemma's step at its start (as chapter 5
+#: runs), so that ``q = eta lambda_max`` stays below ``2/9`` where the corpus's own
+#: valley raises the curvature (up to 1.5-2 times the start's along the full-scale runs
+#: at the full step).
+CERTIFIED_FRACTION = 1 / 3
+#: ``q`` and ``rho`` are checked at every iterate of a certified run's first
+#: ``CHECK_STEPS`` steps (where the run leaves the population valley for its own and the
+#: curvature rises), then wherever ``b`` has grown by the factor ``1 + CHECK_GROWTH``
+#: since the last check, and at the freeze.
+CHECK_STEPS = 200
+CHECK_GROWTH = 1e-3
+
+
+class CertifiedFreeze(NamedTuple):
+    """A run frozen by the corpus rule at a certified step, with what its checks found.
+
+    Parameters
+    ----------
+    a, b, t, steps
+        As :class:`Freeze`.
+    eta : float
+        The constant step.
+    q_max : float
+        Largest ``q = eta lambda_max`` over the checked iterates.
+    q_jump : float
+        Largest relative change of ``q`` between consecutive checks: between two checks
+        ``q`` stays below ``q_max (1 + q_jump)`` wherever it varies no faster than
+        between the checks that bracket it (numerical, not a proof).
+    rho_max : float
+        Largest relative gradient error ``|G - g| / |g|`` over the checked iterates.
+    b_cert : float
+        Scale of the first checked iterate with ``rho > 1/2`` or ``q > 2/9`` (the end
+        of the certified interval), or ``b`` if none (censored at the freeze).
+    checks : int
+        Iterates checked.
+    """
+
+    a: float
+    b: float
+    t: float
+    steps: int
+    eta: float
+    q_max: float
+    q_jump: float
+    rho_max: float
+    b_cert: float
+    checks: int
+
+
+def freeze_certified(
+    m,
+    n,
+    prior,
+    rng,
+    level=0.5,
+    divisor=1.0,
+    fraction=CERTIFIED_FRACTION,
+    resume=None,
+    save=None,
+    every=300.0,
+):
+    """A sparse corpus frozen by the corpus rule at a certified constant step.
+
+    As :func:`freeze_by_rule` with ``sparse``, at the step ``fraction`` times the
+    lemma's step at the start (``eta = fraction * 2 / (9 lambda_max(theta_0))``),
+    checking ``q`` and ``rho`` along the run (:data:`CHECK_STEPS`,
+    :data:`CHECK_GROWTH`). The run can be cut and resumed: every ``every`` seconds it
+    hands ``save`` its state (a dict of plain numbers), and a call with that state as
+    ``resume`` continues from there, bit-identically to the run that was not cut.
+
+    Parameters
+    ----------
+    m, n : int
+        Number of tasks and context size, ``m >= 2``.
+    prior : tasks.Uniform
+        Threshold prior (uniform on an interior interval).
+    rng : int or tuple of int
+        The corpus's seed.
+    level : float
+        The corpus rule's noise level.
+    divisor : float
+        Start below the size-tied scale by this factor.
+    fraction : float
+        Share of the start's lemma step, in ``(0, 1]``.
+    resume : dict, optional
+        A state handed to ``save`` by a run with the same other arguments.
+    save : callable, optional
+        Called with the run's state every ``every`` seconds (at an iterate).
+    every : float
+        Seconds between states handed to ``save``, ``>= 0``.
+
+    Returns
+    -------
+    CertifiedFreeze
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid.
+    RuntimeError
+        If the level is not reached within :data:`RULE_STEPS` steps.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> run = freeze_certified(160, 160, tasks.Uniform(0.1, 0.9), (4, 1))
+    >>> bool(run.q_max <= 2 / 9), run.steps > 0, run.b_cert <= run.b
+    (True, True, True)
+    """
+    m, n = validation.count(m, "m", minimum=2), validation.count(n, "n")
+    level = validation.positive_scalar(level, "level")
+    divisor = validation.positive_scalar(divisor, "divisor")
+    fraction = validation.positive_scalar(fraction, "fraction")
+    if fraction > 1:
+        raise ValueError(f"fraction must be in (0, 1] (got {fraction})")
+    every = validation.scalar(every, "every")
+    if not every >= 0:
+        raise ValueError(f"every must be >= 0 (got {every})")
+    if save is not None:
+        validation.function(save, "save")
+    theta0, eta = _valley_start(_size_scale(m, n) / divisor, prior)
+    eta *= fraction
+    b_min = sparse_corpus.lowest_anchor(theta0[1], n)
+    corpus = sparse_corpus.SparseCorpus.sample(m, n, b_min, prior, seed=rng)
+    follower = corpus.follow()
+    state = _CertifiedState(prior, eta, resume)
+    if resume is not None:
+        follower.restore(resume["follower"])
+        theta0 = (resume["a"], resume["b"])
+    done, clock = state.steps, {"saved": time.monotonic()}
+
+    def direction(a, b, k):
+        if save is not None and time.monotonic() - clock["saved"] >= every:
+            save(state.as_dict(a, b, done + k, follower.state()))
+            clock["saved"] = time.monotonic()
+        gradients = follower.unchecked_task_gradients(a, b)
+        gradient = gradients.mean(axis=0)
+        noisy = certification.unchecked_noise_ratio(gradients) >= level
+        state.check(a, b, done + k, gradient, noisy)
+        return None if noisy else gradient
+
+    a, b, k = training.unchecked_descend(
+        direction, theta0, eta, RULE_STEPS - done, f"level={level}"
+    )
+    return state.result(a, b, done + k)
+
+
+class _CertifiedState:
+    """The checks of :func:`freeze_certified` along a run, and what a resume needs."""
+
+    FIELDS = "q_max q_jump rho_max b_cert checks q_last b_next"
+
+    def __init__(self, prior, eta, resume):
+        self.prior, self.eta = prior, eta
+        self.q_max = self.q_jump = self.rho_max = 0.0
+        self.b_cert, self.checks, self.q_last, self.b_next = None, 0, None, -np.inf
+        self.steps = 0
+        if resume is not None:
+            for name in self.FIELDS.split():
+                setattr(self, name, resume[name])
+            self.b_next = float(self.b_next)
+            self.steps = resume["steps"]
+
+    def check(self, a, b, k, gradient, last):
+        """Check ``q`` and ``rho`` at iterate ``k`` if asked for.
+
+        Where :data:`CHECK_STEPS` and :data:`CHECK_GROWTH` ask for it, and at the
+        ``last``.
+        """
+        if not (k < CHECK_STEPS or b >= self.b_next or last):
+            return
+        self.b_next = b * (1.0 + CHECK_GROWTH)
+        g = np.array(population.gradient(a, b, self.prior))
+        rho = float(np.linalg.norm(gradient - g) / np.linalg.norm(g))
+        q = self.eta * descent_lemma.curvature(a, b, self.prior)
+        if self.q_last is not None:
+            self.q_jump = max(self.q_jump, abs(q - self.q_last) / self.q_last)
+        self.q_last, self.checks = q, self.checks + 1
+        self.q_max, self.rho_max = max(self.q_max, q), max(self.rho_max, rho)
+        failed = rho > descent_lemma.RHO_MAX or q > descent_lemma.Q_MAX
+        if failed and self.b_cert is None:
+            self.b_cert = float(b)
+
+    def as_dict(self, a, b, k, follower):
+        """The run's state at iterate ``k``, ``(a, b)``, before its gradient."""
+        fields = {name: getattr(self, name) for name in self.FIELDS.split()}
+        fields["b_next"] = float(fields["b_next"])  # -inf: JSON keeps it as -Infinity
+        return dict(fields, a=float(a), b=float(b), steps=int(k), follower=follower)
+
+    def result(self, a, b, k):
+        b_cert = float(b) if self.b_cert is None else self.b_cert
+        return CertifiedFreeze(
+            float(a),
+            float(b),
+            float(self.eta * k),
+            int(k),
+            float(self.eta),
+            float(self.q_max),
+            float(self.q_jump),
+            float(self.rho_max),
+            b_cert,
+            int(self.checks),
+        )
 
 
 def rule_scale_ratio(prior, level=0.5):

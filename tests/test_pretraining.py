@@ -8,6 +8,7 @@ import pytest
 
 from stumplib import calibration, certification, descent_lemma, pretraining, tasks
 from stumplib.corpus import Corpus, Follower
+from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
 
 PRIOR = tasks.Uniform(0.1, 0.9)
 
@@ -401,3 +402,67 @@ def test_rule_scale_ratio_is_the_level_over_the_slow_constant_squared():
     assert round(pretraining.rule_scale_ratio(prior), 4) == 0.0361
     with pytest.raises(ValueError, match="level"):
         pretraining.rule_scale_ratio(prior, 0.0)
+
+
+# --- certified runs: a constant step that keeps q <= 2/9, cut and resumed -------------
+
+
+class Interrupted(Exception):
+    """Stands for the end of a sitting."""
+
+
+def test_a_certified_run_resumes_bit_identically_from_any_state(monkeypatch):
+    monkeypatch.setattr(pretraining, "CHECK_STEPS", 20)  # a short run's checks thin out
+    whole = pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 0))
+    states = []
+
+    def save(state):
+        states.append(state)
+        if len(states) == 3 * whole.steps // 4:
+            raise Interrupted
+
+    with pytest.raises(Interrupted):
+        pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 0), save=save, every=0.0)
+    assert states[-1]["steps"] > 20  # cut after the checks thin out
+    resumed = pretraining.freeze_certified(
+        160, 160, PRIOR, (3, 9, 0), resume=states[-1]
+    )
+    assert resumed == whole  # every field, bit for bit
+    early = pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 0), resume=states[10])
+    assert early == whole
+
+
+def test_a_certified_run_keeps_q_below_two_ninths_between_its_checks(monkeypatch):
+    """q checked at every iterate stays within the bound that checks ten times sparser
+    than a run's give, q_max (1 + q_jump), and below 2/9."""
+    monkeypatch.setattr(pretraining, "CHECK_STEPS", 20)  # thinned from step 20 on
+    monkeypatch.setattr(pretraining, "CHECK_GROWTH", 10 * pretraining.CHECK_GROWTH)
+    thinned = pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 0))
+    monkeypatch.setattr(pretraining, "CHECK_STEPS", 10**9)
+    every = pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 0))
+    assert every.checks == every.steps + 1 > thinned.checks
+    assert (every.a, every.b, every.steps) == (thinned.a, thinned.b, thinned.steps)
+    assert every.q_max <= thinned.q_max * (1 + thinned.q_jump)
+    assert every.q_max <= descent_lemma.Q_MAX
+    assert every.rho_max >= thinned.rho_max
+
+
+def test_a_certified_run_is_the_rule_at_a_third_of_the_step():
+    run = pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 2))
+    (a0, b0), eta = pretraining.size_start(160, 160, PRIOR)
+    assert run.eta == eta * pretraining.CERTIFIED_FRACTION
+    sparse = SparseCorpus.sample(160, 160, lowest_anchor(b0, 160), PRIOR, (3, 9, 2))
+    want = pretraining.train_until_noisy(sparse, (a0, b0), run.eta)
+    assert (run.a, run.b, run.t, run.steps) == tuple(want)
+    assert run.b_cert <= run.b and run.rho_max > 0 and 0 < run.q_max <= 2 / 9
+
+
+def test_freeze_certified_bad_inputs():
+    with pytest.raises(ValueError, match="^m must be"):
+        pretraining.freeze_certified(1, 40, PRIOR, 0)
+    with pytest.raises(ValueError, match="^fraction must be in"):
+        pretraining.freeze_certified(40, 40, PRIOR, 0, fraction=1.5)
+    with pytest.raises(ValueError, match="^every must be"):
+        pretraining.freeze_certified(40, 40, PRIOR, 0, every=-1.0)
+    with pytest.raises(TypeError, match="^save must be"):
+        pretraining.freeze_certified(40, 40, PRIOR, 0, save="file.json")
