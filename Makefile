@@ -72,15 +72,19 @@ JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 seeds: venv
 	$(PY) tools/seeds.py --offsets $(SEEDS) --jobs $(JOBS) $(NB)
 
-# Full-scale frozen-rate data (not run by CI): corpora frozen by the corpus rule at
-# sizes beyond book scale, appended to stumplib/book/data/frozen-rate.json with the
-# command, commit and date as each run ends; resumable (HOURS=h stops before a run once h
-# hours passed). FULL_JOBS=2 runs two at once (one corpus each: about 2 GB at 32000,
-# 7 GB at 10^5).
+# Full-scale frozen-rate data (not run by CI): sparse corpora frozen by the corpus rule
+# at a certified step (q <= 2/9) at sizes up to 10^5, appended to
+# stumplib/book/data/frozen-rate-certified.json with q_max, rho_max, command, commit and
+# date as each run ends. A run in progress checkpoints every EVERY seconds (.cache/
+# full-corpus) and the next call resumes it bit-identically; HOURS=h stops the target
+# h hours in (a run saves its state at its next checkpoint and stops). FULL_JOBS=2 runs
+# two at once, one BLAS thread each (about 2 GB at 32000, 7 GB at 10^5).
 HOURS ?= inf
 FULL_JOBS ?= 1
+EVERY ?= 300
 full-corpus: venv
-	$(PY) tools/full_corpus.py --hours $(HOURS) --jobs $(FULL_JOBS)
+	OPENBLAS_NUM_THREADS=1 $(PY) tools/full_corpus.py --hours $(HOURS) --jobs $(FULL_JOBS) \
+	  --every $(EVERY)
 
 # The portability check alone, on the stored outputs.
 portability: venv

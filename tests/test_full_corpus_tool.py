@@ -1,9 +1,13 @@
-"""Tests for tools/full_corpus.py: runs saved as they end, in order, resumable."""
+"""Tests for tools/full_corpus.py: runs saved as they end, in order, resumable, and a
+run cut at a checkpoint resumed bit-identically."""
 
 import json
 import sys
+import time
+import types
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
@@ -12,11 +16,11 @@ import full_corpus
 
 @pytest.fixture
 def small(tmp_path, monkeypatch):
-    """The target at two small sizes (the larger sparse), into a file of its own."""
+    """The target at two small sizes, into a file and checkpoints of its own."""
     monkeypatch.setattr(full_corpus, "SIZES", (40, 60))
     monkeypatch.setattr(full_corpus, "CORPORA", 2)
-    monkeypatch.setattr(full_corpus, "SPARSE_FROM", 60)
-    monkeypatch.setattr(full_corpus, "DATA", tmp_path / "frozen-rate.json")
+    monkeypatch.setattr(full_corpus, "DATA", tmp_path / "frozen-rate-certified.json")
+    monkeypatch.setattr(full_corpus, "CHECKPOINTS", tmp_path / "checkpoints")
     monkeypatch.setattr(full_corpus, "commit", lambda: "abc")
     return full_corpus.DATA
 
@@ -30,8 +34,10 @@ def test_two_jobs_write_every_run_in_the_targets_order(small):
     runs = _runs(small)
     keys = [(r["k"], r["corpus"], r["divisor"]) for r in runs]
     assert keys == [(k, r, d) for _, k, r, d in full_corpus.runs_to_do()]
-    assert [r["corpus_kind"] for r in runs] == ["dense"] * 3 + ["sparse"] * 3
+    assert all(r["corpus_kind"] == "sparse" for r in runs)
     assert all(r["b"] >= r["b0"] and r["steps"] >= 0 for r in runs)
+    assert all(0 < r["q_max"] <= 2 / 9 and r["rho_max"] > 0 for r in runs)
+    assert all((r["command"], r["commit"]) == ("make full-corpus", "abc") for r in runs)
     data = json.loads(small.read_text())
     assert (data["command"], data["commit"]) == ("make full-corpus", "abc")
 
@@ -44,7 +50,8 @@ def test_a_second_call_resumes_where_the_file_stops(small):
     small.write_text(json.dumps(data))
     full_corpus.main(["--jobs", "2"])
     assert _runs(small) == [
-        {**r, "seconds": s["seconds"]} for r, s in zip(whole, _runs(small))
+        {**r, "seconds": s["seconds"], "date": s["date"]}
+        for r, s in zip(whole, _runs(small))
     ]
     text = small.read_text()
     full_corpus.main([])  # nothing left to run: the file is not rewritten
@@ -60,3 +67,31 @@ def test_no_time_runs_nothing_and_says_so(small, capsys):
 def test_jobs_must_be_positive(small):
     with pytest.raises(SystemExit):
         full_corpus.main(["--jobs", "0"])
+
+
+def test_a_run_cut_at_a_checkpoint_resumes_bit_identically(small, monkeypatch):
+    """The deadline passes at step 50 (a checkpoint at every step, of 90): the run
+    saves its state and stops; the next call resumes it and ends where the uncut run
+    ends."""
+    job = (0, 160, 0, 1.0)
+    whole = full_corpus.run((*job, np.inf, 0.0))
+    saves = iter(range(10**9))
+    clock = types.SimpleNamespace(monotonic=time.monotonic, time=lambda: next(saves))
+    monkeypatch.setattr(full_corpus, "time", clock)
+    assert full_corpus.run((*job, 50, 0.0)) is None  # cut
+    path = full_corpus.checkpoint_path(160, 0, 1.0)
+    assert json.loads(path.read_text())["state"]["steps"] == 50
+    monkeypatch.setattr(full_corpus.time, "time", time.time)
+    resumed = full_corpus.run((*job, np.inf, 0.0))
+    assert not path.exists()  # a finished run leaves no checkpoint
+    assert resumed["sittings"] == 2 and whole["sittings"] == 1
+    assert whole["steps"] > 50
+    volatile = {"seconds", "sittings", "date"}
+    assert {k: v for k, v in resumed.items() if k not in volatile} == {
+        k: v for k, v in whole.items() if k not in volatile
+    }
+
+
+def test_every_must_not_be_negative(small):
+    with pytest.raises(SystemExit):
+        full_corpus.main(["--every", "-1"])

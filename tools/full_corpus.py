@@ -1,19 +1,29 @@
-"""Full-scale frozen-rate data: corpora frozen by the corpus rule, saved as each ends.
+"""Full-scale frozen-rate data from certified runs, saved as each ends, resumable.
 
-``python tools/full_corpus.py [--hours H]`` (``make full-corpus``) trains, for each
-size ``m = n = k`` of :data:`SIZES` in turn, :data:`CORPORA` corpora from the size-tied
-start and the first of them again from half that start (is the frozen scale the rule's
-or the start's?), each with :func:`stumplib.pretraining.freeze_by_rule` on the streams
-``(6, 2, i, r)`` that chapter 6 uses for its book-scale sizes (size ``i`` of
-:data:`SIZES`). Each finished run is appended at once to ``frozen-rate.json`` in
-:data:`stumplib.book.full_data.DATA`
-with the command, commit and date; a later call resumes where the file stops, so the
-target can be cut off at any point. ``--hours`` stops before starting a run once that
-much time has passed; ``--jobs`` runs that many at once (one process each, in the
-order above). From :data:`SPARSE_FROM` on the corpora are sparse (the same law).
+``python tools/full_corpus.py [--hours H] [--jobs J] [--every S]`` (``make
+full-corpus``) trains, for each size ``m = n = k`` of :data:`SIZES` in turn (small to
+large), :data:`CORPORA` sparse corpora from the size-tied start and the first of them
+again from half that start (is the frozen scale the rule's or the start's?), each with
+:func:`stumplib.pretraining.freeze_certified`: the corpus rule at a constant step that
+keeps ``q = eta lambda_max <= 2/9`` (a third of the lemma's step at the start), on the
+streams ``(6, 2, i, r)`` (size ``i`` of :data:`SIZES`). Each finished run is appended at
+once to ``frozen-rate-certified.json`` in :data:`stumplib.book.full_data.DATA`, with its
+``q_max``, ``q_jump``, ``rho_max`` and ``b_cert`` and the command, commit and date it
+ran from (chapter 6 reads ``frozen-rate.json``, the earlier runs at the lemma's full
+step, until it is moved to this file).
+
+**Cut and resumed.** Every ``--every`` seconds (default 300) a run in progress writes
+its state to :data:`CHECKPOINTS` (one file per run, replaced atomically); a later call
+resumes each run from its checkpoint, bit-identically to a run that was never cut, and
+skips the runs the data file holds. ``--hours`` stops the target that long after it
+began: a run in progress saves its state at its next checkpoint and stops, and no new
+run starts; ``--jobs`` runs that many at once (one process each, one BLAS thread each
+under ``make full-corpus``).
 """
 
 import argparse
+import json
+import os
 import subprocess
 import sys
 import time
@@ -26,16 +36,19 @@ from stumplib import frozen, pretraining, sweep, tasks
 from stumplib.book import full_data
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = full_data.DATA / "frozen-rate.json"
+DATA = full_data.DATA / "frozen-rate-certified.json"
+#: Checkpoints of the runs in progress (not committed).
+CHECKPOINTS = ROOT / ".cache" / "full-corpus"
 SIZES = (320, 560, 1000, 1800, 3200, 5600, 10000, 18000, 32000, 56000, 100000)
 CORPORA = 4
-# From this size on the corpora are sparse (stumplib.sparse_corpus: the same law, only
-# the members that can carry weight held): a dense corpus of m = n = 18000 holds
-# 3.2e8 features (2.6 GB per copy), one of 32000 over 8 GB.
-SPARSE_FROM = 18000
 SEED = (6, 2)
 LEVEL = 0.5
 PRIOR = tasks.Uniform(0.1, 0.9)
+COMMAND = "make full-corpus"
+
+
+class Stopped(Exception):
+    """A run saved its state at the target's deadline and stopped."""
 
 
 def runs_to_do():
@@ -63,40 +76,93 @@ def commit():
     return head + ("+dirty" if dirty.returncode else "")
 
 
+def checkpoint_path(k, r, divisor):
+    """The checkpoint file of run ``(k, r, divisor)``."""
+    return CHECKPOINTS / f"k{k}-corpus{r}-divisor{divisor:g}.json"
+
+
 def run(job):
-    """One run ``(i, k, r, divisor, sparse)`` of the target, as its data-file record."""
-    i, k, r, divisor, sparse = job
-    start = time.monotonic()
-    h = pretraining.freeze_by_rule(
-        k, k, PRIOR, pretraining.stream(SEED, i, r), LEVEL, divisor, sparse
-    )
-    return dict(
+    """One run ``(i, k, r, divisor, deadline, every)`` of the target.
+
+    Its data-file record (without its provenance), or ``None`` if it stopped at the
+    deadline (its state saved).
+    """
+    i, k, r, divisor, deadline, every = job
+    path = checkpoint_path(k, r, divisor)
+    saved = json.loads(path.read_text()) if path.exists() else None
+    start, before = time.monotonic(), saved["seconds"] if saved else 0.0
+    sittings = saved["sittings"] + 1 if saved else 1
+
+    def save(state):
+        seconds = before + time.monotonic() - start
+        _write(path, dict(state=state, seconds=seconds, sittings=sittings))
+        if time.time() >= deadline:
+            raise Stopped
+
+    try:
+        h = pretraining.freeze_certified(
+            k,
+            k,
+            PRIOR,
+            pretraining.stream(SEED, i, r),
+            LEVEL,
+            divisor,
+            resume=saved["state"] if saved else None,
+            save=save,
+            every=every,
+        )
+    except Stopped:
+        return None
+    record = dict(
         k=k,
         index=i,
         corpus=r,
         divisor=divisor,
-        corpus_kind="sparse" if sparse else "dense",
+        corpus_kind="sparse",
         b0=pretraining.size_start(k, k, PRIOR)[0][1] / divisor,
+        eta=h.eta,
         a=h.a,
         b=h.b,
         steps=h.steps,
         error=float(frozen.interior_error(h.a, h.b)),
-        seconds=round(time.monotonic() - start, 1),
+        q_max=h.q_max,
+        q_jump=h.q_jump,
+        rho_max=h.rho_max,
+        b_cert=h.b_cert,
+        checks=h.checks,
+        seconds=round(before + time.monotonic() - start, 1),
+        sittings=sittings,
     )
+    path.unlink(missing_ok=True)
+    return record
+
+
+def _write(path, data):
+    """Write JSON to ``path`` atomically (a cut never leaves half a checkpoint)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_suffix(".part")
+    part.write_text(json.dumps(data))
+    os.replace(part, path)
 
 
 def record(data, result):
-    """Add ``result`` to ``data`` (runs in the target's order) and save the file."""
+    """Add ``result`` with its provenance to ``data`` and save the file.
+
+    The runs are kept in the target's order.
+    """
+    date = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    result = dict(result, command=COMMAND, commit=commit(), date=date)
     data["runs"] = sorted(
         [*data["runs"], result],
         key=lambda run: (run["index"], run["divisor"], run["corpus"]),
     )
-    data.update(commit=commit(), date=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
+    data.update(commit=result["commit"], date=result["date"])
     full_data.save(DATA, data)
     print(
         f"k={result['k']} corpus {result['corpus']} from b0={result['b0']:.4g}: "
         f"b_T={result['b']:.4g} in {result['steps']} steps, "
-        f"error*k={result['error'] * result['k']:.3g}, {result['seconds']:.0f} s",
+        f"error*k={result['error'] * result['k']:.3g}, q_max={result['q_max']:.3f}, "
+        f"rho_max={result['rho_max']:.2f}, {result['seconds']:.0f} s",
         flush=True,
     )
 
@@ -108,34 +174,45 @@ def main(argv=None):
         "--hours", type=float, default=np.inf, help="stop after this long"
     )
     parser.add_argument("--jobs", type=int, default=1, help="runs at once")
+    parser.add_argument(
+        "--every", type=float, default=300.0, help="seconds between checkpoints"
+    )
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs must be at least 1 (got {args.jobs})")
+    if not args.every >= 0:
+        parser.error(f"--every must be at least 0 (got {args.every})")
     data = full_data.load(DATA) if DATA.exists() else {"runs": []}
     data.update(
-        command="make full-corpus",
+        command=COMMAND,
         seed=list(SEED),
         level=LEVEL,
         prior=[PRIOR.lo, PRIOR.hi],
         sizes=list(SIZES),
         corpora=CORPORA,
+        fraction=pretraining.CERTIFIED_FRACTION,
     )
     done = {(run["k"], run["corpus"], run["divisor"]) for run in data["runs"]}
-    deadline = time.monotonic() + 3600 * args.hours
+    deadline = time.time() + 3600 * min(args.hours, 1e6)
     todo = (
-        (i, k, r, divisor, k >= SPARSE_FROM)
+        (i, k, r, divisor, deadline, args.every)
         for i, k, r, divisor in runs_to_do()
         if (k, r, divisor) not in done
     )
-    for result in sweep.as_done(run, _until(deadline, todo, args.hours), args.jobs):
-        record(data, result)
+    stopped = False
+    for result in sweep.as_done(run, _until(deadline, todo), args.jobs):
+        if result is None:
+            stopped = True
+        else:
+            record(data, result)
+    if stopped or time.time() >= deadline:
+        print(f"stopped after {args.hours} h; run again to resume", file=sys.stderr)
 
 
-def _until(deadline, jobs, hours):
-    """``jobs`` up to the ``deadline``; then say that the target stopped early."""
+def _until(deadline, jobs):
+    """``jobs`` up to the ``deadline``."""
     for job in jobs:
-        if time.monotonic() >= deadline:
-            print(f"stopped after {hours} h; run again to resume", file=sys.stderr)
+        if time.time() >= deadline:
             return
         yield job
 
