@@ -145,13 +145,15 @@ def _write(path, data):
     os.replace(part, path)
 
 
-def record(data, result):
+def record(data, result, source):
     """Add ``result`` with its provenance to ``data`` and save the file.
 
-    The runs are kept in the target's order.
+    ``source`` is the commit the target's code came from (read when it started: a
+    commit made while it runs does not change the code it runs). The runs are kept in
+    the target's order.
     """
     date = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    result = dict(result, command=COMMAND, commit=commit(), date=date)
+    result = dict(result, command=COMMAND, commit=source, date=date)
     data["runs"] = sorted(
         [*data["runs"], result],
         key=lambda run: (run["index"], run["divisor"], run["corpus"]),
@@ -182,6 +184,7 @@ def main(argv=None):
         parser.error(f"--jobs must be at least 1 (got {args.jobs})")
     if not args.every >= 0:
         parser.error(f"--every must be at least 0 (got {args.every})")
+    source = commit()
     data = full_data.load(DATA) if DATA.exists() else {"runs": []}
     data.update(
         command=COMMAND,
@@ -204,7 +207,7 @@ def main(argv=None):
         if result is None:
             stopped = True
         else:
-            record(data, result)
+            record(data, result, source)
     if stopped or time.time() >= deadline:
         print(f"stopped after {args.hours} h; run again to resume", file=sys.stderr)
 
