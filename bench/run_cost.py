@@ -1,0 +1,112 @@
+"""Benchmark: a corpus step of a training run against its floor, and a certified run.
+
+For ``m = n = k`` one sparse corpus (:class:`~stumplib.sparse_corpus.SparseCorpus`) is
+drawn for a run from the size-tied start (:func:`stumplib.pretraining.size_start`), and
+side by side in this process:
+
+* *step*: one step of a corpus-rule run with the corpus's own follower
+  (:class:`~stumplib.sparse_corpus.SparseFollower`): the per-task gradients and the noise
+  ratio, at points spread over one anchor's reach as a run meets them (``b - b_0`` from
+  ``-0.9 R`` to ``R``, so the series' term counts are a run's), each point the best of
+  ``REPEATS`` interleaved calls, averaged over the points (the anchors themselves, one per
+  few hundred steps, are left out);
+* *old*: the same step with the :class:`~stumplib.corpus.Follower` (what
+  ``SparseCorpus.follow`` returned before issue 43) on the same corpus and points;
+* *floor*: one matrix-vector pass over the full 20-term anchor series in today's
+  representation: an array of ``3 x 20 x 2 m`` doubles, term-major, times the 20
+  coefficients (the time does not depend on the values, only on the shape);
+* *run*: one certified run to its freeze (:func:`stumplib.pretraining.freeze_certified`),
+  for ``k <= RUN_UP_TO`` (``run -`` above, where a run takes hours).
+
+Usage: ``python bench/run_cost.py [k ...]`` (default ``1e3 1e4 1e5``; one BLAS thread,
+set here); prints per size
+``k=<k>: step <ms> ms, floor <ms> ms, ratio <r>; run <s> s, <steps> steps to b_T=<b>``
+and ``k=<k>: old step <ms> ms, new/old <r>``. At ``k = 10^5`` the corpus holds about
+7 GB: run that size alone.
+"""
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads OpenBLAS
+
+import sys
+import time
+
+import numpy as np
+
+from stumplib import pretraining, tasks
+from stumplib.corpus import Follower, unchecked_expansion_radius
+from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
+
+PRIOR = tasks.Uniform(0.1, 0.9)
+SIZES = (1_000, 10_000, 100_000)
+RUN_UP_TO = 10_000
+POINTS, REPEATS = 40, 5
+TERMS = Follower.TERMS
+
+
+def step_times(followers, corpus, theta0):
+    """Mean over the points of the best of REPEATS step times (ms), per follower."""
+    (a0, b0), s = theta0, corpus.s
+    for follower in followers:
+        follower.summaries(a0, b0)
+    anchor = followers[0].state()["anchor"]
+    radius = unchecked_expansion_radius(anchor, corpus.cutoff)
+    scales = anchor + np.linspace(-0.9, 1.0, POINTS) * radius * (1 - 1e-9)
+    best = np.full((len(followers), POINTS), np.inf)
+    for _ in range(REPEATS):
+        for p, b in enumerate(scales):
+            for f, follower in enumerate(followers):
+                start = time.perf_counter()
+                gradients = follower.unchecked_task_gradients(a0, b)
+                noise(gradients, s)
+                best[f, p] = min(best[f, p], time.perf_counter() - start)
+    assert all(f.anchors == 1 for f in followers)  # every point within one anchor
+    return 1e3 * best.mean(axis=1)
+
+
+def noise(gradients, s):
+    """The rule's statistic, as a run computes it at every step."""
+    mean = gradients.mean(axis=0)
+    return np.sqrt(np.sum((gradients - mean) ** 2) / (s.size * (s.size - 1)))
+
+
+def floor_time(m):
+    """Best of REPEATS * POINTS matrix-vector passes over a 20-term anchor series (ms)."""
+    series = np.ones((3, TERMS, 2 * m))
+    coef = np.ones(TERMS)
+    best = np.inf
+    for _ in range(REPEATS * POINTS // 4):
+        start = time.perf_counter()
+        np.matmul(coef, series)
+        best = min(best, time.perf_counter() - start)
+    return 1e3 * best
+
+
+def main(sizes=SIZES):
+    """Print the step, its floor and a run for each size."""
+    for k in sizes:
+        theta0, _ = pretraining.size_start(k, k, PRIOR)
+        corpus = SparseCorpus.sample(
+            k, k, lowest_anchor(theta0[1], k), PRIOR, seed=(43, k)
+        )
+        new, old = step_times([corpus.follow(), Follower(corpus)], corpus, theta0)
+        floor = floor_time(k)
+        del corpus
+        if k <= RUN_UP_TO:
+            start = time.perf_counter()
+            h = pretraining.freeze_certified(k, k, PRIOR, (43, k))
+            run = f"run {time.perf_counter() - start:.0f} s, {h.steps} steps to "
+            run += f"b_T={h.b:.1f}"
+        else:
+            run = "run -"
+        print(
+            f"k={k}: step {new:.2f} ms, floor {floor:.2f} ms, ratio {new / floor:.2f}; "
+            f"{run}",
+            flush=True,
+        )
+        print(f"k={k}: old step {old:.2f} ms, new/old {new / old:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main(tuple(int(float(v)) for v in sys.argv[1:]) or SIZES)
