@@ -62,7 +62,14 @@ RULE_STEPS = 1_000_000
 
 
 class Freeze(NamedTuple):
-    """Parameters at the first step whose scale reaches the target; the run's cost."""
+    """Parameters at the first step whose scale reaches the target; the run's cost.
+
+    Examples
+    --------
+    >>> h = Freeze(a=21.2, b=21.0, t=7690.0, steps=22)
+    >>> h.b, h.steps
+    (21.0, 22)
+    """
 
     a: float
     b: float
@@ -99,6 +106,13 @@ def start(b_target, prior, ratio=START_RATIO):
         point at ``b_0``.
     TypeError
         If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> (a0, b0), eta = start(30.0, tasks.Uniform(0.1, 0.9))
+    >>> b0, round(a0, 2), round(eta)
+    (20.0, 20.41, 350)
     """
     b_target = validation.positive_scalar(b_target, "b_target")
     ratio = validation.scalar(ratio, "ratio")
@@ -128,6 +142,17 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
         If the parameters stop being finite.
     RuntimeError
         If ``b_target`` is not reached within ``max_steps`` steps.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> from stumplib.corpus import Corpus
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> corpus = Corpus.sample(40, 40, prior, rng=1)
+    >>> theta0, eta = start(21.0, prior, ratio=1.05)
+    >>> h = train_to_scale(corpus, theta0, eta, 21.0)
+    >>> bool(h.b >= 21.0), h.steps > 0
+    (True, True)
     """
     validation.instance(corpus, Corpus, "corpus")
     eta = validation.positive_scalar(eta, "eta")
@@ -157,6 +182,17 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
     ------
     FloatingPointError, RuntimeError
         As :func:`train_to_scale` (``RuntimeError`` if the level is not reached).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> from stumplib.corpus import Corpus
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> corpus = Corpus.sample(200, 200, prior, rng=1)
+    >>> theta0, eta = size_start(200, 200, prior)
+    >>> h = train_until_noisy(corpus, theta0, eta)
+    >>> bool(h.b > theta0[1]), h.steps > 0
+    (True, True)
     """
     validation.instance(corpus, Corpus, "corpus")
     eta = validation.positive_scalar(eta, "eta")
@@ -190,6 +226,15 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     Returns
     -------
     Freeze
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> from stumplib.corpus import Corpus
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> h = train_from_start(Corpus.sample(40, 40, prior, rng=1), 6.0, prior)
+    >>> bool(6.0 <= h.b < 6.1)
+    True
     """
     validation.instance(corpus, Corpus, "corpus")
     shift = validation.scalar(shift, "shift")
@@ -243,6 +288,17 @@ def train_side_by_side(
     RuntimeError
         If a leg does not reach its target within ``max_steps`` steps and ``stop_late``
         is false.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> from stumplib.corpus import Corpus
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> corpora = [Corpus.sample(40, 40, prior, rng=r) for r in (1, 2)]
+    >>> (a0, b0), _ = start(30.0, prior)
+    >>> runs = train_side_by_side(corpora, [(a0, b0)] * 2, [21.0, 22.0], prior)
+    >>> [[bool(h.b >= target) for h, target in zip(run, (21.0, 22.0))] for run in runs]
+    [[True, True], [True, True]]
     """
     stacked, m = _stackable(corpora)
     theta = validation.finite(theta0, "theta0")
@@ -363,6 +419,13 @@ def stream(seed, *index):
     ------
     ValueError, TypeError
         If ``seed`` is not an integer or a non-empty tuple of integers.
+
+    Examples
+    --------
+    >>> stream((7, 2), 0, 3)
+    (7, 2, 0, 3)
+    >>> stream(5, 1)
+    (5, 1)
     """
     return (*validation.seed(seed), *index)
 
@@ -400,6 +463,13 @@ def size_start(m, n, prior):
     ------
     ValueError, TypeError
         If ``m`` or ``n`` is not a positive integer, or as :func:`start`.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> (a0, b0), eta = size_start(400, 400, tasks.Uniform(0.1, 0.9))
+    >>> b0, round(a0, 2), round(eta, 1)
+    (5.0, 6.42, 31.5)
     """
     m, n = validation.count(m, "m"), validation.count(n, "n")
     return _valley_start(_size_scale(m, n), prior)
@@ -422,11 +492,13 @@ def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0, sparse=False):
     Parameters
     ----------
     m, n : int
-        Number of tasks and context size.
+        Number of tasks, ``m >= 2`` (the rule's noise ratio is a standard error over
+        tasks), and context size.
     prior : tasks.Uniform
         Threshold prior (uniform on an interior interval).
     rng : int or tuple of int
-        The corpus's seed (a structured stream, see :func:`stream`).
+        The corpus's seed (a structured stream, see :func:`stream`; not ``None``: a
+        frozen run is reproducible).
     level : float
         The corpus rule's noise level.
     divisor : float
@@ -444,8 +516,16 @@ def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0, sparse=False):
         If an argument is invalid, as :func:`size_start` and :func:`train_until_noisy`.
     RuntimeError
         If the level is not reached within :data:`RULE_STEPS` steps.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> h = freeze_by_rule(200, 200, tasks.Uniform(0.1, 0.9), (1, 2))
+    >>> bool(h.b >= size_start(200, 200, tasks.Uniform(0.1, 0.9))[0][1])
+    True
     """
-    m, n = validation.count(m, "m"), validation.count(n, "n")
+    m, n = validation.count(m, "m", minimum=2), validation.count(n, "n")
+    validation.seed(rng, "rng")  # checked, passed on as given
     divisor = validation.positive_scalar(divisor, "divisor")
     theta0, eta = _valley_start(_size_scale(m, n) / divisor, prior)
     if sparse:
@@ -716,6 +796,14 @@ def pretrain_noisy(
     Corpus ``r`` of size ``i`` is drawn with ``rng = stream(seed, i, r)`` (the same
     corpora as :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of
     :class:`Freeze`.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> out = pretrain_noisy([(40, 40), (60, 60)], tasks.Uniform(0.1, 0.9), 2, 1,
+    ...                      n_workers=1)
+    >>> [len(row) for row in out]
+    [2, 2]
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
@@ -749,6 +837,13 @@ def lower_starts(
     ------
     ValueError
         If an index is not below ``len(sizes)``.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> out = lower_starts([(40, 40)], [0], tasks.Uniform(0.1, 0.9), 1, 1, n_workers=1)
+    >>> bool(out[0][0].b >= 1.25)
+    True
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
@@ -807,6 +902,15 @@ def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers
     ------
     ValueError
         If ``factors`` is not a 1-D non-decreasing sequence of numbers ``>= 1``.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> out = train_past_freeze([(40, 40)], tasks.Uniform(0.1, 0.9), 1, 1, [1.5],
+    ...                         n_workers=1)
+    >>> frozen, later = out[0][0]
+    >>> bool(later.b >= 1.5 * frozen.b)
+    True
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     corpora = validation.count(corpora, "corpora")
@@ -886,6 +990,13 @@ def pretrain(
     ------
     ValueError
         If ``sizes`` and ``targets`` differ in length.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> out = pretrain([(40, 40)], [6.0], tasks.Uniform(0.1, 0.9), 2, 1, n_workers=1)
+    >>> [bool(h.b >= 6.0) for h in out[0]]
+    [True, True]
     """
     sizes = validation.count_rows(sizes, "sizes", (1, 1))
     targets = validation.positive(targets, "targets")

@@ -58,6 +58,14 @@ class SparseCorpus(Corpus):
     """A corpus with uniform features that holds only the members that carry weight.
 
     Drawn by :meth:`sample`; evaluated as a :class:`~stumplib.corpus.Corpus`.
+
+    Examples
+    --------
+    >>> corpus = SparseCorpus.sample(50, 1000, 10.0, seed=3)
+    >>> corpus.shape
+    (50, 1000)
+    >>> bool(corpus.loss(12.0, 12.0) >= 0)
+    True
     """
 
     #: Members per chunk of the moment sums.
@@ -86,6 +94,12 @@ class SparseCorpus(Corpus):
         Returns
         -------
         SparseCorpus
+
+        Examples
+        --------
+        >>> corpus = SparseCorpus.sample(50, 1000, 10.0, seed=3)
+        >>> bool((corpus.held <= corpus.counts).all())
+        True
         """
         m, n = validation.count(m, "m"), validation.count(n, "n")
         b_min = validation.positive_scalar(b_min, "b_min")
@@ -204,22 +218,49 @@ class SparseCorpus(Corpus):
 
     @property
     def shape(self):
-        """``(m, n)``."""
+        """``(m, n)``.
+
+        Examples
+        --------
+        >>> SparseCorpus.sample(5, 100, 10.0).shape
+        (5, 100)
+        """
         return self.s.size, self._n
 
     @property
     def counts(self):
-        """Members of each class, negatives then positives, shape ``(m, 2)``."""
+        """Members of each class, negatives then positives, shape ``(m, 2)``.
+
+        Examples
+        --------
+        >>> corpus = SparseCorpus.sample(5, 100, 10.0)
+        >>> corpus.counts.shape, bool((corpus.counts.sum(axis=1) == 100).all())
+        ((5, 2), True)
+        """
         return self._counts.copy()
 
     @property
     def held(self):
-        """Members held of each class, negatives then positives, shape ``(m, 2)``."""
+        """Members held of each class, negatives then positives, shape ``(m, 2)``.
+
+        Examples
+        --------
+        >>> corpus = SparseCorpus.sample(5, 10**5, 5000.0, seed=3)
+        >>> bool(corpus.held.sum() < corpus.counts.sum() / 10)
+        True
+        """
         return self._sizes.copy()
 
     def members(self, task):
         """The features held of task ``task``: ``(negatives, positives)``, each
         ascending (the smallest members of each class).
+
+        Examples
+        --------
+        >>> corpus = SparseCorpus.sample(5, 100, 10.0)
+        >>> negatives, positives = corpus.members(0)
+        >>> bool(negatives.max() < corpus.s[0] < positives.min())
+        True
         """
         task = validation.count(task, "task", minimum=0)
         if task >= self.s.size:
@@ -235,6 +276,12 @@ class SparseCorpus(Corpus):
         ``(N - K) e^{-gap - b d_K}`` (``gap``: how far the class leader's score lies
         below the task's leader; ``d_K``: the last member held), shape ``(m,)``. Below
         ``n e^{-cutoff} = e^{-40}`` at every ``b >= b_min``.
+
+        Examples
+        --------
+        >>> corpus = SparseCorpus.sample(50, 1000, 10.0, seed=3)
+        >>> bool(corpus.left_out_bound(12.0, 12.0).max() < np.exp(-40))
+        True
         """
         a, b = validation.scalar_parameters(a, b)
         if b <= 0:
@@ -550,6 +597,11 @@ def lowest_anchor(b0, n):
     -------
     float
         ``b0 - R(b0)`` (not positive when ``b0 <= R(b0)``).
+
+    Examples
+    --------
+    >>> round(lowest_anchor(100.0, 1000), 3)
+    97.913
     """
     b0 = validation.positive_scalar(b0, "b0")
     n = validation.count(n, "n")

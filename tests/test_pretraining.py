@@ -466,3 +466,13 @@ def test_freeze_certified_bad_inputs():
         pretraining.freeze_certified(40, 40, PRIOR, 0, every=-1.0)
     with pytest.raises(TypeError, match="^save must be"):
         pretraining.freeze_certified(40, 40, PRIOR, 0, save="file.json")
+
+
+def test_freeze_by_rule_needs_two_tasks_and_a_seed():
+    """One task: the noise ratio is 0/0 (the sparse variant used to hang); no seed: the
+    frozen run would not be reproducible."""
+    for sparse in (False, True):
+        with pytest.raises(ValueError, match="^m must be"):
+            pretraining.freeze_by_rule(1, 40, PRIOR, 0, sparse=sparse)
+    with pytest.raises(TypeError, match="^rng"):
+        pretraining.freeze_by_rule(40, 40, PRIOR, None)
