@@ -2,7 +2,10 @@
 
 For ``m = n = k`` one sparse corpus (:class:`~stumplib.sparse_corpus.SparseCorpus`) is
 trained by :func:`stumplib.pretraining.train_until_noisy` from the size-tied start
-(:func:`stumplib.pretraining.size_start`), once with each Follower radius:
+(:func:`stumplib.pretraining.size_start`), with the corpus's
+:class:`~stumplib.corpus.Follower` (the general one: the radius is what this benchmark
+varies, and :class:`~stumplib.sparse_corpus.SparseFollower`'s term counts assume the
+natural radius), once with each radius:
 
 * ``capped``: the Follower's radius before issue 28,
   ``R(b) = clip(b / (cutoff + 1), 1, 4)``;
@@ -11,10 +14,18 @@ trained by :func:`stumplib.pretraining.train_until_noisy` from the size-tied sta
 * ``wide``: ``R(b) = RHO max(b / (cutoff + RHO), 1)`` with ``TERMS`` raised so that the
   series' remainder stays below ``4e-18`` at ``|delta| d <= RHO``.
 
+Only public names are used: the radius is
+:func:`stumplib.corpus.unchecked_expansion_radius` (which the Follower and
+:func:`~stumplib.sparse_corpus.lowest_anchor` call) and the series' length
+``Follower.TERMS``, both swapped for the run and restored; the corpus's
+``follow`` is swapped to hand out (and keep) the Followers, whose ``anchors`` count the
+anchors, and a step whose call raised that count is timed as an anchor step.
+
 Usage: ``python bench/run_anchors.py [k ...] [--radii capped,natural,wide]`` (default
 sizes ``1e3 3e3 1e4``, all three radii); prints one line per size and radius
-``k=<k> <radius>: <steps> steps to b=<b>, <anchors> anchors, <s> s (<s> s in anchors)``
-and the largest relative difference of the frozen ``(a, b)`` from the first radius run.
+``k=<k> <radius>: <steps> steps to b=<b>, <anchors> anchors, <s> s (<s> s in anchor
+steps)`` and the largest relative difference of the frozen ``(a, b)`` from the first
+radius run.
 """
 
 import sys
@@ -22,8 +33,9 @@ import time
 
 import numpy as np
 
+from stumplib import corpus as corpus_module
 from stumplib import pretraining, tasks
-from stumplib.corpus import Corpus, Follower
+from stumplib.corpus import Follower
 from stumplib.sparse_corpus import SparseCorpus
 
 PRIOR = tasks.Uniform(0.1, 0.9)
@@ -31,54 +43,64 @@ SIZES = (1_000, 3_000, 10_000)
 #: ``|delta| d <= RHO`` on the windows of the ``wide`` radius, with ``TERMS_WIDE`` terms:
 #: remainder ``RHO^T / T! e^{2 RHO} < 4e-18``.
 RHO, TERMS_WIDE = 3.0, 32
+NATURAL = corpus_module.unchecked_expansion_radius
 
 
 def radius(name):
-    """The Follower's ``_radius`` and ``TERMS`` for the radius ``name``."""
+    """The expansion radius ``R(b, cutoff)`` and ``TERMS`` for the radius ``name``."""
     if name == "capped":
-        return lambda self, b: np.clip(b / (self.corpus.cutoff + 1.0), 1.0, 4.0), 20
+        return lambda b, cutoff: np.clip(b / (cutoff + 1.0), 1.0, 4.0), 20
     if name == "natural":
-        return Follower._radius, Follower.TERMS
+        return NATURAL, Follower.TERMS
     return (
-        lambda self, b: RHO * np.maximum(b / (self.corpus.cutoff + RHO), 1.0),
+        lambda b, cutoff: RHO * np.maximum(b / (cutoff + RHO), 1.0),
         TERMS_WIDE,
     )
 
 
 class Recorder:
-    """Records the Followers a run makes and the time spent in their anchors."""
+    """The Followers a run makes, each step timed.
+
+    A step that anchored is counted apart.
+    """
 
     def __init__(self):
         self.followers, self.anchor_time = [], 0.0
-        expand = Follower._expand
 
-        def timed(follower, b, last):
-            start = time.perf_counter()
-            out = expand(follower, b, last)
-            self.anchor_time += time.perf_counter() - start
+    def follower(self, corpus):
+        """A Follower of ``corpus`` whose per-task gradients are timed."""
+        follower = Follower(corpus)
+        gradients = follower.unchecked_task_gradients
+
+        def timed(a, b):
+            before, start = follower.anchors, time.perf_counter()
+            out = gradients(a, b)
+            if follower.anchors > before:
+                self.anchor_time += time.perf_counter() - start
             return out
 
-        self.expand = timed
+        follower.unchecked_task_gradients = timed
+        self.followers.append(follower)
+        return follower
 
 
 def run(corpus, name, theta0, eta):
     """One corpus-rule run with radius ``name``: ``(Freeze, anchors, seconds, anchor s)``."""
-    saved = Follower._radius, Follower.TERMS, Follower._expand, Corpus.follow
+    saved = (
+        corpus_module.unchecked_expansion_radius,
+        Follower.TERMS,
+        SparseCorpus.follow,
+    )
     recorder = Recorder()
-    Follower._radius, Follower.TERMS = radius(name)
-    Follower._expand = recorder.expand
-
-    def follow(self):
-        recorder.followers.append(Follower(self))
-        return recorder.followers[-1]
-
-    Corpus.follow = follow
+    corpus_module.unchecked_expansion_radius, Follower.TERMS = radius(name)
+    SparseCorpus.follow = lambda corpus: recorder.follower(corpus)
     try:
         start = time.perf_counter()
         frozen = pretraining.train_until_noisy(corpus, theta0, eta)
         seconds = time.perf_counter() - start
     finally:
-        Follower._radius, Follower.TERMS, Follower._expand, Corpus.follow = saved
+        corpus_module.unchecked_expansion_radius, Follower.TERMS = saved[:2]
+        SparseCorpus.follow = saved[2]
     anchors = sum(f.anchors for f in recorder.followers)
     return frozen, anchors, seconds, recorder.anchor_time
 
@@ -89,7 +111,7 @@ def main(sizes=SIZES, names=("capped", "natural", "wide")):
         theta0, eta = pretraining.size_start(k, k, PRIOR)
         b0 = theta0[1]
         # the lowest anchor of the widest radius: b0 - RHO b0 / (cutoff + RHO)
-        cutoff = 40.0 + np.log(k)
+        cutoff = corpus_module.unchecked_window_cutoff(k)
         b_min = b0 - RHO * max(b0 / (cutoff + RHO), 1.0)
         corpus = SparseCorpus.sample(k, k, max(b_min, 0.5), PRIOR, seed=(28, 4, k))
         reference = None
@@ -104,8 +126,8 @@ def main(sizes=SIZES, names=("capped", "natural", "wide")):
             diff = np.max(np.abs(end - reference) / np.abs(reference))
             print(
                 f"k={k} {name}: {frozen.steps} steps to b={frozen.b:.1f}, {anchors} "
-                f"anchors, {seconds:.1f} s ({in_anchors:.1f} s in anchors); frozen (a, b) "
-                f"relative difference from {names[0]} {diff:.1e}",
+                f"anchors, {seconds:.1f} s ({in_anchors:.1f} s in anchor steps); "
+                f"frozen (a, b) relative difference from {names[0]} {diff:.1e}",
                 flush=True,
             )
 
