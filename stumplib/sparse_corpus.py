@@ -544,8 +544,10 @@ class SparseFollower(corpus_module.Follower):
         with np.errstate(divide="ignore"):  # an empty class: log 0
             logit = np.log(mass[1] * inv[0])
         logit += rise
-        logit[empty_pos | (rise < -cutoff)] = -np.inf
-        logit[empty_neg | (rise > cutoff)] = np.inf
+        logit[rise < -cutoff] = -np.inf  # the positives more than cutoff below
+        logit[rise > cutoff] = np.inf
+        logit[empty_pos] = -np.inf  # an empty class, whatever its (absent) leader
+        logit[empty_neg] = np.inf
         p = _softmax_pair(logit)  # (negatives, positives)
         mean += self.corpus._lead_by_class
         gap = mean[1] - mean[0]

@@ -363,6 +363,16 @@ def test_a_run_of_the_sparse_follower_equals_the_direct_run():
     assert (got.a, got.b) == pytest.approx((a, b), rel=k * FOLLOW_RTOL)
 
 
+@pytest.mark.parametrize("s", [0.0, 1.0])
+@pytest.mark.parametrize("a", [-60.0, 10.0, 80.0])
+def test_sparse_follower_with_empty_classes(s, a):
+    """s = 0 and s = 1: one class is empty in every task, whatever the scores."""
+    sparse = SparseCorpus.sample(20, 500, 200.0, prior=tasks.Fixed(s), seed=11)
+    follower = sparse.follow()
+    for b in (250.0, 252.0):
+        assert_follows(follower, sparse, a, b)
+
+
 def test_sparse_follower_resumes_bit_identically():
     corpus = SparseCorpus.sample(100, 1000, 10.0, seed=(21, 3))
     b = np.geomspace(12.0, 40.0, 60)
