@@ -407,9 +407,12 @@ class SparseFollower(corpus_module.Follower):
     the series' size). ``J`` is the fewest terms whose remainder at ``x = |delta| / R``,
     ``x^J / J! e^{2x}``, stays within the bound of all ``TERMS`` terms at the radius,
     ``e^2 / TERMS! < 4e-18`` (relative, for every class sum: every term is positive and
-    ``|delta| d <= x`` on the windows); near the anchor a few terms suffice. The
-    summaries are then combined from the sums in one pass of elementwise work over the
-    tasks. The values are those of :meth:`SparseCorpus.summaries` to rounding.
+    ``|delta| d <= x`` on the windows); near the anchor a few terms suffice. With one
+    scale per task (stacked corpora) the same sums are taken term by term. The
+    summaries are then combined from the sums with fewer elementwise passes over the
+    tasks than :class:`~stumplib.corpus.Corpus` takes (in place where it can, one
+    exponential for both classes' weights). The values are those of
+    :meth:`SparseCorpus.summaries` to rounding.
 
     A run can be cut and resumed bit-identically: :meth:`state` gives the anchor's
     scale, the last scale evaluated and the anchor count, :meth:`restore` rebuilds the
