@@ -21,7 +21,7 @@ side by side in this process:
 Usage: ``python bench/run_cost.py [k ...]`` (default ``1e3 1e4 1e5``; one BLAS thread,
 set here); prints per size
 ``k=<k>: step <ms> ms, floor <ms> ms, ratio <r>; run <s> s, <steps> steps to b_T=<b>``
-and ``k=<k>: old step <ms> ms, new/old <r>``. At ``k = 10^5`` the corpus holds about
+preceded by ``k=<k>: old step <ms> ms, new/old <r>``. At ``k = 10^5`` the corpus holds about
 7 GB: run that size alone.
 """
 
@@ -93,19 +93,20 @@ def main(sizes=SIZES):
         new, old = step_times([corpus.follow(), Follower(corpus)], corpus, theta0)
         floor = floor_time(k)
         del corpus
+        print(f"k={k}: old step {old:.2f} ms, new/old {new / old:.2f}", flush=True)
+        print(
+            f"k={k}: step {new:.2f} ms, floor {floor:.2f} ms, ratio {new / floor:.2f}; ",
+            end="" if k <= RUN_UP_TO else "run -\n",
+            flush=True,  # the step's numbers show while the run goes on
+        )
         if k <= RUN_UP_TO:
             start = time.perf_counter()
             h = pretraining.freeze_certified(k, k, PRIOR, (43, k))
-            run = f"run {time.perf_counter() - start:.0f} s, {h.steps} steps to "
-            run += f"b_T={h.b:.1f}"
-        else:
-            run = "run -"
-        print(
-            f"k={k}: step {new:.2f} ms, floor {floor:.2f} ms, ratio {new / floor:.2f}; "
-            f"{run}",
-            flush=True,
-        )
-        print(f"k={k}: old step {old:.2f} ms, new/old {new / old:.2f}", flush=True)
+            print(
+                f"run {time.perf_counter() - start:.0f} s, {h.steps} steps to "
+                f"b_T={h.b:.1f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
