@@ -19,10 +19,9 @@ side by side in this process:
   for ``k <= RUN_UP_TO`` (``run -`` above, where a run takes hours).
 
 Usage: ``python bench/run_cost.py [k ...]`` (default ``1e3 1e4 1e5``; one BLAS thread,
-set here); prints per size
-``k=<k>: step <ms> ms, floor <ms> ms, ratio <r>; run <s> s, <steps> steps to b_T=<b>``
-preceded by ``k=<k>: old step <ms> ms, new/old <r>``. At ``k = 10^5`` the corpus holds about
-7 GB: run that size alone.
+set here); prints per size ``k=<k>: old step <ms> ms, new/old <r>``, then
+``k=<k>: step <ms> ms, floor <ms> ms, ratio <r>; run <s> s, <steps> steps to b_T=<b>``.
+At ``k = 10^5`` the corpus holds about 7 GB: run that size alone.
 """
 
 import os
