@@ -441,8 +441,15 @@ class SparseFollower(corpus_module.Follower):
         super().__init__(corpus)
         lead = corpus._lead_by_class
         self._rise = lead[1] - lead[0]  # a - b * rise: the positives' score above
-        self._empty_by_class = np.ascontiguousarray(corpus._empty.T)
-        self._held_by_class = ~self._empty_by_class
+        empty = np.ascontiguousarray(corpus._empty.T)
+        self._empty_flat = np.flatnonzero(empty)  # in a (2, m) array, raveled
+        self._alone = [np.flatnonzero(empty[1 - c]) for c in (0, 1)]  # class c alone
+        m = empty.shape[1]
+        # work arrays of every step (fresh arrays of this size cost page faults)
+        self._sums = np.empty((3, 2 * m))
+        self._pairs = np.empty((4, 2, m))  # inverse mass, mean, variance, weights
+        self._single = np.empty((4, m))  # rise, up, down, gap
+        self._mask = np.empty(m, dtype=bool)
 
     def state(self):
         """What a checkpoint keeps: the anchor's scale, the last scale evaluated and the
@@ -520,7 +527,7 @@ class SparseFollower(corpus_module.Follower):
             band = np.zeros((3, terms + 2))
             for k in range(3):
                 band[k, k : k + terms] = coef
-            sums = band @ rows[: terms + 2]  # (3, 2 m)
+            sums = np.matmul(band, rows[: terms + 2], out=self._sums)  # (3, 2 m)
         else:  # one scale per task: the same sums, term by term
             coef = np.cumprod(np.column_stack([np.ones_like(delta), steps]), axis=1)
             coef = np.tile(coef.T, (1, 2))  # (terms, 2 m), per task of each class
@@ -530,51 +537,54 @@ class SparseFollower(corpus_module.Follower):
         return self._combine(sums.reshape(3, 2, -1), a, b)
 
     def _combine(self, sums, a, b):
-        """The summaries from the moment sums of each class, shape ``(3, 2, m)``: each
-        class's mass, mean deviation and variance, mixed by the softmax of its log mass
-        (as :func:`stumplib.moments.combine`), a class more than ``cutoff`` below its
-        task's leader (or empty) left out. An empty class has zero sums; its mean and
-        variance are taken as 0 (weighted by 0).
+        """The summaries from the moment sums of each class, shape ``(3, 2, m)``.
+
+        Each class's mass ``M``, mean deviation and variance, mixed with the weights of
+        :func:`stumplib.moments.combine`: with ``r`` the positives' leader's score over
+        the negatives' and ``E = e^r``, the classes weigh ``M_0 min(1/E, 1)`` and
+        ``M_1 min(E, 1)`` (one exponential, no logarithm, as exact as the softmax of the
+        log masses), a class more than ``cutoff`` below its task's leader weighs 0; a
+        task with an empty class is its other class alone. The work is done in place,
+        in the follower's work arrays; only the three results are new arrays.
         """
         mass, first, second = sums
-        inv = np.divide(1.0, mass, out=np.zeros_like(mass), where=self._held_by_class)
-        mean = first * inv
-        var = second * inv
-        var -= mean * mean
+        inv, mean, var, p = self._pairs
+        rise, up, down, gap = self._single
+        mask, cutoff = self._mask, self.corpus.cutoff
+        with np.errstate(divide="ignore"):  # an empty class: no mass
+            np.divide(1.0, mass, out=inv)
+        inv.ravel()[self._empty_flat] = 0.0
+        np.multiply(first, inv, out=mean)
+        np.multiply(second, inv, out=var)
+        np.multiply(mean, mean, out=p)  # p as scratch
+        var -= p
         np.maximum(var, 0.0, out=var)
-        rise = a - b * self._rise  # score of the positives' leader over the negatives'
-        cutoff, (empty_neg, empty_pos) = self.corpus.cutoff, self._empty_by_class
-        with np.errstate(divide="ignore"):  # an empty class: log 0
-            logit = np.log(mass[1] * inv[0])
-        logit += rise
-        logit[rise < -cutoff] = -np.inf  # the positives more than cutoff below
-        logit[rise > cutoff] = np.inf
-        logit[empty_pos] = -np.inf  # an empty class, whatever its (absent) leader
-        logit[empty_neg] = np.inf
-        p = _softmax_pair(logit)  # (negatives, positives)
+        np.multiply(self._rise, -b, out=rise)  # the positives' leader's score over
+        rise += a  # the negatives': a - b (lead_1 - lead_0)
+        with np.errstate(over="ignore", divide="ignore"):
+            np.exp(rise, out=up)
+            np.divide(1.0, up, out=down)
+        np.minimum(up, 1.0, out=up)
+        np.minimum(down, 1.0, out=down)
+        up *= np.greater_equal(rise, -cutoff, out=mask)  # more than cutoff below: out
+        down *= np.less_equal(rise, cutoff, out=mask)
+        np.multiply(mass[0], down, out=p[0])  # the classes' weights
+        np.multiply(mass[1], up, out=p[1])
+        np.add(p[0], p[1], out=gap)
+        with np.errstate(invalid="ignore"):  # 0/0: a class alone, left out; set below
+            p /= gap
+        for c, alone in enumerate(self._alone):
+            p[c, alone], p[1 - c, alone] = 1.0, 0.0
         mean += self.corpus._lead_by_class
-        gap = mean[1] - mean[0]
-        mixed = p[0] * p[1]
+        np.subtract(mean[1], mean[0], out=gap)
+        np.multiply(p[0], p[1], out=up)  # mixed
         estimate = p[0] * mean[0]
-        estimate += p[1] * mean[1]
+        estimate += np.multiply(p[1], mean[1], out=down)
         d_b = p[0] * var[0]
-        d_b += p[1] * var[1]
-        d_a = mixed * gap
-        d_b += d_a * gap
+        d_b += np.multiply(p[1], var[1], out=down)
+        d_a = up * gap
+        d_b += np.multiply(d_a, gap, out=down)
         return estimate, d_a, np.negative(d_b, out=d_b)
-
-
-def _softmax_pair(logit):
-    """``(expit(-logit), expit(logit))``, shape ``(2, m)``, from one exponential: the
-    smaller of the two is ``e / (1 + e)``, the larger ``1 / (1 + e)``, with
-    ``e = exp(-|logit|)`` (as :func:`scipy.special.expit` computes each, at a third of
-    its cost).
-    """
-    e = np.exp(-np.abs(logit))
-    big = 1.0 / (1.0 + e)
-    small = e * big
-    up = logit >= 0
-    return np.stack([np.where(up, small, big), np.where(up, big, small)])
 
 
 def _plain(value):
