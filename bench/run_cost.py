@@ -21,7 +21,11 @@ side by side in this process:
 Usage: ``python bench/run_cost.py [k ...]`` (default ``1e3 1e4 1e5``; one BLAS thread,
 set here); prints per size ``k=<k>: old step <ms> ms, new/old <r>``, then
 ``k=<k>: step <ms> ms, floor <ms> ms, ratio <r>; run <s> s, <steps> steps to b_T=<b>``.
-At ``k = 10^5`` the corpus holds about 7 GB: run that size alone.
+At ``k = 10^5`` the corpus holds about 7 GB: run that size alone. With
+``--copies C`` the corpus is ``C`` stacked copies of one of ``k / C`` tasks
+(:meth:`Corpus.stack <stumplib.corpus.Corpus.stack>`): the same arrays, step and floor
+(a step's cost depends on ``m`` and the series' terms, not on which tasks), drawn ``C``
+times faster and in ``C`` times less memory; its run is skipped.
 """
 
 import os
@@ -34,7 +38,7 @@ import time
 import numpy as np
 
 from stumplib import pretraining, tasks
-from stumplib.corpus import Follower, unchecked_expansion_radius
+from stumplib.corpus import Corpus, Follower, unchecked_expansion_radius
 from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
 
 PRIOR = tasks.Uniform(0.1, 0.9)
@@ -82,23 +86,24 @@ def floor_time(m):
     return 1e3 * best
 
 
-def main(sizes=SIZES):
+def main(sizes=SIZES, copies=1):
     """Print the step, its floor and a run for each size."""
     for k in sizes:
         theta0, _ = pretraining.size_start(k, k, PRIOR)
         corpus = SparseCorpus.sample(
-            k, k, lowest_anchor(theta0[1], k), PRIOR, seed=(43, k)
+            k // copies, k, lowest_anchor(theta0[1], k), PRIOR, seed=(43, k)
         )
+        corpus = corpus if copies == 1 else Corpus.stack([corpus] * copies)
         new, old = step_times([corpus.follow(), Follower(corpus)], corpus, theta0)
         floor = floor_time(k)
         del corpus
         print(f"k={k}: old step {old:.2f} ms, new/old {new / old:.2f}", flush=True)
         print(
             f"k={k}: step {new:.2f} ms, floor {floor:.2f} ms, ratio {new / floor:.2f}; ",
-            end="" if k <= RUN_UP_TO else "run -\n",
+            end="" if k <= RUN_UP_TO and copies == 1 else "run -\n",
             flush=True,  # the step's numbers show while the run goes on
         )
-        if k <= RUN_UP_TO:
+        if k <= RUN_UP_TO and copies == 1:
             start = time.perf_counter()
             h = pretraining.freeze_certified(k, k, PRIOR, (43, k))
             print(
@@ -109,4 +114,8 @@ def main(sizes=SIZES):
 
 
 if __name__ == "__main__":
-    main(tuple(int(float(v)) for v in sys.argv[1:]) or SIZES)
+    args, copies = sys.argv[1:], 1
+    if "--copies" in args:
+        at = args.index("--copies")
+        copies, args = int(args[at + 1]), args[:at] + args[at + 2 :]
+    main(tuple(int(float(v)) for v in args) or SIZES, copies)
