@@ -437,8 +437,8 @@ class SparseFollower(corpus_module.Follower):
     REACH = _term_reach(corpus_module.Follower.TERMS)
 
     def __init__(self, corpus):
-        validation.instance(corpus, SparseCorpus, "corpus")
-        super().__init__(corpus)
+        super().__init__(corpus)  # a Corpus ...
+        validation.instance(corpus, SparseCorpus, "corpus")  # ... and a sparse one
         lead = corpus._lead_by_class
         self._rise = lead[1] - lead[0]  # a - b * rise: the positives' score above
         empty = np.ascontiguousarray(corpus._empty.T)

@@ -704,6 +704,16 @@ CASES = [
         "",
     ),
     (
+        pretraining.freeze_certified,
+        dict(m=3, n=4, prior=PRIOR, rng=0, level=0.5, divisor=1.0, fraction=0.5),
+        "m n level divisor fraction every",
+        "m n",
+        "prior",
+        "",
+    ),
+    (sparse_corpus.SparseFollower, dict(corpus=SPARSE), "", "", "", ""),
+    (SPARSE.follow, dict(), "", "", "", ""),
+    (
         descent_lemma.curvature,
         dict(a=17.0, b=20.0, prior=PRIOR),
         "a b",
@@ -1028,6 +1038,11 @@ NO_NUMERIC_INPUT = {
     frozen.FreshErrors: _RESULT,
     frozen.Localization: _RESULT,
     sparse_corpus.SparseCorpus: "drawn by SparseCorpus.sample (TypeError naming it)",
+    sparse_corpus.SparseFollower.state: _NO_ARGUMENTS,
+    sparse_corpus.SparseFollower.restore: (
+        "takes a state dict (ValueError naming it; tests/test_sparse_corpus.py)"
+    ),
+    pretraining.CertifiedFreeze: _RESULT,
     symmetrization.Side: _RESULT,
     symmetrization.Rates: _RESULT,
     training.Trajectory: _RESULT + "; its readers check it (validation.trajectory)",
