@@ -46,8 +46,8 @@ unit: venv
 
 # The GitHub workflows (actionlint), the style (lint), the library tests, then nbval
 # (strict) over book/*.ipynb against the stored outputs, in this machine's
-# floating-point environment and, in parallel, under another one (the portability check;
-# tools/notebooks.py names it).
+# floating-point environment and, in parallel, under the first of the portability
+# check's (tools/notebooks.py; make notebooks and make portability run all three).
 test: venv lint
 	$(VENV)/bin/actionlint
 	$(PY) -m pytest -n auto
@@ -60,7 +60,8 @@ coverage: venv
 
 # Re-execute every chapter notebook in place (or NB=book/NN-x.ipynb), storing the
 # outputs nbval compares without volatile metadata, then run the portability check on
-# what was stored: it names every cell whose output would not reproduce elsewhere.
+# what was stored, under three other floating-point environments (kernel, threads, SIMD;
+# CONTRIBUTING lists them): it names every cell whose output would not reproduce.
 notebooks: venv
 	$(PY) tools/notebooks.py store $(NB)
 
@@ -82,7 +83,7 @@ FULL_JOBS ?= 1
 full-corpus: venv
 	$(PY) tools/full_corpus.py --hours $(HOURS) --jobs $(FULL_JOBS)
 
-# The portability check alone, on the stored outputs.
+# The portability check alone, on the stored outputs (all three environments).
 portability: venv
 	$(PY) tools/notebooks.py check $(NB)
 

@@ -1019,6 +1019,10 @@ NO_NUMERIC_INPUT = {
     pretraining.Freeze: _RESULT,
     past_freeze.PastLadder: _RESULT,
     past_freeze.PastFreeze: _RESULT,
+    past_freeze.share_lowered: (
+        "takes a PastFreeze (TypeError naming past); tests/test_past_freeze.py names "
+        "each bad rung and threshold"
+    ),
     rank_test.RankTest: _RESULT,
     rank_test.stratified_rank_sum: (
         "takes sequences of samples (tests/test_rank_test.py names each bad one)"
