@@ -211,9 +211,7 @@ def _grouped_tables(app, docname, checks):
 def claim_checks(checks, claim_id=None):
     """The checks of the paper's claims (of ``claim_id`` if given): no exercise."""
     return [
-        c
-        for c in checks
-        if c["evidence"] != "exercise" and claim_id in (None, c["id"])
+        c for c in checks if c["evidence"] != "exercise" and claim_id in (None, c["id"])
     ]
 
 
@@ -259,7 +257,7 @@ def claim_summary(checks):
             if any(c["evidence"] == kind for c in mine)
         }
         margins = [
-            c["margin"] for c in mine if c["margin"] is not None and claims.resolves(c)
+            claims.read_margin(c) for c in mine if claims.read_margin(c) is not None
         ]
         summary.append(
             {
@@ -268,7 +266,7 @@ def claim_summary(checks):
                 "holding": sum(c["holds"] for c in mine),
                 "kinds": kinds,
                 "margin": max(margins) if margins else None,
-                "unresolved": sum(not claims.resolves(c) for c in mine),
+                "unresolved": sum(claims.read_margin(c) is None for c in mine),
             }
         )
     return summary
@@ -321,8 +319,8 @@ def _summary(checks):
         margin = "—" if s["margin"] is None else f"{s['margin']:g} of its tolerance"
         if s["unresolved"]:
             margin += (
-                f" ({s['unresolved']} finer than {'their' if s['unresolved'] > 1 else 'its'}"
-                " shown digits)"
+                f" ({s['unresolved']} finer than "
+                f"{'their' if s['unresolved'] > 1 else 'its'} shown digits)"
             )
         rows.append(
             [
@@ -381,9 +379,10 @@ def margin_plot(checks, path):
             continue
         rows = [ids.index(c["id"]) for c in mine]
         jitter = [0.12 * ((k % 3) - 1) for k in range(len(mine))]
-        resolved = [claims.resolves(c) for c in mine]
+        read = [claims.read_margin(c) for c in mine]
+        resolved = [m is not None for m in read]
         ax.scatter(
-            [min(c["margin"], 1.05) if r else FINER for c, r in zip(mine, resolved)],
+            [FINER if m is None else min(m, 1.05) for m in read],
             [r + j for r, j in zip(rows, jitter)],
             marker=marker,
             facecolors=[color if r else "none" for r in resolved],

@@ -86,7 +86,9 @@ class ClaimVerdict(Directive):
         self.state.nested_parse(self.content, self.content_offset, section)
         main, also = (references(self.options.get(k)) for k in ("main", "also"))
         if not main:
-            raise self.error("claim-verdict needs a :main: (the checks of its statement)")
+            raise self.error(
+                "claim-verdict needs a :main: (the checks of its statement)"
+            )
         try:
             for reference in main + also:
                 claims.find([], reference)
@@ -139,7 +141,7 @@ def declared(checks, main, also, docname=None):
 
 def _rows_table(app, docname, rows, missing):
     cells = []
-    for reference, role, check in rows:
+    for _reference, role, check in rows:
         uri = (
             app.builder.get_relative_uri(docname, check["docname"])
             + "#"
@@ -178,9 +180,7 @@ def _rows_table(app, docname, rows, missing):
                 [nodes.paragraph(text="no such check in this build")],
             ]
         )
-    return claims_ledger.table(
-        cells, ROW_HEADER, ROW_WIDTHS, "claim-verdict-evidence"
-    )
+    return claims_ledger.table(cells, ROW_HEADER, ROW_WIDTHS, "claim-verdict-evidence")
 
 
 def _verdict_paragraph(name, reason):

@@ -67,8 +67,8 @@ DEFINITIONS = {
         "verdict"
     ),
     "exercise": (
-        "the answer of an exercise's solution, recomputed on every build: it never "
-        "counts toward a verdict"
+        "the answer of the solution of an exercise, recomputed on every build: it "
+        "never counts toward a verdict"
     ),
 }
 
@@ -244,8 +244,8 @@ def make_record(
         ``id``, ``holds``, ``measured``, ``expected``, ``tol`` (strings as shown),
         ``evidence``, ``span``, ``statement`` and ``margin`` (an upper bound on
         ``abs(measured - expected) / tol`` from the shown values, to two decimals; see
-        ``_margin``), and ``key`` when one is given (so a record without a key is
-        unchanged).
+        ``_margin``; :func:`read_margin` reads it), and ``key`` when one is given
+        (so a record without a key is unchanged).
 
     Raises
     ------
@@ -332,13 +332,16 @@ def _margin(shown, holds, digits):
 
 
 def resolves(record):
-    """Whether the shown digits of a check can tell how close it came to its tolerance.
+    """Whether the shown digits of a check say how close it came to its tolerance.
 
-    A check whose ``margin`` is below 1 is resolved. A check at margin 1 whose
-    tolerance is finer than its shown digits (half a unit in the last digit of the
-    shown measured and expected values together, read from the shown strings, at
-    least the tolerance) holds, but its margin is only the bound 1: the ledger shows
-    such checks apart, never as closest to failing.
+    A check whose ``margin`` (an upper bound) is below 1, or that fails, is resolved.
+    A holding check at margin 1 is resolved only if its shown values also bound the
+    margin from below: if the difference of the shown measured and expected values
+    is at most their rounding (half a unit in the last digit of each, at the larger
+    number of significant digits the two strings show, a lower bound on the digits
+    they were shown with), the margin may be anywhere in [0, 1]: the tolerance is
+    finer than the shown digits, the check holds and nothing more can be read. The
+    ledger shows such checks apart, never as closest to failing.
 
     Parameters
     ----------
@@ -348,30 +351,52 @@ def resolves(record):
     Returns
     -------
     bool
-        False if the shown digits cannot resolve the margin; True otherwise (a zero
-        tolerance is resolved: the shown values are equal or the check fails).
     """
-    tol = float(record["tol"])
-    measured = float(record["measured"])
     margin = record["margin"]
-    if tol == 0 or not math.isfinite(measured) or margin is None or margin < 1:
+    if margin is None or margin < 1 or not record["holds"] or _zero_tol(record):
         return True
-    slack = sum(_shown_half_unit(record[k]) for k in ("measured", "expected"))
-    return slack < tol
+    measured, expected = float(record["measured"]), float(record["expected"])
+    digits = max(_significant(record["measured"]), _significant(record["expected"]))
+    slack = _half_unit(measured, digits) + _half_unit(expected, digits)
+    return abs(measured - expected) > slack
 
 
-def _shown_half_unit(text):
-    """Half a unit in the last digit of a number shown as ``text`` (0 for "0")."""
-    mantissa, _, exponent = text.lower().partition("e")
-    decimals = len(mantissa.partition(".")[2])
-    if float(mantissa) == 0:
+def _zero_tol(record):
+    return float(record["tol"]) == 0
+
+
+def read_margin(record):
+    """The margin of a check as the ledger reads it: ``None`` if its digits cannot tell.
+
+    The record's ``margin`` (an upper bound from the shown values), except 0 for a
+    check of zero tolerance that holds (its values are equal) and ``None`` where
+    :func:`resolves` is false.
+
+    Parameters
+    ----------
+    record : dict
+        A check record (:func:`make_record`).
+
+    Returns
+    -------
+    float or None
+    """
+    if record["margin"] is None or not resolves(record):
+        return None
+    if _zero_tol(record) and record["holds"]:
         return 0.0
-    return 0.5 * 10.0 ** (int(exponent or 0) - decimals)
+    return record["margin"]
+
+
+def _significant(text):
+    """The number of significant digits of a number shown as ``text`` (0 for 0)."""
+    digits = text.lower().partition("e")[0].lstrip("+-").replace(".", "").lstrip("0")
+    return len(digits)
 
 
 def _half_unit(value, digits):
     """Half a unit in the last of ``digits`` significant digits of ``value``. 0 at 0."""
-    if value == 0:
+    if value == 0 or digits == 0:
         return 0.0
     return 0.5 * 10.0 ** (math.floor(math.log10(abs(value))) - digits + 1)
 
