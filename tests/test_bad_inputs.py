@@ -324,6 +324,7 @@ CASES = [
         "",
         "",
     ),
+    (dynamics.aligned, dict(b=20.0, prior=PRIOR), "b", "", "prior features", ""),
     (
         dynamics.rate,
         dict(a=[5.0], b=[10.0], prior=PRIOR),

@@ -581,3 +581,41 @@ def test_a_verdict_without_its_main_checks_or_with_a_bad_reference_is_an_error(
         tmp_path / "b", monkeypatch, verdict_notebook(), page
     )
     assert "reference must be a key" in warnings
+
+
+def test_lettered_appendices_number_their_results_with_their_letter(
+    tmp_path, monkeypatch
+):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        "extensions = ['myst_parser', 'sphinx_proof', 'appendix_numbers']\n"
+    )
+    (src / "index.rst").write_text(
+        "Index\n=====\n\n.. toctree::\n   :numbered:\n\n   chapter\n\n"
+        ".. toctree::\n\n   appendix\n   other\n"
+    )
+    proposition = "```{{prf:proposition}} {title}\n:label: {label}\n\nText.\n```\n\n"
+    (src / "chapter.md").write_text(
+        "# Chapter\n\n"
+        + proposition.format(title="In the chapter", label="prop-c")
+        + "See {prf:ref}`prop-e2`.\n"
+    )
+    (src / "appendix.md").write_text(
+        "# Appendix E: checks\n\n"
+        + proposition.format(title="First", label="prop-e1")
+        + "```{prf:definition} A definition\n:label: def-e1\n\nText.\n```\n\n"
+        + proposition.format(title="Second", label="prop-e2")
+    )
+    (src / "other.md").write_text(
+        "# Appendix: unlettered\n\n" + proposition.format(title="X", label="prop-x")
+    )
+    warnings = sphinx_build(src, tmp_path, monkeypatch, True)
+    sys.modules.pop("appendix_numbers", None)
+    read = lambda name: (tmp_path / "out" / f"{name}.html").read_text()
+    appendix, chapter = read("appendix"), read("chapter")
+    assert "Proposition E.1" in appendix and "Proposition E.2" in appendix
+    assert "Definition E.1" in appendix  # each kind counts on its own
+    assert "Proposition 1.1" in chapter and "Proposition E.2" in chapter  # the ref
+    assert "E." not in read("other")  # no letter, Sphinx's own numbers
+    assert "WARNING" not in warnings
