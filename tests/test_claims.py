@@ -336,6 +336,7 @@ def test_the_verdict_counts_only_the_main_statements_strong_evidence():
         (1.0, 1.5, 0.5, 4, True),  # at its limit, with digits to say so
         (5.0, 1.0, 1.0, 4, True),  # failing: resolved
         (1.0, 1.0, 0.0, 4, True),  # zero tolerance
+        (0.6896, 0.6897, 0.00016, 4, False),  # the difference is the shown rounding
     ],
 )
 def test_resolves_tells_whether_the_shown_digits_measure_the_margin(

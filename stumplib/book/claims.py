@@ -358,7 +358,7 @@ def resolves(record):
     measured, expected = float(record["measured"]), float(record["expected"])
     digits = max(_significant(record["measured"]), _significant(record["expected"]))
     slack = _half_unit(measured, digits) + _half_unit(expected, digits)
-    return abs(measured - expected) > slack
+    return abs(measured - expected) > slack * (1 + 1e-9)  # equal up to float rounding
 
 
 def _zero_tol(record):
