@@ -78,7 +78,8 @@ STRONG = ("exact", "asymptotic")
 #: The kinds that are never evidence for a claim (shown apart in the ledger).
 NOT_EVIDENCE = ("replay", "exercise")
 
-#: A check's optional key, by which a page names it: lower-case words and hyphens.
+#: The form of a check's optional key (lower-case words joined by hyphens), by which a
+#: page names the check.
 KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 #: MIME type of the structured record shown with each claim line.
