@@ -15,8 +15,9 @@ which gradient descent decreases the loss monotonically.
 from typing import NamedTuple
 
 import numpy as np
+from scipy import optimize
 
-from . import fitting, population, training, validation
+from . import calibration, fitting, population, training, validation
 
 
 def slow_curve(b, p, m, xi0, xi1=0.0):
@@ -148,6 +149,66 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
         else (np.nan, np.nan)
     )
     return Phases(t_cal, b_cal, float(t[grown[0]]) if grown.size else np.nan)
+
+
+def _misalignment(a, b, prior, features, slope):
+    """``∂L/∂a - slope ∂L/∂b`` at ``(a, b)``, for the root search of :func:`aligned`."""
+    grad = population.unchecked_loss_and_gradient(a, b, prior, features)
+    return grad[1] - slope * grad[2]
+
+
+def aligned(b, prior, features=None):
+    """The point below the valley where the flow runs along the valley's slope.
+
+    Under an interior prior ``U[lo, hi]`` the valley ``a*(b)`` has slope ``p = hi``
+    to leading order, and the slow curve is where the flow ``-∇L`` is tangent to a
+    curve of that slope: ``∂L/∂a = p ∂L/∂b``. This finds that ``a`` for each ``b``,
+    between ``a*(b)`` (where ``∂L/∂a = 0``) and the first of ``a*(b) - 1, - 2,
+    - 4, ...`` where the sign has changed. It needs no flow, for any feature law; the
+    slow curve's ``1/b`` slope term is left out, so the point is on the slow curve to
+    leading order (its offset from the valley tends to the flow's lag).
+
+    Parameters
+    ----------
+    b : float or array_like
+        Scales, positive (large: the construction is asymptotic).
+    prior : tasks.Uniform
+        An interior prior ``U[lo, hi]``, ``hi < 1``.
+    features : optional
+        Feature law, as in :func:`stumplib.population.gradient`.
+
+    Returns
+    -------
+    float or ndarray
+        ``a`` with the shape of ``b``.
+
+    Raises
+    ------
+    ValueError
+        If ``b`` is not positive, the prior is not an interior uniform law, or no
+        sign change is found within ``a*(b) - 64``.
+    """
+    valley = calibration.a_star(b, prior, features)
+    b = validation.positive(b, "b")
+    slope = float(prior.hi)
+    out = []
+    for bi, top in zip(b.ravel(), np.ravel(valley)):
+        args = (float(bi), prior, features, slope)
+        step = 1.0
+        while _misalignment(top - step, *args) >= 0:
+            step *= 2
+            if step > 64:
+                raise ValueError(
+                    f"no point below the valley at b={bi:g} where the flow runs "
+                    f"along slope {slope:g} (searched to a*(b) - 64)"
+                )
+        out.append(
+            optimize.brentq(
+                _misalignment, top - step, top, args=args, xtol=1e-12, rtol=1e-15
+            )
+        )
+    out = np.array(out).reshape(b.shape)
+    return float(out) if out.ndim == 0 else out
 
 
 def rate(a, b, prior, features=None):

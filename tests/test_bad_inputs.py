@@ -324,6 +324,7 @@ CASES = [
         "",
         "",
     ),
+    (dynamics.aligned, dict(b=20.0, prior=PRIOR), "b", "", "prior features", ""),
     (
         dynamics.rate,
         dict(a=[5.0], b=[10.0], prior=PRIOR),
@@ -1041,6 +1042,10 @@ NO_NUMERIC_INPUT = {
     claims.line: "takes a claim record (a dict of strings made by make_record)",
     claims.records: "takes a notebook (a dict)",
     claims.parse_lines: "takes text",
+    claims.resolves: "takes a claim record (a dict of strings made by make_record)",
+    claims.read_margin: "takes a claim record (a dict of strings made by make_record)",
+    claims.find: "takes claim records and a reference string (tested in test_claims)",
+    claims.verdict: "takes claim records and reference strings",
     scales.scale: _NO_ARGUMENTS
     + " (STUMPLIB_SCALE is checked, TestNonNumericArguments)",
     scales.setting: "reads the environment; names the variable (tests/test_scales.py)",

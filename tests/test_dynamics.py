@@ -4,6 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stumplib import calibration, dynamics, population, tasks, training
+from stumplib.symbolic import dynamics as sd
 
 INTERIOR = tasks.Uniform(0.1, 0.9)
 
@@ -216,3 +217,29 @@ def test_reduced_time_without_correction_is_b4_over_kappa():
 def test_reduced_time_names_bad_arguments(args, name):
     with pytest.raises(ValueError, match=name):
         dynamics.reduced_time(*args)
+
+
+def test_aligned_points_lie_on_the_slow_curve_with_the_derived_lag_and_rate():
+    prior = tasks.Uniform(0.1, 0.9)
+    reduction = sd.reduce_flow(sd.interior_expansion())
+    b = np.array([250.0, 500.0, 1000.0, 2000.0, 4000.0])
+    a = dynamics.aligned(b, prior)
+    # the flow is along (p, 1) there: dL/da = p dL/db to the root's precision
+    for ai, bi in zip(a, b):
+        grad = population.gradient(ai, bi, prior)
+        assert abs(grad[0] - 0.9 * grad[1]) <= 1e-9 * abs(grad[1])
+    # its offset from the valley is the flow's derived lag, up to O(1/b)
+    lag = float(reduction.lag)
+    offset = a - calibration.a_star(b, prior)
+    assert np.all(np.abs(offset - lag) <= 10 / b)
+    # and the rate there extrapolates to kappa (tolerance: the fit's own)
+    limit = dynamics.extrapolate(b, dynamics.rate(a, b, prior))
+    assert abs(limit.limit - float(reduction.kappa)) <= limit.limit_tol
+    assert isinstance(dynamics.aligned(300.0, prior), float)
+
+
+def test_aligned_needs_an_interior_prior_and_positive_scales():
+    with pytest.raises(ValueError, match="b"):
+        dynamics.aligned(-1.0, tasks.Uniform(0.1, 0.9))
+    with pytest.raises(ValueError, match="minimizer"):
+        dynamics.aligned(100.0, tasks.Uniform(0.0, 1.0))
