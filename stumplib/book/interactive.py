@@ -35,6 +35,7 @@ from functools import partial
 
 import matplotlib as mpl
 import numpy as np
+from bokeh.document import Document
 from bokeh.embed import components
 from bokeh.layouts import column, row
 from bokeh.models import (
@@ -42,6 +43,7 @@ from bokeh.models import (
     ColumnDataSource,
     CustomJS,
     Div,
+    FixedTicker,
     RadioButtonGroup,
     Slider,
     Switch,
@@ -386,7 +388,7 @@ def playground(seed, n=24, n_max=96, b=40.0, s=0.5, prior=None):
         sizing_mode="stretch_width",
         name="playground",
     )
-    layout.js_on_event("document_ready", callback)
+    _on_ready(layout, callback)
 
     def static():
         return _static_playground(x[:n], a, b, s, prior)
@@ -402,6 +404,13 @@ def playground(seed, n=24, n_max=96, b=40.0, s=0.5, prior=None):
             "book)."
         ),
     )
+
+
+def _on_ready(layout, callback):
+    """Run ``callback`` once the page has rendered ``layout`` (its own document)."""
+    document = Document()
+    document.add_root(layout)
+    document.js_on_event("document_ready", callback)
 
 
 def _book_axes(plot):
@@ -528,7 +537,9 @@ readout.text = `<b>${PRIORS[prior.active]}</b>, ${
   symmetrized.active ? "mirror-averaged head" : "one head"}, b0 = ${
   STARTS[start.active]}, step ${STEPS[step.active]}/&lambda;<sub>max</sub> = ${
   p.eta}: b reaches ${p.flow_b[p.flow_b.length - 1]} at t = 10<sup>${
-  Math.log10(p.flow_t[p.flow_t.length - 1])}</sup>; ${p.law}.`;
+  Math.log10(p.flow_t[p.flow_t.length - 1])}</sup>; ${p.law}${
+  c.valley.length ? "" : "; no finite valley under U[0, 1]"}${
+  symmetrized.active ? " (valley and slow curve: the one head's)" : ""}.`;
 """
 
 
@@ -678,7 +689,6 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
         color=COLORS[3],
         line_width=4,
         alpha=0.8,
-        legend_label="valley a*(b)",
     )
     left.line(
         "b",
@@ -686,7 +696,6 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
         source=sources["slow"],
         color="#000000",
         line_dash="dashed",
-        legend_label="slow curve (derived)",
     )
     left.line(
         "b",
@@ -694,7 +703,6 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
         source=sources["flow"],
         color=COLORS[0],
         line_width=2.5,
-        legend_label="flow",
     )
     left.scatter(
         "b",
@@ -702,7 +710,6 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
         source=sources["descent"],
         color=COLORS[1],
         size=4,
-        legend_label="GD steps",
     )
     left.scatter(
         "b",
@@ -711,7 +718,6 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
         color="#000000",
         size=8,
         marker="square",
-        legend_label="start",
     )
     right = figure(
         height=240,
@@ -731,11 +737,8 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
     )
     for plot in (left, right):
         _book_axes(plot)
-    left.legend.location = "top_left"
-    left.legend.label_text_font_size = "11px"
-    left.legend.background_fill_alpha = 0.8
-    left.legend.spacing = 0
-    left.legend.padding = 4
+    left.xaxis.ticker = FixedTicker(ticks=[5, 10, 20, 50, 100, 200, 500])
+    right.yaxis.ticker = FixedTicker(ticks=[5, 10, 20, 50, 100, 200, 500])
 
     callback = CustomJS(
         args=dict(
@@ -769,8 +772,20 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
         row(Div(text=text, width=62), control, sizing_mode="stretch_width")
         for text, control in zip(("prior", "start", "step"), controls.values())
     ]
+    key = Div(
+        text=(
+            f'<span style="color:{COLORS[3]}">&#9473; valley a*(b)</span> &middot; '
+            "&#9476; slow curve (derived) &middot; "
+            f'<span style="color:{COLORS[0]}">&#9473; flow</span> &middot; '
+            f'<span style="color:{COLORS[1]}">&#9679; gradient-descent steps</span>'
+            " &middot; &#9632; start"
+        ),
+        sizing_mode="stretch_width",
+        styles={"font-size": "0.9em"},
+    )
     layout = column(
         readout,
+        key,
         left,
         right,
         *labelled,
@@ -783,7 +798,7 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
         sizing_mode="stretch_width",
         name="portrait",
     )
-    layout.js_on_event("document_ready", callback)
+    _on_ready(layout, callback)
     first = "|".join([prior_names[0], f"{starts[1]:g}", f"{steps[1]:g}", "head"])
 
     def static():
@@ -832,5 +847,8 @@ def _static_portrait(path, curve, key):
     right.plot(path["ref_t"], path["ref_b"], "k--", label=r"$t^{1/4}$")
     right.set(xscale="log", yscale="log", xlabel="time $t$", ylabel="scale $b$")
     right.legend(loc="upper left")
-    fig.suptitle(key.replace("|", ", "))
+    prior, b0, step, _ = key.split("|")
+    fig.suptitle(
+        f"{prior}, one head, $b_0={b0}$, step $\\eta={step}/\\lambda_{{\\max}}$"
+    )
     return fig
