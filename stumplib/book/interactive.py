@@ -85,12 +85,12 @@ _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 class Interactive:
     """An interactive figure: its Bokeh model, the checked values, the static figure.
 
-    Attributes
+    Parameters
     ----------
     name : str
         Stem of the element ids (``stumplib-<name>``).
-    model : bokeh.models.LayoutDOM
-        The layout with its controls and callbacks.
+    model : object
+        The Bokeh layout, with its controls and callbacks.
     expected : dict
         JSON-ready values the browser check compares against.
     static : callable
@@ -123,7 +123,7 @@ class Interactive:
         )
 
     def png(self):
-        """The static figure as PNG bytes at :data:`plotting.DPI`."""
+        """The static figure as PNG bytes at :data:`stumplib.book.plotting.DPI`."""
         buffer = io.BytesIO()
         with mpl.rc_context(plotting.STYLE):
             fig = self.static()
