@@ -309,7 +309,7 @@ def playground(seed, n=24, n_max=96, b=40.0, s=0.5, prior=None):
         sizing_mode="stretch_width",
         x_range=(0.0, 1.0),
         y_range=(-0.09, 1.05),
-        x_axis_label="feature x (circles: the context; filled: positive, y = 1)",
+        x_axis_label="feature x  (filled: positive, y = 1)",
         y_axis_label="attention weight",
         tools="",
         toolbar_location=None,
@@ -367,8 +367,9 @@ def playground(seed, n=24, n_max=96, b=40.0, s=0.5, prior=None):
     symmetrized.js_on_change("active", callback)
     note = Div(
         text=(
-            "Live in your browser: labels, weights and estimates for the context drawn "
-            "at build time. Shaded: above the top of the prior "
+            "Circles: the context drawn at build time (filled: positive). Live in "
+            "your browser: labels, weights, estimate and baselines. Shaded: above "
+            "the top of the prior "
             f"U[{prior.lo:g}, {prior.hi:g}]."
         ),
         sizing_mode="stretch_width",
@@ -416,6 +417,7 @@ def _on_ready(layout, callback):
 def _book_axes(plot):
     """The book's look on a Bokeh plot: 12 px labels, light grid, no outline."""
     plot.outline_line_color = None
+    plot.min_border_right = 16  # the last tick label stays inside at phone width
     plot.background_fill_color = "#ffffff"
     plot.border_fill_color = "#ffffff"
     for axis in (*plot.xaxis, *plot.yaxis):
