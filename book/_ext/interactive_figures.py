@@ -46,6 +46,7 @@ def copy_bokeh(app, exception):
 
 def setup(app):
     """Register the extension with Sphinx."""
-    app.connect("html-page-context", add_bokeh)
+    # Before unique_scripts (priority 500), which replaces the page's script list.
+    app.connect("html-page-context", add_bokeh, priority=400)
     app.connect("build-finished", copy_bokeh)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

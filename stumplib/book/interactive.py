@@ -455,7 +455,7 @@ def _static_playground(x, a, b, s, prior):
 
 # ----------------------------------------------------------------------- phase portrait
 
-#: The priors of the phase portrait: label -> (lo, hi).
+#: The priors of the phase portrait, by label, as (lo, hi).
 PORTRAIT_PRIORS = {"U[0.1, 0.9]": (0.1, 0.9), "U[0, 1]": (0.0, 1.0)}
 #: Starting scales b0 and steps (multiples of 1/lambda_max at the start).
 PORTRAIT_STARTS = (10.0, 40.0)
