@@ -673,7 +673,7 @@ def test_playground_controls_move_the_figure(interactive):
         after = (_estimate(page), page.evaluate(DATA_JS, "playground-weights"))
         assert after != before, f"slider {k} did not change the figure"
     before = _estimate(page)
-    page.locator("#stumplib-playground .bk-switch").click()
+    page.locator("#stumplib-playground .bk-Switch").click()
     assert _estimate(page) != before, "the switch did not change the estimate"
     figure_.screenshot(path=str(SHOTS / "playground-after.png"))
 
@@ -707,6 +707,6 @@ def test_portrait_controls_move_the_figure(interactive):
         )
         assert after != before, f"the {group} buttons did not change the figure"
     before = page.evaluate(DATA_JS, "portrait-flow")
-    page.locator("#stumplib-portrait .bk-switch").click()
+    page.locator("#stumplib-portrait .bk-Switch").click()
     assert page.evaluate(DATA_JS, "portrait-flow") != before, "switch did nothing"
     figure_.screenshot(path=str(SHOTS / "portrait-after.png"))
