@@ -110,6 +110,10 @@ def unchecked_noise_ratio(gradients):
         As :func:`noise_ratio`.
     """
     m = gradients.shape[0]
+    # scale-free: divided by a power of two near the largest entry (exact), so that
+    # neither the squares nor the sums overflow or underflow
+    _, exponent = np.frexp(np.max(np.abs(gradients)))
+    gradients = np.ldexp(gradients, -exponent)
     mean = gradients.mean(axis=0)
     spread = np.sum((gradients - mean) ** 2) / (
         (m - 1) * m

@@ -218,6 +218,17 @@ def test_noise_ratio_reference_and_scaling():
     assert certification.noise_ratio(np.zeros((4, 2))) == float("inf")
 
 
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e200, 1e300, 2.0**-1074])
+def test_noise_ratio_is_scale_free_at_extreme_scales(scale):
+    # rows (1, 0), (0, 1), (2, 2): mean (1, 1), squared deviations 4 / (2 * 3), ratio
+    # sqrt(2 / 3) / sqrt(2) = 1 / sqrt(3)
+    # (once NaN at 1e200 and inf at 1e-200: the squares overflowed or underflowed)
+    G = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
+    ratio = certification.noise_ratio(G)
+    assert ratio == pytest.approx(3**-0.5, rel=1e-15)
+    assert certification.noise_ratio(scale * G) == pytest.approx(ratio, rel=1e-14)
+
+
 def test_noise_ratio_estimates_the_sampling_part():
     """On a corpus with long contexts the noise ratio matches the RMS error over
     corpora."""
