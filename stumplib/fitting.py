@@ -50,8 +50,8 @@ def least_squares(design, y, weights=None):
     Raises
     ------
     ValueError
-        If ``design`` is not 2-D with more rows than columns, or ``y`` does not hold one
-        value per row.
+        If ``design`` is not 2-D with more rows than columns, its columns are linearly
+        dependent, or ``y`` does not hold one value per row.
 
     Examples
     --------
@@ -74,12 +74,28 @@ def least_squares(design, y, weights=None):
 
 
 def _least_squares(design, y, w, scatter):
-    coef, *_ = np.linalg.lstsq(design * w[:, None], y * w, rcond=None)
-    cov = np.linalg.inv((design * w[:, None] ** 2).T @ design)
+    # the columns and the data are divided by powers of two near their largest entries
+    # (exact), so that columns of any scale neither overflow in the normal matrix nor
+    # vanish beside each other
+    weighted = design * w[:, None]
+    _, columns = np.frexp(np.max(np.abs(weighted), axis=0))
+    _, data = np.frexp(np.max(np.abs(y * w)))
+    scaled, target = np.ldexp(weighted, -columns), np.ldexp(y * w, -data)
+    rank = np.linalg.matrix_rank(scaled)
+    if rank < design.shape[1]:
+        raise ValueError(
+            f"design must have linearly independent columns (got rank {rank} for "
+            f"{design.shape[1]} columns)"
+        )
+    coef, *_ = np.linalg.lstsq(scaled, target, rcond=None)
+    cov = np.linalg.inv(scaled.T @ scaled)
+    se = np.sqrt(np.diag(cov))
     if scatter:
-        residual = y - design @ coef
-        cov *= residual @ residual / (len(y) - design.shape[1])
-    return LinearFit(coef, np.sqrt(np.diag(cov)))
+        residual = target - scaled @ coef
+        se = np.ldexp(
+            se * np.sqrt(residual @ residual / (len(y) - design.shape[1])), data
+        )
+    return LinearFit(np.ldexp(coef, data - columns), np.ldexp(se, -columns))
 
 
 class PowerLaw(NamedTuple):
@@ -197,11 +213,16 @@ def pooled(values, se):
     if values.ndim != 1 or values.size == 0:
         raise ValueError(f"values must be 1-D and not empty (got shape {values.shape})")
     validation.same_shape(values, se, ("values", "se"))
-    weights = se**-2.0
+    # the errors divided by a power of two near the smallest (exact), so that the
+    # weights neither overflow nor all vanish
+    _, exponent = np.frexp(np.min(se))
+    with np.errstate(over="ignore"):  # an error far above the smallest: weight 0
+        weights = np.ldexp(se, -exponent) ** -2.0
     total = float(weights.sum())
     # elementwise products and a plain sum, not a BLAS dot: the same bits on every
     # machine
-    return Pooled(float(np.sum(weights * values) / total), total**-0.5)
+    value = float(np.sum(weights * values) / total)
+    return Pooled(value, float(np.ldexp(total**-0.5, exponent)))
 
 
 class BoundTrend(NamedTuple):

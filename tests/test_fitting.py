@@ -156,6 +156,63 @@ def test_least_squares_needs_more_points_than_coefficients():
         fitting.least_squares(np.ones((3, 1)), [1.0, 2.0])
 
 
+@pytest.mark.parametrize(
+    "scales", [(1e100, 1e-100), (1e-100, 1e100), (1.0, 1e200), (1e-200, 1.0)]
+)
+def test_least_squares_is_equivariant_under_column_scales(scales):
+    # a column scaled by c has its coefficient and standard error divided by c (once:
+    # 1.5e-299 for 1.99e100, and coefficient 0 with se NaN for a column at 1e200)
+    rng = np.random.default_rng(4)
+    x = np.linspace(0.0, 1.0, 30)
+    design = np.column_stack([np.ones_like(x), x])
+    y = 1.0 + 2.0 * x + 0.1 * rng.standard_normal(x.size)
+    plain = fitting.least_squares(design, y)
+    scaled = fitting.least_squares(design * np.array(scales), y)
+    np.testing.assert_allclose(scaled.coef * scales, plain.coef, rtol=1e-12)
+    np.testing.assert_allclose(scaled.se * scales, plain.se, rtol=1e-12)
+    weights = np.full(30, 10.0)
+    known = fitting.least_squares(design, y, weights)
+    weighted = fitting.least_squares(design * np.array(scales), y, weights)
+    np.testing.assert_allclose(weighted.coef * scales, known.coef, rtol=1e-12)
+    np.testing.assert_allclose(weighted.se * scales, known.se, rtol=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-150, 1e150, 1e300])
+def test_least_squares_is_equivariant_under_the_data_scale(scale):
+    x = np.linspace(0.0, 1.0, 12)
+    design = np.column_stack([np.ones_like(x), x])
+    y = 1.0 + 2.0 * x + np.sin(7 * x) / 10
+    plain, scaled = (fitting.least_squares(design, c * y) for c in (1.0, scale))
+    np.testing.assert_allclose(scaled.coef / scale, plain.coef, rtol=1e-12)
+    np.testing.assert_allclose(scaled.se / scale, plain.se, rtol=1e-12)
+
+
+def test_least_squares_names_linearly_dependent_columns():
+    x = np.linspace(0.0, 1.0, 6)
+    for design in (
+        np.column_stack([x, 2 * x]),
+        np.column_stack([np.ones_like(x), x, 1 - x]),
+        np.column_stack([np.ones_like(x), np.zeros_like(x)]),
+    ):
+        with pytest.raises(ValueError, match="^design must have linearly independent"):
+            fitting.least_squares(design, x)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-160, 1e200, 1e300])
+def test_pooled_is_equivariant_under_the_error_scale(scale):
+    # se of 1e-300 or 1e-160 once gave NaN (the weights overflowed), 1e200 a
+    # ZeroDivisionError (they vanished)
+    plain = fitting.pooled([1.0, 2.0], [1.0, 2.0])
+    scaled = fitting.pooled([1.0, 2.0], [scale, 2 * scale])
+    assert scaled.value == pytest.approx(plain.value, rel=1e-15)
+    assert scaled.se / scale == pytest.approx(plain.se, rel=1e-15)
+
+
+def test_pooled_errors_far_apart_give_the_precise_value():
+    result = fitting.pooled([1.0, 2.0, 3.0], [1e-300, 1.0, 1e200])
+    assert result == (1.0, 1e-300)
+
+
 class TestBoundTrend:
     def test_a_bound_with_no_log_factor_is_flat(self):
         rng = np.random.default_rng(0)
