@@ -993,7 +993,8 @@ def certified_end_of_size(
         Start scale, below the end (a run that fails at its start is counted in
         ``CertifiedEnd.empty``).
     b_stop : float
-        Largest scale run to (a run that reaches it is counted in ``censored``).
+        Largest scale run to, above ``b0`` (a run that reaches it is counted in
+        ``censored``).
     growth : float
         Relative growth of ``b`` between records.
     until_failure : bool
@@ -1017,6 +1018,8 @@ def certified_end_of_size(
     seed = validation.seed(seed)
     b0 = validation.positive_scalar(b0, "b0")
     b_stop = validation.positive_scalar(b_stop, "b_stop")
+    if not b_stop > b0:
+        raise ValueError(f"b_stop must exceed b0 (got {b_stop:g} and {b0:g})")
     growth = validation.positive_scalar(growth, "growth")
     a0 = float(calibration.a_star(b0, prior))
     eta = STEP_FRACTION * descent_lemma.step_bound(a0, b0, prior)

@@ -125,7 +125,7 @@ def z_threshold(comparisons, alpha):
     ValueError
         If ``alpha`` is not in (0, 1).
     """
-    comparisons = validation.count(comparisons, "comparisons")
+    comparisons = validation.count(comparisons, "comparisons", maximum=None)
     alpha = validation.scalar(alpha, "alpha")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1) (got {alpha:g})")

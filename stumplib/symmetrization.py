@@ -735,7 +735,8 @@ def log_limit(b, y):
     Raises
     ------
     ValueError
-        If ``b`` and ``y`` are not 1-D of the same length of at least 7, or ``b <= 1``.
+        If ``b`` and ``y`` are not 1-D of the same length of at least 7, ``b <= 1``, or
+        ``b`` holds fewer than 6 distinct scales.
     """
     b = validation.positive(b, "b")
     y = validation.finite(y, "y")
@@ -745,6 +746,11 @@ def log_limit(b, y):
         )
     if np.any(b <= 1):
         raise ValueError("b must exceed 1")
+    if np.unique(b).size < 6:
+        raise ValueError(
+            f"b must hold at least 6 distinct scales for this fit (got "
+            f"{np.unique(b).size}: repeated scales do not determine the expansion)"
+        )
     columns = [np.ones_like(b), np.log(b) / b, 1 / b, np.log(b) / b**2, b**-2.0]
     fits = []
     for k in (3, 5):

@@ -460,7 +460,12 @@ def positive_scalar(value, name):
     return value
 
 
-def count(value, name, minimum=1):
+#: Largest count accepted: every count is used in floating-point arithmetic (sizes,
+#: means, ``1/m``), where an integer above ``2**53`` is no longer exact.
+LARGEST_COUNT = 2**53
+
+
+def count(value, name, minimum=1, maximum=LARGEST_COUNT):
     """Return ``value`` as an int, checking it is an integer ``>= minimum``.
 
     Parameters
@@ -471,6 +476,9 @@ def count(value, name, minimum=1):
         The argument's name, for errors.
     minimum : int
         Smallest valid value.
+    maximum : int or None
+        Largest valid value (:data:`LARGEST_COUNT` unless stated; ``None``: no limit,
+        for a count that is never a size or a float).
 
     Returns
     -------
@@ -481,7 +489,8 @@ def count(value, name, minimum=1):
     TypeError
         If ``value`` is not a number (or is a ragged sequence).
     ValueError
-        If ``value`` is an array, a boolean, not integral, or below ``minimum``.
+        If ``value`` is an array, a boolean, not integral, below ``minimum`` or above
+        ``maximum``.
     """
     if isinstance(value, np.ndarray) and value.ndim == 0:
         value = value[()]
@@ -504,6 +513,13 @@ def count(value, name, minimum=1):
         ok = False
     if not ok:
         raise ValueError(f"{name} must be an integer >= {minimum} (got {value!r})")
+    if maximum is not None and value > maximum:
+        got = (
+            repr(value)
+            if len(repr(value)) <= 20
+            else f"an integer of {len(str(int(value)))} digits"
+        )
+        raise ValueError(f"{name} must be at most {maximum} (got {got})")
     return int(value)
 
 
@@ -602,7 +618,7 @@ def seed(value, name="seed"):
     prefix = value if isinstance(value, tuple) else (value,)
     if not prefix:
         raise ValueError(f"{name} must hold at least one integer")
-    return tuple(count(v, name, minimum=0) for v in prefix)
+    return tuple(count(v, name, minimum=0, maximum=None) for v in prefix)
 
 
 def rng(value, name="rng"):

@@ -966,7 +966,7 @@ CASES = [
     ),
     (
         certification.certified_end_of_size,
-        dict(m=3, n=4, prior=PRIOR, corpora=2, seed=1, b0=2.5, b_stop=2.0, n_workers=1),
+        dict(m=3, n=4, prior=PRIOR, corpora=2, seed=1, b0=2.5, b_stop=3.0, n_workers=1),
         "m n corpora b0 b_stop growth",
         "m n corpora",
         "prior",
@@ -1046,7 +1046,7 @@ NO_NUMERIC_INPUT = {
     + " (STUMPLIB_CLAIM_FAILURES is checked, tests/test_claims.py)",
     progress.bar: "takes an iterable and tqdm's own options",
     sweep.examples: (
-        "a sweep's cost estimate, called by sweep.run on items the library built"
+        "takes an item of any shape; its (m, n) is checked (tests/test_sweep.py)"
     ),
     sweep.workers: _NO_ARGUMENTS
     + " (STUMPLIB_WORKERS is checked, tests/test_sweep.py)",

@@ -152,3 +152,10 @@ def test_end_of_size_draws_its_corpora_from_the_seed():
     )
     assert runs[1].b_cert == again.b_cert and runs[1].eta == pytest.approx(ETA)
     assert end == certification.certified_end_over(runs)
+
+
+@pytest.mark.parametrize("b_stop", [2.0, 3.0])
+def test_end_of_size_needs_a_stop_above_the_start(b_stop):
+    # a stop at or below the start was accepted (every run censored at its start)
+    with pytest.raises(ValueError, match=r"^b_stop must exceed b0 \(got [23] and 3\)"):
+        certification.certified_end_of_size(30, 30, PRIOR, 2, 1, b0=3.0, b_stop=b_stop)

@@ -184,6 +184,9 @@ def test_log_limit_errors():
         sf.log_limit([2, 3], [1, 2])
     with pytest.raises(ValueError, match="y must be finite"):
         sf.log_limit([2, 3, 4, 5, 6, 7, 8], [1, 2, np.nan, 4, 5, 6, 7])
+    # repeated scales were a LinAlgError naming nothing
+    with pytest.raises(ValueError, match="^b must hold at least 6 distinct scales"):
+        sf.log_limit([2, 2, 2, 3, 3, 3, 4, 4], np.arange(8.0))
 
 
 def _reference(a, b, s, dps=360):
