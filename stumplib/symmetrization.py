@@ -41,7 +41,6 @@ import numpy as np
 from scipy import special
 
 from . import (
-    fitting,
     head,
     moments,
     population,
@@ -713,48 +712,3 @@ def rates(loss_and_gradient, trajectory):
     if np.any(loss <= 0):
         raise ValueError("the loss must be positive along the trajectory")
     return Rates(-t * g_b, -t * (g_a**2 + g_b**2) / loss)
-
-
-def log_limit(b, y):
-    """Extrapolate ``y = c0 + (c1 log b + c2)/b + (c3 log b + c4)/b^2`` to ``b -> inf``.
-
-    For the offsets under ``U[0, 1]``, whose corrections carry ``log b``. The limit is
-    ``c0`` of the five-term fit; its tolerance is three standard errors of that fit
-    plus the change of ``c0`` when the ``1/b^2`` terms are dropped (the truncation
-    uncertainty, measured on the data).
-
-    Parameters
-    ----------
-    b, y : array_like
-        One-dimensional, same length (at least 7), ``b > 1``.
-
-    Returns
-    -------
-    limit, tol : float
-
-    Raises
-    ------
-    ValueError
-        If ``b`` and ``y`` are not 1-D of the same length of at least 7, ``b <= 1``, or
-        ``b`` holds fewer than 6 distinct scales.
-    """
-    b = validation.positive(b, "b")
-    y = validation.finite(y, "y")
-    if b.ndim != 1 or b.shape != y.shape or len(b) < 7:
-        raise ValueError(
-            f"b and y must be 1-D of the same length >= 7 (got {b.shape} and {y.shape})"
-        )
-    if np.any(b <= 1):
-        raise ValueError("b must exceed 1")
-    if np.unique(b).size < 6:
-        raise ValueError(
-            f"b must hold at least 6 distinct scales for this fit (got "
-            f"{np.unique(b).size}: repeated scales do not determine the expansion)"
-        )
-    columns = [np.ones_like(b), np.log(b) / b, 1 / b, np.log(b) / b**2, b**-2.0]
-    fits = []
-    for k in (3, 5):
-        fit = fitting.least_squares(np.column_stack(columns[:k]), y)
-        fits.append((fit.coef[0], fit.se[0]))
-    (c0_less, _), (c0, se) = fits
-    return float(c0), float(3 * se + abs(c0 - c0_less))

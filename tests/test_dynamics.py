@@ -81,55 +81,6 @@ def test_rate_finite_difference_of_flow():
     assert fd == pytest.approx(float(mid), rel=1e-3)
 
 
-def test_inverse_expansion_exact_polynomial():
-    b = np.geomspace(10, 1000, 20)
-    fit = dynamics.inverse_expansion(b, 4.0 - 3.0 / b + 2.0 / b**2, degree=2)
-    np.testing.assert_allclose(fit.coef, [4.0, -3.0, 2.0], atol=1e-9)
-    assert np.all(fit.se < 1e-8)
-    assert fit(50.0) == pytest.approx(4 - 3 / 50 + 2 / 2500)
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.floats(-5, 5), st.floats(-50, 50), st.integers(0, 2))
-def test_inverse_expansion_recovers_linear(c0, c1, seed):
-    rng = np.random.default_rng(seed)
-    b = np.geomspace(5, 500, 30)
-    noise = 1e-6 * rng.standard_normal(30)
-    fit = dynamics.inverse_expansion(b, c0 + c1 / b + noise, degree=1)
-    assert abs(fit.coef[0] - c0) <= 6 * fit.se[0] + 1e-12
-    assert abs(fit.coef[1] - c1) <= 6 * fit.se[1] + 1e-10
-
-
-def test_inverse_expansion_errors():
-    with pytest.raises(ValueError, match="at least 4 points"):
-        dynamics.inverse_expansion([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], degree=2)
-    with pytest.raises(ValueError, match="same length"):
-        dynamics.inverse_expansion([1.0, 2.0, 3.0], [1.0, 2.0], degree=0)
-    with pytest.raises(ValueError, match="b must be positive"):
-        dynamics.inverse_expansion([0.0, 2.0, 3.0], [1.0, 2.0, 3.0], degree=0)
-
-
-def test_extrapolate_tolerance_covers_truncation():
-    b = np.geomspace(50, 500, 30)
-    y = 2.0 + 1.0 / b + 30.0 / b**3  # a cubic term the degree-1 fit omits
-    lim = dynamics.extrapolate(b, y, degree=1)
-    assert abs(lim.limit - 2.0) <= lim.limit_tol
-    assert abs(lim.slope - 1.0) <= lim.slope_tol
-    with pytest.raises(ValueError, match="degree must be an integer >= 1"):
-        dynamics.extrapolate(b, y, degree=0)
-
-
-def test_extrapolate_log_terms():
-    b = np.geomspace(50, 500, 30)
-    y = 2.0 + 1.0 / b + 40.0 * np.log(b) / b**2
-    plain = dynamics.extrapolate(b, y, degree=2)
-    with_log = dynamics.extrapolate(b, y, degree=2, log=True)
-    assert abs(with_log.limit - 2.0) < 1e-9 and abs(with_log.slope - 1.0) < 1e-6
-    assert abs(plain.limit - 2.0) > 1e-6  # a pure power series misses the logarithm
-    fit = dynamics.inverse_expansion(b, y, degree=2, log=True)
-    np.testing.assert_allclose(fit.coef, [2.0, 1.0, 0.0, 40.0], atol=1e-6)
-
-
 def test_hessian_quadratic_and_population_fd():
     H, lg = quadratic(3.0, -1.0, 2.0)
     np.testing.assert_allclose(

@@ -14,7 +14,7 @@ from scipy import integrate
 from stumplib import (
     baselines,
     calibration,
-    certification,
+    certified_runs,
     corpus,
     head,
     population,
@@ -374,7 +374,7 @@ def test_beta_log_density_matches_mpmath():
     [
         lambda: corpus.Corpus.sample(10**30, 10, tasks.Uniform(0.1, 0.9), rng=1),
         lambda: corpus.Corpus.sample(10, 10**30, tasks.Uniform(0.1, 0.9), rng=1),
-        lambda: certification.certified_scales(10**30),
+        lambda: certified_runs.certified_scales(10**30),
         lambda: baselines.monte_carlo_risks(
             {"positive": baselines.nearest_positive}, 10**30, tasks.Fixed(0.5), rng=1
         ),

@@ -170,25 +170,6 @@ def test_errors_name_the_argument():
         sf.rates(lambda a, b: (1.0, 0.0, 0.0), traj)
 
 
-def test_log_limit_recovers_a_synthetic_expansion():
-    b = np.geomspace(50, 2000, 30)
-    y = -0.3 + (2.0 * np.log(b) - 1.0) / b + 5.0 / b**2
-    limit, tol = sf.log_limit(b, y)
-    assert abs(limit + 0.3) <= tol and tol < 1e-3
-
-
-def test_log_limit_errors():
-    with pytest.raises(ValueError, match="b must exceed 1"):
-        sf.log_limit([0.5, 2, 3, 4, 5, 6, 7], np.ones(7))
-    with pytest.raises(ValueError, match="length >= 7"):
-        sf.log_limit([2, 3], [1, 2])
-    with pytest.raises(ValueError, match="y must be finite"):
-        sf.log_limit([2, 3, 4, 5, 6, 7, 8], [1, 2, np.nan, 4, 5, 6, 7])
-    # repeated scales were a LinAlgError naming nothing
-    with pytest.raises(ValueError, match="^b must hold at least 6 distinct scales"):
-        sf.log_limit([2, 2, 2, 3, 3, 3, 4, 4], np.arange(8.0))
-
-
 def _reference(a, b, s, dps=360):
     """Residuals of both rules and ``d eps/da`` at ``(a, b, s)``, in mpmath at ``dps``.
 
