@@ -115,6 +115,19 @@ class Corpus(_Empirical):
         Features and labels of each task.
     s : array_like, shape (m,)
         True thresholds; the labels must be ``y = 1{x > s}``.
+
+    Examples
+    --------
+    >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+    >>> corpus.shape
+    (200, 50)
+    >>> value, d_a, d_b = corpus.loss_and_gradient(9.0, 10.0)
+    >>> errors = corpus.estimates(9.0, 10.0) - corpus.s
+    >>> bool(np.isclose(value, np.mean(errors**2)))
+    True
+    >>> both = Corpus.stack([corpus, corpus])
+    >>> both.shape, bool(np.isclose(both.loss(9.0, 10.0), value))
+    ((400, 50), True)
     """
 
     #: Elements per row block of the moment sums (three float64 work arrays stay in L2).
@@ -487,6 +500,15 @@ class Follower(_Empirical):
     Parameters
     ----------
     corpus : Corpus
+
+    Examples
+    --------
+    >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+    >>> follower = corpus.follow()
+    >>> along = [follower.loss_and_gradient(9.0, b) for b in (10.0, 10.01, 10.02)]
+    >>> direct = [corpus.loss_and_gradient(9.0, b) for b in (10.0, 10.01, 10.02)]
+    >>> bool(np.allclose(along, direct, rtol=1e-12, atol=0)), follower.anchors
+    (True, 1)
     """
 
     TERMS = 20
@@ -582,6 +604,11 @@ def unchecked_expansion_radius(b, cutoff):
     Returns
     -------
     float or ndarray
+
+    Examples
+    --------
+    >>> unchecked_expansion_radius(np.array([10.0, 450.0]), 44.0).tolist()
+    [1.0, 10.0]
     """
     return np.maximum(b / (cutoff + 1.0), 1.0)
 
@@ -615,6 +642,13 @@ def task_gradients(corpus, a, b):
         :class:`Follower`.
     ValueError
         If ``a`` or ``b`` is not a finite scalar.
+
+    Examples
+    --------
+    >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+    >>> G = task_gradients(corpus, 9.0, 10.0)
+    >>> G.shape, bool(np.allclose(G.mean(axis=0), corpus.gradient(9.0, 10.0)))
+    ((200, 2), True)
     """
     validation.instance(corpus, (Corpus, Follower), "corpus")
     return corpus.unchecked_task_gradients(*validation.scalar_parameters(a, b))
@@ -644,6 +678,14 @@ def noise_ratio(gradients):
     ------
     ValueError
         If ``gradients`` is not finite of shape ``(m, 2)`` with ``m >= 2``.
+
+    Examples
+    --------
+    >>> G = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
+    >>> round(noise_ratio(G), 12), round(3**-0.5, 12)
+    (0.57735026919, 0.57735026919)
+    >>> round(noise_ratio(1e200 * G), 12)  # scale-free
+    0.57735026919
     """
     gradients = validation.finite(gradients, "gradients")
     if gradients.ndim != 2 or gradients.shape[1] != 2 or gradients.shape[0] < 2:
@@ -666,6 +708,12 @@ def unchecked_noise_ratio(gradients):
     -------
     float
         As :func:`noise_ratio`.
+
+    Examples
+    --------
+    >>> G = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
+    >>> unchecked_noise_ratio(G) == noise_ratio(G)
+    True
     """
     m = gradients.shape[0]
     # scale-free: divided by a power of two near the largest entry (exact), so that
