@@ -51,6 +51,12 @@ def population_task_gradients(a, b, s, features=None):
     ------
     ValueError
         If ``a`` or ``b`` is not a finite scalar, or ``s`` is not 1-D in [0, 1].
+
+    Examples
+    --------
+    >>> G = population_task_gradients(9.0, 10.0, [0.3, 0.5, 0.7])
+    >>> G.shape, bool(np.all(G[:, 0] * G[:, 1] <= 0))
+    ((3, 2), True)
     """
     a, b = validation.scalar_parameters(a, b)
     s = np.atleast_1d(validation.unit_interval(s, "s"))
@@ -79,6 +85,14 @@ def relative_error(corpus, a, b, prior):
         The point (typically on the population valley).
     prior : tasks.Uniform or tasks.Beta
         The threshold prior defining the population loss.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> corpus = corpus_module.Corpus.sample(400, 400, prior, rng=0)
+    >>> round(relative_error(corpus, 9.0, 10.0, prior), 3)
+    0.293
     """
     validation.instance(corpus, corpus_module.Corpus, "corpus")
     a, b = validation.scalar_parameters(a, b)
@@ -103,6 +117,14 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
     Returns
     -------
     ndarray, shape (repetitions, k)
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> rho = relative_errors(100, 100, [9.0, 18.0], [10.0, 20.0], prior, 3, rng=0)
+    >>> rho.shape, bool(np.all(rho > 0))
+    ((3, 2), True)
     """
     a, b, repetitions = _error_points(a, b, prior, repetitions)
     m, n = validation.count(m, "m"), validation.count(n, "n")
@@ -157,6 +179,16 @@ def sampling_coefficient(a, b, prior, features=None):
     ------
     ValueError, TypeError
         As :func:`stumplib.population.threshold_nodes`.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> b = 400.0
+    >>> sigma = sampling_coefficient(float(calibration.a_star(b, prior)), b, prior)
+    >>> constant = calibration.sampling_constant(prior)  # the limit of sigma / sqrt(b)
+    >>> round(float(sigma / np.sqrt(b)), 2), round(constant, 2)
+    (1.24, 1.23)
     """
     s, q, w = population.threshold_nodes(a, b, prior)
     r, r_a, r_b = population.residual(a, b, s, q, features=features)
@@ -211,6 +243,14 @@ def squared_error_law(a, b, prior, m):
     ValueError, TypeError
         As :func:`stumplib.population.threshold_nodes`, or if ``m`` is not a positive
         integer.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> law = squared_error_law(9.0, 10.0, tasks.Uniform(0.1, 0.9), m=100)
+    >>> sigma = sampling_coefficient(9.0, 10.0, tasks.Uniform(0.1, 0.9))
+    >>> bool(np.isclose(law.mean, sigma**2 / 100))
+    True
     """
     m = validation.count(m, "m")
     s, q, w = population.threshold_nodes(a, b, prior)
@@ -234,6 +274,15 @@ def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
     from ``prior``, each with the infinite-context head. Returns an array of shape
     ``(repetitions,)``; its mean square is ``sigma_inf^2 / m``
     (see :func:`sampling_coefficient`).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> errors = task_sampling_errors(9.0, 10.0, prior, 100, 2000, rng=0)
+    >>> law = squared_error_law(9.0, 10.0, prior, m=100)
+    >>> bool(abs(np.mean(errors**2) - law.mean) < 4 * np.sqrt(law.variance / 2000))
+    True
     """
     a, b = validation.scalar_parameters(a, b)
     m = validation.count(m, "m")
@@ -274,6 +323,15 @@ def unseen_share(a, b, prior, s_max):
         If ``a`` or ``b`` is not a finite scalar or ``s_max`` leaves [0, 1].
     TypeError
         If ``prior`` is not a law with a density.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> unseen_share(9.0, 10.0, prior, 0.9)
+    0.0
+    >>> round(unseen_share(9.0, 10.0, prior, 0.5), 3)
+    1.036
     """
     a, b = validation.scalar_parameters(a, b)
     s_max = float(validation.unit_interval(s_max, "s_max"))
@@ -338,6 +396,15 @@ def context_bias(corpus, a, b, prior):
         If ``corpus`` is not a :class:`~stumplib.corpus.Corpus`.
     ValueError
         If ``a`` or ``b`` is not a finite scalar, or the corpus has fewer than 2 tasks.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> corpus = corpus_module.Corpus.sample(400, 40, prior, rng=0)
+    >>> bias = context_bias(corpus, 9.0, 10.0, prior)
+    >>> bool(bias.ratio > 0 and bias.se > 0), bias.vector.shape
+    (True, (2,))
     """
     validation.instance(corpus, corpus_module.Corpus, "corpus")
     a, b = validation.scalar_parameters(a, b)
@@ -397,6 +464,11 @@ def certified_end(b, ratio, level):
     ValueError
         If ``ratio`` is negative, ``b`` and ``ratio`` are not 1-D of equal length, or
         ``b`` is empty or not increasing.
+
+    Examples
+    --------
+    >>> certified_end([10.0, 20.0, 40.0, 80.0], [0.1, 0.2, 0.6, 0.9], level=0.5)
+    20.0
     """
     b = validation.finite(b, "b")
     ratio = validation.real(ratio, "ratio")  # NaN counts as above the level
@@ -457,6 +529,12 @@ def crossing(b, values, level):
     ------
     ValueError
         If ``values[0] >= level`` or ``values`` never reaches ``level``.
+
+    Examples
+    --------
+    >>> scale, i = crossing([10.0, 20.0, 40.0], [0.1, 0.2, 0.8], level=0.4)
+    >>> round(scale, 6), i  # 20 * 2 ** (log 2 / log 4) = 20 * sqrt(2)
+    (28.284271, 2)
     """
     b = validation.positive(b, "b")
     values = validation.positive(values, "values")
@@ -519,6 +597,13 @@ def bias_crossing(b, biases, level):
     ValueError
         If the bias does not start below ``level`` and reach it on the grid, or does
         not grow across the crossing interval (no local slope to carry the error).
+
+    Examples
+    --------
+    >>> biases = [ContextBias(r, 0.01, 1.0, np.zeros(2)) for r in (0.1, 0.2, 0.8)]
+    >>> crossed = bias_crossing([10.0, 20.0, 40.0], biases, level=0.4)
+    >>> round(crossed.scale, 4), round(crossed.se, 4)
+    (28.2843, 0.1768)
     """
     beta, se, _ = _measurements(biases)
     scale, i = crossing(b, beta, level)
