@@ -66,6 +66,19 @@ class CertifiedRun:
     censored : bool
         No recorded iterate failed: ``b_cert`` (the stop) only bounds the end from
         below.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> a0 = float(calibration.a_star(2.5, prior))
+    >>> eta = STEP_FRACTION * descent_lemma.step_bound(a0, 2.5, prior)
+    >>> corpus = corpus_module.Corpus.sample(30, 30, prior, rng=0)
+    >>> run = certified_run(corpus, prior, (a0, 2.5), eta, b_stop=3.0)
+    >>> bool(run.b[-1] >= 3.0), bool(run.certified[run.inside].all())
+    (True, True)
+    >>> run.ended_by in ("", "rho", "q", "both"), run.held.shape == run.b.shape
+    (True, True)
     """
 
     eta: float
@@ -164,6 +177,17 @@ def certified_run(
         If an argument is invalid.
     FloatingPointError, RuntimeError
         As :func:`stumplib.training.descend` (``b_stop`` not reached in ``max_steps``).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> a0 = float(calibration.a_star(2.5, prior))
+    >>> eta = STEP_FRACTION * descent_lemma.step_bound(a0, 2.5, prior)
+    >>> corpus = corpus_module.Corpus.sample(30, 30, prior, rng=0)
+    >>> run = certified_run(corpus, prior, (a0, 2.5), eta, b_stop=3.0)
+    >>> run.censored == (run.b_cert == 3.0), bool(np.all(np.diff(run.b) > 0))
+    (True, True)
     """
     validation.instance(corpus, corpus_module.Corpus, "corpus")
     validation.density_law(prior, "prior")
@@ -282,6 +306,15 @@ def certified_end_over(runs):
         If ``runs`` is not a sequence of :class:`CertifiedRun`.
     ValueError
         If it holds fewer than two runs.
+
+    Examples
+    --------
+    >>> one = np.ones(2)
+    >>> runs = [CertifiedRun(1.0, np.arange(2), one, one, one, one, one, one, b, False)
+    ...         for b in (2.0, 8.0, 4.0)]
+    >>> end = certified_end_over(runs)
+    >>> end.scale, end.corpora, round(end.log_sd, 6)  # the median; sd of the logs
+    (4.0, 3, 0.693147)
     """
     try:
         runs = list(runs)
@@ -408,6 +441,14 @@ def certified_end_of_size(
     ------
     ValueError, TypeError
         If an argument is invalid.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> end, runs = certified_end_of_size(30, 30, prior, 2, 1, 2.5, 3.0, n_workers=1)
+    >>> end.corpora, len(runs), bool(2.5 <= end.scale <= 3.0)
+    (2, 2, True)
     """
     m, n = validation.count(m, "m"), validation.count(n, "n")
     validation.density_law(prior, "prior")
