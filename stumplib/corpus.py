@@ -583,6 +583,11 @@ def unchecked_window_cutoff(n):
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> round(unchecked_window_cutoff(10**4), 6), round(40 + np.log(10**4), 6)
+    (np.float64(49.21034), np.float64(49.21034))
     """
     return 40.0 + np.log(n)
 
