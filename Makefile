@@ -66,7 +66,8 @@ notebooks: venv
 
 # The re-draw sweep (not run by CI): every seeded chapter (or NB=...) re-executed under
 # SEEDS other seed offsets (STUMPLIB_SEED_OFFSET=1..SEEDS), JOBS at a time, failing checks
-# recorded instead of raised; writes tools/seeds-results.json and tools/seeds-report.md.
+# recorded instead of raised; writes stumplib/book/data/seeds.json (the committed results
+# live in stumplib/book/data/) and tools/seeds-report.md.
 SEEDS ?= 10
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 seeds: venv
