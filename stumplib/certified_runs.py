@@ -69,16 +69,12 @@ class CertifiedRun:
 
     Examples
     --------
-    >>> from stumplib import tasks
-    >>> prior = tasks.Uniform(0.1, 0.9)
-    >>> a0 = float(calibration.a_star(2.5, prior))
-    >>> eta = STEP_FRACTION * descent_lemma.step_bound(a0, 2.5, prior)
-    >>> corpus = corpus_module.Corpus.sample(30, 30, prior, rng=0)
-    >>> run = certified_run(corpus, prior, (a0, 2.5), eta, b_stop=3.0)
-    >>> bool(run.b[-1] >= 3.0), bool(run.certified[run.inside].all())
-    (True, True)
-    >>> run.ended_by in ("", "rho", "q", "both"), run.held.shape == run.b.shape
-    (True, True)
+    >>> b = np.array([2.5, 2.8, 3.0])
+    >>> rho, q = np.array([0.1, 0.6, 0.2]), np.full(3, 0.1)
+    >>> run = CertifiedRun(0.1, np.arange(3), b, b, rho, q, np.ones(3), np.zeros(3),
+    ...                    b_cert=2.8, censored=False)
+    >>> run.certified.tolist(), run.inside.tolist(), run.ended_by
+    ([True, False, True], [True, False, False], 'rho')
     """
 
     eta: float
