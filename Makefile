@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv lint unit test coverage book check-book chromium pdf texlive colab-cells notebooks portability seeds full-corpus clean distclean
+.PHONY: venv lint unit quick test coverage book check-book chromium pdf texlive colab-cells notebooks portability seeds full-corpus clean distclean
 
 venv: $(STAMP)
 
@@ -40,9 +40,13 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# The library tests alone (unit, property, reference values), over the cores: the fast loop.
+# The library tests alone (unit, property, reference values, doctests), over the cores.
 unit: venv
 	$(PY) -m pytest -n auto
+
+# The edit loop: the library tests not marked slow (tests/conftest.py), no doctests.
+quick: venv
+	$(PY) -m pytest -n auto -m "not slow" tests
 
 # The GitHub workflows (actionlint), the style (lint), the library tests, then nbval
 # (strict) over book/*.ipynb against the stored outputs, in this machine's
@@ -67,7 +71,8 @@ notebooks: venv
 
 # The re-draw sweep (not run by CI): every seeded chapter (or NB=...) re-executed under
 # SEEDS other seed offsets (STUMPLIB_SEED_OFFSET=1..SEEDS), JOBS at a time, failing checks
-# recorded instead of raised; writes tools/seeds-results.json and tools/seeds-report.md.
+# recorded instead of raised; writes stumplib/book/data/seeds.json (the committed results
+# live in stumplib/book/data/) and tools/seeds-report.md.
 SEEDS ?= 10
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 seeds: venv

@@ -7,8 +7,8 @@ relative score first settles onto a slow curve ``a = h(b)`` (phase 1, calibratio
 then ``a`` and ``b`` grow together with ``b⁴ ≈ κ t`` (phase 2). This module measures
 that: the distance to the slow curve and the phase times of a
 :class:`stumplib.training.Trajectory`, the instantaneous rate ``d(b⁴)/dt`` from the
-population gradient, expansions in ``1/b`` fitted with standard errors, a
-finite-difference Hessian of the population loss, and the largest constant step for
+population gradient (its limit is extrapolated by :func:`stumplib.fitting.extrapolate`),
+a finite-difference Hessian of the population loss, and the largest constant step for
 which gradient descent decreases the loss monotonically.
 """
 
@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import optimize
 
-from . import calibration, fitting, population, training, validation
+from . import calibration, population, training, validation
 
 
 def slow_curve(b, p, m, xi0, xi1=0.0):
@@ -232,81 +232,6 @@ def rate(a, b, prior, features=None):
     return np.array(out).reshape(a.shape)
 
 
-class Expansion(NamedTuple):
-    """Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors.
-
-    Calling the fit evaluates the expansion at ``b``.
-
-    Parameters
-    ----------
-    coef : ndarray, shape (k,)
-        Coefficients ``c0, c1, ...``.
-    se : ndarray, shape (k,)
-        Their standard errors.
-    """
-
-    coef: np.ndarray
-    se: np.ndarray
-
-    def __call__(self, b):
-        """The fitted expansion at ``b`` (positive)."""
-        inv = 1.0 / validation.positive(b, "b")
-        return sum(c * inv**j for j, c in enumerate(self.coef))
-
-
-def _design(b, degree, log):
-    columns = [b**-j for j in range(degree + 1)]
-    if log:
-        columns += [np.log(b) * b**-j for j in range(2, degree + 1)]
-    return np.column_stack(columns)
-
-
-def inverse_expansion(b, y, degree=1, log=False):
-    """Least-squares fit of ``y`` by a polynomial in ``1/b``, with standard errors.
-
-    The standard errors come from the residual scatter (the data's own deviation from
-    the truncated expansion), as in :func:`stumplib.fitting.power_law`.
-
-    Parameters
-    ----------
-    b, y : array_like
-        One-dimensional, same length, ``b`` positive; at least ``degree + 2`` points.
-    degree : int
-        Highest power of ``1/b``.
-    log : bool
-        Also fit ``log(b)/b^j`` for ``2 <= j <= degree`` (expansions whose next terms
-        carry a logarithm). Their coefficients follow the powers in ``coef``.
-
-    Returns
-    -------
-    Expansion
-
-    Raises
-    ------
-    ValueError
-        If ``b`` and ``y`` are not 1-D of the same length, or hold too few points or
-        distinct scales for the fit.
-    """
-    degree = validation.count(degree, "degree", minimum=0)
-    b = validation.positive(b, "b")
-    y = validation.finite(y, "y")
-    if b.ndim != 1 or b.shape != y.shape:
-        raise ValueError(
-            f"b and y must be 1-D of the same length (got {b.shape} and {y.shape})"
-        )
-    design = _design(b, degree, log)
-    if len(b) < design.shape[1] + 1:
-        raise ValueError(
-            f"this fit needs at least {design.shape[1] + 1} points (got {len(b)})"
-        )
-    if np.unique(b).size < design.shape[1] + 1:
-        raise ValueError(
-            f"b must hold at least {design.shape[1] + 1} distinct scales for this fit "
-            f"(got {np.unique(b).size}: repeated scales do not determine the expansion)"
-        )
-    return Expansion(*fitting.least_squares(design, y))
-
-
 def hessian(gradient, a, b, h=1e-4):
     """Hessian of a loss from central differences of its gradient, symmetrized.
 
@@ -444,48 +369,3 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if ok(mid) else (lo, mid)
     return float(np.exp(lo))
-
-
-class Limit(NamedTuple):
-    """Extrapolation ``y → limit + slope/b``, with tolerances from the fit itself.
-
-    Parameters
-    ----------
-    limit, limit_tol : float
-        The limit ``c0`` and its tolerance.
-    slope, slope_tol : float
-        The ``1/b`` coefficient ``c1`` and its tolerance.
-    """
-
-    limit: float
-    limit_tol: float
-    slope: float
-    slope_tol: float
-
-
-def extrapolate(b, y, degree=2, log=False):
-    """Extrapolate ``y(b)`` to ``b → ∞`` by a polynomial in ``1/b``.
-
-    The tolerance of each coefficient is three standard errors of the degree-``degree``
-    fit plus its change when one more power of ``1/b`` is fitted (the truncation
-    uncertainty of the expansion, measured on the data).
-
-    Parameters
-    ----------
-    b, y : array_like
-        Scales and values (see :func:`inverse_expansion`).
-    degree : int
-        Degree of the fit (at least 1).
-    log : bool
-        Include ``log(b)/b^j`` terms (see :func:`inverse_expansion`).
-
-    Returns
-    -------
-    Limit
-        Limit ``c0`` and ``1/b`` coefficient ``c1``, each with its tolerance.
-    """
-    degree = validation.count(degree, "degree", minimum=1)
-    fit = inverse_expansion(b, y, degree, log)
-    more = inverse_expansion(b, y, degree + 1, log)
-    tol = 3 * fit.se[:2] + np.abs(fit.coef[:2] - more.coef[:2])
-    return Limit(float(fit.coef[0]), float(tol[0]), float(fit.coef[1]), float(tol[1]))

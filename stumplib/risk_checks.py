@@ -10,8 +10,10 @@ threshold a largest ``|z|`` over many comparisons is checked against, for a stat
 false-failure probability.
 """
 
+import math
+
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from . import baselines, tasks, validation
 
@@ -123,11 +125,16 @@ def z_threshold(comparisons, alpha):
     ValueError
         If ``alpha`` is not in (0, 1).
     """
-    comparisons = validation.count(comparisons, "comparisons")
+    comparisons = validation.count(comparisons, "comparisons", maximum=None)
     alpha = validation.scalar(alpha, "alpha")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1) (got {alpha:g})")
-    return float(stats.norm.isf(alpha / (2 * comparisons)))
+    log_tail = math.log(alpha) - math.log(2) - math.log(comparisons)
+    if log_tail > math.log(np.finfo(float).tiny):
+        return float(stats.norm.isf(alpha / (2 * comparisons)))
+    # a tail probability below the smallest normal float (or a count past the floats):
+    # the quantile from its logarithm
+    return float(-special.ndtri_exp(log_tail))
 
 
 def ratio(numerator, denominator):

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stumplib import calibration, dynamics, population, tasks, training
+from stumplib import calibration, dynamics, fitting, population, tasks, training
 from stumplib.symbolic import dynamics as sd
 
 INTERIOR = tasks.Uniform(0.1, 0.9)
@@ -80,55 +80,6 @@ def test_rate_finite_difference_of_flow():
         (traj.a[-1] + traj.a[-2]) / 2, (traj.b[-1] + traj.b[-2]) / 2, INTERIOR
     )
     assert fd == pytest.approx(float(mid), rel=1e-3)
-
-
-def test_inverse_expansion_exact_polynomial():
-    b = np.geomspace(10, 1000, 20)
-    fit = dynamics.inverse_expansion(b, 4.0 - 3.0 / b + 2.0 / b**2, degree=2)
-    np.testing.assert_allclose(fit.coef, [4.0, -3.0, 2.0], atol=1e-9)
-    assert np.all(fit.se < 1e-8)
-    assert fit(50.0) == pytest.approx(4 - 3 / 50 + 2 / 2500)
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.floats(-5, 5), st.floats(-50, 50), st.integers(0, 2))
-def test_inverse_expansion_recovers_linear(c0, c1, seed):
-    rng = np.random.default_rng(seed)
-    b = np.geomspace(5, 500, 30)
-    noise = 1e-6 * rng.standard_normal(30)
-    fit = dynamics.inverse_expansion(b, c0 + c1 / b + noise, degree=1)
-    assert abs(fit.coef[0] - c0) <= 6 * fit.se[0] + 1e-12
-    assert abs(fit.coef[1] - c1) <= 6 * fit.se[1] + 1e-10
-
-
-def test_inverse_expansion_errors():
-    with pytest.raises(ValueError, match="at least 4 points"):
-        dynamics.inverse_expansion([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], degree=2)
-    with pytest.raises(ValueError, match="same length"):
-        dynamics.inverse_expansion([1.0, 2.0, 3.0], [1.0, 2.0], degree=0)
-    with pytest.raises(ValueError, match="b must be positive"):
-        dynamics.inverse_expansion([0.0, 2.0, 3.0], [1.0, 2.0, 3.0], degree=0)
-
-
-def test_extrapolate_tolerance_covers_truncation():
-    b = np.geomspace(50, 500, 30)
-    y = 2.0 + 1.0 / b + 30.0 / b**3  # a cubic term the degree-1 fit omits
-    lim = dynamics.extrapolate(b, y, degree=1)
-    assert abs(lim.limit - 2.0) <= lim.limit_tol
-    assert abs(lim.slope - 1.0) <= lim.slope_tol
-    with pytest.raises(ValueError, match="degree must be an integer >= 1"):
-        dynamics.extrapolate(b, y, degree=0)
-
-
-def test_extrapolate_log_terms():
-    b = np.geomspace(50, 500, 30)
-    y = 2.0 + 1.0 / b + 40.0 * np.log(b) / b**2
-    plain = dynamics.extrapolate(b, y, degree=2)
-    with_log = dynamics.extrapolate(b, y, degree=2, log=True)
-    assert abs(with_log.limit - 2.0) < 1e-9 and abs(with_log.slope - 1.0) < 1e-6
-    assert abs(plain.limit - 2.0) > 1e-6  # a pure power series misses the logarithm
-    fit = dynamics.inverse_expansion(b, y, degree=2, log=True)
-    np.testing.assert_allclose(fit.coef, [2.0, 1.0, 0.0, 40.0], atol=1e-6)
 
 
 def test_hessian_quadratic_and_population_fd():
@@ -233,7 +184,7 @@ def test_aligned_points_lie_on_the_slow_curve_with_the_derived_lag_and_rate():
     offset = a - calibration.a_star(b, prior)
     assert np.all(np.abs(offset - lag) <= 10 / b)
     # and the rate there extrapolates to kappa (tolerance: the fit's own)
-    limit = dynamics.extrapolate(b, dynamics.rate(a, b, prior))
+    limit = fitting.extrapolate(b, dynamics.rate(a, b, prior))
     assert abs(limit.limit - float(reduction.kappa)) <= limit.limit_tol
     assert isinstance(dynamics.aligned(300.0, prior), float)
 

@@ -5,10 +5,13 @@ A(s) = 2 [(1 - s^{N+1})/(N+1) - (1 - s^{N+2})/(N+2)] at threshold s
 (tests/test_baselines).
 """
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy import stats
 
 from stumplib import baselines, risk_checks, tasks
 
@@ -155,6 +158,29 @@ def test_z_threshold_bounds_the_family_error_of_many_comparisons():
         assert comparisons * 2 * stats.norm.sf(z) == pytest.approx(alpha, rel=1e-10)
     # more comparisons need a higher threshold
     assert risk_checks.z_threshold(16, 0.01) > risk_checks.z_threshold(4, 0.01)
+
+
+@pytest.mark.parametrize(
+    ("comparisons", "alpha", "log_tail"),
+    [
+        (3, 5e-324, math.log(5e-324) - math.log(6)),  # once inf; 10**400 overflowed
+        (10**400, 0.01, math.log(0.01) - math.log(2) - 400 * math.log(10)),
+        (10**300, 1e-300, math.log(1e-300) - math.log(2) - 300 * math.log(10)),
+    ],
+    ids=["alpha-5e-324", "comparisons-1e400", "both-far"],
+)
+def test_z_threshold_past_the_floats_solves_the_log_tail(comparisons, alpha, log_tail):
+    # the threshold t has log P(Z > t) = log(alpha / (2 comparisons)); 38.51 for the
+    # first row
+    z = risk_checks.z_threshold(comparisons, alpha)
+    assert np.isfinite(z)
+    assert stats.norm.logsf(z) == pytest.approx(log_tail, rel=1e-12)
+
+
+def test_z_threshold_is_continuous_where_the_tail_leaves_the_floats():
+    tiny = np.finfo(float).tiny
+    below, above = (risk_checks.z_threshold(1, 2 * tiny * f) for f in (0.999, 1.001))
+    assert 0 < below - above < 1e-3
 
 
 def test_z_threshold_false_failure_rate_by_simulation():

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from stumplib import calibration, certification, pretraining, sparse_corpus, tasks
+from stumplib import calibration, pretraining, sparse_corpus, tasks
+from stumplib import corpus as corpus_module
 from stumplib.corpus import Corpus
 from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
 
@@ -96,10 +97,10 @@ def test_follower_and_task_gradients_equal_the_completion(pair):
         a = float(calibration.a_star(b, tasks.Uniform(0.1, 0.9)))
         assert_same(follow_s, follow_d, a, b)
         np.testing.assert_allclose(
-            certification.task_gradients(sparse, a, b),
-            certification.task_gradients(dense, a, b),
+            corpus_module.task_gradients(sparse, a, b),
+            corpus_module.task_gradients(dense, a, b),
             rtol=1e-12,
-            atol=1e-12 * np.abs(certification.task_gradients(dense, a, b)).max(),
+            atol=1e-12 * np.abs(corpus_module.task_gradients(dense, a, b)).max(),
         )
 
 
