@@ -369,3 +369,176 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
         mid = (lo + hi) / 2
         lo, hi = (mid, hi) if ok(mid) else (lo, mid)
     return float(np.exp(lo))
+
+
+class Portrait(NamedTuple):
+    """The population loss and flow on a grid of relative score and scale.
+
+    The grid is in the coordinates of the valley: the relative score
+    ``x = a - p b`` (``p`` the valley slope) and the scale ``b``.
+
+    Parameters
+    ----------
+    offset : ndarray, shape (nx,)
+        Relative scores ``x = a - p b``.
+    b : ndarray, shape (nb,)
+        Scales.
+    p : float
+        The slope of the shear ``a = p b + x``.
+    excess : ndarray, shape (nb, nx)
+        ``b (b² L - 1)``: the loss beyond the kernel bias ``1/b²``, in units of
+        ``1/b³``.
+    velocity : ndarray, shape (nb, nx, 2)
+        The gradient flow (minus the gradient of L) in these coordinates:
+        ``(dx/dt, d(log b)/dt) = (-∂_a L + p ∂_b L, -∂_b L / b)``.
+    """
+
+    offset: np.ndarray
+    b: np.ndarray
+    p: float
+    excess: np.ndarray
+    velocity: np.ndarray
+
+
+def portrait(prior, b, offset, p, features=None):
+    """Population loss and gradient-flow field on a grid of ``(a - p b, b)``.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    b : array_like
+        Scales, positive, one-dimensional.
+    offset : array_like
+        Relative scores ``a - p b``, finite, one-dimensional.
+    p : float
+        Slope of the shear (the valley slope: ``hi`` for ``U[lo, hi]``).
+    features : tasks.Uniform or tasks.Beta, optional
+        Feature law (uniform on [0, 1] when omitted).
+
+    Returns
+    -------
+    Portrait
+        The grid, the scaled excess loss ``b (b² L - 1)`` and the flow's velocity.
+
+    Raises
+    ------
+    ValueError
+        If ``b`` is not positive, ``offset`` or ``p`` not finite, or either grid is
+        not one-dimensional.
+    TypeError
+        If ``prior`` or ``features`` is not a law with a density.
+
+    Examples
+    --------
+    >>> from stumplib import dynamics, tasks
+    >>> grid = dynamics.portrait(tasks.Uniform(0.1, 0.9), [20.0], [0.0, 5.0], 0.9)
+    >>> grid.excess.shape, grid.velocity.shape
+    ((1, 2), (1, 2, 2))
+    """
+    b = validation.positive(b, "b")
+    offset = validation.finite(offset, "offset")
+    for grid, name in ((b, "b"), (offset, "offset")):
+        if grid.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional (got shape {grid.shape})")
+    p = validation.scalar(p, "p")
+    prior = validation.density_law(prior, "prior")
+    features = validation.features(features)
+    values = np.array(
+        [
+            [
+                population.unchecked_loss_and_gradient(p * bi + xi, bi, prior, features)
+                for xi in offset
+            ]
+            for bi in b
+        ]
+    ).reshape(b.size, offset.size, 3)
+    loss, d_a, d_b = values[..., 0], values[..., 1], values[..., 2]
+    scale = b[:, None]
+    excess = scale * (scale**2 * loss - 1)
+    velocity = np.stack([-d_a + p * d_b, -d_b / scale], axis=-1)
+    return Portrait(offset, b, float(p), excess, velocity)
+
+
+class StableSteps(NamedTuple):
+    """Constant steps of gradient descent at a set of starts.
+
+    Parameters
+    ----------
+    a0, b0 : ndarray
+        The starts.
+    critical : ndarray
+        ``2/λ_max`` of the Hessian at each start: the stability limit of a quadratic.
+    largest : ndarray
+        The largest step at which the loss decreases at each of the first ``steps``
+        steps (``nan`` where that threshold lies outside
+        ``[2/λ_max / 64, 64 · 2/λ_max]``, the bracket searched).
+    """
+
+    a0: np.ndarray
+    b0: np.ndarray
+    critical: np.ndarray
+    largest: np.ndarray
+
+    @property
+    def ratio(self):
+        """``largest / critical``: how far the quadratic picture is off."""
+        return self.largest / self.critical
+
+
+def stable_steps(prior, a0, b0, steps=50, iterations=8):
+    """``2/λ_max`` and the largest monotone constant step at each start ``(a0, b0)``.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    a0, b0 : array_like
+        Starts, same shape (one-dimensional).
+    steps, iterations : int
+        As in :func:`largest_stable_step`.
+
+    Returns
+    -------
+    StableSteps
+
+    Raises
+    ------
+    ValueError
+        If a start is not finite or ``a0`` and ``b0`` differ in shape.
+    TypeError
+        If ``prior`` is not a law with a density.
+
+    Examples
+    --------
+    >>> from stumplib import dynamics, tasks
+    >>> out = dynamics.stable_steps(tasks.Uniform(0.1, 0.9), [18.0], [20.0], steps=5)
+    >>> bool(out.largest[0] > out.critical[0] / 64)
+    True
+    """
+    a0, b0 = validation.finite(a0, "a0"), validation.finite(b0, "b0")
+    validation.same_shape(a0, b0, ("a0", "b0"))
+    a0, b0 = np.atleast_1d(a0).ravel(), np.atleast_1d(b0).ravel()
+    prior = validation.density_law(prior, "prior")
+    steps = validation.count(steps, "steps")
+    iterations = validation.count(iterations, "iterations")
+
+    def gradient(a, b):
+        return population.unchecked_loss_and_gradient(a, b, prior, None)[1:]
+
+    def loss_and_gradient(a, b):
+        return population.unchecked_loss_and_gradient(a, b, prior, None)
+
+    critical, largest = [], []
+    for a, b in zip(a0, b0):
+        lam = np.linalg.eigvalsh(hessian(gradient, a, b))[-1]
+        critical.append(2 / lam)
+        try:
+            largest.append(
+                largest_stable_step(
+                    loss_and_gradient, (a, b), 2 / lam, steps, iterations
+                )
+            )
+        except ValueError:  # no threshold in the bracket searched
+            largest.append(np.nan)
+    return StableSteps(a0, b0, np.array(critical), np.array(largest))

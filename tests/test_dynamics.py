@@ -194,3 +194,94 @@ def test_aligned_needs_an_interior_prior_and_positive_scales():
         dynamics.aligned(-1.0, tasks.Uniform(0.1, 0.9))
     with pytest.raises(ValueError, match="minimizer"):
         dynamics.aligned(100.0, tasks.Uniform(0.0, 1.0))
+# --------------------------------------------------------------- phase portrait
+
+
+def test_portrait_reference_values():
+    grid = dynamics.portrait(INTERIOR, [20.0, 50.0], [0.0, 3.0, 6.0], p=0.9)
+    assert grid.excess.shape == (2, 3) and grid.velocity.shape == (2, 3, 2)
+    for i, b in enumerate((20.0, 50.0)):
+        for j, x in enumerate((0.0, 3.0, 6.0)):
+            loss, d_a, d_b = population.loss_and_gradient(0.9 * b + x, b, INTERIOR)
+            assert grid.excess[i, j] == pytest.approx(b * (b**2 * loss - 1), rel=1e-12)
+            assert grid.velocity[i, j, 0] == pytest.approx(-d_a + 0.9 * d_b, rel=1e-12)
+            assert grid.velocity[i, j, 1] == pytest.approx(-d_b / b, rel=1e-12)
+
+
+def test_portrait_velocity_matches_finite_differences_of_the_loss():
+    # dx/dt = -(dL/da) + p dL/db with x = a - p b: central differences of L.
+    b, x, p, h = 40.0, 2.0, 0.9, 1e-4
+    grid = dynamics.portrait(INTERIOR, [b], [x], p=p)
+
+    def loss(a, b_):
+        return population.loss(a, b_, INTERIOR)
+
+    a = p * b + x
+    d_a = (loss(a + h, b) - loss(a - h, b)) / (2 * h)
+    d_b = (loss(a, b + h) - loss(a, b - h)) / (2 * h)
+    scale = abs(d_a) + abs(d_b)
+    assert grid.velocity[0, 0, 0] == pytest.approx(-d_a + p * d_b, abs=1e-6 * scale)
+    assert grid.velocity[0, 0, 1] == pytest.approx(-d_b / b, abs=1e-6 * scale / b)
+
+
+def test_portrait_has_a_trough_at_the_valley():
+    # Along a row, the excess is smallest next to the valley a*(b) (interior prior).
+    b = 200.0
+    offsets = np.linspace(0.0, 12.0, 121)
+    grid = dynamics.portrait(INTERIOR, [b], offsets, p=0.9)
+    best = offsets[np.argmin(grid.excess[0])]
+    assert best == pytest.approx(calibration.a_star(b, INTERIOR) - 0.9 * b, abs=0.1)
+    # The trough's depth is -2/(hi - lo) to leading order (prop. calibrated valley).
+    assert grid.excess[0].min() == pytest.approx(-2 / 0.8, abs=3 / b)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    b=st.floats(5.0, 500.0),
+    x=st.floats(-5.0, 20.0),
+    p=st.floats(0.0, 1.0),
+)
+def test_portrait_flow_decreases_the_loss(b, x, p):
+    # Along the flow dL/dt = -|grad L|^2 <= 0, whatever the shear.
+    grid = dynamics.portrait(INTERIOR, [b], [x], p=p)
+    _, d_a, d_b = population.loss_and_gradient(p * b + x, b, INTERIOR)
+    dx, dlogb = grid.velocity[0, 0]
+    da = dx + p * b * dlogb  # a = x + p b
+    assert d_a * da + d_b * (b * dlogb) <= 0
+    assert np.all(np.isfinite(grid.excess))
+
+
+def test_portrait_errors():
+    with pytest.raises(ValueError, match="b must be one-dimensional"):
+        dynamics.portrait(INTERIOR, [[10.0]], [0.0], p=0.9)
+    with pytest.raises(ValueError, match="offset must be one-dimensional"):
+        dynamics.portrait(INTERIOR, [10.0], [[0.0]], p=0.9)
+    with pytest.raises(ValueError, match="b must be positive"):
+        dynamics.portrait(INTERIOR, [-1.0], [0.0], p=0.9)
+    with pytest.raises(TypeError, match="prior"):
+        dynamics.portrait("U[0,1]", [10.0], [0.0], p=0.9)
+
+
+# ----------------------------------------------------------------- stable steps
+
+
+def test_stable_steps_on_the_population_loss():
+    out = dynamics.stable_steps(INTERIOR, [18.0], [20.0], steps=10, iterations=4)
+    lam = np.linalg.eigvalsh(
+        dynamics.hessian(lambda a, b: population.gradient(a, b, INTERIOR), 18.0, 20.0)
+    )[-1]
+    assert out.critical[0] == pytest.approx(2 / lam, rel=1e-9)
+    assert dynamics.descends(
+        lambda a, b: population.loss_and_gradient(a, b, INTERIOR),
+        (18.0, 20.0),
+        out.largest[0],
+        10,
+    )
+    assert out.ratio[0] == pytest.approx(out.largest[0] / out.critical[0])
+
+
+def test_stable_steps_errors():
+    with pytest.raises(ValueError, match="a0"):
+        dynamics.stable_steps(INTERIOR, [1.0, 2.0], [10.0], steps=2)
+    with pytest.raises(TypeError, match="prior"):
+        dynamics.stable_steps(object(), [9.0], [10.0], steps=2)
