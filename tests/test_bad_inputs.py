@@ -49,7 +49,7 @@ from stumplib import (
     training,
     validation,
 )
-from stumplib.book import claims, full_data, plotting, prose, scales
+from stumplib.book import claims, full_data, interactive, plotting, prose, scales
 from stumplib.symbolic import boundary as symbolic_boundary
 from stumplib.symbolic import dynamics as symbolic_dynamics
 from stumplib.symbolic import head as symbolic_head
@@ -897,6 +897,14 @@ CASES = [
         "",
     ),
     (claims.number, dict(value=1.5), "value digits", "digits", "", ""),
+    (
+        interactive.playground,
+        dict(seed=0, n=4, n_max=8, b=20.0, s=0.5),
+        "n n_max b s",
+        "n n_max",
+        "",
+        "",
+    ),
     (claims.check, RECORD, "expected tol digits", "digits", "", ""),
     (prose.text, dict(value=1.5), "value", "", "", ""),
     (
@@ -1093,6 +1101,14 @@ NO_NUMERIC_INPUT = {
         "takes a Figure (TypeError naming fig, TestNonNumericArguments)"
     ),
     plotting.show: "takes a Figure (TypeError naming fig, TestNonNumericArguments)",
+    interactive.Interactive: _RESULT,
+    interactive.Interactive.html: _NO_ARGUMENTS,
+    interactive.Interactive.png: _NO_ARGUMENTS,
+    interactive.show: "takes an Interactive (TypeError naming figure_)",
+    interactive.phase_portrait: (
+        "each call precomputes every path (seconds); its arguments are validated and "
+        "tests/test_interactive.py names each bad one"
+    ),
     prose.Shown: "a float subclass for display; glue builds it from a validated value",
     symbolic_boundary.empty_side_survival: _NO_ARGUMENTS,
     symbolic_boundary.empty_side_moments: _NO_ARGUMENTS,

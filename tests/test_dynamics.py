@@ -194,6 +194,8 @@ def test_aligned_needs_an_interior_prior_and_positive_scales():
         dynamics.aligned(-1.0, tasks.Uniform(0.1, 0.9))
     with pytest.raises(ValueError, match="minimizer"):
         dynamics.aligned(100.0, tasks.Uniform(0.0, 1.0))
+
+
 # --------------------------------------------------------------- phase portrait
 
 

@@ -83,6 +83,24 @@ def test_playground_rejects_bad_settings(kwargs, error):
         interactive.playground(seed=1, **kwargs)
 
 
+@pytest.mark.parametrize(
+    "kwargs, error, name",
+    [
+        (dict(starts=[]), ValueError, "starts"),
+        (dict(starts=[-1.0]), ValueError, "starts"),
+        (dict(steps=[0.0]), ValueError, "steps"),
+        (dict(t_max=float("nan")), ValueError, "t_max"),
+        (dict(points=1), ValueError, "points"),
+        (dict(gd_steps=0), ValueError, "gd_steps"),
+        (dict(n_workers=1.5), ValueError, "n_workers"),
+        (dict(t_max="1e8"), TypeError, "t_max"),
+    ],
+)
+def test_phase_portrait_rejects_bad_settings(kwargs, error, name):
+    with pytest.raises(error, match=name):
+        interactive.phase_portrait(**kwargs)
+
+
 def test_show_rejects_other_objects():
     with pytest.raises(TypeError, match="figure_"):
         interactive.show("not a figure")

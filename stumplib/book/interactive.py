@@ -61,6 +61,7 @@ from .. import (
     symmetrization,
     tasks,
     training,
+    validation,
 )
 from ..symbolic import dynamics as sd
 from . import plotting
@@ -250,10 +251,11 @@ def playground(seed, n=24, n_max=96, b=40.0, s=0.5, prior=None):
     prior = tasks.Uniform(0.1, 0.9) if prior is None else prior
     if not isinstance(prior, tasks.Uniform):
         raise TypeError(f"prior must be a tasks.Uniform (got {type(prior).__name__})")
-    n_max = int(n_max)
-    if not 2 <= int(n) <= n_max:
-        raise ValueError(f"n must be between 2 and n_max={n_max} (got {n})")
-    if not 0 < float(s) < 1:
+    n_max = validation.count(n_max, "n_max", minimum=2, maximum=10_000)
+    n = validation.count(n, "n", minimum=2, maximum=n_max)
+    b = validation.positive_scalar(b, "b")
+    s = float(validation.unit_interval(s, "s"))
+    if not 0 < s < 1:
         raise ValueError(f"s must be in (0, 1) (got {s})")
     rng = np.random.default_rng(seed)
     x = np.round(rng.uniform(size=n_max), 4)
@@ -585,8 +587,14 @@ def phase_portrait(
     Interactive
         ``expected`` holds the settings' keys and each path's last ``b``.
     """
-    starts = [float(v) for v in starts]
-    steps = [float(v) for v in steps]
+    starts = [float(v) for v in validation.positive(starts, "starts").ravel()]
+    steps = [float(v) for v in validation.positive(steps, "steps").ravel()]
+    t_max = validation.positive_scalar(t_max, "t_max")
+    points = validation.count(points, "points", minimum=2)
+    gd_steps = validation.count(gd_steps, "gd_steps")
+    n_workers = validation.count(n_workers, "n_workers")
+    if not starts or not steps:
+        raise ValueError("starts and steps must not be empty")
     b_grid = np.geomspace(min(starts) / 1.5, 400.0, 40)
     items = [("curves", lo, hi, b_grid) for lo, hi in PORTRAIT_PRIORS.values()]
     flows = [
