@@ -199,7 +199,7 @@ def hard_limit_figure(b, curves, windows):
         grey and dotted, named on the axes rather than in the legend.
     windows : sequence of (float, float) or None
         The interval of scales where each curve's remainder bound is small (shaded in
-        the curve's colour), or ``None``.
+        the curve's colour, as a bar along the top of the axes), or ``None``.
 
     Returns
     -------
@@ -214,13 +214,15 @@ def hard_limit_figure(b, curves, windows):
                 linestyle=":" if label.startswith("_") else "-")  # fmt: skip
         if label.startswith("_"):
             mid = len(b) * 3 // 4
-            ax.text(b[mid], 1.5 * distance[mid], label[1:], color="0.3",
-                    ha="center", va="bottom")  # fmt: skip
+            ax.text(b[mid], 0.5 * distance[mid], label[1:], color="0.3",
+                    ha="center", va="top")  # fmt: skip
         if leading is not None:
             ax.plot(b, leading, color=color, linestyle="--", linewidth=1.0)
-        if window is not None and window[0] < b[-1]:
-            ax.axvspan(window[0], min(window[1], b[-1]), color=color, alpha=0.12)
-            swatches.append(Patch(color=color, alpha=0.25))
+        if window is not None and window[0] < b[-1]:  # a bar along the top
+            top = 0.985 - 0.035 * len(swatches)
+            ax.axvspan(window[0], min(window[1], b[-1]), ymin=top - 0.03, ymax=top,
+                       color=color, alpha=0.6, linewidth=0)  # fmt: skip
+            swatches.append(Patch(color=color, alpha=0.6, linewidth=0))
     plotting.reference_slope(ax, b[b <= 100], -1, 1.0, label="_nolegend_")
     ax.text(1.3, 2e-3, "kernel bias $1/b$", color="0.3")
     handles, labels = ax.get_legend_handles_labels()
