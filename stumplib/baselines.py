@@ -18,11 +18,11 @@ class Estimate(NamedTuple):
 
     A pair, so ``risk, se = estimate`` unpacks it.
 
-    Attributes
+    Parameters
     ----------
-    value : float or numpy.ndarray
+    value : float or ndarray
         The estimate.
-    se : float or numpy.ndarray
+    se : float or ndarray
         Its standard error (same shape).
     """
 

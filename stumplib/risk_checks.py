@@ -74,13 +74,14 @@ def pointwise_risks(rules, n, thresholds, seed, tasks_per_batch=20000):
 class RiskCurves(NamedTuple):
     """Monte Carlo risks of several rules at several context sizes, one prior.
 
-    Attributes
+    Parameters
     ----------
-    sizes : numpy.ndarray of int
-        The context sizes ``N``.
-    risks : dict of str to stumplib.baselines.Estimate
-        For each rule, its risks and their standard errors (arrays over ``sizes``).
-    tasks : numpy.ndarray of int
+    sizes : ndarray
+        The context sizes ``N`` (integers).
+    risks : dict
+        For each rule (by name), a :class:`stumplib.baselines.Estimate` of arrays over
+        ``sizes``: its risks and their standard errors.
+    tasks : ndarray
         Simulated tasks at each size (``tasks_per_size`` rounded down to whole
         batches).
     """
