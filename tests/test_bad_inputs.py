@@ -49,7 +49,15 @@ from stumplib import (
     training,
     validation,
 )
-from stumplib.book import claims, full_data, interactive, plotting, prose, scales
+from stumplib.book import (
+    claims,
+    contexts,
+    full_data,
+    interactive,
+    plotting,
+    prose,
+    scales,
+)
 from stumplib.symbolic import boundary as symbolic_boundary
 from stumplib.symbolic import dynamics as symbolic_dynamics
 from stumplib.symbolic import head as symbolic_head
@@ -549,6 +557,21 @@ CASES = [
         "",
         "",
     ),
+    (
+        risk_checks.risk_curves,
+        dict(
+            rules=RULES,
+            sizes=[3, 4],
+            prior=tasks.Fixed(0.3),
+            tasks_per_size=20,
+            seed=(1, 2),
+            batch=100,
+        ),
+        "sizes tasks_per_size seed batch",
+        "tasks_per_size seed batch",
+        "",
+        "prior",
+    ),
     (quadrature.gauss_legendre, dict(breaks=[0.0, 1.0]), "breaks", "", "", ""),
     (
         quadrature.graded,
@@ -1030,6 +1053,15 @@ _NO_ARGUMENTS = "takes no arguments"
 
 # Public callables outside the table: {callable: why no bad-number row applies}.
 NO_NUMERIC_INPUT = {
+    baselines.Estimate: _RESULT,
+    risk_checks.RiskCurves: _RESULT,
+    risk_checks.RiskCurves.z: "takes a dict of exact risks (arrays)",
+    contexts.equation: "shows SymPy expressions (LaTeX strings and expressions)",
+    contexts.residual: _SYMPY,
+    contexts.context_figure: "draws arrays made by stumplib (tests/test_contexts.py)",
+    contexts.risk_rates_figure: "draws RiskCurves results (tests/test_contexts.py)",
+    contexts.attention_figure: "draws arrays made by stumplib (test_contexts.py)",
+    contexts.hard_limit_figure: "draws arrays made by stumplib (test_contexts.py)",
     calibration.OffValley: _RESULT,
     certification.ContextBias: _RESULT + "; bias_crossing checks its fields",
     certification.Crossing: _RESULT,

@@ -206,3 +206,31 @@ def test_z_threshold_false_failure_rate_by_simulation():
 def test_z_threshold_rejects_bad_arguments(comparisons, alpha, error, match):
     with pytest.raises(error, match=match):
         risk_checks.z_threshold(comparisons, alpha)
+
+
+def test_risk_curves_match_exact_risk_with_equal_tasks_at_every_size():
+    sizes = [4, 40]
+    curves = risk_checks.risk_curves(
+        RULES, sizes, tasks.Fixed(0.3), 20000, seed=(7, 3), batch=100_000
+    )
+    assert list(curves.sizes) == sizes and list(curves.tasks) == [20000, 20000]
+    exact = [risk_nearest_positive(0.3, n) for n in sizes]
+    z = curves.z({"positive": exact, "midpoint": curves.risks["midpoint"].value})
+    assert np.max(np.abs(z["positive"])) < 4.5
+    assert np.all(z["midpoint"] == 0)
+
+
+def test_risk_curves_streams_are_per_size():
+    curves = risk_checks.risk_curves(RULES, [3, 5], tasks.Fixed(0.6), 50, seed=(7, 4))
+    direct = baselines.monte_carlo_risks(
+        RULES, 5, tasks.Fixed(0.6), tasks_per_batch=50, rng=(7, 4, 1)
+    )
+    assert curves.risks["midpoint"].value[1] == direct["midpoint"].value
+    assert curves.risks["midpoint"].se[1] == direct["midpoint"].se
+
+
+def test_risk_curves_name_their_bad_arguments():
+    with pytest.raises(ValueError, match="sizes"):
+        risk_checks.risk_curves(RULES, [0, 3], tasks.Fixed(0.5), 10, seed=1)
+    with pytest.raises(ValueError, match="tasks_per_size"):
+        risk_checks.risk_curves(RULES, [3], tasks.Fixed(0.5), 1, seed=1)
