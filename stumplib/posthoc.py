@@ -41,6 +41,14 @@ class Strategies(NamedTuple):
     symmetrized: training.Trajectory
     posthoc: np.ndarray
 
+    def crossover(self):
+        """The last time the post-hoc and symmetrized losses change order.
+
+        :func:`crossover` of ``posthoc`` and ``symmetrized.loss`` over the records
+        after ``t = 0``; ``None`` if their order never changes there.
+        """
+        return crossover(self.t[1:], self.posthoc[1:], self.symmetrized.loss[1:])
+
 
 def compare(prior, theta0, t_max, points=60, rule="average", rtol=1e-10):
     """Run the one-head and the symmetrized population flows and compare the losses.
@@ -99,8 +107,49 @@ def compare(prior, theta0, t_max, points=60, rule="average", rtol=1e-10):
     return Strategies(one.t, one, sym, posthoc)
 
 
+def cubed_loss(a, b, prior, rule="average"):
+    """``b³ L̄(a, b)``: the scaled population loss of a symmetrized head, elementwise.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Parameters of one shape, ``b > 0``.
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior (uniform features).
+    rule : {"average", "evidence"}
+        The combination of head and mirror.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``b³ L̄`` at each ``(a, b)``.
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` differ in shape, a ``b`` is not positive or ``rule`` is
+        unknown.
+    TypeError
+        If ``prior`` is not a prior.
+    """
+    validation.density_law(prior, "prior")
+    a = validation.finite(a, "a")
+    b = validation.positive(b, "b")
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have one shape (got {a.shape} and {b.shape})")
+    if rule not in symmetrization.RESIDUALS:
+        raise ValueError(
+            f"rule must be one of {tuple(symmetrization.RESIDUALS)} (got {rule!r})"
+        )
+    loss = [
+        symmetrization.loss_and_gradient(ai, bi, prior, rule)[0]
+        for ai, bi in zip(a.ravel(), b.ravel())
+    ]
+    return b**3 * np.reshape(loss, b.shape)
+
+
 def crossover(t, first, second):
-    """The first time at which ``first`` falls below ``second`` (log-log interpolation).
+    """The last time at which two curves change order (log-log interpolation).
 
     Parameters
     ----------
@@ -112,9 +161,10 @@ def crossover(t, first, second):
     Returns
     -------
     float or None
-        The crossing time, interpolated linearly in ``log t`` on ``log(first/second)``
-        between the last record where ``first >= second`` and the next; ``None`` if
-        ``first`` never falls below ``second`` after being at or above it.
+        The time after which the order of ``first`` and ``second`` no longer changes:
+        ``log(first/second)`` interpolated linearly in ``log t`` between the last two
+        records where its sign differs (a record where it is zero counts with the
+        sign of the next one); ``None`` if the order never changes.
 
     Raises
     ------
@@ -130,9 +180,13 @@ def crossover(t, first, second):
     if np.any(np.diff(t) <= 0):
         raise ValueError("t must be increasing")
     gap = np.log(first) - np.log(second)
-    above = np.flatnonzero((gap[:-1] >= 0) & (gap[1:] < 0))
-    if above.size == 0:
+    sign = np.sign(gap)
+    for i in range(sign.size - 2, -1, -1):  # a zero takes the sign that follows it
+        if sign[i] == 0:
+            sign[i] = sign[i + 1]
+    changes = np.flatnonzero(sign[:-1] != sign[1:])
+    if changes.size == 0:
         return None
-    i = above[0]
+    i = changes[-1]
     w = gap[i] / (gap[i] - gap[i + 1])
     return float(np.exp(np.log(t[i]) + w * (np.log(t[i + 1]) - np.log(t[i]))))

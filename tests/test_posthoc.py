@@ -71,6 +71,9 @@ def test_compare_starts_from_the_losses_at_theta0():
     assert res.one_head.loss[0] == pytest.approx(
         population.loss(20.0, 20.0, FULL), rel=1e-12
     )
+    assert res.crossover() == posthoc.crossover(
+        res.t[1:], res.posthoc[1:], res.symmetrized.loss[1:]
+    )
     # the posthoc loss is the symmetrized loss at the one-head parameters
     a, b = res.one_head.a[-1], res.one_head.b[-1]
     assert res.posthoc[-1] == pytest.approx(
@@ -91,6 +94,21 @@ def test_compare_bad_arguments():
         posthoc.compare("U[0,1]", (20.0, 20.0), 1.0)
 
 
+def test_cubed_loss_reference_and_errors():
+    a, b = np.array([[22.0, 30.0]]), np.array([[20.0, 25.0]])
+    ours = posthoc.cubed_loss(a, b, FULL)
+    assert ours.shape == (1, 2)
+    for k in range(2):
+        ref = symmetrization.loss_and_gradient(a[0, k], b[0, k], FULL)[0]
+        assert ours[0, k] == pytest.approx(b[0, k] ** 3 * ref, rel=1e-14)
+    with pytest.raises(ValueError, match="one shape"):
+        posthoc.cubed_loss(a, b[0, :1], FULL)
+    with pytest.raises(ValueError, match="b"):
+        posthoc.cubed_loss(a, -b, FULL)
+    with pytest.raises(ValueError, match="rule"):
+        posthoc.cubed_loss(a, b, FULL, rule="joint")
+
+
 # --- crossover ------------------------------------------------------------------------
 
 
@@ -98,7 +116,11 @@ def test_crossover_of_two_power_laws_is_exact():
     t = np.geomspace(1.0, 1e8, 17)
     # 100/t falls below t^{-1/2} at t = 1e4; log-log interpolation is exact here
     assert posthoc.crossover(t, 100 / t, t**-0.5) == pytest.approx(1e4, rel=1e-12)
-    assert posthoc.crossover(t, t**-0.5, 100 / t) is None
+    assert posthoc.crossover(t, t**-0.5, 100 / t) == pytest.approx(1e4, rel=1e-12)
+    assert posthoc.crossover(t, 2 * t**-0.5, t**-0.5) is None
+    # two changes of order: the last one counts
+    wave = np.where(t < 1e2, 2.0, np.where(t < 1e5, 0.5, 2.0))
+    assert 1e4 < posthoc.crossover(t, wave, np.ones_like(t)) < 1e6
 
 
 @given(
@@ -116,6 +138,7 @@ def test_crossover_is_bracketed_and_scale_free(slope, log_c, scale):
     else:
         assert again == pytest.approx(cross, rel=1e-9)
         i = np.searchsorted(t, cross * (1 + 1e-12), side="right") - 1
+        i = min(i, t.size - 2)
         assert first[i] >= second[i] and first[i + 1] < second[i + 1]
 
 
