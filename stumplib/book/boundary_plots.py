@@ -12,12 +12,14 @@ from . import plotting
 
 
 def edge_band(s, n, scaled_risk):
-    """Heat map of ``log10(N² risk)`` over the threshold ``s`` and the context size.
+    """Heat map of ``log10(N² risk)`` over the distance ``1 - s`` to the edge and ``N``.
+
+    Both axes are logarithmic, so the band ``1 - s < 1/N`` lies left of a diagonal.
 
     Parameters
     ----------
     s : array_like, shape (k,)
-        Thresholds.
+        Thresholds below 1, monotonic.
     n : array_like, shape (j,)
         Context sizes, positive.
     scaled_risk : array_like, shape (j, k)
@@ -30,10 +32,15 @@ def edge_band(s, n, scaled_risk):
     s, n = np.asarray(s, float), np.asarray(n, float)
     fig, ax = plotting.subplots(height=3.4)
     mesh = ax.pcolormesh(
-        s, n, np.log10(scaled_risk), shading="auto", cmap="viridis", rasterized=True
+        1 - s, n, np.log10(scaled_risk), shading="auto", cmap="viridis", rasterized=True
     )
-    ax.plot(1 - 1 / n, n, "w--", linewidth=1, label="$s = 1 - 1/N$")
-    ax.set(yscale="log", xlabel="threshold $s$", ylabel="context size $N$")
+    ax.plot(1 / n, n, "w--", linewidth=1.2, label="$1 - s = 1/N$")
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="distance to the top edge, $1 - s$",
+        ylabel="context size $N$",
+    )
     fig.colorbar(mesh, ax=ax, label="$\\log_{10}(N^2\\,\\mathrm{risk})$")
     ax.legend(loc="lower left", frameon=True, facecolor="white")
     return fig
@@ -110,8 +117,10 @@ def strategies(runs, crossings, window=1e6):
     for ax, (name, run) in zip(np.atleast_1d(axes), runs.items()):
         t = run.t[1:]
         ax.plot(t, run.one_head.loss[1:], color="C0", label="one head")
-        ax.plot(t, run.symmetrized.loss[1:], "--", color="C1", label="symmetrized")
-        ax.plot(t, run.posthoc[1:], color="C2", label="post hoc")
+        ax.plot(
+            t, run.symmetrized.loss[1:], "--", color="C1", label="symmetrized training"
+        )
+        ax.plot(t, run.posthoc[1:], color="C2", label="one head, symmetrized after")
         if crossings.get(name) is not None:
             ax.axvline(crossings[name], color="0.5", linestyle=":", linewidth=1)
         late = t >= window
