@@ -1,7 +1,7 @@
 """Figures of the boundary and its symmetrizations, drawn in the book's style.
 
 Each function takes results already computed by the science (risks, population
-estimates, flows) and returns a column-wide :class:`matplotlib.figure.Figure`; the
+estimates, flows) and returns a column-wide ``matplotlib.figure.Figure``; the
 caller shows it with :func:`stumplib.book.plotting.show`. Nothing here computes a
 result.
 """

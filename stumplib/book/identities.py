@@ -30,7 +30,8 @@ def check(claim_id, derived, closed, what):
     Raises
     ------
     stumplib.book.claims.ClaimFailed
-        If the difference does not simplify to zero (as :func:`claims.check`).
+        If the difference does not simplify to zero
+        (as :func:`stumplib.book.claims.check`).
     """
     difference = sp.simplify(sp.sympify(derived) - sp.sympify(closed))
     measured = float(difference) if difference.is_number else float("nan")
