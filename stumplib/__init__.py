@@ -54,6 +54,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     an exact stratified rank-sum test that two draws follow the same law
 ``symmetrization``
     the mirrored head, its reflected symmetrizations, their population losses and flow
+``posthoc``
+    a head trained alone and symmetrized afterwards, against the other strategies
 ``symbolic``
     SymPy derivations, one module per topic
 ``book``
