@@ -182,7 +182,7 @@ def sampling_coefficient(a, b, prior, features=None):
 
     Examples
     --------
-    >>> from stumplib import tasks
+    >>> from stumplib import calibration, tasks
     >>> prior = tasks.Uniform(0.1, 0.9)
     >>> b = 400.0
     >>> sigma = sampling_coefficient(float(calibration.a_star(b, prior)), b, prior)
