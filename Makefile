@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv lint unit test coverage book check-book chromium pdf texlive colab-cells notebooks portability seeds full-corpus clean distclean
+.PHONY: venv lint unit quick test coverage book check-book chromium pdf texlive colab-cells notebooks portability seeds full-corpus clean distclean
 
 venv: $(STAMP)
 
@@ -40,14 +40,18 @@ lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# The library tests alone (unit, property, reference values), over the cores: the fast loop.
+# The library tests alone (unit, property, reference values, doctests), over the cores.
 unit: venv
 	$(PY) -m pytest -n auto
 
+# The edit loop: the library tests not marked slow (tests/conftest.py), no doctests.
+quick: venv
+	$(PY) -m pytest -n auto -m "not slow" tests
+
 # The GitHub workflows (actionlint), the style (lint), the library tests, then nbval
 # (strict) over book/*.ipynb against the stored outputs, in this machine's
-# floating-point environment and, in parallel, under another one (the portability check;
-# tools/notebooks.py names it).
+# floating-point environment and, in parallel, under the first of the portability
+# check's (tools/notebooks.py; make notebooks and make portability run all three).
 test: venv lint
 	$(VENV)/bin/actionlint
 	$(PY) -m pytest -n auto
@@ -60,13 +64,15 @@ coverage: venv
 
 # Re-execute every chapter notebook in place (or NB=book/NN-x.ipynb), storing the
 # outputs nbval compares without volatile metadata, then run the portability check on
-# what was stored: it names every cell whose output would not reproduce elsewhere.
+# what was stored, under three other floating-point environments (kernel, threads, SIMD;
+# CONTRIBUTING lists them): it names every cell whose output would not reproduce.
 notebooks: venv
 	$(PY) tools/notebooks.py store $(NB)
 
 # The re-draw sweep (not run by CI): every seeded chapter (or NB=...) re-executed under
 # SEEDS other seed offsets (STUMPLIB_SEED_OFFSET=1..SEEDS), JOBS at a time, failing checks
-# recorded instead of raised; writes tools/seeds-results.json and tools/seeds-report.md.
+# recorded instead of raised; writes stumplib/book/data/seeds.json (the committed results
+# live in stumplib/book/data/) and tools/seeds-report.md.
 SEEDS ?= 10
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 seeds: venv
@@ -86,7 +92,7 @@ full-corpus: venv
 	OPENBLAS_NUM_THREADS=1 $(PY) tools/full_corpus.py --hours $(HOURS) --jobs $(FULL_JOBS) \
 	  --every $(EVERY)
 
-# The portability check alone, on the stored outputs.
+# The portability check alone, on the stored outputs (all three environments).
 portability: venv
 	$(PY) tools/notebooks.py check $(NB)
 

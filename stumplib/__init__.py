@@ -17,11 +17,11 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``population``
     the infinite-context head, population loss and gradient
 ``calibration``
-    the calibrated valley ``a*(b)`` of the population loss
+    the calibrated valley ``a*(b)`` of the population loss and its layer's constants
 ``dynamics``
     population training dynamics: slow curve, phases, rates, stable steps
 ``corpus``
-    a fixed pretraining corpus with a fast loss and gradient
+    a fixed pretraining corpus with a fast loss and gradient, per-task gradients
 ``sparse_corpus``
     a corpus that draws and holds only the examples that carry weight, exactly
 ``training``
@@ -29,11 +29,13 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``gradcheck``
     finite-difference checks of a gradient at rounding-aware tolerances
 ``fitting``
-    power-law fits with standard errors
+    least squares, power laws, expansions in ``1/b`` and their limits, with errors
 ``descent_lemma``
     the corpus-step descent lemma: its bracket, the curvature and the step it allows
 ``certification``
-    corpus gradient errors relative to the direction of progress
+    corpus gradient errors relative to the direction of progress, grid crossings
+``certified_runs``
+    runs on a corpus with the descent lemma checked at their iterates, their ends
 ``pretraining``
     large-resolution starts, runs to a freezing scale or by the corpus's own noise
 ``past_freeze``
@@ -52,6 +54,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     an exact stratified rank-sum test that two draws follow the same law
 ``symmetrization``
     the mirrored head, its reflected symmetrizations, their population losses and flow
+``posthoc``
+    a head trained alone and symmetrized afterwards, against the other strategies
 ``symbolic``
     SymPy derivations, one module per topic
 ``book``

@@ -6,9 +6,28 @@ uniform prior on [0, 1], the posterior of ``s`` given the context is uniform on
 ``[L, R]``: the Bayes rule for squared error is the gap midpoint ``(L + R) / 2``.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from . import tasks, validation
+
+
+class Estimate(NamedTuple):
+    """A Monte Carlo mean and its standard error.
+
+    A pair, so ``risk, se = estimate`` unpacks it.
+
+    Parameters
+    ----------
+    value : float or ndarray
+        The estimate.
+    se : float or ndarray
+        Its standard error (same shape).
+    """
+
+    value: float
+    se: float
 
 
 def gap(x, y):
@@ -131,7 +150,7 @@ def monte_carlo_risks(
 
     Returns
     -------
-    dict of str to (float, float)
+    dict of str to Estimate
         Risk and its standard error for each rule.
     """
     rules = validation.rules(rules)
@@ -148,4 +167,6 @@ def monte_carlo_risks(
 
 
 def _mean_and_error(values):
-    return float(values.mean()), float(values.std(ddof=1) / np.sqrt(values.size))
+    return Estimate(
+        float(values.mean()), float(values.std(ddof=1) / np.sqrt(values.size))
+    )

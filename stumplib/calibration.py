@@ -12,6 +12,11 @@ every ``b``: there is no finite
 minimizer, and the infimum is the limit ``L(∞, b)``, in which the head averages the
 positive examples only.
 
+On the valley and on the slow curve of the flow, the per-task gradients are carried by
+a layer of thresholds of width ``1/b`` below ``hi``; its constants
+(:func:`sampling_constant`, :func:`slow_layer`) are derived in
+:mod:`stumplib.symbolic.sampling`.
+
 ``a*(b)`` is found as the root of the population gradient ``∂L/∂a`` (computed in
 closed form by :mod:`stumplib.population`, with relative accuracy even where it is
 exponentially small), bracketed by steps doubling away from the asymptotic guess.
@@ -315,3 +320,104 @@ def offset(a, b, prior):
         a_star(np.broadcast_to(b, shape), prior)
     )
     return float(out) if out.ndim == 0 else out
+
+
+def sampling_constant(prior):
+    """``C_σ = lim σ_∞(b) / √b = √(2(1 + hi²) / (3(hi - lo)))`` on the valley.
+
+    Derived in :mod:`stumplib.symbolic.sampling` (asymptotic, large ``b``) from the
+    layer of width ``1/b`` below ``hi`` that carries the per-task gradients; 1.2281 for
+    ``U[0.1, 0.9]``. :func:`sampling_coefficient` gives ``σ_∞(b)`` at finite ``b``.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform
+        Interior threshold prior, ``hi < 1``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
+    ValueError
+        If ``prior`` reaches 1 (no valley: the full-prior regime, where ``σ_∞`` grows
+        like ``b^{3/2}``).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> round(sampling_constant(tasks.Uniform(0.1, 0.9)), 4)
+    1.2281
+    """
+    lo, hi = _interior_support(prior)
+    return float(np.sqrt(2.0 * (1.0 + hi**2) / (3.0 * (hi - lo))))
+
+
+class SlowLayer(NamedTuple):
+    """The layer of tasks below ``hi`` on the slow curve of gradient flow (asymptotic).
+
+    Parameters
+    ----------
+    constant : float
+        ``C = lim σ_∞(b) / √b`` along the slow curve.
+    lag : float
+        The slow curve's offset from the valley in ``a``, ``-log(ρ_0 / 2)`` (negative).
+    """
+
+    constant: float
+    lag: float
+
+
+def slow_layer(prior):
+    """``lim σ_∞(b) / √b`` on the slow curve of the flow on ``U[lo, hi]``, and its lag.
+
+    Derived in :func:`stumplib.symbolic.sampling.slow_layer_constant` (asymptotic, large
+    ``b``): with ``w = hi - lo``, ``q = hi w / (1 + hi²)`` and ``ρ_0 = 1 + √(1 + 2q)``,
+    ``C² = (1 + hi²)² (ρ_0²/2 - 2ρ_0³/3 + ρ_0⁴/4) / w``; 2.6318 for ``U[0.1, 0.9]``,
+    where the valley's :func:`sampling_constant` is 1.2281. The slow curve lies
+    ``log(ρ_0 / 2)`` (0.1570) below the valley in ``a``.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform
+        Interior threshold prior, ``hi < 1``.
+
+    Returns
+    -------
+    SlowLayer
+
+    Raises
+    ------
+    TypeError
+        If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
+    ValueError
+        If ``prior`` reaches 1 (no valley, hence no slow curve a constant below it).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> layer = slow_layer(tasks.Uniform(0.1, 0.9))
+    >>> round(layer.constant, 4), round(layer.lag, 4)
+    (2.6318, -0.157)
+    """
+    lo, hi = _interior_support(prior)
+    width = hi - lo
+    top = 1.0 + np.sqrt(1.0 + 2.0 * hi * width / (1.0 + hi**2))
+    moment = top**2 / 2.0 - 2.0 * top**3 / 3.0 + top**4 / 4.0
+    return SlowLayer(
+        float(np.sqrt((1.0 + hi**2) ** 2 * moment / width)), float(-np.log(top / 2))
+    )
+
+
+def _interior_support(prior):
+    """``(lo, hi)`` of a uniform prior below 1, or the error that says why not."""
+    validation.instance(prior, tasks.Uniform, "prior")
+    lo, hi = (float(v) for v in prior.support)
+    if not hi < 1.0:
+        raise ValueError(
+            f"prior must lie below 1 (got hi = {hi}): no valley on a prior reaching 1"
+        )
+    return lo, hi

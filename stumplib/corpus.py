@@ -22,6 +22,10 @@ in cache. With ``cutoff = 40 + log n`` the weight left out of a task is below
 through a :class:`Follower` (:meth:`Corpus.follow`): it expands each class's moment sums
 in the scale around an anchor and re-anchors only when ``b`` leaves the expansion's
 radius, so most steps cost ``O(m)`` instead of a pass over the windows.
+
+**Per-task gradients.** :func:`task_gradients` gives the ``m`` per-task gradients
+whose mean is the corpus gradient, and :func:`noise_ratio` the corpus's own estimate of
+the relative standard error of that mean (its task-sampling noise).
 """
 
 import numpy as np
@@ -95,7 +99,7 @@ class _Empirical:
         Returns
         -------
         ndarray, shape (m, 2)
-            As :func:`stumplib.certification.task_gradients`.
+            As :func:`stumplib.corpus.task_gradients`.
         """
         est, d_a, d_b = self._summaries(a, b)
         r = 2.0 * (est - self.s)
@@ -111,6 +115,19 @@ class Corpus(_Empirical):
         Features and labels of each task.
     s : array_like, shape (m,)
         True thresholds; the labels must be ``y = 1{x > s}``.
+
+    Examples
+    --------
+    >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+    >>> corpus.shape
+    (200, 50)
+    >>> value, d_a, d_b = corpus.loss_and_gradient(9.0, 10.0)
+    >>> errors = corpus.estimates(9.0, 10.0) - corpus.s
+    >>> bool(np.isclose(value, np.mean(errors**2)))
+    True
+    >>> both = Corpus.stack([corpus, corpus])
+    >>> both.shape, bool(np.isclose(both.loss(9.0, 10.0), value))
+    ((400, 50), True)
     """
 
     #: Elements per row block of the moment sums (three float64 work arrays stay in L2).
@@ -483,6 +500,15 @@ class Follower(_Empirical):
     Parameters
     ----------
     corpus : Corpus
+
+    Examples
+    --------
+    >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+    >>> follower = corpus.follow()
+    >>> along = [follower.loss_and_gradient(9.0, b) for b in (10.0, 10.01, 10.02)]
+    >>> direct = [corpus.loss_and_gradient(9.0, b) for b in (10.0, 10.01, 10.02)]
+    >>> bool(np.allclose(along, direct, rtol=1e-12, atol=0)), follower.anchors
+    (True, 1)
     """
 
     TERMS = 20
@@ -557,6 +583,11 @@ def unchecked_window_cutoff(n):
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> round(float(unchecked_window_cutoff(10**4)), 6)  # 40 + log(10^4)
+    49.21034
     """
     return 40.0 + np.log(n)
 
@@ -578,6 +609,11 @@ def unchecked_expansion_radius(b, cutoff):
     Returns
     -------
     float or ndarray
+
+    Examples
+    --------
+    >>> unchecked_expansion_radius(np.array([10.0, 450.0]), 44.0).tolist()
+    [1.0, 10.0]
     """
     return np.maximum(b / (cutoff + 1.0), 1.0)
 
@@ -585,3 +621,113 @@ def unchecked_expansion_radius(b, cutoff):
 def _per_row(rate, rows):
     """The rate of each row in ``rows`` as a column, or the one rate of every row."""
     return rate if np.ndim(rate) == 0 else rate[rows, None]
+
+
+def task_gradients(corpus, a, b):
+    """Per-task gradients ``G_j = 2 (s_hat_j - s_j) (d/da, d/db) s_hat_j``, ``(m, 2)``.
+
+    Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``. ``corpus`` may
+    be a :class:`Follower` of the corpus (along a run).
+
+    Parameters
+    ----------
+    corpus : Corpus or Follower
+        The corpus of ``m`` tasks.
+    a, b : float
+        Head parameters.
+
+    Returns
+    -------
+    ndarray, shape (m, 2)
+
+    Raises
+    ------
+    TypeError
+        If ``corpus`` is not a :class:`Corpus` or
+        :class:`Follower`.
+    ValueError
+        If ``a`` or ``b`` is not a finite scalar.
+
+    Examples
+    --------
+    >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+    >>> G = task_gradients(corpus, 9.0, 10.0)
+    >>> G.shape, bool(np.allclose(G.mean(axis=0), corpus.gradient(9.0, 10.0)))
+    ((200, 2), True)
+    """
+    validation.instance(corpus, (Corpus, Follower), "corpus")
+    return corpus.unchecked_task_gradients(*validation.scalar_parameters(a, b))
+
+
+def noise_ratio(gradients):
+    """The corpus's own estimate of its relative task-sampling error.
+
+    ``sqrt(tr Cov_j(G_j) / m) / |mean_j G_j|`` for per-task gradients ``G_j`` (rows of
+    ``gradients``, shape ``(m, 2)``, ``m >= 2``; see :func:`task_gradients`): the
+    standard error of the corpus gradient relative to its norm. It needs no population
+    quantity; its expectation is about ``sigma_n / sqrt(m)`` relative to ``|g|``, the
+    sampling part of the relative gradient error, and it does not see the finite-context
+    bias ``beta_n``.
+
+    Parameters
+    ----------
+    gradients : array_like, shape (m, 2)
+        Per-task gradients, ``m >= 2``.
+
+    Returns
+    -------
+    float
+        The ratio (``inf`` when the mean gradient vanishes).
+
+    Raises
+    ------
+    ValueError
+        If ``gradients`` is not finite of shape ``(m, 2)`` with ``m >= 2``.
+
+    Examples
+    --------
+    >>> G = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
+    >>> round(noise_ratio(G), 12), round(3**-0.5, 12)
+    (0.57735026919, 0.57735026919)
+    >>> round(noise_ratio(1e200 * G), 12)  # scale-free
+    0.57735026919
+    """
+    gradients = validation.finite(gradients, "gradients")
+    if gradients.ndim != 2 or gradients.shape[1] != 2 or gradients.shape[0] < 2:
+        raise ValueError(
+            f"gradients must have shape (m, 2) with m >= 2 (got {gradients.shape})"
+        )
+    return unchecked_noise_ratio(gradients)
+
+
+def unchecked_noise_ratio(gradients):
+    """:func:`noise_ratio` without its checks, for the per-task gradients of a run.
+
+    Parameters
+    ----------
+    gradients : ndarray, shape (m, 2)
+        Finite per-task gradients, ``m >= 2`` (as from
+        :meth:`Corpus.unchecked_task_gradients`).
+
+    Returns
+    -------
+    float
+        As :func:`noise_ratio`.
+
+    Examples
+    --------
+    >>> G = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
+    >>> unchecked_noise_ratio(G) == noise_ratio(G)
+    True
+    """
+    m = gradients.shape[0]
+    # scale-free: divided by a power of two near the largest entry (exact), so that
+    # neither the squares nor the sums overflow or underflow
+    _, exponent = np.frexp(np.max(np.abs(gradients)))
+    gradients = np.ldexp(gradients, -exponent)
+    mean = gradients.mean(axis=0)
+    spread = np.sum((gradients - mean) ** 2) / (
+        (m - 1) * m
+    )  # elementwise: no BLAS rounding
+    norm = float(np.sqrt(mean[0] ** 2 + mean[1] ** 2))
+    return float(np.sqrt(spread) / norm) if norm > 0 else float("inf")

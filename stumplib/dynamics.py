@@ -7,16 +7,17 @@ relative score first settles onto a slow curve ``a = h(b)`` (phase 1, calibratio
 then ``a`` and ``b`` grow together with ``b⁴ ≈ κ t`` (phase 2). This module measures
 that: the distance to the slow curve and the phase times of a
 :class:`stumplib.training.Trajectory`, the instantaneous rate ``d(b⁴)/dt`` from the
-population gradient, expansions in ``1/b`` fitted with standard errors, a
-finite-difference Hessian of the population loss, and the largest constant step for
+population gradient (its limit is extrapolated by :func:`stumplib.fitting.extrapolate`),
+a finite-difference Hessian of the population loss, and the largest constant step for
 which gradient descent decreases the loss monotonically.
 """
 
 from typing import NamedTuple
 
 import numpy as np
+from scipy import optimize
 
-from . import fitting, population, training, validation
+from . import calibration, population, training, validation
 
 
 def slow_curve(b, p, m, xi0, xi1=0.0):
@@ -150,6 +151,66 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
     return Phases(t_cal, b_cal, float(t[grown[0]]) if grown.size else np.nan)
 
 
+def _misalignment(a, b, prior, features, slope):
+    """``∂L/∂a - slope ∂L/∂b`` at ``(a, b)``, for the root search of :func:`aligned`."""
+    grad = population.unchecked_loss_and_gradient(a, b, prior, features)
+    return grad[1] - slope * grad[2]
+
+
+def aligned(b, prior, features=None):
+    """The point below the valley where the flow runs along the valley's slope.
+
+    Under an interior prior ``U[lo, hi]`` the valley ``a*(b)`` has slope ``p = hi``
+    to leading order, and the slow curve is where the flow ``-∇L`` is tangent to a
+    curve of that slope: ``∂L/∂a = p ∂L/∂b``. This finds that ``a`` for each ``b``,
+    between ``a*(b)`` (where ``∂L/∂a = 0``) and the first of ``a*(b) - 1, - 2,
+    - 4, ...`` where the sign has changed. It needs no flow, for any feature law; the
+    slow curve's ``1/b`` slope term is left out, so the point is on the slow curve to
+    leading order (its offset from the valley tends to the flow's lag).
+
+    Parameters
+    ----------
+    b : float or array_like
+        Scales, positive (large: the construction is asymptotic).
+    prior : tasks.Uniform
+        An interior prior ``U[lo, hi]``, ``hi < 1``.
+    features : optional
+        Feature law, as in :func:`stumplib.population.gradient`.
+
+    Returns
+    -------
+    float or ndarray
+        ``a`` with the shape of ``b``.
+
+    Raises
+    ------
+    ValueError
+        If ``b`` is not positive, the prior is not an interior uniform law, or no
+        sign change is found within ``a*(b) - 64``.
+    """
+    valley = calibration.a_star(b, prior, features)
+    b = validation.positive(b, "b")
+    slope = float(prior.hi)
+    out = []
+    for bi, top in zip(b.ravel(), np.ravel(valley)):
+        args = (float(bi), prior, features, slope)
+        step = 1.0
+        while _misalignment(top - step, *args) >= 0:
+            step *= 2
+            if step > 64:
+                raise ValueError(
+                    f"no point below the valley at b={bi:g} where the flow runs "
+                    f"along slope {slope:g} (searched to a*(b) - 64)"
+                )
+        out.append(
+            optimize.brentq(
+                _misalignment, top - step, top, args=args, xtol=1e-12, rtol=1e-15
+            )
+        )
+    out = np.array(out).reshape(b.shape)
+    return float(out) if out.ndim == 0 else out
+
+
 def rate(a, b, prior, features=None):
     """The instantaneous ``d(b⁴)/dt = -4 b³ ∂L/∂b`` of the population flow at a point.
 
@@ -169,81 +230,6 @@ def rate(a, b, prior, features=None):
         for ai, bi in zip(a.ravel(), b.ravel())
     ]
     return np.array(out).reshape(a.shape)
-
-
-class Expansion(NamedTuple):
-    """Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors.
-
-    Calling the fit evaluates the expansion at ``b``.
-
-    Parameters
-    ----------
-    coef : ndarray, shape (k,)
-        Coefficients ``c0, c1, ...``.
-    se : ndarray, shape (k,)
-        Their standard errors.
-    """
-
-    coef: np.ndarray
-    se: np.ndarray
-
-    def __call__(self, b):
-        """The fitted expansion at ``b`` (positive)."""
-        inv = 1.0 / validation.positive(b, "b")
-        return sum(c * inv**j for j, c in enumerate(self.coef))
-
-
-def _design(b, degree, log):
-    columns = [b**-j for j in range(degree + 1)]
-    if log:
-        columns += [np.log(b) * b**-j for j in range(2, degree + 1)]
-    return np.column_stack(columns)
-
-
-def inverse_expansion(b, y, degree=1, log=False):
-    """Least-squares fit of ``y`` by a polynomial in ``1/b``, with standard errors.
-
-    The standard errors come from the residual scatter (the data's own deviation from
-    the truncated expansion), as in :func:`stumplib.fitting.power_law`.
-
-    Parameters
-    ----------
-    b, y : array_like
-        One-dimensional, same length, ``b`` positive; at least ``degree + 2`` points.
-    degree : int
-        Highest power of ``1/b``.
-    log : bool
-        Also fit ``log(b)/b^j`` for ``2 <= j <= degree`` (expansions whose next terms
-        carry a logarithm). Their coefficients follow the powers in ``coef``.
-
-    Returns
-    -------
-    Expansion
-
-    Raises
-    ------
-    ValueError
-        If ``b`` and ``y`` are not 1-D of the same length, or hold too few points or
-        distinct scales for the fit.
-    """
-    degree = validation.count(degree, "degree", minimum=0)
-    b = validation.positive(b, "b")
-    y = validation.finite(y, "y")
-    if b.ndim != 1 or b.shape != y.shape:
-        raise ValueError(
-            f"b and y must be 1-D of the same length (got {b.shape} and {y.shape})"
-        )
-    design = _design(b, degree, log)
-    if len(b) < design.shape[1] + 1:
-        raise ValueError(
-            f"this fit needs at least {design.shape[1] + 1} points (got {len(b)})"
-        )
-    if np.unique(b).size < design.shape[1] + 1:
-        raise ValueError(
-            f"b must hold at least {design.shape[1] + 1} distinct scales for this fit "
-            f"(got {np.unique(b).size}: repeated scales do not determine the expansion)"
-        )
-    return Expansion(*fitting.least_squares(design, y))
 
 
 def hessian(gradient, a, b, h=1e-4):
@@ -385,46 +371,174 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
     return float(np.exp(lo))
 
 
-class Limit(NamedTuple):
-    """Extrapolation ``y → limit + slope/b``, with tolerances from the fit itself.
+class Portrait(NamedTuple):
+    """The population loss and flow on a grid of relative score and scale.
+
+    The grid is in the coordinates of the valley: the relative score
+    ``x = a - p b`` (``p`` the valley slope) and the scale ``b``.
 
     Parameters
     ----------
-    limit, limit_tol : float
-        The limit ``c0`` and its tolerance.
-    slope, slope_tol : float
-        The ``1/b`` coefficient ``c1`` and its tolerance.
+    offset : ndarray, shape (nx,)
+        Relative scores ``x = a - p b``.
+    b : ndarray, shape (nb,)
+        Scales.
+    p : float
+        The slope of the shear ``a = p b + x``.
+    excess : ndarray, shape (nb, nx)
+        ``b (b² L - 1)``: the loss beyond the kernel bias ``1/b²``, in units of
+        ``1/b³``.
+    velocity : ndarray, shape (nb, nx, 2)
+        The gradient flow (minus the gradient of L) in these coordinates:
+        ``(dx/dt, d(log b)/dt) = (-∂_a L + p ∂_b L, -∂_b L / b)``.
     """
 
-    limit: float
-    limit_tol: float
-    slope: float
-    slope_tol: float
+    offset: np.ndarray
+    b: np.ndarray
+    p: float
+    excess: np.ndarray
+    velocity: np.ndarray
 
 
-def extrapolate(b, y, degree=2, log=False):
-    """Extrapolate ``y(b)`` to ``b → ∞`` by a polynomial in ``1/b``.
-
-    The tolerance of each coefficient is three standard errors of the degree-``degree``
-    fit plus its change when one more power of ``1/b`` is fitted (the truncation
-    uncertainty of the expansion, measured on the data).
+def portrait(prior, b, offset, p, features=None):
+    """Population loss and gradient-flow field on a grid of ``(a - p b, b)``.
 
     Parameters
     ----------
-    b, y : array_like
-        Scales and values (see :func:`inverse_expansion`).
-    degree : int
-        Degree of the fit (at least 1).
-    log : bool
-        Include ``log(b)/b^j`` terms (see :func:`inverse_expansion`).
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    b : array_like
+        Scales, positive, one-dimensional.
+    offset : array_like
+        Relative scores ``a - p b``, finite, one-dimensional.
+    p : float
+        Slope of the shear (the valley slope: ``hi`` for ``U[lo, hi]``).
+    features : tasks.Uniform or tasks.Beta, optional
+        Feature law (uniform on [0, 1] when omitted).
 
     Returns
     -------
-    Limit
-        Limit ``c0`` and ``1/b`` coefficient ``c1``, each with its tolerance.
+    Portrait
+        The grid, the scaled excess loss ``b (b² L - 1)`` and the flow's velocity.
+
+    Raises
+    ------
+    ValueError
+        If ``b`` is not positive, ``offset`` or ``p`` not finite, or either grid is
+        not one-dimensional.
+    TypeError
+        If ``prior`` or ``features`` is not a law with a density.
+
+    Examples
+    --------
+    >>> from stumplib import dynamics, tasks
+    >>> grid = dynamics.portrait(tasks.Uniform(0.1, 0.9), [20.0], [0.0, 5.0], 0.9)
+    >>> grid.excess.shape, grid.velocity.shape
+    ((1, 2), (1, 2, 2))
     """
-    degree = validation.count(degree, "degree", minimum=1)
-    fit = inverse_expansion(b, y, degree, log)
-    more = inverse_expansion(b, y, degree + 1, log)
-    tol = 3 * fit.se[:2] + np.abs(fit.coef[:2] - more.coef[:2])
-    return Limit(float(fit.coef[0]), float(tol[0]), float(fit.coef[1]), float(tol[1]))
+    b = validation.positive(b, "b")
+    offset = validation.finite(offset, "offset")
+    for grid, name in ((b, "b"), (offset, "offset")):
+        if grid.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional (got shape {grid.shape})")
+    p = validation.scalar(p, "p")
+    prior = validation.density_law(prior, "prior")
+    features = validation.features(features)
+    values = np.array(
+        [
+            [
+                population.unchecked_loss_and_gradient(p * bi + xi, bi, prior, features)
+                for xi in offset
+            ]
+            for bi in b
+        ]
+    ).reshape(b.size, offset.size, 3)
+    loss, d_a, d_b = values[..., 0], values[..., 1], values[..., 2]
+    scale = b[:, None]
+    excess = scale * (scale**2 * loss - 1)
+    velocity = np.stack([-d_a + p * d_b, -d_b / scale], axis=-1)
+    return Portrait(offset, b, float(p), excess, velocity)
+
+
+class StableSteps(NamedTuple):
+    """Constant steps of gradient descent at a set of starts.
+
+    Parameters
+    ----------
+    a0, b0 : ndarray
+        The starts.
+    critical : ndarray
+        ``2/λ_max`` of the Hessian at each start: the stability limit of a quadratic.
+    largest : ndarray
+        The largest step at which the loss decreases at each of the first ``steps``
+        steps (``nan`` where that threshold lies outside
+        ``[2/λ_max / 64, 64 · 2/λ_max]``, the bracket searched).
+    """
+
+    a0: np.ndarray
+    b0: np.ndarray
+    critical: np.ndarray
+    largest: np.ndarray
+
+    @property
+    def ratio(self):
+        """``largest / critical``: how far the quadratic picture is off."""
+        return self.largest / self.critical
+
+
+def stable_steps(prior, a0, b0, steps=50, iterations=8):
+    """``2/λ_max`` and the largest monotone constant step at each start ``(a0, b0)``.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform or tasks.Beta
+        Threshold prior.
+    a0, b0 : array_like
+        Starts, same shape (one-dimensional).
+    steps, iterations : int
+        As in :func:`largest_stable_step`.
+
+    Returns
+    -------
+    StableSteps
+
+    Raises
+    ------
+    ValueError
+        If a start is not finite or ``a0`` and ``b0`` differ in shape.
+    TypeError
+        If ``prior`` is not a law with a density.
+
+    Examples
+    --------
+    >>> from stumplib import dynamics, tasks
+    >>> out = dynamics.stable_steps(tasks.Uniform(0.1, 0.9), [18.0], [20.0], steps=5)
+    >>> bool(out.largest[0] > out.critical[0] / 64)
+    True
+    """
+    a0, b0 = validation.finite(a0, "a0"), validation.finite(b0, "b0")
+    validation.same_shape(a0, b0, ("a0", "b0"))
+    a0, b0 = np.atleast_1d(a0).ravel(), np.atleast_1d(b0).ravel()
+    prior = validation.density_law(prior, "prior")
+    steps = validation.count(steps, "steps")
+    iterations = validation.count(iterations, "iterations")
+
+    def gradient(a, b):
+        return population.unchecked_loss_and_gradient(a, b, prior, None)[1:]
+
+    def loss_and_gradient(a, b):
+        return population.unchecked_loss_and_gradient(a, b, prior, None)
+
+    critical, largest = [], []
+    for a, b in zip(a0, b0):
+        lam = np.linalg.eigvalsh(hessian(gradient, a, b))[-1]
+        critical.append(2 / lam)
+        try:
+            largest.append(
+                largest_stable_step(
+                    loss_and_gradient, (a, b), 2 / lam, steps, iterations
+                )
+            )
+        except ValueError:  # no threshold in the bracket searched
+            largest.append(np.nan)
+    return StableSteps(a0, b0, np.array(critical), np.array(largest))

@@ -4,8 +4,8 @@
 errors from the residuals (or from given per-point standard errors). Rates
 (``b ~ t^{1/4}``, error ``~ N^{-1}``, ...) are fitted as
 ``log y = intercept + slope * log x`` by :func:`power_law`, expansions in ``1/b`` by
-:func:`stumplib.dynamics.inverse_expansion`; a tolerance can then be a multiple of the
-fit's own uncertainty.
+:func:`inverse_expansion`, and :func:`extrapolate` takes such an expansion to
+``b → ∞`` with a tolerance from the fit's own uncertainty and its truncation.
 """
 
 from typing import NamedTuple
@@ -50,8 +50,8 @@ def least_squares(design, y, weights=None):
     Raises
     ------
     ValueError
-        If ``design`` is not 2-D with more rows than columns, or ``y`` does not hold one
-        value per row.
+        If ``design`` is not 2-D with more rows than columns, its columns are linearly
+        dependent, or ``y`` does not hold one value per row.
 
     Examples
     --------
@@ -74,12 +74,28 @@ def least_squares(design, y, weights=None):
 
 
 def _least_squares(design, y, w, scatter):
-    coef, *_ = np.linalg.lstsq(design * w[:, None], y * w, rcond=None)
-    cov = np.linalg.inv((design * w[:, None] ** 2).T @ design)
+    # the columns and the data are divided by powers of two near their largest entries
+    # (exact), so that columns of any scale neither overflow in the normal matrix nor
+    # vanish beside each other
+    weighted = design * w[:, None]
+    _, columns = np.frexp(np.max(np.abs(weighted), axis=0))
+    _, data = np.frexp(np.max(np.abs(y * w)))
+    scaled, target = np.ldexp(weighted, -columns), np.ldexp(y * w, -data)
+    rank = np.linalg.matrix_rank(scaled)
+    if rank < design.shape[1]:
+        raise ValueError(
+            f"design must have linearly independent columns (got rank {rank} for "
+            f"{design.shape[1]} columns)"
+        )
+    coef, *_ = np.linalg.lstsq(scaled, target, rcond=None)
+    cov = np.linalg.inv(scaled.T @ scaled)
+    se = np.sqrt(np.diag(cov))
     if scatter:
-        residual = y - design @ coef
-        cov *= residual @ residual / (len(y) - design.shape[1])
-    return LinearFit(coef, np.sqrt(np.diag(cov)))
+        residual = target - scaled @ coef
+        se = np.ldexp(
+            se * np.sqrt(residual @ residual / (len(y) - design.shape[1])), data
+        )
+    return LinearFit(np.ldexp(coef, data - columns), np.ldexp(se, -columns))
 
 
 class PowerLaw(NamedTuple):
@@ -197,11 +213,16 @@ def pooled(values, se):
     if values.ndim != 1 or values.size == 0:
         raise ValueError(f"values must be 1-D and not empty (got shape {values.shape})")
     validation.same_shape(values, se, ("values", "se"))
-    weights = se**-2.0
+    # the errors divided by a power of two near the smallest (exact), so that the
+    # weights neither overflow nor all vanish
+    _, exponent = np.frexp(np.min(se))
+    with np.errstate(over="ignore"):  # an error far above the smallest: weight 0
+        weights = np.ldexp(se, -exponent) ** -2.0
     total = float(weights.sum())
     # elementwise products and a plain sum, not a BLAS dot: the same bits on every
     # machine
-    return Pooled(float(np.sum(weights * values) / total), total**-0.5)
+    value = float(np.sum(weights * values) / total)
+    return Pooled(value, float(np.ldexp(total**-0.5, exponent)))
 
 
 class BoundTrend(NamedTuple):
@@ -285,3 +306,162 @@ def bound_trend(x, y):
         float(fit.coef[1]),
         float(fit.se[1]),
     )
+
+
+class Expansion(NamedTuple):
+    """Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors.
+
+    Calling the fit evaluates the expansion at ``b``.
+
+    Parameters
+    ----------
+    coef : ndarray, shape (k,)
+        Coefficients ``c0, c1, ...``, then those of the ``log(b)/b^j`` terms.
+    se : ndarray, shape (k,)
+        Their standard errors.
+    """
+
+    coef: np.ndarray
+    se: np.ndarray
+
+    def __call__(self, b):
+        """The fitted power series at ``b`` (positive; without its log terms)."""
+        inv = 1.0 / validation.positive(b, "b")
+        return sum(c * inv**j for j, c in enumerate(self.coef))
+
+
+def _design(b, degree, log, log_from):
+    columns = [b**-j for j in range(degree + 1)]
+    if log:
+        columns += [np.log(b) * b**-j for j in range(log_from, degree + 1)]
+    return np.column_stack(columns)
+
+
+def inverse_expansion(b, y, degree=1, log=False, log_from=2):
+    """Least-squares fit of ``y`` by a polynomial in ``1/b``, with standard errors.
+
+    The standard errors come from the residual scatter (the data's own deviation from
+    the truncated expansion), as in :func:`power_law`.
+
+    Parameters
+    ----------
+    b, y : array_like
+        One-dimensional, same length, ``b`` positive; at least ``degree + 2`` points.
+    degree : int
+        Highest power of ``1/b``.
+    log : bool
+        Also fit ``log(b)/b^j`` for ``log_from <= j <= degree`` (expansions whose next
+        terms carry a logarithm). Their coefficients follow the powers in ``coef``.
+    log_from : int
+        The lowest power with a logarithm (``>= 1``).
+
+    Returns
+    -------
+    Expansion
+
+    Raises
+    ------
+    ValueError
+        If ``b`` and ``y`` are not 1-D of the same length, or hold too few points or
+        distinct scales for the fit.
+
+    Examples
+    --------
+    >>> b = np.array([10.0, 20.0, 40.0, 80.0])
+    >>> fit = inverse_expansion(b, 3.0 - 2.0 / b)
+    >>> np.round(fit.coef, 10).tolist()
+    [3.0, -2.0]
+    """
+    degree = validation.count(degree, "degree", minimum=0)
+    log_from = validation.count(log_from, "log_from")
+    b = validation.positive(b, "b")
+    y = validation.finite(y, "y")
+    if b.ndim != 1 or b.shape != y.shape:
+        raise ValueError(
+            f"b and y must be 1-D of the same length (got {b.shape} and {y.shape})"
+        )
+    design = _design(b, degree, log, log_from)
+    if len(b) < design.shape[1] + 1:
+        raise ValueError(
+            f"this fit needs at least {design.shape[1] + 1} points (got {len(b)})"
+        )
+    if np.unique(b).size < design.shape[1] + 1:
+        raise ValueError(
+            f"b must hold at least {design.shape[1] + 1} distinct scales for this fit "
+            f"(got {np.unique(b).size}: repeated scales do not determine the expansion)"
+        )
+    return Expansion(*least_squares(design, y))
+
+
+class Limit(NamedTuple):
+    """Extrapolation ``y → limit + slope/b``, with tolerances from the fit itself.
+
+    Parameters
+    ----------
+    limit, limit_tol : float
+        The limit ``c0`` and its tolerance.
+    slope, slope_tol : float
+        The ``1/b`` coefficient ``c1`` and its tolerance.
+    """
+
+    limit: float
+    limit_tol: float
+    slope: float
+    slope_tol: float
+
+
+def extrapolate(b, y, degree=2, log=False, log_from=2, truncation="next"):
+    """Extrapolate ``y(b)`` to ``b → ∞`` by a polynomial in ``1/b``.
+
+    The tolerance of each coefficient is three standard errors of the degree-``degree``
+    fit plus its change under a change of truncation (the truncation uncertainty of the
+    expansion, measured on the data): when the next power of ``1/b`` is fitted too
+    (``truncation="next"``) or when the last one is dropped (``"last"``), each with its
+    ``log(b)/b^j`` partner if ``log``.
+
+    Parameters
+    ----------
+    b, y : array_like
+        Scales and values (see :func:`inverse_expansion`).
+    degree : int
+        Degree of the fit (at least 1; at least 2 with ``truncation="last"``).
+    log : bool
+        Include ``log(b)/b^j`` terms for ``j >= log_from`` (see
+        :func:`inverse_expansion`).
+    log_from : int
+        The lowest power with a logarithm.
+    truncation : {"next", "last"}
+        Which neighbouring fit measures the truncation uncertainty.
+
+    Returns
+    -------
+    Limit
+        Limit ``c0`` and ``1/b`` coefficient ``c1``, each with its tolerance.
+
+    Raises
+    ------
+    ValueError
+        If ``degree`` or ``truncation`` is invalid, or the data cannot carry both fits
+        (see :func:`inverse_expansion`).
+
+    Examples
+    --------
+    >>> b = np.geomspace(10.0, 1000.0, 12)
+    >>> lim = extrapolate(b, 0.5 + 3.0 / b - 4.0 / b**2)
+    >>> round(lim.limit, 9), round(lim.slope, 6), lim.limit_tol < 1e-9
+    (0.5, 3.0, True)
+    >>> b = np.geomspace(50.0, 2000.0, 30)
+    >>> y = 2.0 + (np.log(b) - 1.0) / b + 5.0 / b**2
+    >>> lim = extrapolate(b, y, log=True, log_from=1, truncation="last")
+    >>> round(lim.limit, 6), lim.limit_tol < 1e-3
+    (2.0, True)
+    """
+    if truncation not in ("next", "last"):
+        raise ValueError(f"truncation must be 'next' or 'last' (got {truncation!r})")
+    least = 2 if truncation == "last" else 1
+    degree = validation.count(degree, "degree", minimum=least)
+    other = degree + 1 if truncation == "next" else degree - 1
+    fit = inverse_expansion(b, y, degree, log, log_from)
+    neighbour = inverse_expansion(b, y, other, log, log_from)
+    tol = 3 * fit.se[:2] + np.abs(fit.coef[:2] - neighbour.coef[:2])
+    return Limit(float(fit.coef[0]), float(tol[0]), float(fit.coef[1]), float(tol[1]))

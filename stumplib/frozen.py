@@ -46,6 +46,11 @@ def interior_error(a, b, thresholds=INTERIOR):
     ValueError
         If ``a`` and ``b`` do not broadcast, or ``thresholds`` is not a non-empty 1-D
         sequence in [0, 1].
+
+    Examples
+    --------
+    >>> interior_error([36.0, 360.0], [40.0, 400.0]).round(6).tolist()
+    [0.024921, 0.0025]
     """
     a, b = validation.parameters(a, b)
     validation.broadcastable([a, b], ["a", "b"])
@@ -129,6 +134,15 @@ def fresh_errors(
     ------
     ValueError
         If ``a`` and ``b`` are not 1-D of equal length, or ``sizes`` is empty.
+
+    Examples
+    --------
+    >>> errors = fresh_errors([365.0], [400.0], [8, 32], contexts=500, rng=0)
+    >>> errors.head.rms.shape, sorted(errors.rules)
+    ((1, 2), ['midpoint', 'nearest positive'])
+    >>> midpoint = errors.rules["midpoint"]
+    >>> errors.head.rms.round(3).tolist(), midpoint.rms.round(3).tolist()
+    ([[0.26, 0.071]], [0.069, 0.019])
     """
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     if a.shape != b.shape or a.ndim != 1:
@@ -174,6 +188,13 @@ def pooled_slope(fits):
         If ``fits`` is not a sequence.
     ValueError
         If ``fits`` is empty or a slope standard error is not positive.
+
+    Examples
+    --------
+    >>> fits = [fitting.PowerLaw(c, 0.1, 0.0, 0.1) for c in (-1.1, -0.9)]
+    >>> slope = pooled_slope(fits)
+    >>> round(slope.value, 12), round(slope.se, 12)
+    (-1.0, 0.070710678119)
     """
     if not np.iterable(fits):
         raise TypeError(f"fits must be a sequence of fits (got {type(fits).__name__})")
@@ -208,6 +229,11 @@ def local_sizes(sizes, b, s, edge=1e-3):
     Returns
     -------
     ndarray of bool, shape (p,)
+
+    Examples
+    --------
+    >>> local_sizes([4, 16, 64, 256], b=200.0, s=0.5).tolist()
+    [False, True, True, False]
     """
     sizes = np.array(validation.counts(sizes, "sizes"), float)
     b = validation.positive_scalar(b, "b")
@@ -277,6 +303,12 @@ def localization_rate(
     ValueError
         If a threshold's window holds fewer than three sizes (no rate), or an argument
         is invalid.
+
+    Examples
+    --------
+    >>> rate = localization_rate(365.0, 400.0, [24, 48, 96, 192], contexts=400)
+    >>> round(rate.head.value, 2), round(rate.rule.value, 2)
+    (-0.93, -0.97)
     """
     a, b = validation.scalar_parameters(a, b)
     seed = validation.seed(seed)
@@ -327,6 +359,11 @@ def excess_tilt(excess, decades):
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> round(excess_tilt(0.1, 1.0), 6)  # log(1.1) / log(10)
+    0.041393
     """
     excess = float(
         validation.non_negative(validation.scalar(excess, "excess"), "excess")
@@ -359,6 +396,14 @@ def scaled_difference(value, value_se, reference, reference_se, allowance, width
     ndarray
         The broadcast shape of the inputs; where nothing is allowed (zero allowance and
         standard errors), ``0`` if the two are equal and ``inf`` otherwise.
+
+    Examples
+    --------
+    >>> round(float(scaled_difference(1.05, 0.0, 1.0, 0.0, allowance=0.1)), 12)
+    0.5
+    >>> # 0.05 against three relative standard errors, 3 * 0.01 / 1.05
+    >>> round(float(scaled_difference(1.05, 0.01, 1.0, 0.0, allowance=0.0)), 6)
+    1.75
     """
     value = validation.positive(value, "value")
     reference = validation.positive(reference, "reference")

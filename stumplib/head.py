@@ -27,6 +27,15 @@ class Contexts:
     ----------
     x, y : array_like, shape (..., N)
         Features in [0, 1] and labels in {0, 1}.
+
+    Examples
+    --------
+    >>> x, y = [[0.1, 0.4, 0.6, 0.9]], [[0, 0, 1, 1]]
+    >>> prepared = Contexts(x, y)
+    >>> prepared.batch_shape
+    (1,)
+    >>> bool(np.allclose(estimate(2.0, 5.0, prepared), estimate(2.0, 5.0, x, y)))
+    True
     """
 
     def __init__(self, x, y):
@@ -111,7 +120,14 @@ class Contexts:
         return sums[:, :-1]
 
     def summaries(self, a, b):
-        """Estimate, ``d/da`` and ``d/db`` for every context, of the batch shape."""
+        """Estimate, ``d/da`` and ``d/db`` for every context, of the batch shape.
+
+        Examples
+        --------
+        >>> prepared = Contexts([[0.1, 0.4, 0.6, 0.9]], [[0, 0, 1, 1]])
+        >>> [v.round(6).tolist() for v in prepared.summaries(2.0, 5.0)]
+        [[0.343498], [0.117502], [-0.072174]]
+        """
         return tuple(
             v.reshape(self.batch_shape)
             for v in moments.unchecked_combine(*self._classes(a, b))
@@ -122,6 +138,14 @@ class Contexts:
 
         From the class log masses, so it is exact in ratios when the mass underflows;
         ``-inf`` for a context with no positive example.
+
+        Examples
+        --------
+        >>> x = [0.1, 0.4, 0.6, 0.9]
+        >>> prepared = Contexts([x, x], [[0, 0, 1, 1], [0, 0, 0, 0]])
+        >>> share = prepared.log_positive_share(2.0, 5.0)
+        >>> round(float(np.exp(share[0])), 4), float(share[1])
+        (0.3775, -inf)
         """
         (lm_neg, _, _), (lm_pos, _, _) = self._classes(a, b)
         with np.errstate(invalid="ignore"):
@@ -193,6 +217,11 @@ def scores(a, b, x, y):
     ValueError
         If ``x`` and ``y`` differ in shape, are empty or out of range, or ``a``, ``b``
         do not broadcast against the batch shape.
+
+    Examples
+    --------
+    >>> scores(2.0, 5.0, [0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1]).round(6).tolist()
+    [-0.5, -2.0, -1.0, -2.5]
     """
     a, b = validation.parameters(a, b)
     x, y = validation.context(x, y)
@@ -220,6 +249,12 @@ def weights(a, b, x, y):
     ------
     ValueError
         As :func:`scores`.
+
+    Examples
+    --------
+    >>> w = weights(2.0, 5.0, [0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1])
+    >>> w.round(4).tolist(), round(float(w.sum()), 12)
+    ([0.5089, 0.1136, 0.3087, 0.0689], 1.0)
     """
     return special.softmax(scores(a, b, x, y), axis=-1)
 
@@ -248,6 +283,13 @@ def estimate_and_gradient(a, b, x, y=None):
     ValueError
         If the inputs are invalid (as :func:`scores`), or ``y`` is given with a
         prepared :class:`Contexts`.
+
+    Examples
+    --------
+    >>> x, y = [0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1]
+    >>> s_hat, d_a, d_b = estimate_and_gradient(2.0, 5.0, x, y)
+    >>> round(float(s_hat), 6), round(float(d_a), 6), round(float(d_b), 6)
+    (0.343498, 0.117502, -0.072174)
     """
     return _contexts(x, y).summaries(a, b)
 
@@ -335,6 +377,13 @@ def hard_limit(x, y):
     ------
     ValueError
         If ``x`` and ``y`` differ in shape, are empty or out of range.
+
+    Examples
+    --------
+    >>> hard_limit([0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1]).tolist()
+    0.6
+    >>> hard_limit([[0.3, 0.2], [0.5, 0.7]], [[0, 0], [1, 1]]).tolist()
+    [0.2, 0.5]
     """
     x, y = validation.context(x, y)
     nearest = np.where(y == 1, x, np.inf).min(axis=-1)
@@ -359,6 +408,12 @@ def distance_to_limit(a, b, x, y):
     ------
     ValueError
         If ``x`` and ``y`` are not one 1-D context, or ``a`` and ``b`` do not broadcast.
+
+    Examples
+    --------
+    >>> x, y = [0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1]
+    >>> distance_to_limit([40.0, 80.0], [20.0, 40.0], x, y).round(6).tolist()
+    [0.000742, 2e-06]
     """
     a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
     validation.broadcastable((a, b), ("a", "b"))
@@ -399,6 +454,13 @@ def hard_limit_expansion(a, b, x, y):
     ValueError
         If fewer than two examples are in the role of positives, or the two smallest
         are tied (``gap == 0``: the leading term vanishes).
+
+    Examples
+    --------
+    >>> x, y = [0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1]
+    >>> leading, bound, gap = hard_limit_expansion([80.0], [40.0], x, y)
+    >>> round(gap, 12), bool(bound[0] < 1e-3)
+    (0.3, True)
     """
     a, b, x, y, first, second, gap = _limit_path(a, b, x, y)
     a, b = a[:, None], b[:, None]
@@ -472,6 +534,14 @@ def limit_ratio(a, b, x, y):
     ------
     ValueError
         As :func:`hard_limit_expansion`.
+
+    Examples
+    --------
+    >>> x, y = [0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1]
+    >>> ratio = limit_ratio([80.0, 800.0], [40.0, 400.0], x, y)
+    >>> bound = hard_limit_expansion([80.0, 800.0], [40.0, 400.0], x, y)[1]
+    >>> bool(np.all(np.abs(ratio - 1) <= bound)), round(float(ratio[1]), 6)
+    (True, 1.0)
     """
     a, b, x, y, first, second, gap = _limit_path(a, b, x, y)
     a, b = a[:, None], b[:, None]

@@ -338,6 +338,14 @@ def residual(a, b, s, q=None, features=None):
     Returns
     -------
     offset, d_a, d_b : ndarray
+
+    Examples
+    --------
+    >>> r, r_a, r_b = residual(2.0, 5.0, [0.3, 0.5])
+    >>> r.round(6).tolist()
+    [0.059058, -0.155942]
+    >>> bool(np.allclose(r, estimate(2.0, 5.0, [0.3, 0.5]) - [0.3, 0.5]))
+    True
     """
     a, b = validation.parameters(a, b)
     s, q = validation.complements(s, q)
@@ -408,6 +416,12 @@ def threshold_nodes(a, b, prior):
         integrable at an edge.
     TypeError
         If ``prior`` is not a law with a density.
+
+    Examples
+    --------
+    >>> s, q, weight = threshold_nodes(9.0, 10.0, tasks.Uniform(0.1, 0.9))
+    >>> round(float(weight.sum()), 12), bool(np.all(s + q == 1.0))
+    (1.0, True)
     """
     a, b = validation.scalar_parameters(a, b)
     return _threshold_nodes(a, b, validation.density_law(prior, "prior"))
@@ -506,6 +520,12 @@ def prior_nodes(prior, near, far):
     -------
     s, q, weight : ndarray
         Nodes, their exact complements and the weights ``density * dw``.
+
+    Examples
+    --------
+    >>> s, q, weight = prior_nodes(tasks.Uniform(0.1, 0.9), [0.1, 0.5], [0.1, 0.5])
+    >>> round(float(weight.sum()), 12), round(float(weight @ s), 12)
+    (1.0, 0.5)
     """
     near, far = (
         validation.finite(near, "near").ravel(),
@@ -573,6 +593,17 @@ def loss_and_gradient(a, b, prior, features=None):
         edge.
     TypeError
         If ``prior`` or ``features`` is not a law with a density.
+
+    Examples
+    --------
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> value, d_a, d_b = loss_and_gradient(9.0, 10.0, prior)
+    >>> round(value, 8), round(d_a, 8), round(d_b, 8)
+    (0.01914836, -0.01636747, 0.01275951)
+    >>> value == loss(9.0, 10.0, prior)
+    True
+    >>> (d_a, d_b) == tuple(gradient(9.0, 10.0, prior))
+    True
     """
     a, b = validation.scalar_parameters(a, b)
     prior, features = (
@@ -598,6 +629,14 @@ def unchecked_loss_and_gradient(a, b, prior, features):
     -------
     tuple of float
         ``(L, dL/da, dL/db)``, as :func:`loss_and_gradient`.
+
+    Examples
+    --------
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> unchecked_loss_and_gradient(9.0, 10.0, prior, None) == loss_and_gradient(
+    ...     9.0, 10.0, prior
+    ... )
+    True
     """
     s, q, w = _threshold_nodes(a, b, prior)
     return unchecked_squared_error(w, *_summaries(a, b, s, q, features))
@@ -619,6 +658,13 @@ def unchecked_squared_error(weights, r, r_a, r_b):
     -------
     tuple of float
         ``(sum w r^2, 2 sum w r r_a, 2 sum w r r_b)``: loss, ``dL/da`` and ``dL/db``.
+
+    Examples
+    --------
+    >>> unchecked_squared_error(
+    ...     np.array([0.5, 0.5]), np.array([0.1, -0.2]), np.ones(2), np.zeros(2)
+    ... )  # 0.5 (0.01 + 0.04), 2 * 0.5 (0.1 - 0.2), 0
+    (0.025000000000000005, -0.1, 0.0)
     """
     return (
         float(weights @ r**2),

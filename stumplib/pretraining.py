@@ -8,7 +8,7 @@ constant step the descent lemma allows there, ``eta = 2 / (9 lambda_max)``
 population valley for its own, where the curvature is larger, so ``eta lambda_max``
 rises above ``2/9`` a few steps in (up to about 1.4 times); the lemma then still
 guarantees a decrease, smaller (:func:`stumplib.descent_lemma.guaranteed_decrease`),
-which :func:`stumplib.certification.certified_run` checks along a run. Since ``b^4``
+which :func:`stumplib.certified_runs.certified_run` checks along a run. Since ``b^4``
 grows like ``kappa t``, the number of steps is about
 ``(START_RATIO^4 - 1) b_0^4 / (kappa eta)``, linear in ``b_T`` for a step that grows
 like ``b_0^3``, instead of ``b_T^4 / eta`` from a fixed start.
@@ -31,7 +31,6 @@ import numpy as np
 
 from . import (
     calibration,
-    certification,
     descent_lemma,
     population,
     sparse_corpus,
@@ -39,7 +38,7 @@ from . import (
     training,
     validation,
 )
-from .corpus import Corpus
+from .corpus import Corpus, unchecked_noise_ratio
 
 #: ``b_0 = b_T / START_RATIO``.
 START_RATIO = 1.5
@@ -170,7 +169,7 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
     """Constant-step descent until the corpus's own gradient noise reaches ``level``.
 
     A freezing rule computed from the corpus alone: at every iterate the per-task
-    gradients give both the step and :func:`stumplib.certification.noise_ratio`, the
+    gradients give both the step and :func:`stumplib.corpus.noise_ratio`, the
     standard error of the corpus gradient relative to its norm; the run freezes at the
     first iterate where it reaches ``level``.
 
@@ -202,7 +201,7 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
 
     def direction(a, b, k):
         gradients = follower.unchecked_task_gradients(a, b)
-        noisy = certification.unchecked_noise_ratio(gradients) >= level
+        noisy = unchecked_noise_ratio(gradients) >= level
         return None if noisy else gradients.mean(axis=0)
 
     return _frozen(direction, theta0, eta, max_steps, f"level={level}")
@@ -672,7 +671,7 @@ def freeze_certified(
             clock["saved"] = time.monotonic()
         gradients = follower.unchecked_task_gradients(a, b)
         gradient = gradients.mean(axis=0)
-        noisy = certification.unchecked_noise_ratio(gradients) >= level
+        noisy = unchecked_noise_ratio(gradients) >= level
         state.check(a, b, done + k, gradient, noisy)
         return None if noisy else gradient
 
@@ -747,7 +746,7 @@ def rule_scale_ratio(prior, level=0.5):
     With contexts much longer than the corpus has tasks (``n / m → ∞``) only task
     sampling is left; the run follows the slow curve, where the noise ratio is about
     ``C √(b / m)`` with ``C`` the
-    constant of :func:`~stumplib.certification.slow_layer`, so the rule freezes near
+    constant of :func:`~stumplib.calibration.slow_layer`, so the rule freezes near
     ``b_T = (level / C)² m``: 0.0361 m for ``U[0.1, 0.9]`` at ``level = 1/2``.
     Finite contexts add noise of their own, so they can only freeze earlier.
 
@@ -765,7 +764,7 @@ def rule_scale_ratio(prior, level=0.5):
     Raises
     ------
     TypeError, ValueError
-        As constant of :func:`~stumplib.certification.slow_layer`, or if ``level`` is
+        As constant of :func:`~stumplib.calibration.slow_layer`, or if ``level`` is
         not positive.
 
     Examples
@@ -775,7 +774,7 @@ def rule_scale_ratio(prior, level=0.5):
     0.0361
     """
     level = validation.positive_scalar(level, "level")
-    return (level / certification.slow_layer(prior).constant) ** 2
+    return (level / calibration.slow_layer(prior).constant) ** 2
 
 
 def _noisy_one(item):

@@ -7,11 +7,15 @@ profile does not depend on how the grid is traversed. The two comparisons made w
 Monte Carlo risk ``r ± se`` are its largest ``z``-score against an exact value and the
 ratio of two risks with its first-order standard error. :func:`z_threshold` is the
 threshold a largest ``|z|`` over many comparisons is checked against, for a stated
-false-failure probability.
+false-failure probability. :func:`risk_curves` repeats it over context sizes with the
+same number of tasks at every size.
 """
 
+import math
+from typing import NamedTuple
+
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from . import baselines, tasks, validation
 
@@ -66,6 +70,101 @@ def pointwise_risks(rules, n, thresholds, seed, tasks_per_batch=20000):
         )
         for name in rules
     }
+
+
+class RiskCurves(NamedTuple):
+    """Monte Carlo risks of several rules at several context sizes, one prior.
+
+    Parameters
+    ----------
+    sizes : ndarray
+        The context sizes ``N`` (integers).
+    risks : dict
+        For each rule (by name), a :class:`stumplib.baselines.Estimate` of arrays over
+        ``sizes``: its risks and their standard errors.
+    tasks : ndarray
+        Simulated tasks at each size (``tasks_per_size`` rounded down to whole
+        batches).
+    """
+
+    sizes: np.ndarray
+    risks: dict
+    tasks: np.ndarray
+
+    def z(self, exact):
+        """``(risk - exact) / se`` for each rule.
+
+        Parameters
+        ----------
+        exact : dict of str to array_like
+            The exact risk of each rule at ``sizes``.
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+        """
+        return {
+            name: (est.value - np.asarray(exact[name], dtype=float)) / est.se
+            for name, est in self.risks.items()
+        }
+
+
+def risk_curves(rules, sizes, prior, tasks_per_size, seed, batch=2_000_000):
+    """Monte Carlo risks of several rules over context sizes, the same tasks count each.
+
+    Every size gets ``tasks_per_size`` simulated tasks (in batches of at most ``batch``
+    features), so that each risk's standard error rests on as many squared errors at a
+    large size as at a small one: squared errors are skewed, and the normal reference of
+    a ``z``-score needs a large sample (about ``10^4`` or more) at every size.
+
+    Parameters
+    ----------
+    rules : dict of str to callable
+        Each rule maps ``(x, y)`` of shape ``(tasks, n)`` to estimates ``(tasks,)``.
+    sizes : sequence of int
+        Context sizes ``N`` (each at least 1).
+    prior : tasks.Uniform, tasks.Beta or tasks.Fixed
+        Threshold law.
+    tasks_per_size : int
+        Simulated tasks at each size (at least 2).
+    seed : int or tuple of int
+        The ``k``-th size uses the stream ``(*seed, k)``.
+    batch : int
+        Largest number of features simulated at once (memory).
+
+    Returns
+    -------
+    RiskCurves
+    """
+    rules = validation.rules(rules)
+    sizes = np.atleast_1d(validation.finite(sizes, "sizes"))
+    sizes = [validation.count(n, "sizes") for n in sizes.ravel().tolist()]
+    tasks_per_size = validation.count(tasks_per_size, "tasks_per_size", minimum=2)
+    batch = validation.count(batch, "batch")
+    seed = validation.seed(seed)
+    runs, counts = [], []
+    for k, n in enumerate(sizes):
+        per_batch = max(2, min(tasks_per_size, batch // n))
+        batches = -(-tasks_per_size // per_batch)
+        counts.append(tasks_per_size // batches * batches)
+        runs.append(
+            baselines.monte_carlo_risks(
+                rules,
+                n,
+                prior,
+                tasks_per_batch=tasks_per_size // batches,
+                batches=batches,
+                rng=(*seed, k),
+            )
+        )
+    risks = {
+        name: baselines.Estimate(
+            np.array([run[name].value for run in runs]),
+            np.array([run[name].se for run in runs]),
+        )
+        for name in rules
+    }
+    return RiskCurves(np.array(sizes), risks, np.array(counts))
 
 
 def largest_z(measured, errors, exact):
@@ -123,11 +222,16 @@ def z_threshold(comparisons, alpha):
     ValueError
         If ``alpha`` is not in (0, 1).
     """
-    comparisons = validation.count(comparisons, "comparisons")
+    comparisons = validation.count(comparisons, "comparisons", maximum=None)
     alpha = validation.scalar(alpha, "alpha")
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1) (got {alpha:g})")
-    return float(stats.norm.isf(alpha / (2 * comparisons)))
+    log_tail = math.log(alpha) - math.log(2) - math.log(comparisons)
+    if log_tail > math.log(np.finfo(float).tiny):
+        return float(stats.norm.isf(alpha / (2 * comparisons)))
+    # a tail probability below the smallest normal float (or a count past the floats):
+    # the quantile from its logarithm
+    return float(-special.ndtri_exp(log_tail))
 
 
 def ratio(numerator, denominator):

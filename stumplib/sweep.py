@@ -11,6 +11,7 @@ what the serial loop returns. The number of local workers is ``STUMPLIB_WORKERS`
 import os
 
 import joblib
+import numpy as np
 
 from . import progress, validation
 
@@ -154,6 +155,20 @@ def examples(item):
     Returns
     -------
     int
+
+    Raises
+    ------
+    ValueError, TypeError
+        If the item does not start with a pair of counts.
+
+    Examples
+    --------
+    >>> examples(((400, 800), "any", "other", "entries"))
+    320000
     """
-    m, n = item[0]
+    if isinstance(item, (str, bytes)) or not hasattr(item, "__getitem__"):
+        raise TypeError(f"item must be a sequence starting with (m, n) (got {item!r})")
+    if len(item) == 0 or np.shape(item[0]) != (2,):
+        raise ValueError(f"item must start with a pair (m, n) (got {item!r})")
+    m, n = validation.counts(item[0], "item[0]")
     return m * n

@@ -40,7 +40,15 @@ from typing import NamedTuple
 import numpy as np
 from scipy import special
 
-from . import fitting, head, population, quadrature, tasks, training, validation
+from . import (
+    head,
+    moments,
+    population,
+    quadrature,
+    tasks,
+    training,
+    validation,
+)
 
 
 def mirrored_estimate(a, b, x, y):
@@ -400,7 +408,37 @@ def side(a, b, s, q=None):
         ``eps``, ``d eps/da``, ``d eps/db``, ``logit(pi_+)`` and its ``b``-derivative
         (its ``a``-derivative is 1).
     """
-    return _side(*_checked(a, b, s, q))
+    a, b, s, q = _checked(a, b, s, q)
+    if b >= 1:
+        return _side(a, b, s, q)
+    excess = _small_side(a, b, s, q)
+    with np.errstate(over="ignore", divide="ignore"):  # 1/b past the floats: inf
+        inverse = np.float64(b) ** -1.0
+        return excess._replace(
+            eps=inverse + excess.eps, eps_b=excess.eps_b - inverse**2
+        )
+
+
+def _small_side(a, b, s, q):
+    """:func:`_side` for ``b < 1``; its ``eps``, ``eps_b`` less ``1/b`` and ``-1/b²``.
+
+    Where ``b l`` is small the tails ``T(l) = 1/b - l M(b l)`` (``M`` the mean fraction
+    of the law ``∝ e^{-b u}`` on ``[0, l]``, whose ``b``-derivative gives
+    ``dT/db = -1/b² + l² V(b l)``) are ``1/b`` plus a term of order ``l``: written
+    without the ``1/b``, which cancels from every residual, the terms keep full
+    precision down to the smallest ``b``.
+    """
+    lm_neg, mean_s, var_s = moments.unchecked_truncated_exponential(b, s)
+    lm_pos, mean_q, var_q = moments.unchecked_truncated_exponential(b, q)
+    with np.errstate(invalid="ignore"):  # an empty class at an edge: logit ±inf
+        logit = np.where(s <= 0.5, a - b * s, (a - b) + b * q) + lm_pos - lm_neg
+    logit_b = -s + mean_s - mean_q
+    p_pos, p_neg = special.expit(logit), special.expit(-logit)
+    jump = mean_s - s - mean_q
+    excess = p_neg * (s - mean_s) - p_pos * mean_q
+    eps_a = p_pos * p_neg * jump
+    excess_b = eps_a * logit_b + p_neg * var_s + p_pos * var_q
+    return Side(excess, eps_a, excess_b, logit, logit_b)
 
 
 def _side(a, b, s, q):
@@ -468,7 +506,8 @@ def average_residual(a, b, s, q=None):
     r, r_a, r_b : ndarray
     """
     a, b, s, q = _checked(a, b, s, q)
-    head, mirror = _side(a, b, s, q), _side(a, b, q, s)
+    one = _side if b >= 1 else _small_side  # the 1/b cancels: excesses below 1
+    head, mirror = one(a, b, s, q), one(a, b, q, s)
     return tuple(0.5 * (m - h) for h, m in zip(head[:3], mirror[:3]))
 
 
@@ -493,7 +532,10 @@ def evidence_residual(a, b, s, q=None):
     r, r_a, r_b : ndarray
     """
     a, b, s, q = _checked(a, b, s, q)
-    head, mirror = _side(a, b, s, q), _side(a, b, q, s)
+    if b >= 1:
+        head, mirror = _side(a, b, s, q), _side(a, b, q, s)
+    else:  # the terms in 1/b (w/b - (1 - w)/b = tilt/b) cancel: excesses below 1
+        head, mirror = _small_side(a, b, s, q), _small_side(a, b, q, s)
     gap = special.log_expit(head.logit) - special.log_expit(mirror.logit)
     gap_a = special.expit(-head.logit) - special.expit(-mirror.logit)
     gap_b = (
@@ -501,12 +543,17 @@ def evidence_residual(a, b, s, q=None):
         - special.expit(-mirror.logit) * mirror.logit_b
     )
     w = special.expit(gap)
-    tilt = np.tanh(0.5 * gap)  # 2w - 1
-    spread = 2.0 / b - head.eps - mirror.eps  # d r / d w
-    r = tilt / b - w * head.eps + (1 - w) * mirror.eps
     w_a, w_b = w * (1 - w) * gap_a, w * (1 - w) * gap_b
+    if b >= 1:
+        tilt = np.tanh(0.5 * gap)  # 2w - 1
+        spread = 2.0 / b - head.eps - mirror.eps  # d r / d w
+        r = tilt / b - w * head.eps + (1 - w) * mirror.eps
+        r_b = w_b * spread - tilt / b**2 - w * head.eps_b + (1 - w) * mirror.eps_b
+    else:
+        spread = -head.eps - mirror.eps
+        r = -w * head.eps + (1 - w) * mirror.eps
+        r_b = w_b * spread - w * head.eps_b + (1 - w) * mirror.eps_b
     r_a = w_a * spread - w * head.eps_a + (1 - w) * mirror.eps_a
-    r_b = w_b * spread - tilt / b**2 - w * head.eps_b + (1 - w) * mirror.eps_b
     return r, r_a, r_b
 
 
@@ -665,42 +712,3 @@ def rates(loss_and_gradient, trajectory):
     if np.any(loss <= 0):
         raise ValueError("the loss must be positive along the trajectory")
     return Rates(-t * g_b, -t * (g_a**2 + g_b**2) / loss)
-
-
-def log_limit(b, y):
-    """Extrapolate ``y = c0 + (c1 log b + c2)/b + (c3 log b + c4)/b^2`` to ``b -> inf``.
-
-    For the offsets under ``U[0, 1]``, whose corrections carry ``log b``. The limit is
-    ``c0`` of the five-term fit; its tolerance is three standard errors of that fit
-    plus the change of ``c0`` when the ``1/b^2`` terms are dropped (the truncation
-    uncertainty, measured on the data).
-
-    Parameters
-    ----------
-    b, y : array_like
-        One-dimensional, same length (at least 7), ``b > 1``.
-
-    Returns
-    -------
-    limit, tol : float
-
-    Raises
-    ------
-    ValueError
-        If ``b`` and ``y`` are not 1-D of the same length of at least 7, or ``b <= 1``.
-    """
-    b = validation.positive(b, "b")
-    y = validation.finite(y, "y")
-    if b.ndim != 1 or b.shape != y.shape or len(b) < 7:
-        raise ValueError(
-            f"b and y must be 1-D of the same length >= 7 (got {b.shape} and {y.shape})"
-        )
-    if np.any(b <= 1):
-        raise ValueError("b must exceed 1")
-    columns = [np.ones_like(b), np.log(b) / b, 1 / b, np.log(b) / b**2, b**-2.0]
-    fits = []
-    for k in (3, 5):
-        fit = fitting.least_squares(np.column_stack(columns[:k]), y)
-        fits.append((fit.coef[0], fit.se[0]))
-    (c0_less, _), (c0, se) = fits
-    return float(c0), float(3 * se + abs(c0 - c0_less))

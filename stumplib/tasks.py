@@ -139,6 +139,18 @@ class Beta:
     ------
     ValueError
         If ``alpha`` or ``beta`` is not a positive scalar.
+
+    Examples
+    --------
+    >>> law = Beta(2.0, 3.0)
+    >>> law.support, round(law.bulk[0], 6)
+    ((0.0, 1.0), 0.4)
+    >>> law.density([0.0, 0.5]).round(6).tolist()
+    [0.0, 1.5]
+    >>> round(float(law.cdf(0.5)), 6)
+    0.6875
+    >>> law.sample(4, rng=0).shape
+    (4,)
     """
 
     alpha: float = 2.0
@@ -259,6 +271,12 @@ class Fixed:
     ------
     ValueError
         If ``s`` is not a scalar in [0, 1].
+
+    Examples
+    --------
+    >>> law = Fixed(0.3)
+    >>> law.support, law.sample(3).tolist()
+    ((0.3, 0.3), [0.3, 0.3, 0.3])
     """
 
     s: float
@@ -302,6 +320,13 @@ def labels(x, s):
     ValueError
         If ``x`` or ``s`` leaves [0, 1], ``x`` is a scalar, or ``s`` does not broadcast
         against ``x.shape[:-1]``.
+
+    Examples
+    --------
+    >>> labels([0.1, 0.4, 0.6, 0.9], 0.5).tolist()
+    [0.0, 0.0, 1.0, 1.0]
+    >>> labels([[0.2, 0.8], [0.2, 0.8]], [0.1, 0.9]).tolist()
+    [[1.0, 1.0], [0.0, 0.0]]
     """
     x = validation.unit_interval(x, "x")
     s = validation.unit_interval(s, "s")
@@ -329,6 +354,14 @@ def sample_contexts(m, n, prior=Uniform(), features=Uniform(), rng=None):
         Features and labels.
     s : ndarray, shape (m,)
         Thresholds.
+
+    Examples
+    --------
+    >>> x, y, s = sample_contexts(3, 5, Uniform(0.1, 0.9), rng=0)
+    >>> x.shape, y.shape, s.shape
+    ((3, 5), (3, 5), (3,))
+    >>> bool(np.all(y == (x > s[:, None])))
+    True
     """
     m, n = validation.count(m, "m"), validation.count(n, "n")
     validation.sampler(prior, "prior")
@@ -363,6 +396,12 @@ def mirror(x, y, s=None):
     ------
     ValueError
         If the context or ``s`` is invalid.
+
+    Examples
+    --------
+    >>> x, y, s = mirror([0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1], 0.5)
+    >>> x.round(12).tolist(), y.tolist(), float(s)
+    ([0.9, 0.6, 0.4, 0.1], [1.0, 1.0, 0.0, 0.0], 0.5)
     """
     x, y = validation.context(x, y)
     if s is None:

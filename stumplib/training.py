@@ -30,6 +30,13 @@ class Trajectory:
         Head parameters at those times.
     loss : ndarray, shape (k,)
         Loss at those parameters.
+
+    Examples
+    --------
+    >>> t, loss = np.array([0.0, 1.0]), np.array([0.02, 0.01])
+    >>> run = Trajectory(t, np.array([9.0, 9.5]), np.array([10.0, 10.5]), loss)
+    >>> run.offset.tolist(), run.ratio.round(6).tolist()
+    ([-1.0, -1.0], [0.9, 0.904762])
     """
 
     t: np.ndarray
@@ -67,6 +74,11 @@ def log_steps(steps, points=200):
     ------
     ValueError, TypeError
         If ``steps`` or ``points`` is not an integer in range.
+
+    Examples
+    --------
+    >>> log_steps(1000, points=8).tolist()
+    [0, 2, 6, 18, 51, 138, 372, 1000]
     """
     steps = validation.count(steps, "steps", minimum=0)
     points = validation.count(points, "points")
@@ -116,6 +128,14 @@ def descend(direction, theta0, eta, max_steps, goal="the stop", label=None):
         If a step leaves the parameters non-finite.
     RuntimeError
         If ``direction`` has not stopped the run after ``max_steps`` steps.
+
+    Examples
+    --------
+    >>> def direction(a, b, k):  # grad (a^2 + b^2) / 2, until |theta| < 0.01
+    ...     return None if np.hypot(a, b) < 0.01 else (a, b)
+    >>> a, b, k = descend(direction, (3.0, 4.0), 0.5, max_steps=100)
+    >>> k, round(a, 6), round(b, 6)
+    (9, 0.005859, 0.007812)
     """
     validation.function(direction, "direction")
     theta0 = validation.point(theta0)
@@ -149,6 +169,12 @@ def unchecked_descend(direction, theta0, eta, max_steps, goal="the stop", label=
     ------
     FloatingPointError, RuntimeError
         As :func:`descend`.
+
+    Examples
+    --------
+    >>> unchecked_descend(lambda a, b, k: None if k == 3 else (1.0, 1.0), (0.0, 0.0),
+    ...                   0.5, 10)
+    (-1.5, -1.5, 3)
     """
     a, b = theta0
     name = label or "descent"
@@ -269,6 +295,14 @@ def population_descent(prior, theta0, eta, steps, features=None, points=200):
     ------
     FloatingPointError, ValueError, TypeError
         As :func:`gradient_descent`, and for an invalid ``prior`` or ``features``.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> run = population_descent(prior, (9.0, 10.0), 50.0, 200, points=5)
+    >>> run.t.tolist(), bool(np.all(np.diff(run.loss) < 0))
+    ([0.0, 150.0, 650.0, 2600.0, 10000.0], True)
     """
     prior, features = (
         validation.density_law(prior, "prior"),
@@ -310,6 +344,14 @@ def corpus_descent(corpus, theta0, eta, steps, points=200):
         As :func:`gradient_descent`.
     TypeError
         If ``corpus`` is not a :class:`~stumplib.corpus.Corpus`.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> corpus = Corpus.sample(100, 40, tasks.Uniform(0.1, 0.9), rng=0)
+    >>> run = corpus_descent(corpus, (9.0, 10.0), 50.0, 100, points=4)
+    >>> run.t.tolist(), bool(run.loss[-1] < run.loss[0])
+    ([0.0, 200.0, 1050.0, 5000.0], True)
     """
     validation.instance(corpus, Corpus, "corpus")
     return gradient_descent(
@@ -333,6 +375,14 @@ def corpus_descents(keys, prior, theta0, eta, steps, seed, points=200, n_workers
     -------
     dict
         ``{key: Trajectory}`` in the order of ``keys``.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> runs = corpus_descents([(50, 20, 0), (50, 20, 1)], tasks.Uniform(0.1, 0.9),
+    ...                        (9.0, 10.0), 50.0, 20, seed=1, points=3, n_workers=1)
+    >>> list(runs), runs[50, 20, 0].t.tolist()
+    ([(50, 20, 0), (50, 20, 1)], [0.0, 200.0, 1000.0])
     """
     keys = validation.count_rows(keys, "keys", (1, 1, 0))  # (m, n, copy)
     validation.sampler(prior, "prior")
@@ -389,6 +439,14 @@ def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False
         If the gradient becomes non-finite (naming the time and the state).
     RuntimeError
         If the integrator fails.
+
+    Examples
+    --------
+    >>> def quadratic(a, b):  # L = (a^2 + b^2) / 2: theta(t) = theta0 e^{-t}
+    ...     return (a * a + b * b) / 2, a, b
+    >>> run = flow(quadratic, (1.0, 2.0), [0.0, 1.0, 2.0])
+    >>> bool(np.allclose(run.a, np.exp(-run.t), rtol=1e-6)), run.b.round(6).tolist()
+    (True, [2.0, 0.735759, 0.270671])
     """
     validation.function(loss_and_gradient, "loss_and_gradient")
     theta0 = np.array(validation.point(theta0))
@@ -466,6 +524,13 @@ def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
         As :func:`flow`.
     ValueError, TypeError
         For invalid arguments.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> run = gradient_flow(tasks.Uniform(0.1, 0.9), (9.0, 10.0), 1e4, points=4)
+    >>> run.t.round(6).tolist(), bool(run.b[-1] > run.b[0])
+    ([0.0, 0.001, 0.215443, 46.415888, 10000.0], True)
     """
     validation.density_law(prior, "prior")
     validation.features(features)

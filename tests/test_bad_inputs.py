@@ -26,6 +26,7 @@ from stumplib import (
     baselines,
     calibration,
     certification,
+    certified_runs,
     corpus,
     descent_lemma,
     dynamics,
@@ -36,6 +37,7 @@ from stumplib import (
     moments,
     past_freeze,
     population,
+    posthoc,
     pretraining,
     progress,
     quadrature,
@@ -48,11 +50,22 @@ from stumplib import (
     training,
     validation,
 )
-from stumplib.book import claims, full_data, plotting, prose, scales
+from stumplib.book import (
+    boundary_plots,
+    claims,
+    contexts,
+    full_data,
+    identities,
+    interactive,
+    plotting,
+    prose,
+    scales,
+)
 from stumplib.symbolic import boundary as symbolic_boundary
 from stumplib.symbolic import dynamics as symbolic_dynamics
 from stumplib.symbolic import head as symbolic_head
 from stumplib.symbolic import population as symbolic_population
+from stumplib.symbolic import posthoc as symbolic_posthoc
 from stumplib.symbolic import risks as symbolic_risks
 from stumplib.symbolic import sampling as symbolic_sampling
 from stumplib.symbolic import symmetrized as symbolic_symmetrized
@@ -96,7 +109,7 @@ RECORD = dict(
 FIT = fitting.PowerLaw(-1.0, 0.1, 0.0, 0.1)
 BETA, FIXED = tasks.Beta(2.0, 3.0), tasks.Fixed(0.3)
 CONTEXTS = head.Contexts(XB, YB)
-EXPANSION = dynamics.Expansion(np.array([1.0, 0.5]), np.array([0.1, 0.1]))
+EXPANSION = fitting.Expansion(np.array([1.0, 0.5]), np.array([0.1, 0.1]))
 LOSS_EXPANSION = symbolic_dynamics.LossExpansion("U[0, 1]", 1, 1, 0, 0, {})
 LAW = symbolic_symmetrized.Law(symbolic_symmetrized.lo, 1)
 
@@ -324,6 +337,7 @@ CASES = [
         "",
         "",
     ),
+    (dynamics.aligned, dict(b=20.0, prior=PRIOR), "b", "", "prior features", ""),
     (
         dynamics.rate,
         dict(a=[5.0], b=[10.0], prior=PRIOR),
@@ -333,18 +347,34 @@ CASES = [
         "",
     ),
     (
-        dynamics.inverse_expansion,
+        dynamics.portrait,
+        dict(prior=PRIOR, b=[10.0, 20.0], offset=[0.0, 2.0], p=0.9),
+        "b offset p",
+        "",
+        "prior features",
+        "",
+    ),
+    (
+        dynamics.stable_steps,
+        dict(prior=PRIOR, a0=[9.0], b0=[10.0], steps=2, iterations=1),
+        "a0 b0 steps iterations",
+        "steps iterations",
+        "prior",
+        "",
+    ),
+    (
+        fitting.inverse_expansion,
         dict(b=[1.0, 2.0, 3.0, 4.0], y=[1.0, 0.5, 0.3, 0.2]),
-        "b y degree",
-        "degree",
+        "b y degree log_from",
+        "degree log_from",
         "",
         "",
     ),
     (
-        dynamics.extrapolate,
+        fitting.extrapolate,
         dict(b=[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], y=[1.0, 0.5, 0.3, 0.2, 0.2, 0.1]),
-        "b y degree",
-        "degree",
+        "b y degree log_from",
+        "degree log_from",
         "",
         "",
     ),
@@ -379,7 +409,7 @@ CASES = [
         "",
     ),
     (
-        certification.task_gradients,
+        corpus.task_gradients,
         dict(corpus=CORPUS, a=1.0, b=2.0),
         "a b",
         "",
@@ -531,6 +561,21 @@ CASES = [
         "",
         "",
     ),
+    (
+        risk_checks.risk_curves,
+        dict(
+            rules=RULES,
+            sizes=[3, 4],
+            prior=tasks.Fixed(0.3),
+            tasks_per_size=20,
+            seed=(1, 2),
+            batch=100,
+        ),
+        "sizes tasks_per_size seed batch",
+        "tasks_per_size seed batch",
+        "",
+        "prior",
+    ),
     (quadrature.gauss_legendre, dict(breaks=[0.0, 1.0]), "breaks", "", "", ""),
     (
         quadrature.graded,
@@ -569,6 +614,24 @@ CASES = [
         plotting.reference_slope,
         dict(ax=AX, x=[1.0, 2.0], slope=-1.0, anchor=1.0),
         "x slope anchor",
+        "",
+        "",
+        "",
+    ),
+    (
+        plotting.phase_portrait,
+        dict(
+            ax=AX,
+            portrait=dynamics.Portrait(
+                np.array([0.0, 1.0]),
+                np.array([10.0, 20.0]),
+                0.9,
+                np.zeros((2, 2)),
+                np.ones((2, 2, 2)),
+            ),
+            vmax=4.0,
+        ),
+        "vmax",
         "",
         "",
         "",
@@ -651,14 +714,6 @@ CASES = [
         "",
     ),
     (
-        symmetrization.log_limit,
-        dict(b=2.0 ** np.arange(1, 8), y=1.0 + 2.0 ** -np.arange(1, 8)),
-        "b y",
-        "",
-        "",
-        "",
-    ),
-    (
         symbolic_population.residual_high_precision,
         dict(a_=1.0, b_=2.0, s_=0.3),
         "a_ b_ s_ dps",
@@ -670,7 +725,7 @@ CASES = [
     (symbolic_population.interior_series, dict(order=2), "order", "order", "", ""),
     (calibration.offset, dict(a=20.0, b=20.0, prior=PRIOR), "a b", "", "prior", ""),
     (
-        certification.noise_ratio,
+        corpus.noise_ratio,
         dict(gradients=[[1.0, 2.0], [2.0, 3.0]]),
         "gradients",
         "",
@@ -879,6 +934,30 @@ CASES = [
         "",
     ),
     (claims.number, dict(value=1.5), "value digits", "digits", "", ""),
+    (
+        posthoc.cubed_loss,
+        dict(a=[25.0], b=[20.0], prior=PRIOR),
+        "a b",
+        "",
+        "prior",
+        "",
+    ),
+    (
+        posthoc.crossover,
+        dict(t=[1.0, 2.0, 3.0], first=[1.0, 2.0, 3.0], second=[3.0, 2.0, 1.0]),
+        "t first second",
+        "",
+        "",
+        "",
+    ),
+    (
+        interactive.playground,
+        dict(seed=0, n=4, n_max=8, b=20.0, s=0.5),
+        "n n_max b s",
+        "n n_max",
+        "",
+        "",
+    ),
     (claims.check, RECORD, "expected tol digits", "digits", "", ""),
     (prose.text, dict(value=1.5), "value", "", "", ""),
     (
@@ -967,7 +1046,7 @@ CASES = [
         "",
     ),
     (
-        certification.certified_run,
+        certified_runs.certified_run,
         dict(corpus=CORPUS, prior=PRIOR, theta0=(3.0, 2.5), eta=1.0, b_stop=2.0),
         "eta b_stop growth max_steps",
         "max_steps",
@@ -975,16 +1054,16 @@ CASES = [
         "",
     ),
     (
-        certification.certified_end_of_size,
-        dict(m=3, n=4, prior=PRIOR, corpora=2, seed=1, b0=2.5, b_stop=2.0, n_workers=1),
+        certified_runs.certified_end_of_size,
+        dict(m=3, n=4, prior=PRIOR, corpora=2, seed=1, b0=2.5, b_stop=3.0, n_workers=1),
         "m n corpora b0 b_stop growth",
         "m n corpora",
         "prior",
         "",
     ),
-    (certification.sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
-    (certification.certified_scales, dict(k=4), "k", "k", "", ""),
-    (certification.slow_layer, dict(prior=PRIOR), "", "", "prior", ""),
+    (calibration.sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
+    (certified_runs.certified_scales, dict(k=4), "k", "k", "", ""),
+    (calibration.slow_layer, dict(prior=PRIOR), "", "", "prior", ""),
     (
         certification.squared_error_law,
         dict(a=5.0, b=10.0, prior=PRIOR, m=3),
@@ -1001,23 +1080,38 @@ IDS = [f"{c[0].__qualname__}" for c in CASES]
 _RESULT = "a result record, built by stumplib from validated input"
 _SYMPY = "takes SymPy expressions, symbols or exact numbers (symbolic, no float input)"
 _NO_ARGUMENTS = "takes no arguments"
+_FIGURE = (
+    "draws a chapter's figure from arrays the library computed and validated "
+    "(machinery, no input of its own)"
+)
 
 # Public callables outside the table: {callable: why no bad-number row applies}.
 NO_NUMERIC_INPUT = {
+    baselines.Estimate: _RESULT,
+    risk_checks.RiskCurves: _RESULT,
+    risk_checks.RiskCurves.z: "takes a dict of exact risks (arrays)",
+    contexts.equation: "shows SymPy expressions (LaTeX strings and expressions)",
+    contexts.residual: _SYMPY,
+    contexts.context_figure: "draws arrays made by stumplib (tests/test_contexts.py)",
+    contexts.risk_rates_figure: "draws RiskCurves results (tests/test_contexts.py)",
+    contexts.attention_figure: "draws arrays made by stumplib (test_contexts.py)",
+    contexts.hard_limit_figure: "draws arrays made by stumplib (test_contexts.py)",
     calibration.OffValley: _RESULT,
     certification.ContextBias: _RESULT + "; bias_crossing checks its fields",
     certification.Crossing: _RESULT,
-    certification.CertifiedRun: _RESULT,
-    certification.CertifiedEnd: _RESULT,
+    certified_runs.CertifiedRun: _RESULT,
+    certified_runs.CertifiedEnd: _RESULT,
     certification.SquaredErrorLaw: _RESULT,
-    certification.SlowLayer: _RESULT,
-    certification.CertifiedScales: _RESULT,
-    certification.certified_end_over: (
+    calibration.SlowLayer: _RESULT,
+    certified_runs.CertifiedScales: _RESULT,
+    certified_runs.certified_end_over: (
         "takes CertifiedRun records (TypeError naming runs)"
     ),
     dynamics.Phases: _RESULT,
-    dynamics.Expansion: _RESULT,
-    dynamics.Limit: _RESULT,
+    fitting.Expansion: _RESULT,
+    fitting.Limit: _RESULT,
+    dynamics.Portrait: _RESULT,
+    dynamics.StableSteps: _RESULT,
     fitting.PowerLaw: _RESULT + "; pooled_slope checks the fields it reads",
     fitting.Pooled: _RESULT,
     fitting.LinearFit: _RESULT,
@@ -1029,6 +1123,10 @@ NO_NUMERIC_INPUT = {
     pretraining.Freeze: _RESULT,
     past_freeze.PastLadder: _RESULT,
     past_freeze.PastFreeze: _RESULT,
+    past_freeze.share_lowered: (
+        "takes a PastFreeze (TypeError naming past); tests/test_past_freeze.py names "
+        "each bad rung and threshold"
+    ),
     rank_test.RankTest: _RESULT,
     rank_test.stratified_rank_sum: (
         "takes sequences of samples (tests/test_rank_test.py names each bad one)"
@@ -1052,6 +1150,10 @@ NO_NUMERIC_INPUT = {
     claims.line: "takes a claim record (a dict of strings made by make_record)",
     claims.records: "takes a notebook (a dict)",
     claims.parse_lines: "takes text",
+    claims.resolves: "takes a claim record (a dict of strings made by make_record)",
+    claims.read_margin: "takes a claim record (a dict of strings made by make_record)",
+    claims.find: "takes claim records and a reference string (tested in test_claims)",
+    claims.verdict: "takes claim records and reference strings",
     scales.scale: _NO_ARGUMENTS
     + " (STUMPLIB_SCALE is checked, TestNonNumericArguments)",
     scales.setting: "reads the environment; names the variable (tests/test_scales.py)",
@@ -1061,15 +1163,37 @@ NO_NUMERIC_INPUT = {
     + " (STUMPLIB_CLAIM_FAILURES is checked, tests/test_claims.py)",
     progress.bar: "takes an iterable and tqdm's own options",
     sweep.examples: (
-        "a sweep's cost estimate, called by sweep.run on items the library built"
+        "takes an item of any shape; its (m, n) is checked (tests/test_sweep.py)"
     ),
     sweep.workers: _NO_ARGUMENTS
     + " (STUMPLIB_WORKERS is checked, tests/test_sweep.py)",
     plotting.use_book_style: _NO_ARGUMENTS,
+    posthoc.Strategies: _RESULT,
+    posthoc.Strategies.crossover: _NO_ARGUMENTS,
+    posthoc.compare: (
+        "runs two population flows per call; tests/test_posthoc.py names each bad "
+        "argument"
+    ),
+    symbolic_posthoc.PosthocLimits: _RESULT,
+    symbolic_posthoc.PosthocLimits.differences: _NO_ARGUMENTS,
+    symbolic_posthoc.limits: _SYMPY,
+    identities.check: _SYMPY + "; the record it makes is claims.check's",
+    boundary_plots.edge_band: _FIGURE,
+    boundary_plots.collapse: _FIGURE,
+    boundary_plots.pointwise_risks: _FIGURE,
+    boundary_plots.strategies: _FIGURE,
     plotting.smallest_font: (
         "takes a Figure (TypeError naming fig, TestNonNumericArguments)"
     ),
     plotting.show: "takes a Figure (TypeError naming fig, TestNonNumericArguments)",
+    interactive.Interactive: _RESULT,
+    interactive.Interactive.html: _NO_ARGUMENTS,
+    interactive.Interactive.png: _NO_ARGUMENTS,
+    interactive.show: "takes an Interactive (TypeError naming figure_)",
+    interactive.phase_portrait: (
+        "each call precomputes every path (seconds); its arguments are validated and "
+        "tests/test_interactive.py names each bad one"
+    ),
     prose.Shown: "a float subclass for display; glue builds it from a validated value",
     symbolic_boundary.empty_side_survival: _NO_ARGUMENTS,
     symbolic_boundary.empty_side_moments: _NO_ARGUMENTS,
@@ -1129,7 +1253,7 @@ NO_NUMERIC_INPUT.update(
         for name, check in vars(validation).items()
         if not name.startswith("_")
         and inspect.isfunction(check)
-        and check.__module__ == validation.__name__
+        and check.__module__.startswith(validation.__name__)
     }
 )
 
@@ -1664,14 +1788,14 @@ class TestIssue27:
         )
         assert np.isnan(certification.certified_end([1.0, 2.0], [np.nan, 0.1], 0.15))
 
-    @pytest.mark.parametrize("func", [dynamics.inverse_expansion, dynamics.extrapolate])
+    @pytest.mark.parametrize("func", [fitting.inverse_expansion, fitting.extrapolate])
     def test_fits_need_distinct_scales(self, func):
         b = [10.0, 10.0, 10.0, 20.0, 20.0, 20.0]
         with pytest.raises(ValueError, match="^b must"):
             func(b, [1.0, 1.1, 0.9, 2.0, 2.1, 1.9], degree=2)
 
     def test_fit_with_a_repeated_scale_among_enough_distinct_ones_is_finite(self):
-        fit = dynamics.extrapolate(
+        fit = fitting.extrapolate(
             [10.0, 10.0, 20.0, 40.0, 80.0, 160.0], [1, 1, 2, 3, 4, 5.0]
         )
         assert np.all(np.isfinite(fit))

@@ -132,6 +132,90 @@ def test_ledger_lists_each_check_with_statement_values_evidence_and_link(
     assert "FAILS" not in warnings and "no matching record" not in warnings
 
 
+def kinds_notebook():
+    """A chapter with a resolved and an unresolved exact check, a keyed replay, an
+    exercise, and a key used twice."""
+
+    def output(kind, measured, tol, key=None, digits=4, statement="a check"):
+        record = claims.make_record(
+            "rule",
+            measured,
+            1.0,
+            tol,
+            statement,
+            evidence=kind,
+            span=None if kind == "exact" else "N=1..2",
+            key=key,
+            digits=digits,
+        )
+        return nbformat.v4.new_output(
+            "display_data",
+            data={"text/plain": claims.line(record), claims.MIME: record},
+        )
+
+    outputs = [
+        output("numerical", 1.5, 1.0, statement="half its tolerance"),
+        output("exact", 1.0, 1e-12, key="twice", statement="finer than its digits"),
+        output("replay", 1.0, 0.5, key="twice", statement="data replayed"),
+        output("exercise", 1.0, 0.5, statement="an exercise answer"),
+    ]
+    notebook = chapter_notebook()
+    notebook.cells[1].outputs = outputs
+    return notebook
+
+
+def test_the_ledger_reads_margins_marks_replays_and_lists_exercises_apart(
+    tmp_path, monkeypatch
+):
+    ledger, _, warnings = build(tmp_path, monkeypatch, kinds_notebook())
+    # the summary's closest check is the resolved one (0.5), never the finer check
+    # sitting at the bound 1; that one is counted apart
+    assert "0.5 of its tolerance (1 finer than its shown digits)" in ledger
+    assert "evidence: replay (N=1..2) — not evidence for the claim" in ledger
+    assert "<strong>replay</strong> (N=1..2) — not evidence" in ledger
+    assert (
+        "ran 3 checks covering 1 of the" in ledger and "1 of them is a replay" in ledger
+    )
+    assert "The answers of 1 exercise are checked too" in ledger
+    assert "Exercises (not claims): 1 check, 1 of 1 holds</summary>" in ledger
+    assert "<code>rule</code>: 3 checks, 3 of 3 hold</summary>" in ledger
+    group = ledger[ledger.index("Exercises (not claims)") :]
+    assert "an exercise answer" in group and "data replayed" not in group
+    assert ledger.count("key: ") == 2 and '<span class="pre">twice</span>' in ledger
+    assert "the key 'twice' names 2 checks" in warnings
+    for kind, text in claims.DEFINITIONS.items():
+        assert kind in claims.EVIDENCE and text
+
+
+def test_the_margin_plot_draws_unresolved_checks_apart(tmp_path):
+    sys.path.insert(0, str(EXT))
+    try:
+        import claims_ledger
+        from matplotlib import pyplot as plt
+
+        drawn = []
+        original = plt.Axes.scatter
+
+        def spy(self, x, y, **kwargs):
+            drawn.append((kwargs["label"], list(x), list(kwargs["facecolors"])))
+            return original(self, x, y, **kwargs)
+
+        plt.Axes.scatter = spy
+        records = [
+            claims.make_record("rule", 1.5, 1, 1, "s", evidence="numerical", span="x"),
+            claims.make_record("rule", 1, 1, 1e-12, "s", evidence="exact"),
+        ]
+        claims_ledger.margin_plot(records, tmp_path / "m.png")
+    finally:
+        plt.Axes.scatter = original
+        sys.path.remove(str(EXT))
+        sys.modules.pop("claims_ledger", None)
+    assert drawn[0][0] == "exact" and drawn[0][1] == [claims_ledger.FINER]
+    assert drawn[0][2] == ["none"]  # hollow: finer than its shown digits
+    assert drawn[1][0] == "numerical" and drawn[1][1] == [0.5]
+    assert drawn[1][2] != ["none"]
+
+
 def test_the_ledger_folds_its_checks_by_claim(tmp_path, monkeypatch):
     ledger, _, _ = build(tmp_path, monkeypatch)
     assert ledger.count('<details class="claims-ledger-group">') == 2
@@ -301,7 +385,9 @@ def test_dependencies_follow_relative_and_package_imports():
         "population.py",
         "tasks.py",
         "head.py",
-        "validation.py",
+        "validation/__init__.py",
+        "validation/arrays.py",
+        "validation/objects.py",
         "symbolic/__init__.py",
         "symbolic/boundary.py",
         "symbolic/risks.py",
@@ -314,54 +400,71 @@ RESULTS_PAGE = """# Results
 ```{claims-verdicts}
 ```
 
-```{claim-verdict} rule gradients
-:title: The model
+```{evidence-kinds}
+```
+
+```{claim-verdict}
+---
+title: The model
+main: rule-main
+also: gradients: fd check
+---
 The *model* sentence.
 ```
 
-```{claim-verdict} gradients
-:title: Numerical only
+```{claim-verdict}
+---
+title: Numerical only
+main: gradients: fd check
+---
 ```
 
-```{claim-verdict} rule symmetrized-dynamics
-:title: With an id no chapter checks
+```{claim-verdict}
+---
+title: Inherits nothing
+main: gradients: fd check
+also: rule-main
+---
 ```
 
-```{claim-verdict} boundary
-:title: Not tested
+```{claim-verdict}
+---
+title: Not tested
+main: boundary: no such check
+---
 ```
 """
 
 
-def verdict_notebook(evidence="asymptotic", tol=1.0):
-    """A chapter with a ``rule`` check of kind ``evidence`` and a numerical
-    ``gradients`` check."""
+def verdict_notebook(evidence="asymptotic", tol=1.0, extra=()):
+    """A chapter with a ``rule`` check (key ``rule-main``) of kind ``evidence``, a
+    numerical ``gradients`` check and ``extra`` (kind, key) checks of ``rule``."""
 
-    def output(claim_id, kind, tol):
+    def output(claim_id, kind, tol, key=None, name=None):
         record = claims.make_record(
             claim_id,
             0.5,
             0,
             tol,
-            f"{claim_id} check",
+            f"{name or claim_id} check",
             evidence=kind,
             span=None if kind == "exact" else "N=1..2",
+            key=key,
         )
         return nbformat.v4.new_output(
             "display_data",
             data={"text/plain": claims.line(record), claims.MIME: record},
         )
 
+    outputs = [
+        output("rule", evidence, 1.0, key="rule-main"),
+        output("gradients", "numerical", tol, name="fd"),
+    ]
+    outputs += [output("rule", kind, 1.0, key=key) for kind, key in extra]
     notebook = nbformat.v4.new_notebook(
         cells=[
             nbformat.v4.new_markdown_cell("# Chapter"),
-            nbformat.v4.new_code_cell(
-                "check()",
-                outputs=[
-                    output("rule", evidence, 1.0),
-                    output("gradients", "numerical", tol),
-                ],
-            ),
+            nbformat.v4.new_code_cell("check()", outputs=outputs),
         ]
     )
     notebook.metadata["kernelspec"] = {
@@ -372,10 +475,10 @@ def verdict_notebook(evidence="asymptotic", tol=1.0):
     return notebook
 
 
-def build_results(tmp_path, monkeypatch, notebook):
+def build_results(tmp_path, monkeypatch, notebook, page=RESULTS_PAGE):
     """Build chapter and results page with the verdicts extension; return.
 
-    Sections, warnings.
+    Summary, sections, warnings.
     """
     src = tmp_path / "src"
     src.mkdir(parents=True, exist_ok=True)
@@ -385,7 +488,7 @@ def build_results(tmp_path, monkeypatch, notebook):
     (src / "index.rst").write_text(
         "Index\n=====\n\n.. toctree::\n\n   chapter\n   results\n"
     )
-    (src / "results.md").write_text(RESULTS_PAGE)
+    (src / "results.md").write_text(page)
     nbformat.write(notebook, src / "chapter.ipynb")
     warnings = sphinx_build(src, tmp_path, monkeypatch, True)
     html = (tmp_path / "out" / "results.html").read_text()
@@ -397,47 +500,128 @@ def verdict_of(section):
     return section.split("Verdict: ")[1].split("</strong>")[0].rsplit(">", 1)[1]
 
 
-def test_verdicts_are_computed_from_the_checks_of_the_build(tmp_path, monkeypatch):
+def test_verdicts_come_from_the_checks_each_sentence_declares(tmp_path, monkeypatch):
     summary, sections, warnings = build_results(
         tmp_path, monkeypatch, verdict_notebook()
     )
     assert [verdict_of(s) for s in sections] == [
         "reproduced",
-        "partly",
-        "partly",
+        "numerical",
+        "numerical",  # an asymptotic check of its other content does not lift it
         "not tested",
     ]
     assert "<em>model</em> sentence" in sections[0]  # the content is parsed
-    assert (
-        "rubric" in sections[0] and "The model</p>" in sections[0]
-    )  # the title heads it
-    assert (
-        "1 of 1 hold" in sections[0]
-        and "asymptotic" in sections[0]
-        and "N=1..2" in sections[0]
-    )
-    assert "numerical only" in sections[1]
-    assert "no check of symmetrized-dynamics" in sections[2]  # an id not in claims.IDS
-    assert "no check in this build" in sections[3]
+    assert "rubric" in sections[0] and "The model</p>" in sections[0]
+    assert "rule check" in sections[0] and "fd check" in sections[0]
+    assert 'href="chapter.html#claim-check-0"' in sections[0]  # links to the output
+    assert "asymptotic (N=1..2)" in sections[0] and ">main<" in sections[0]
+    assert ">other<" in sections[0]
+    assert "main statement has asymptotic evidence" in sections[0]
+    assert "not exact or asymptotic" in sections[1] and "not exact" in sections[2]
+    assert "no such check in this build" in sections[3]
+    assert "'boundary: no such check' names no check in this build" in warnings
     table = summary[summary.index("claims-verdicts") :]
-    assert [
+    assert all(
         w in table
         for w in (
             "The model",
             "Not tested",
             "<strong>reproduced</strong>",
             "<strong>not tested</strong>",
+            '<code class="docutils literal notranslate"><span class="pre">rule</span>',
         )
-    ] == [True] * 4
+    )
+    for kind, text in claims.DEFINITIONS.items():  # {evidence-kinds}: one definition
+        assert f"<dt>{kind}</dt>" in summary and text in summary
     assert "FAILS" not in warnings
 
 
-def test_numerical_evidence_alone_is_partly_and_a_failing_check_fails(
+def test_numerical_main_evidence_is_numerical_and_a_failing_check_fails(
     tmp_path, monkeypatch
 ):
     _, sections, _ = build_results(tmp_path, monkeypatch, verdict_notebook("numerical"))
-    assert verdict_of(sections[0]) == "partly"
+    assert verdict_of(sections[0]) == "numerical"
     failing = verdict_notebook("exact", tol=0.1)
     _, sections, warnings = build_results(tmp_path / "b", monkeypatch, failing)
-    assert [verdict_of(s) for s in sections[:3]] == ["fails", "fails", "partly"]
+    assert [verdict_of(s) for s in sections] == [
+        "fails",
+        "fails",
+        "fails",
+        "not tested",
+    ]
     assert "claim 'gradients' FAILS" in warnings
+
+
+def test_replays_never_count_and_bad_declarations_warn(tmp_path, monkeypatch):
+    page = RESULTS_PAGE.replace("main: rule-main", "main: rule-replay; rule-dup")
+    notebook = verdict_notebook(
+        "numerical", extra=[("replay", "rule-replay"), ("exact", "rule-dup")] * 1
+    )
+    notebook.cells[1].outputs += (
+        verdict_notebook("numerical", extra=[("exact", "rule-dup")])
+        .cells[1]
+        .outputs[2:]
+    )
+    _, sections, warnings = build_results(tmp_path, monkeypatch, notebook, page)
+    assert "'rule-replay' is a replay check" in warnings
+    assert "the key 'rule-dup' names 2 checks" in warnings
+    # the duplicated key's checks are exact: the page still computes a verdict
+    assert verdict_of(sections[0]) == "reproduced"
+    only_replay = RESULTS_PAGE.replace("main: rule-main", "main: rule-replay")
+    _, sections, _ = build_results(tmp_path / "b", monkeypatch, notebook, only_replay)
+    assert verdict_of(sections[0]) == "numerical"
+
+
+def test_a_verdict_without_its_main_checks_or_with_a_bad_reference_is_an_error(
+    tmp_path, monkeypatch
+):
+    page = "# R\n\n```{claim-verdict}\n:title: T\n```\n"
+    _, _, warnings = build_results(tmp_path, monkeypatch, verdict_notebook(), page)
+    assert "needs a :main:" in warnings
+    page = "# R\n\n```{claim-verdict}\n:title: T\n:main: nonsense: words\n```\n"
+    _, _, warnings = build_results(
+        tmp_path / "b", monkeypatch, verdict_notebook(), page
+    )
+    assert "reference must be a key" in warnings
+
+
+def test_lettered_appendices_number_their_results_with_their_letter(
+    tmp_path, monkeypatch
+):
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "conf.py").write_text(
+        "extensions = ['myst_nb', 'sphinx_proof', 'appendix_numbers']\n"
+        "nb_execution_mode = 'off'\n"
+    )
+    (src / "index.rst").write_text(
+        "Index\n=====\n\n.. toctree::\n   :numbered:\n\n   chapter\n\n"
+        ".. toctree::\n\n   appendix\n   other\n"
+    )
+    proposition = "```{{prf:proposition}} {title}\n:label: {label}\n\nText.\n```\n\n"
+    (src / "chapter.md").write_text(
+        "# Chapter\n\n"
+        + proposition.format(title="In the chapter", label="prop-c")
+        + "See {prf:ref}`prop-e2`.\n"
+    )
+    (src / "appendix.md").write_text(
+        "# Appendix E: checks\n\n"
+        + proposition.format(title="First", label="prop-e1")
+        + "```{prf:definition} A definition\n:label: def-e1\n\nText.\n```\n\n"
+        + proposition.format(title="Second", label="prop-e2")
+    )
+    (src / "other.md").write_text(
+        "# Appendix: unlettered\n\n" + proposition.format(title="X", label="prop-x")
+    )
+    warnings = sphinx_build(src, tmp_path, monkeypatch, True)
+    sys.modules.pop("appendix_numbers", None)
+    read = lambda name: (tmp_path / "out" / f"{name}.html").read_text()
+    appendix, chapter = read("appendix"), read("chapter")
+    assert "Proposition E.1" in appendix and "Proposition E.2" in appendix
+    assert "Definition E.1" in appendix  # each kind counts on its own
+    assert "Proposition 1.1" in chapter and "Proposition E.2" in chapter  # the ref
+    assert "E." not in read("other")  # no letter, Sphinx's own numbers
+    problems = [
+        w for w in warnings.splitlines() if "WARNING" in w and "registered" not in w
+    ]
+    assert not problems  # (a node class registered again by another test's build)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from stumplib import calibration, certification, population, tasks
+from stumplib import corpus as corpus_module
 from stumplib.corpus import Corpus
 
 PRIOR = tasks.Uniform(0.1, 0.9)
@@ -22,7 +23,7 @@ def point():
 
 def test_task_gradients_average_to_corpus_gradient(point):
     corpus = Corpus.sample(300, 50, PRIOR, rng=1)
-    G = certification.task_gradients(corpus, *point)
+    G = corpus_module.task_gradients(corpus, *point)
     assert G.shape == (300, 2)
     np.testing.assert_allclose(G.mean(axis=0), corpus.gradient(*point), rtol=1e-12)
 
@@ -31,7 +32,7 @@ def test_task_gradients_match_finite_differences(point):
     corpus = Corpus.sample(40, 20, PRIOR, rng=2)
     a, b = point
     h = 1e-5
-    G = certification.task_gradients(corpus, a, b)
+    G = corpus_module.task_gradients(corpus, a, b)
     for k, (da, db) in enumerate(((h, 0.0), (0.0, h))):
         plus = (corpus.estimates(a + da, b + db) - corpus.s) ** 2
         minus = (corpus.estimates(a - da, b - db) - corpus.s) ** 2
@@ -212,10 +213,21 @@ def test_noise_ratio_reference_and_scaling():
     expected = np.sqrt(
         (np.var(G[:, 0], ddof=1) + np.var(G[:, 1], ddof=1)) / 3
     ) / np.linalg.norm(G.mean(0))
-    assert certification.noise_ratio(G) == pytest.approx(expected, rel=1e-14)
+    assert corpus_module.noise_ratio(G) == pytest.approx(expected, rel=1e-14)
     # invariant under scaling of the gradients; falls like 1/sqrt(m) for repeated rows
-    assert certification.noise_ratio(7.0 * G) == pytest.approx(expected, rel=1e-14)
-    assert certification.noise_ratio(np.zeros((4, 2))) == float("inf")
+    assert corpus_module.noise_ratio(7.0 * G) == pytest.approx(expected, rel=1e-14)
+    assert corpus_module.noise_ratio(np.zeros((4, 2))) == float("inf")
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e200, 1e300, 2.0**-1074])
+def test_noise_ratio_is_scale_free_at_extreme_scales(scale):
+    # rows (1, 0), (0, 1), (2, 2): mean (1, 1), squared deviations 4 / (2 * 3), ratio
+    # sqrt(2 / 3) / sqrt(2) = 1 / sqrt(3)
+    # (once NaN at 1e200 and inf at 1e-200: the squares overflowed or underflowed)
+    G = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
+    ratio = corpus_module.noise_ratio(G)
+    assert ratio == pytest.approx(3**-0.5, rel=1e-15)
+    assert corpus_module.noise_ratio(scale * G) == pytest.approx(ratio, rel=1e-14)
 
 
 def test_noise_ratio_estimates_the_sampling_part():
@@ -224,8 +236,8 @@ def test_noise_ratio_estimates_the_sampling_part():
     a, b = float(calibration.a_star(10.0, PRIOR)), 10.0
     rho = certification.relative_errors(400, 400, [a], [b], PRIOR, 24, rng=12)[:, 0]
     noise = [
-        certification.noise_ratio(
-            certification.task_gradients(
+        corpus_module.noise_ratio(
+            corpus_module.task_gradients(
                 Corpus.sample(400, 400, PRIOR, rng=(12, r)), a, b
             )
         )
@@ -241,11 +253,11 @@ def test_noise_ratio_bad_inputs():
     with pytest.raises(
         ValueError, match=r"gradients must have shape \(m, 2\) with m >= 2"
     ):
-        certification.noise_ratio(np.ones((1, 2)))
+        corpus_module.noise_ratio(np.ones((1, 2)))
     with pytest.raises(ValueError, match=r"gradients must have shape"):
-        certification.noise_ratio(np.ones((3, 3)))
+        corpus_module.noise_ratio(np.ones((3, 3)))
     with pytest.raises(ValueError, match="^gradients must be finite"):
-        certification.noise_ratio(np.full((3, 2), np.nan))
+        corpus_module.noise_ratio(np.full((3, 2), np.nan))
 
 
 def test_bias_crossing_reference_power_law():
@@ -308,10 +320,3 @@ def test_squared_error_law_of_one_task_is_the_fourth_moment(point):
     law = certification.squared_error_law(*point, PRIOR, 1)
     e = certification.task_sampling_errors(*point, PRIOR, 1, 40000, rng=5) ** 2
     assert e.var() == pytest.approx(law.variance, rel=0.2)
-
-
-def test_certified_scales_start_at_k_over_40_and_stop_at_three_times():
-    assert certification.certified_scales(400) == (10.0, 30.0)
-    assert certification.certified_scales(40) == (2.5, 7.5)
-    with pytest.raises(ValueError, match="^k must be"):
-        certification.certified_scales(0)

@@ -6,25 +6,31 @@ The descent lemma along one corpus.
 import numpy as np
 import pytest
 
-from stumplib import calibration, certification, descent_lemma, population, tasks
+from stumplib import (
+    calibration,
+    certified_runs,
+    descent_lemma,
+    population,
+    tasks,
+)
 from stumplib.corpus import Corpus
 
 PRIOR = tasks.Uniform(0.1, 0.9)
 B0 = 2.5
 A0 = float(calibration.a_star(B0, PRIOR))
-ETA = certification.STEP_FRACTION * descent_lemma.step_bound(A0, B0, PRIOR)
+ETA = certified_runs.STEP_FRACTION * descent_lemma.step_bound(A0, B0, PRIOR)
 
 
 @pytest.fixture(scope="module")
 def run():
     corpus = Corpus.sample(60, 60, PRIOR, rng=(7, 1))
-    return certification.certified_run(corpus, PRIOR, (A0, B0), ETA, b_stop=6.0)
+    return certified_runs.certified_run(corpus, PRIOR, (A0, B0), ETA, b_stop=6.0)
 
 
 def test_records_start_every_growth_and_last(run):
     assert run.step[0] == 0 and run.b[0] == B0 and run.a[0] == A0
     assert run.b[-1] >= 6.0 and run.b[-2] < 6.0
-    assert np.all(run.b[1:-1] >= run.b[:-2] * (1 + certification.RECORD_GROWTH))
+    assert np.all(run.b[1:-1] >= run.b[:-2] * (1 + certified_runs.RECORD_GROWTH))
     assert np.all(np.diff(run.step) > 0)
 
 
@@ -72,14 +78,14 @@ def test_the_lemma_holds_where_its_hypotheses_do(run):
 
 def test_b_cert_is_the_first_failing_record():
     corpus = Corpus.sample(30, 30, PRIOR, rng=(7, 2))
-    run = certification.certified_run(corpus, PRIOR, (A0, B0), ETA, b_stop=8.0)
+    run = certified_runs.certified_run(corpus, PRIOR, (A0, B0), ETA, b_stop=8.0)
     failed = (run.rho > 0.5) | (run.q > 2 / 9)
     assert failed.any() and not run.censored
     first = np.flatnonzero(failed)[0]
     assert run.b_cert == run.b[first]
     assert np.array_equal(run.inside, np.arange(run.b.size) < first)
     assert run.ended_by in ("rho", "q", "both")
-    short = certification.certified_run(
+    short = certified_runs.certified_run(
         corpus, PRIOR, (A0, B0), ETA, b_stop=8.0, until_failure=True
     )
     assert short.b_cert == run.b_cert and short.b[-1] == run.b_cert
@@ -87,7 +93,7 @@ def test_b_cert_is_the_first_failing_record():
 
 def test_a_run_that_never_fails_is_censored_at_its_stop():
     corpus = Corpus.sample(400, 400, PRIOR, rng=(7, 3))
-    run = certification.certified_run(corpus, PRIOR, (A0, B0), ETA, b_stop=2.8)
+    run = certified_runs.certified_run(corpus, PRIOR, (A0, B0), ETA, b_stop=2.8)
     assert run.censored and run.b_cert == 2.8 and run.ended_by == ""
     assert run.b[-2] < 2.8 <= run.b[-1]
     assert run.inside.all()
@@ -95,31 +101,32 @@ def test_a_run_that_never_fails_is_censored_at_its_stop():
 
 def _fake(b_cert, censored=False, first=1.0):
     one = np.array([first, b_cert])
-    return certification.CertifiedRun(
+    return certified_runs.CertifiedRun(
         1.0, np.array([0, 1]), one, one, one, one, one, one, b_cert, censored
     )
 
 
 def test_end_over_corpora_is_a_median_with_a_bootstrap_standard_error():
     runs = [_fake(2.0), _fake(8.0), _fake(4.0, censored=True), _fake(16.0), _fake(3.0)]
-    end = certification.certified_end_over(runs)
+    end = certified_runs.certified_end_over(runs)
     assert end.scale == pytest.approx(4.0)
     logs = np.log([2.0, 8.0, 4.0, 16.0, 3.0])
     assert end.log_sd == pytest.approx(np.std(logs, ddof=1))
-    picks = np.random.default_rng(0).integers(0, 5, (certification.BOOTSTRAP, 5))
+    picks = np.random.default_rng(0).integers(0, 5, (certified_runs.BOOTSTRAP, 5))
     expected = np.median(logs[picks], axis=1).std(ddof=1)
     assert end.log_se == pytest.approx(expected)
     assert 0 < end.log_se < end.log_sd
     assert (end.corpora, end.censored, end.empty) == (5, 1, 0)
     assert (
-        certification.certified_end_over([_fake(2.0, first=2.0), _fake(3.0)]).empty == 1
+        certified_runs.certified_end_over([_fake(2.0, first=2.0), _fake(3.0)]).empty
+        == 1
     )
 
 
 def test_end_over_corpora_scales_with_the_ends():
     runs = [_fake(v) for v in (2.0, 5.0, 3.0, 9.0)]
     end, doubled = (
-        certification.certified_end_over(r)
+        certified_runs.certified_end_over(r)
         for r in (runs, [_fake(2 * r.b_cert) for r in runs])
     )
     assert doubled.scale == pytest.approx(2 * end.scale)
@@ -129,20 +136,20 @@ def test_end_over_corpora_scales_with_the_ends():
 @pytest.mark.parametrize("runs", [[_fake(2.0)], []])
 def test_end_over_needs_two_runs(runs):
     with pytest.raises(ValueError, match="runs"):
-        certification.certified_end_over(runs)
+        certified_runs.certified_end_over(runs)
 
 
 @pytest.mark.parametrize("runs", [3, [1.0, 2.0]])
 def test_end_over_needs_runs(runs):
     with pytest.raises(TypeError, match="runs"):
-        certification.certified_end_over(runs)
+        certified_runs.certified_end_over(runs)
 
 
 def test_end_of_size_draws_its_corpora_from_the_seed():
-    end, runs = certification.certified_end_of_size(
+    end, runs = certified_runs.certified_end_of_size(
         30, 30, PRIOR, 2, (5, 9), b0=B0, b_stop=5.0, n_workers=1
     )
-    again = certification.certified_run(
+    again = certified_runs.certified_run(
         Corpus.sample(30, 30, PRIOR, rng=(5, 9, 30, 30, 1)),
         PRIOR,
         (A0, B0),
@@ -151,4 +158,18 @@ def test_end_of_size_draws_its_corpora_from_the_seed():
         until_failure=True,
     )
     assert runs[1].b_cert == again.b_cert and runs[1].eta == pytest.approx(ETA)
-    assert end == certification.certified_end_over(runs)
+    assert end == certified_runs.certified_end_over(runs)
+
+
+@pytest.mark.parametrize("b_stop", [2.0, 3.0])
+def test_end_of_size_needs_a_stop_above_the_start(b_stop):
+    # a stop at or below the start was accepted (every run censored at its start)
+    with pytest.raises(ValueError, match=r"^b_stop must exceed b0 \(got [23] and 3\)"):
+        certified_runs.certified_end_of_size(30, 30, PRIOR, 2, 1, b0=3.0, b_stop=b_stop)
+
+
+def test_certified_scales_start_at_k_over_40_and_stop_at_three_times():
+    assert certified_runs.certified_scales(400) == (10.0, 30.0)
+    assert certified_runs.certified_scales(40) == (2.5, 7.5)
+    with pytest.raises(ValueError, match="^k must be"):
+        certified_runs.certified_scales(0)

@@ -111,6 +111,9 @@ def test_negative_zero_is_shown_as_zero():
         ({"span": "a [bracket]"}, "span"),
         ({"span": "two\nlines"}, "span"),
         ({"statement": " "}, "statement"),
+        ({"key": "Not A Key"}, "key"),
+        ({"key": "trailing-"}, "key"),
+        ({"key": 3}, "key"),
     ],
 )
 def test_bad_arguments_are_rejected(kwargs, match):
@@ -261,3 +264,99 @@ def test_bad_failure_mode_is_rejected(monkeypatch):
 def test_parse_lines_needs_text():
     with pytest.raises(TypeError, match="^text"):
         claims.parse_lines(None)
+
+
+def record(evidence="numerical", key=None, statement="the rule constant", **kw):
+    args = {"measured": 1.0, "expected": 1.0, "tol": 0.1, "claim_id": "rule"} | kw
+    return claims.make_record(
+        statement=statement,
+        evidence=evidence,
+        span=None if evidence == "exact" else "N=1",
+        key=key,
+        **args,
+    )
+
+
+def test_a_key_is_kept_in_the_record_and_the_line_is_unchanged(capsys):
+    keyed, plain = record(key="rule-constant"), record()
+    assert keyed["key"] == "rule-constant" and "key" not in plain
+    assert claims.line(keyed) == claims.line(plain)
+    claims.check("rule", 1.0, 1.0, 0.1, "c", evidence="exact", key="k-1")
+    assert "k-1" not in capsys.readouterr().out
+
+
+def test_find_names_checks_by_key_or_by_claim_and_words():
+    checks = [
+        record(key="first", statement="The Rule  constant at N = 10"),
+        record(statement="the rule constant at N = 100"),
+        record(claim_id="gradients", statement="the rule constant"),
+    ]
+    assert claims.find(checks, "first") == [checks[0]]
+    assert claims.find(checks, "second") == []
+    assert claims.find(checks, "rule: rule constant at") == checks[:2]
+    assert claims.find(checks, " rule :  the rule CONSTANT at n = 100 ") == [checks[1]]
+    assert claims.find(checks, "gradients: rule constant") == [checks[2]]
+    for bad in ("Not a key", "no-such-claim: words", "rule:", "rule:  "):
+        with pytest.raises(ValueError, match="reference"):
+            claims.find(checks, bad)
+    with pytest.raises(TypeError, match="reference"):
+        claims.find(checks, None)
+
+
+def test_the_verdict_counts_only_the_main_statements_strong_evidence():
+    exact, asym, num = record("exact"), record("asymptotic"), record("numerical")
+    replay, exercise = record("replay"), record("exercise")
+    failing = record("exact", measured=2.0)
+    assert claims.verdict([exact, num])[0] == "reproduced"
+    assert "asymptotic" in claims.verdict([asym])[1]
+    assert claims.verdict([num], [exact, asym])[0] == "numerical"  # not inherited
+    assert claims.verdict([replay, exercise, num])[0] == "numerical"  # never count
+    assert claims.verdict([asym], missing=["k"]) == (
+        "numerical",
+        "no check found for k",
+    )
+    assert claims.verdict([], missing=["k"])[0] == "not tested"
+    assert claims.verdict([exact], [failing])[0] == "fails"
+    assert set(claims.STRONG) | set(claims.NOT_EVIDENCE) < set(claims.EVIDENCE)
+    assert {v for v in claims.VERDICTS} == {
+        "reproduced",
+        "numerical",
+        "not tested",
+        "fails",
+    }
+
+
+@pytest.mark.parametrize(
+    "measured, expected, tol, digits, resolved",
+    [
+        (1.5, 1.0, 1.0, 4, True),  # margin 0.5
+        (1.0, 1.0, 0.1, 4, True),  # shown "1": margin 0.01, resolved
+        (2.404113806, 2.404113806, 1.8e-12, 10, False),  # finer than its digits
+        (0.9967134, 0.9967134, 6.4e-9, 7, False),
+        (1.0, 1.5, 0.5, 4, True),  # at its limit, with digits to say so
+        (5.0, 1.0, 1.0, 4, True),  # failing: resolved
+        (1.0, 1.0, 0.0, 4, True),  # zero tolerance
+        (0.6896, 0.6897, 0.00016, 4, False),  # the difference is the shown rounding
+    ],
+)
+def test_resolves_tells_whether_the_shown_digits_measure_the_margin(
+    measured, expected, tol, digits, resolved
+):
+    r = claims.make_record(
+        "rule", measured, expected, tol, "s", evidence="exact", digits=digits
+    )
+    assert claims.resolves(r) is resolved
+    read = claims.read_margin(r)
+    assert (read is None) is not resolved
+    assert read is None or read == (0.0 if tol == 0 else r["margin"])
+
+
+def test_each_kind_of_evidence_has_one_definition_quoted_in_contributing():
+    from pathlib import Path
+
+    text = " ".join(
+        (Path(__file__).resolve().parents[1] / "CONTRIBUTING.md").read_text().split()
+    )
+    assert tuple(claims.DEFINITIONS) == claims.EVIDENCE
+    for kind, definition in claims.DEFINITIONS.items():
+        assert f"`{kind}`: {definition}" in text

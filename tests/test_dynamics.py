@@ -3,7 +3,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stumplib import calibration, dynamics, population, tasks, training
+from stumplib import calibration, dynamics, fitting, population, tasks, training
+from stumplib.symbolic import dynamics as sd
 
 INTERIOR = tasks.Uniform(0.1, 0.9)
 
@@ -79,55 +80,6 @@ def test_rate_finite_difference_of_flow():
         (traj.a[-1] + traj.a[-2]) / 2, (traj.b[-1] + traj.b[-2]) / 2, INTERIOR
     )
     assert fd == pytest.approx(float(mid), rel=1e-3)
-
-
-def test_inverse_expansion_exact_polynomial():
-    b = np.geomspace(10, 1000, 20)
-    fit = dynamics.inverse_expansion(b, 4.0 - 3.0 / b + 2.0 / b**2, degree=2)
-    np.testing.assert_allclose(fit.coef, [4.0, -3.0, 2.0], atol=1e-9)
-    assert np.all(fit.se < 1e-8)
-    assert fit(50.0) == pytest.approx(4 - 3 / 50 + 2 / 2500)
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.floats(-5, 5), st.floats(-50, 50), st.integers(0, 2))
-def test_inverse_expansion_recovers_linear(c0, c1, seed):
-    rng = np.random.default_rng(seed)
-    b = np.geomspace(5, 500, 30)
-    noise = 1e-6 * rng.standard_normal(30)
-    fit = dynamics.inverse_expansion(b, c0 + c1 / b + noise, degree=1)
-    assert abs(fit.coef[0] - c0) <= 6 * fit.se[0] + 1e-12
-    assert abs(fit.coef[1] - c1) <= 6 * fit.se[1] + 1e-10
-
-
-def test_inverse_expansion_errors():
-    with pytest.raises(ValueError, match="at least 4 points"):
-        dynamics.inverse_expansion([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], degree=2)
-    with pytest.raises(ValueError, match="same length"):
-        dynamics.inverse_expansion([1.0, 2.0, 3.0], [1.0, 2.0], degree=0)
-    with pytest.raises(ValueError, match="b must be positive"):
-        dynamics.inverse_expansion([0.0, 2.0, 3.0], [1.0, 2.0, 3.0], degree=0)
-
-
-def test_extrapolate_tolerance_covers_truncation():
-    b = np.geomspace(50, 500, 30)
-    y = 2.0 + 1.0 / b + 30.0 / b**3  # a cubic term the degree-1 fit omits
-    lim = dynamics.extrapolate(b, y, degree=1)
-    assert abs(lim.limit - 2.0) <= lim.limit_tol
-    assert abs(lim.slope - 1.0) <= lim.slope_tol
-    with pytest.raises(ValueError, match="degree must be an integer >= 1"):
-        dynamics.extrapolate(b, y, degree=0)
-
-
-def test_extrapolate_log_terms():
-    b = np.geomspace(50, 500, 30)
-    y = 2.0 + 1.0 / b + 40.0 * np.log(b) / b**2
-    plain = dynamics.extrapolate(b, y, degree=2)
-    with_log = dynamics.extrapolate(b, y, degree=2, log=True)
-    assert abs(with_log.limit - 2.0) < 1e-9 and abs(with_log.slope - 1.0) < 1e-6
-    assert abs(plain.limit - 2.0) > 1e-6  # a pure power series misses the logarithm
-    fit = dynamics.inverse_expansion(b, y, degree=2, log=True)
-    np.testing.assert_allclose(fit.coef, [2.0, 1.0, 0.0, 40.0], atol=1e-6)
 
 
 def test_hessian_quadratic_and_population_fd():
@@ -216,3 +168,122 @@ def test_reduced_time_without_correction_is_b4_over_kappa():
 def test_reduced_time_names_bad_arguments(args, name):
     with pytest.raises(ValueError, match=name):
         dynamics.reduced_time(*args)
+
+
+def test_aligned_points_lie_on_the_slow_curve_with_the_derived_lag_and_rate():
+    prior = tasks.Uniform(0.1, 0.9)
+    reduction = sd.reduce_flow(sd.interior_expansion())
+    b = np.array([250.0, 500.0, 1000.0, 2000.0, 4000.0])
+    a = dynamics.aligned(b, prior)
+    # the flow is along (p, 1) there: dL/da = p dL/db to the root's precision
+    for ai, bi in zip(a, b):
+        grad = population.gradient(ai, bi, prior)
+        assert abs(grad[0] - 0.9 * grad[1]) <= 1e-9 * abs(grad[1])
+    # its offset from the valley is the flow's derived lag, up to O(1/b)
+    lag = float(reduction.lag)
+    offset = a - calibration.a_star(b, prior)
+    assert np.all(np.abs(offset - lag) <= 10 / b)
+    # and the rate there extrapolates to kappa (tolerance: the fit's own)
+    limit = fitting.extrapolate(b, dynamics.rate(a, b, prior))
+    assert abs(limit.limit - float(reduction.kappa)) <= limit.limit_tol
+    assert isinstance(dynamics.aligned(300.0, prior), float)
+
+
+def test_aligned_needs_an_interior_prior_and_positive_scales():
+    with pytest.raises(ValueError, match="b"):
+        dynamics.aligned(-1.0, tasks.Uniform(0.1, 0.9))
+    with pytest.raises(ValueError, match="minimizer"):
+        dynamics.aligned(100.0, tasks.Uniform(0.0, 1.0))
+
+
+# --------------------------------------------------------------- phase portrait
+
+
+def test_portrait_reference_values():
+    grid = dynamics.portrait(INTERIOR, [20.0, 50.0], [0.0, 3.0, 6.0], p=0.9)
+    assert grid.excess.shape == (2, 3) and grid.velocity.shape == (2, 3, 2)
+    for i, b in enumerate((20.0, 50.0)):
+        for j, x in enumerate((0.0, 3.0, 6.0)):
+            loss, d_a, d_b = population.loss_and_gradient(0.9 * b + x, b, INTERIOR)
+            assert grid.excess[i, j] == pytest.approx(b * (b**2 * loss - 1), rel=1e-12)
+            assert grid.velocity[i, j, 0] == pytest.approx(-d_a + 0.9 * d_b, rel=1e-12)
+            assert grid.velocity[i, j, 1] == pytest.approx(-d_b / b, rel=1e-12)
+
+
+def test_portrait_velocity_matches_finite_differences_of_the_loss():
+    # dx/dt = -(dL/da) + p dL/db with x = a - p b: central differences of L.
+    b, x, p, h = 40.0, 2.0, 0.9, 1e-4
+    grid = dynamics.portrait(INTERIOR, [b], [x], p=p)
+
+    def loss(a, b_):
+        return population.loss(a, b_, INTERIOR)
+
+    a = p * b + x
+    d_a = (loss(a + h, b) - loss(a - h, b)) / (2 * h)
+    d_b = (loss(a, b + h) - loss(a, b - h)) / (2 * h)
+    scale = abs(d_a) + abs(d_b)
+    assert grid.velocity[0, 0, 0] == pytest.approx(-d_a + p * d_b, abs=1e-6 * scale)
+    assert grid.velocity[0, 0, 1] == pytest.approx(-d_b / b, abs=1e-6 * scale / b)
+
+
+def test_portrait_has_a_trough_at_the_valley():
+    # Along a row, the excess is smallest next to the valley a*(b) (interior prior).
+    b = 200.0
+    offsets = np.linspace(0.0, 12.0, 121)
+    grid = dynamics.portrait(INTERIOR, [b], offsets, p=0.9)
+    best = offsets[np.argmin(grid.excess[0])]
+    assert best == pytest.approx(calibration.a_star(b, INTERIOR) - 0.9 * b, abs=0.1)
+    # The trough's depth is -2/(hi - lo) to leading order (prop. calibrated valley).
+    assert grid.excess[0].min() == pytest.approx(-2 / 0.8, abs=3 / b)
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    b=st.floats(5.0, 500.0),
+    x=st.floats(-5.0, 20.0),
+    p=st.floats(0.0, 1.0),
+)
+def test_portrait_flow_decreases_the_loss(b, x, p):
+    # Along the flow dL/dt = -|grad L|^2 <= 0, whatever the shear.
+    grid = dynamics.portrait(INTERIOR, [b], [x], p=p)
+    _, d_a, d_b = population.loss_and_gradient(p * b + x, b, INTERIOR)
+    dx, dlogb = grid.velocity[0, 0]
+    da = dx + p * b * dlogb  # a = x + p b
+    assert d_a * da + d_b * (b * dlogb) <= 0
+    assert np.all(np.isfinite(grid.excess))
+
+
+def test_portrait_errors():
+    with pytest.raises(ValueError, match="b must be one-dimensional"):
+        dynamics.portrait(INTERIOR, [[10.0]], [0.0], p=0.9)
+    with pytest.raises(ValueError, match="offset must be one-dimensional"):
+        dynamics.portrait(INTERIOR, [10.0], [[0.0]], p=0.9)
+    with pytest.raises(ValueError, match="b must be positive"):
+        dynamics.portrait(INTERIOR, [-1.0], [0.0], p=0.9)
+    with pytest.raises(TypeError, match="prior"):
+        dynamics.portrait("U[0,1]", [10.0], [0.0], p=0.9)
+
+
+# ----------------------------------------------------------------- stable steps
+
+
+def test_stable_steps_on_the_population_loss():
+    out = dynamics.stable_steps(INTERIOR, [18.0], [20.0], steps=10, iterations=4)
+    lam = np.linalg.eigvalsh(
+        dynamics.hessian(lambda a, b: population.gradient(a, b, INTERIOR), 18.0, 20.0)
+    )[-1]
+    assert out.critical[0] == pytest.approx(2 / lam, rel=1e-9)
+    assert dynamics.descends(
+        lambda a, b: population.loss_and_gradient(a, b, INTERIOR),
+        (18.0, 20.0),
+        out.largest[0],
+        10,
+    )
+    assert out.ratio[0] == pytest.approx(out.largest[0] / out.critical[0])
+
+
+def test_stable_steps_errors():
+    with pytest.raises(ValueError, match="a0"):
+        dynamics.stable_steps(INTERIOR, [1.0, 2.0], [10.0], steps=2)
+    with pytest.raises(TypeError, match="prior"):
+        dynamics.stable_steps(object(), [9.0], [10.0], steps=2)

@@ -11,7 +11,17 @@ import numpy as np
 import pytest
 from scipy import integrate
 
-from stumplib import calibration, head, population, symmetrization, tasks
+from stumplib import (
+    baselines,
+    calibration,
+    certified_runs,
+    corpus,
+    head,
+    population,
+    symmetrization,
+    tasks,
+    training,
+)
 
 mp.mp.dps = 60
 SCALES = [0.0, 1e-300, 1e-12, 1.0, 30.0, 1e3, 1e6, 1e12]
@@ -357,3 +367,22 @@ def test_beta_log_density_matches_mpmath():
             err = abs(float(law.log_density(s)) - float(ref))
             tol = 1e-13 * max(1.0, abs(float(ref))) + 1e-20 * (alpha + beta)
             assert err <= tol, (alpha, beta, s, err)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: corpus.Corpus.sample(10**30, 10, tasks.Uniform(0.1, 0.9), rng=1),
+        lambda: corpus.Corpus.sample(10, 10**30, tasks.Uniform(0.1, 0.9), rng=1),
+        lambda: certified_runs.certified_scales(10**30),
+        lambda: baselines.monte_carlo_risks(
+            {"positive": baselines.nearest_positive}, 10**30, tasks.Fixed(0.5), rng=1
+        ),
+        lambda: training.descend(lambda a, b, k: (0.0, 0.0), (1.0, 1.0), 0.1, 10**30),
+    ],
+    ids=["corpus m", "corpus n", "certified_scales k", "monte_carlo n", "descend"],
+)
+def test_counts_past_the_exact_floats_are_named(call):
+    # counts of 1e30 hung or overflowed; every count is used in float arithmetic
+    with pytest.raises(ValueError, match=r"must be at most 9007199254740992"):
+        call()

@@ -156,6 +156,63 @@ def test_least_squares_needs_more_points_than_coefficients():
         fitting.least_squares(np.ones((3, 1)), [1.0, 2.0])
 
 
+@pytest.mark.parametrize(
+    "scales", [(1e100, 1e-100), (1e-100, 1e100), (1.0, 1e200), (1e-200, 1.0)]
+)
+def test_least_squares_is_equivariant_under_column_scales(scales):
+    # a column scaled by c has its coefficient and standard error divided by c (once:
+    # 1.5e-299 for 1.99e100, and coefficient 0 with se NaN for a column at 1e200)
+    rng = np.random.default_rng(4)
+    x = np.linspace(0.0, 1.0, 30)
+    design = np.column_stack([np.ones_like(x), x])
+    y = 1.0 + 2.0 * x + 0.1 * rng.standard_normal(x.size)
+    plain = fitting.least_squares(design, y)
+    scaled = fitting.least_squares(design * np.array(scales), y)
+    np.testing.assert_allclose(scaled.coef * scales, plain.coef, rtol=1e-12)
+    np.testing.assert_allclose(scaled.se * scales, plain.se, rtol=1e-12)
+    weights = np.full(30, 10.0)
+    known = fitting.least_squares(design, y, weights)
+    weighted = fitting.least_squares(design * np.array(scales), y, weights)
+    np.testing.assert_allclose(weighted.coef * scales, known.coef, rtol=1e-12)
+    np.testing.assert_allclose(weighted.se * scales, known.se, rtol=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-150, 1e150, 1e300])
+def test_least_squares_is_equivariant_under_the_data_scale(scale):
+    x = np.linspace(0.0, 1.0, 12)
+    design = np.column_stack([np.ones_like(x), x])
+    y = 1.0 + 2.0 * x + np.sin(7 * x) / 10
+    plain, scaled = (fitting.least_squares(design, c * y) for c in (1.0, scale))
+    np.testing.assert_allclose(scaled.coef / scale, plain.coef, rtol=1e-12)
+    np.testing.assert_allclose(scaled.se / scale, plain.se, rtol=1e-12)
+
+
+def test_least_squares_names_linearly_dependent_columns():
+    x = np.linspace(0.0, 1.0, 6)
+    for design in (
+        np.column_stack([x, 2 * x]),
+        np.column_stack([np.ones_like(x), x, 1 - x]),
+        np.column_stack([np.ones_like(x), np.zeros_like(x)]),
+    ):
+        with pytest.raises(ValueError, match="^design must have linearly independent"):
+            fitting.least_squares(design, x)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-160, 1e200, 1e300])
+def test_pooled_is_equivariant_under_the_error_scale(scale):
+    # se of 1e-300 or 1e-160 once gave NaN (the weights overflowed), 1e200 a
+    # ZeroDivisionError (they vanished)
+    plain = fitting.pooled([1.0, 2.0], [1.0, 2.0])
+    scaled = fitting.pooled([1.0, 2.0], [scale, 2 * scale])
+    assert scaled.value == pytest.approx(plain.value, rel=1e-15)
+    assert scaled.se / scale == pytest.approx(plain.se, rel=1e-15)
+
+
+def test_pooled_errors_far_apart_give_the_precise_value():
+    result = fitting.pooled([1.0, 2.0, 3.0], [1e-300, 1.0, 1e200])
+    assert result == (1.0, 1e-300)
+
+
 class TestBoundTrend:
     def test_a_bound_with_no_log_factor_is_flat(self):
         rng = np.random.default_rng(0)
@@ -189,3 +246,80 @@ class TestBoundTrend:
     def test_errors_name_the_argument(self, x, y, message):
         with pytest.raises(ValueError, match=f"^{message}"):
             fitting.bound_trend(x, y)
+
+
+def test_inverse_expansion_exact_polynomial():
+    b = np.geomspace(10, 1000, 20)
+    fit = fitting.inverse_expansion(b, 4.0 - 3.0 / b + 2.0 / b**2, degree=2)
+    np.testing.assert_allclose(fit.coef, [4.0, -3.0, 2.0], atol=1e-9)
+    assert np.all(fit.se < 1e-8)
+    assert fit(50.0) == pytest.approx(4 - 3 / 50 + 2 / 2500)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(-5, 5), st.floats(-50, 50), st.integers(0, 2))
+def test_inverse_expansion_recovers_linear(c0, c1, seed):
+    rng = np.random.default_rng(seed)
+    b = np.geomspace(5, 500, 30)
+    noise = 1e-6 * rng.standard_normal(30)
+    fit = fitting.inverse_expansion(b, c0 + c1 / b + noise, degree=1)
+    assert abs(fit.coef[0] - c0) <= 6 * fit.se[0] + 1e-12
+    assert abs(fit.coef[1] - c1) <= 6 * fit.se[1] + 1e-10
+
+
+def test_inverse_expansion_errors():
+    with pytest.raises(ValueError, match="at least 4 points"):
+        fitting.inverse_expansion([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], degree=2)
+    with pytest.raises(ValueError, match="same length"):
+        fitting.inverse_expansion([1.0, 2.0, 3.0], [1.0, 2.0], degree=0)
+    with pytest.raises(ValueError, match="b must be positive"):
+        fitting.inverse_expansion([0.0, 2.0, 3.0], [1.0, 2.0, 3.0], degree=0)
+
+
+def test_extrapolate_tolerance_covers_truncation():
+    b = np.geomspace(50, 500, 30)
+    y = 2.0 + 1.0 / b + 30.0 / b**3  # a cubic term the degree-1 fit omits
+    lim = fitting.extrapolate(b, y, degree=1)
+    assert abs(lim.limit - 2.0) <= lim.limit_tol
+    assert abs(lim.slope - 1.0) <= lim.slope_tol
+    with pytest.raises(ValueError, match="degree must be an integer >= 1"):
+        fitting.extrapolate(b, y, degree=0)
+
+
+def test_extrapolate_log_terms():
+    b = np.geomspace(50, 500, 30)
+    y = 2.0 + 1.0 / b + 40.0 * np.log(b) / b**2
+    plain = fitting.extrapolate(b, y, degree=2)
+    with_log = fitting.extrapolate(b, y, degree=2, log=True)
+    assert abs(with_log.limit - 2.0) < 1e-9 and abs(with_log.slope - 1.0) < 1e-6
+    assert abs(plain.limit - 2.0) > 1e-6  # a pure power series misses the logarithm
+    fit = fitting.inverse_expansion(b, y, degree=2, log=True)
+    np.testing.assert_allclose(fit.coef, [2.0, 1.0, 0.0, 40.0], atol=1e-6)
+
+
+def test_extrapolate_with_log_terms_from_the_first_power():
+    b = np.geomspace(50, 2000, 30)
+    y = -0.3 + (2.0 * np.log(b) - 1.0) / b + 5.0 / b**2
+    limit, tol, *_ = fitting.extrapolate(b, y, log=True, log_from=1, truncation="last")
+    assert abs(limit + 0.3) <= tol and tol < 1e-3
+
+
+def test_extrapolate_errors():
+    b = np.geomspace(50, 2000, 8)
+    with pytest.raises(ValueError, match="^truncation must be 'next' or 'last'"):
+        fitting.extrapolate(b, np.ones(8), truncation="previous")
+    with pytest.raises(ValueError, match="^degree must be an integer >= 2"):
+        fitting.extrapolate(b, np.ones(8), degree=1, truncation="last")
+    with pytest.raises(ValueError, match="^this fit needs at least 6 points"):
+        fitting.extrapolate(b[:5], np.ones(5), log=True, log_from=1, truncation="last")
+    with pytest.raises(ValueError, match="^y must be finite"):
+        fitting.extrapolate(b, [1, 2, np.nan, 4, 5, 6, 7, 8])
+    # repeated scales were a LinAlgError naming nothing
+    with pytest.raises(ValueError, match="^b must hold at least 6 distinct scales"):
+        fitting.extrapolate(
+            [2, 2, 2, 3, 3, 3, 4, 4, 5, 5],
+            np.arange(10.0),
+            log=True,
+            log_from=1,
+            truncation="last",
+        )

@@ -2,7 +2,8 @@
 
 Every module of ``stumplib`` outside ``stumplib.book`` may import NumPy, SciPy, SymPy,
 mpmath, joblib, tqdm, the standard library and other science modules, and nothing of
-the book (``stumplib.book``, Sphinx, docutils, myst-nb, Jupyter, IPython, matplotlib);
+the book (``stumplib.book``, Sphinx, docutils, myst-nb, Jupyter, IPython, matplotlib,
+Bokeh);
 its docstrings say what a function computes, never where the book uses it.
 """
 
@@ -26,6 +27,7 @@ FORBIDDEN = (
     "jupyter_cache",
     "nbformat",
     "matplotlib",
+    "bokeh",
 )
 
 

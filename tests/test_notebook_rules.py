@@ -71,3 +71,33 @@ def test_a_stray_value_is_recognized():
     }
     claim = {"output_type": "display_data", "data": {"text/plain": "claim x: holds"}}
     assert lone_value(stray) and not lone_value(claim)
+
+
+HIDDEN = {"remove-cell", "remove-input", "hide-input", "hide-cell"}
+#: Chapters whose code is still out of sight: they are restructured together with their
+#: certified runs (the certified-freeze issue), not before.
+CODE_OUT_OF_SIGHT = {"05-finite-corpus", "06-frozen-estimator"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(
+            p,
+            marks=pytest.mark.xfail(strict=True, reason="restructured with its runs"),
+        )
+        if p.stem in CODE_OUT_OF_SIGHT
+        else p
+        for p in CHAPTERS
+        if p.stem[:2].isdigit()
+    ],
+    ids=lambda p: p.stem,
+)
+def test_a_chapter_shows_at_least_half_of_its_code(path):
+    cells = [
+        cell
+        for _, cell in code_cells(path)
+        if "install-stumplib" not in cell["metadata"].get("tags", [])
+    ]
+    shown = [c for c in cells if not HIDDEN & set(c["metadata"].get("tags", []))]
+    assert 2 * len(shown) >= len(cells), f"{len(shown)} of {len(cells)} cells shown"

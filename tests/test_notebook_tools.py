@@ -12,19 +12,37 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 import notebooks
 
 
-def test_x86_environment_sets_its_own_kernel_threads_and_simd():
-    ((_, variables),) = notebooks.environments("x86_64")
-    assert variables["OPENBLAS_CORETYPE"] == "Prescott"  # SSE: no AVX, no FMA
-    assert variables["OPENBLAS_NUM_THREADS"] == "1"
-    assert "X86_V3" in variables["NPY_DISABLE_CPU_FEATURES"]
-    assert "X86_V4" in variables["NPY_DISABLE_CPU_FEATURES"]
+def test_x86_environments_differ_in_kernel_threads_and_simd():
+    envs = [v for _, v in notebooks.environments("x86_64")]
+    assert [v["OPENBLAS_CORETYPE"] for v in envs] == [
+        "Prescott",  # SSE: no AVX, no FMA
+        "Haswell",  # AVX2 and FMA: most Intel and AMD Zen machines
+        "Sandybridge",  # AVX, no FMA
+    ]
+    assert [v["OPENBLAS_NUM_THREADS"] for v in envs] == ["1", "1", "2"]
+    assert "X86_V3" in envs[0]["NPY_DISABLE_CPU_FEATURES"]
+    assert all("X86_V4" in v["NPY_DISABLE_CPU_FEATURES"] for v in envs)
+    assert len({tuple(sorted(v.items())) for v in envs}) == 3
 
 
 def test_other_machines_change_threads_and_simd():
-    ((_, variables),) = notebooks.environments("aarch64")
-    assert "OPENBLAS_CORETYPE" not in variables
-    assert variables["OPENBLAS_NUM_THREADS"] == "1"
-    assert variables["NPY_DISABLE_CPU_FEATURES"]
+    envs = [v for _, v in notebooks.environments("aarch64")]
+    assert len(envs) == 2
+    assert all("OPENBLAS_CORETYPE" not in v for v in envs)
+    assert [v["OPENBLAS_NUM_THREADS"] for v in envs] == ["1", "2"]
+    assert all(v["NPY_DISABLE_CPU_FEATURES"] for v in envs)
+
+
+def test_make_test_checks_one_other_environment_and_store_all(monkeypatch):
+    seen = []
+    monkeypatch.setattr(
+        notebooks, "nbval", lambda paths, variables: seen.append(variables) or (0, "")
+    )
+    assert notebooks.main(["validate", "book/x.ipynb"]) == 0
+    assert seen == [{}, notebooks.environments()[0][1]]
+    seen.clear()
+    assert notebooks.main(["check", "book/x.ipynb"]) == 0
+    assert seen == [v for _, v in notebooks.environments()]
 
 
 def test_strip_volatile_removes_timestamps_only(tmp_path):
@@ -95,11 +113,12 @@ def test_seed_sweep_finds_the_seeded_chapters():
     import seeds
 
     names = [p.stem.removeprefix("appendix-") for p in seeds.seeded_chapters()]
-    assert [n[:2] for n in names[:5]] == ["01", "02", "05", "06", "07"]
-    assert names[5:] == [
+    assert [n[:2] for n in names[:4]] == ["01", "02", "05", "06"]
+    assert names[4:] == [
         "certificate",
         "d-symmetrization-checks",
         "head-checks",
         "past-freeze",
         "starts",
+        "interactive-figures",
     ]

@@ -44,10 +44,38 @@ def test_errors_offsets_and_summaries(result):
         ladder.offset[ok], calibration.offset(ladder.a[ok], ladder.b[ok], PRIOR)
     )
     change = ladder.error[:, 1:] / ladder.error[:, :1]
-    np.testing.assert_array_equal(ladder.helps, np.sum(change < 1, axis=0))
-    np.testing.assert_array_equal(ladder.hurts, np.sum(change > 1, axis=0))
+    margin = past_freeze.MARGIN
+    np.testing.assert_array_equal(ladder.helps, np.sum(change < 1 / margin, axis=0))
+    np.testing.assert_array_equal(ladder.hurts, np.sum(change > margin, axis=0))
     assert np.all(ladder.helps + ladder.hurts <= np.sum(ok[:, 1:], axis=0)[:, None])
+    np.testing.assert_array_equal(ladder.worst_ratio, np.nanmax(change, axis=0))
     assert result.b_over_k == pytest.approx(np.nanmax(ladder.b) / 6)
+
+
+def test_share_lowered_counts_pairs_below_the_freeze(result):
+    ladder = result.ladders[0]
+    ratio = ladder.error[:, 1, :2] / ladder.error[:, 0, :2]
+    ratio = ratio[~np.isnan(ratio)]
+    share, pairs = past_freeze.share_lowered(result)
+    assert pairs == ratio.size and share == pytest.approx(np.mean(ratio < 1))
+    share, pairs = past_freeze.share_lowered(result, 1, (0.85,))
+    assert pairs == np.sum(~np.isnan(ladder.error[:, 1, 3]))
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(rung=0), "rung"),
+        (dict(rung=99), "rung"),
+        (dict(thresholds=(0.4,)), "thresholds"),
+        (dict(thresholds=()), "thresholds"),
+    ],
+)
+def test_share_lowered_bad_arguments(result, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        past_freeze.share_lowered(result, **kwargs)
+    with pytest.raises(TypeError, match="past"):
+        past_freeze.share_lowered(result.ladders)
 
 
 def test_a_leg_out_of_steps_stops_its_corpus():

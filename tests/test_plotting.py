@@ -65,3 +65,28 @@ def test_reference_slope_draws_the_power_law():
     np.testing.assert_allclose(line.get_ydata(), [3.0, 0.03, 0.0003])
     assert line.get_label() == "slope -2"
     plotting.show(fig)
+
+
+def test_phase_portrait_draws_the_grid_curves_and_path():
+    from stumplib import dynamics, tasks
+
+    grid = dynamics.portrait(
+        tasks.Uniform(0.1, 0.9), [10.0, 30.0, 100.0], [0.0, 2.0, 4.0], p=0.9
+    )
+    fig, ax = plotting.subplots(height=3.0)
+    b = np.array([10.0, 100.0])
+    mesh = plotting.phase_portrait(
+        ax, grid, (0.9 * b + 1.0, b), (0.9 * b + 2.0, b), (0.9 * b, b)
+    )
+    assert mesh.get_clim() == (-4.0, 4.0)
+    labels = ax.get_legend_handles_labels()[1]
+    assert labels == ["valley $a^*(b)$", "slow curve", "path from $(p\\,b_0,b_0)$"]
+    line = ax.get_lines()[0]  # the valley, in sheared coordinates
+    assert np.allclose(line.get_xdata(), [2.0, 2.0])
+    assert np.allclose(line.get_ydata(), [1.0, 2.0])
+    assert ax.get_ylim() == pytest.approx((1.0, 2.0))
+    with pytest.raises(ValueError, match="vmax"):
+        plotting.phase_portrait(ax, grid, vmax=0.0)
+    with pytest.raises(TypeError, match="ax"):
+        plotting.phase_portrait(None, grid)
+    matplotlib.pyplot.close(fig)

@@ -6,7 +6,8 @@ Large-resolution starts and runs to a target scale.
 import numpy as np
 import pytest
 
-from stumplib import calibration, certification, descent_lemma, pretraining, tasks
+from stumplib import calibration, descent_lemma, pretraining, tasks
+from stumplib import corpus as corpus_module
 from stumplib.corpus import Corpus, Follower
 from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
 
@@ -108,21 +109,20 @@ def test_bad_inputs():
 
 
 def test_train_until_noisy_freezes_where_the_noise_reaches_the_level():
-    from stumplib import certification
 
     corpus = Corpus.sample(100, 100, PRIOR, rng=3)
     (a, b), eta = pretraining.start(8.0, PRIOR, ratio=1.0)
     frozen = pretraining.train_until_noisy(corpus, (a, b), eta, level=0.5)
     assert frozen.steps > 0
-    noise = certification.noise_ratio(
-        certification.task_gradients(corpus, frozen.a, frozen.b)
+    noise = corpus_module.noise_ratio(
+        corpus_module.task_gradients(corpus, frozen.a, frozen.b)
     )
     assert noise >= 0.5
     # one step earlier the noise was below the level: replay the run
     for _ in range(frozen.steps - 1):
         _, g_a, g_b = corpus.loss_and_gradient(a, b)
         a, b = a - eta * g_a, b - eta * g_b
-    assert certification.noise_ratio(certification.task_gradients(corpus, a, b)) < 0.5
+    assert corpus_module.noise_ratio(corpus_module.task_gradients(corpus, a, b)) < 0.5
     with pytest.raises(
         RuntimeError, match=r"level=1000000.0 not reached in max_steps=2"
     ):
@@ -392,7 +392,7 @@ def test_freeze_by_rule_sparse_trains_a_sparse_corpus_of_the_size(monkeypatch):
 
 def test_rule_scale_ratio_is_the_level_over_the_slow_constant_squared():
     prior = tasks.Uniform(0.1, 0.9)
-    c = certification.slow_layer(prior).constant
+    c = calibration.slow_layer(prior).constant
     assert pretraining.rule_scale_ratio(prior) == pytest.approx(
         (0.5 / c) ** 2, rel=1e-15
     )

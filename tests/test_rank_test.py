@@ -114,3 +114,86 @@ def test_property_invariant_under_a_monotone_transform(values, split):
 def test_bad_inputs_name_the_argument(first, second, error, match):
     with pytest.raises(error, match=match):
         rank_test.stratified_rank_sum(first, second)
+
+
+def test_many_values_against_one_count_the_smaller_sample():
+    # 3000 values against 1: the splits are counted by the single value's rank (it
+    # once tried to count subsets of 3000), exactly: rank r of 3001 has p = P(|R - 1501|
+    # >= |r - 1501|)
+    x = np.arange(3000.0)
+    for value, rank in ((-1.0, 1), (1000.5, 1002), (5000.0, 3001)):
+        test = rank_test.stratified_rank_sum([x], [[value]])
+        swapped = rank_test.stratified_rank_sum([[value]], [x])
+        assert test.exact and swapped.exact
+        expected = np.mean(np.abs(np.arange(1, 3002) - 1501) >= abs(rank - 1501))
+        assert test.p_value == pytest.approx(expected, rel=1e-12)
+        assert swapped.p_value == pytest.approx(expected, rel=1e-12)
+        assert swapped.statistic == -test.statistic == rank - 1501
+
+
+def test_the_normal_approximation_has_the_exact_laws_mean_and_variance(monkeypatch):
+    # with ties, two strata: the normal approximation's z is the observed deviation over
+    # the standard deviation of the exact law, that law enumerated split by split
+    first = [[1.0, 3.0, 3.0, 7.0], [2.0, 2.0, 5.0]]
+    second = [[3.0, 4.0, 9.0, 9.0, 9.0], [2.0, 6.0, 8.0]]
+    pooled = [stats.rankdata(np.concatenate([x, y])) for x, y in zip(first, second)]
+    splits = [
+        [r[list(c)].sum() for c in itertools.combinations(range(r.size), len(x))]
+        for r, x in zip(pooled, first)
+    ]
+    totals = np.array([sum(t) for t in itertools.product(*splits)])
+    exact = rank_test.stratified_rank_sum(first, second)
+    monkeypatch.setattr(rank_test, "EXACT_WORK", 0)
+    normal = rank_test.stratified_rank_sum(first, second)
+    assert exact.exact and not normal.exact
+    assert normal.statistic == exact.statistic
+    assert totals.mean() - exact.statistic == pytest.approx(
+        sum(r[: len(x)].sum() for r, x in zip(pooled, first)) - 2 * exact.statistic
+    )
+    assert normal.z == pytest.approx(abs(exact.statistic) / totals.std(), rel=1e-12)
+    assert normal.p_value == pytest.approx(2 * stats.norm.sf(normal.z), rel=1e-12)
+
+
+def test_large_samples_use_the_normal_approximation():
+    # 200 against 200 (once 26 s, its cost growing like n^4) is past the exact cost: the
+    # Mann-Whitney normal approximation without continuity correction
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(size=200), rng.normal(0.3, size=200)
+    test = rank_test.stratified_rank_sum([a], [b])
+    assert not test.exact
+    mw = stats.mannwhitneyu(a, b, method="asymptotic", use_continuity=False)
+    assert test.p_value == pytest.approx(mw.pvalue, rel=1e-9)
+    assert test.statistic == pytest.approx(mw.statistic - 200 * 200 / 2)
+
+
+def test_exact_and_normal_p_values_agree_better_as_samples_grow(monkeypatch):
+    # where both apply: the largest gap between the exact and the normal p-value over
+    # every split (k against k, no ties) shrinks as k doubles (the rank sum's normal
+    # limit)
+    gaps = []
+    for k in (6, 12, 24):
+        pooled = np.arange(2.0 * k)
+        gap = 0.0
+        for shift in range(k * k // 2 + 1):
+            x = _sample_with_rank_excess(pooled, k, shift)
+            y = np.setdiff1d(pooled, x)
+            monkeypatch.setattr(rank_test, "EXACT_WORK", 10**8)
+            exact = rank_test.stratified_rank_sum([x], [y])
+            monkeypatch.setattr(rank_test, "EXACT_WORK", 0)
+            normal = rank_test.stratified_rank_sum([x], [y])
+            gap = max(gap, abs(exact.p_value - normal.p_value))
+        gaps.append(gap)
+    assert gaps[0] > gaps[1] > gaps[2]
+
+
+def _sample_with_rank_excess(pooled, k, excess):
+    """``k`` of ``pooled`` (ranks 1..2k), rank sum ``k (k + 1) / 2 + excess``.
+
+    The largest ranks move up first, each by at most ``k``: the ranks stay distinct.
+    """
+    ranks = list(range(1, k + 1))
+    for i in reversed(range(k)):  # move the largest ranks up first
+        step = min(excess, k)
+        ranks[i] += step
+        excess -= step
+    return pooled[np.array(ranks) - 1]

@@ -5,10 +5,13 @@ A(s) = 2 [(1 - s^{N+1})/(N+1) - (1 - s^{N+2})/(N+2)] at threshold s
 (tests/test_baselines).
 """
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy import stats
 
 from stumplib import baselines, risk_checks, tasks
 
@@ -157,6 +160,29 @@ def test_z_threshold_bounds_the_family_error_of_many_comparisons():
     assert risk_checks.z_threshold(16, 0.01) > risk_checks.z_threshold(4, 0.01)
 
 
+@pytest.mark.parametrize(
+    ("comparisons", "alpha", "log_tail"),
+    [
+        (3, 5e-324, math.log(5e-324) - math.log(6)),  # once inf; 10**400 overflowed
+        (10**400, 0.01, math.log(0.01) - math.log(2) - 400 * math.log(10)),
+        (10**300, 1e-300, math.log(1e-300) - math.log(2) - 300 * math.log(10)),
+    ],
+    ids=["alpha-5e-324", "comparisons-1e400", "both-far"],
+)
+def test_z_threshold_past_the_floats_solves_the_log_tail(comparisons, alpha, log_tail):
+    # the threshold t has log P(Z > t) = log(alpha / (2 comparisons)); 38.51 for the
+    # first row
+    z = risk_checks.z_threshold(comparisons, alpha)
+    assert np.isfinite(z)
+    assert stats.norm.logsf(z) == pytest.approx(log_tail, rel=1e-12)
+
+
+def test_z_threshold_is_continuous_where_the_tail_leaves_the_floats():
+    tiny = np.finfo(float).tiny
+    below, above = (risk_checks.z_threshold(1, 2 * tiny * f) for f in (0.999, 1.001))
+    assert 0 < below - above < 1e-3
+
+
 def test_z_threshold_false_failure_rate_by_simulation():
     rng = np.random.default_rng(3)
     z = np.abs(rng.standard_normal((200_000, 16))).max(axis=1)
@@ -180,3 +206,31 @@ def test_z_threshold_false_failure_rate_by_simulation():
 def test_z_threshold_rejects_bad_arguments(comparisons, alpha, error, match):
     with pytest.raises(error, match=match):
         risk_checks.z_threshold(comparisons, alpha)
+
+
+def test_risk_curves_match_exact_risk_with_equal_tasks_at_every_size():
+    sizes = [4, 40]
+    curves = risk_checks.risk_curves(
+        RULES, sizes, tasks.Fixed(0.3), 20000, seed=(7, 3), batch=100_000
+    )
+    assert list(curves.sizes) == sizes and list(curves.tasks) == [20000, 20000]
+    exact = [risk_nearest_positive(0.3, n) for n in sizes]
+    z = curves.z({"positive": exact, "midpoint": curves.risks["midpoint"].value})
+    assert np.max(np.abs(z["positive"])) < 4.5
+    assert np.all(z["midpoint"] == 0)
+
+
+def test_risk_curves_streams_are_per_size():
+    curves = risk_checks.risk_curves(RULES, [3, 5], tasks.Fixed(0.6), 50, seed=(7, 4))
+    direct = baselines.monte_carlo_risks(
+        RULES, 5, tasks.Fixed(0.6), tasks_per_batch=50, rng=(7, 4, 1)
+    )
+    assert curves.risks["midpoint"].value[1] == direct["midpoint"].value
+    assert curves.risks["midpoint"].se[1] == direct["midpoint"].se
+
+
+def test_risk_curves_name_their_bad_arguments():
+    with pytest.raises(ValueError, match="sizes"):
+        risk_checks.risk_curves(RULES, [0, 3], tasks.Fixed(0.5), 10, seed=1)
+    with pytest.raises(ValueError, match="tasks_per_size"):
+        risk_checks.risk_curves(RULES, [3], tasks.Fixed(0.5), 1, seed=1)

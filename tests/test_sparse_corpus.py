@@ -11,14 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import special, stats
 
-from stumplib import (
-    calibration,
-    certification,
-    pretraining,
-    sparse_corpus,
-    tasks,
-    training,
-)
+from stumplib import calibration, pretraining, sparse_corpus, tasks, training
+from stumplib import corpus as corpus_module
 from stumplib.corpus import Corpus
 from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
 
@@ -105,10 +99,10 @@ def test_follower_and_task_gradients_equal_the_completion(pair):
         a = float(calibration.a_star(b, tasks.Uniform(0.1, 0.9)))
         assert_same(follow_s, follow_d, a, b)
         np.testing.assert_allclose(
-            certification.task_gradients(sparse, a, b),
-            certification.task_gradients(dense, a, b),
+            corpus_module.task_gradients(sparse, a, b),
+            corpus_module.task_gradients(dense, a, b),
             rtol=1e-12,
-            atol=1e-12 * np.abs(certification.task_gradients(dense, a, b)).max(),
+            atol=1e-12 * np.abs(corpus_module.task_gradients(dense, a, b)).max(),
         )
 
 
@@ -349,8 +343,8 @@ def test_a_run_of_the_sparse_follower_equals_the_direct_run():
     a, b, k = training.descend(
         lambda a, b, k: (
             None
-            if certification.noise_ratio(
-                g := certification.task_gradients(corpus, a, b)
+            if corpus_module.noise_ratio(
+                g := corpus_module.task_gradients(corpus, a, b)
             )
             >= 0.5
             else g.mean(axis=0)

@@ -100,3 +100,22 @@ def test_as_done_bad_arguments():
         sweep.as_done(None, [1])
     with pytest.raises(ValueError, match=r"n_workers must be an integer >= 1"):
         sweep.as_done(square, [1, 2], n_workers=0)
+
+
+@pytest.mark.parametrize(
+    ("item", "error", "match"),
+    [
+        ((("a", 2),), TypeError, r"^item\[0\] must hold real numbers"),  # was "aa"
+        (((2.5, 2),), ValueError, r"^item\[0\] must be an integer >= 1"),
+        (((True, 2),), ValueError, r"^item\[0\] must hold integers, not booleans"),
+        (((2,),), ValueError, r"^item must start with a pair \(m, n\)"),
+        ((), ValueError, r"^item must start with a pair \(m, n\)"),
+        ("ab", TypeError, r"^item must be a sequence starting with \(m, n\)"),
+        (((2, 2.0**60),), ValueError, r"^item\[0\] must be at most"),
+        # past int64 numpy sees objects, not numbers: still named
+        (((10**30, 2),), TypeError, r"^item\[0\] must hold real numbers"),
+    ],
+)
+def test_examples_checks_the_pair(item, error, match):
+    with pytest.raises(error, match=match):
+        sweep.examples(item)

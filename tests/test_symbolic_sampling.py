@@ -29,7 +29,7 @@ def test_closed_form(derived):
 @pytest.mark.parametrize("lo, hi", [(0.1, 0.9), (0.2, 0.7), (0.0, 0.5)])
 def test_numeric_constant_is_the_derived_one(derived, lo, hi):
     value = float(derived.c_sigma.subs({sym.lo: lo, sym.hi: hi}))
-    assert certification.sampling_constant(tasks.Uniform(lo, hi)) == pytest.approx(
+    assert calibration.sampling_constant(tasks.Uniform(lo, hi)) == pytest.approx(
         value, rel=1e-14
     )
 
@@ -37,7 +37,7 @@ def test_numeric_constant_is_the_derived_one(derived, lo, hi):
 @pytest.mark.parametrize("lo, hi", [(0.1, 0.9), (0.2, 0.7), (0.0, 0.5)])
 def test_quadrature_converges_to_the_constant_like_one_over_b(lo, hi):
     prior = tasks.Uniform(lo, hi)
-    limit = certification.sampling_constant(prior)
+    limit = calibration.sampling_constant(prior)
     gaps = []
     for b in (1e3, 1e4):
         a = float(calibration.a_star(b, prior))
@@ -51,7 +51,7 @@ def test_quadrature_converges_to_the_constant_like_one_over_b(lo, hi):
 
 def test_constant_refuses_a_prior_reaching_one():
     with pytest.raises(ValueError, match="prior"):
-        certification.sampling_constant(tasks.Uniform(0.0, 1.0))
+        calibration.sampling_constant(tasks.Uniform(0.0, 1.0))
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +79,7 @@ def test_slow_curve_top_solves_the_tangency_condition(slow):
 @pytest.mark.parametrize("lo, hi", [(0.1, 0.9), (0.2, 0.7), (0.0, 0.5)])
 def test_numeric_slow_constant_is_the_derived_one(slow, lo, hi):
     value = float(slow.c_slow.subs({sym.lo: lo, sym.hi: hi}))
-    assert certification.slow_layer(tasks.Uniform(lo, hi)).constant == pytest.approx(
+    assert calibration.slow_layer(tasks.Uniform(lo, hi)).constant == pytest.approx(
         value, rel=1e-13
     )
 
@@ -91,7 +91,7 @@ def test_quadrature_on_the_slow_curve_converges_to_the_slow_constant():
     prior = tasks.Uniform(0.1, 0.9)
     reduction = symbolic_dynamics.reduce_flow(symbolic_dynamics.interior_expansion())
     xi0, xi1 = float(reduction.xi0), float(reduction.xi1)
-    limit = certification.slow_layer(prior).constant
+    limit = calibration.slow_layer(prior).constant
     gaps = []
     for b in (1e3, 1e4):
         a = float(dynamics.slow_curve(b, 0.9, 1.0, xi0, xi1))
@@ -106,11 +106,11 @@ def test_quadrature_on_the_slow_curve_converges_to_the_slow_constant():
 
 def test_slow_constant_refuses_a_prior_reaching_one():
     with pytest.raises(ValueError, match="prior"):
-        certification.slow_layer(tasks.Uniform(0.0, 1.0))
+        calibration.slow_layer(tasks.Uniform(0.0, 1.0))
 
 
 def test_numeric_slow_lag_is_the_derived_one(slow):
     value = float(slow.lag.subs({sym.lo: 0.1, sym.hi: 0.9}))
-    assert certification.slow_layer(tasks.Uniform(0.1, 0.9)).lag == pytest.approx(
+    assert calibration.slow_layer(tasks.Uniform(0.1, 0.9)).lag == pytest.approx(
         value, rel=1e-13
     )

@@ -170,17 +170,63 @@ def test_errors_name_the_argument():
         sf.rates(lambda a, b: (1.0, 0.0, 0.0), traj)
 
 
-def test_log_limit_recovers_a_synthetic_expansion():
-    b = np.geomspace(50, 2000, 30)
-    y = -0.3 + (2.0 * np.log(b) - 1.0) / b + 5.0 / b**2
-    limit, tol = sf.log_limit(b, y)
-    assert abs(limit + 0.3) <= tol and tol < 1e-3
+def _reference(a, b, s, dps=360):
+    """Residuals of both rules and ``d eps/da`` at ``(a, b, s)``, in mpmath at ``dps``.
+
+    From the defining formulas (no rearrangement): ``T(l) = l/(e^{bl} - 1)``, the
+    head's logit ``a - bs + log(1 - e^{-bq}) - log(1 - e^{-bs})``, ``eps``, and the two
+    rules' residuals; derivatives by mpmath's own differentiation.
+    """
+    import mpmath
+
+    mp = mpmath.mp
+    with mpmath.workdps(dps):
+        a_, b_, s_ = mp.mpf(a), mp.mpf(b), mp.mpf(s)
+
+        def tail(b, length):
+            return length / mp.expm1(b * length) if length > 0 else 1 / b
+
+        def logit(a, b, s):
+            return (
+                a - b * s + mp.log(-mp.expm1(-b * (1 - s))) - mp.log(-mp.expm1(-b * s))
+            )
+
+        def eps(a, b, s):
+            p = 1 / (1 + mp.exp(-logit(a, b, s)))
+            return (1 - p) * (s + tail(b, s)) + p * tail(b, 1 - s)
+
+        def average(a, b):
+            return (eps(a, b, 1 - s_) - eps(a, b, s_)) / 2
+
+        def evidence(a, b):
+            p, p_m = (1 / (1 + mp.exp(-logit(a, b, t))) for t in (s_, 1 - s_))
+            w = p / (p + p_m)
+            return (2 * w - 1) / b - w * eps(a, b, s_) + (1 - w) * eps(a, b, 1 - s_)
+
+        out = {}
+        for name, f in (("average", average), ("evidence", evidence)):
+            out[name] = [
+                float(f(a_, b_)),
+                float(mp.diff(lambda x, f=f: f(x, b_), a_)),
+                float(mp.diff(lambda x, f=f: f(a_, x), b_, h=b_ / mp.mpf(10) ** 40)),
+            ]
+        out["eps_a"] = float(mp.diff(lambda x: eps(x, b_, s_), a_))
+        return out
 
 
-def test_log_limit_errors():
-    with pytest.raises(ValueError, match="b must exceed 1"):
-        sf.log_limit([0.5, 2, 3, 4, 5, 6, 7], np.ones(7))
-    with pytest.raises(ValueError, match="length >= 7"):
-        sf.log_limit([2, 3], [1, 2])
-    with pytest.raises(ValueError, match="y must be finite"):
-        sf.log_limit([2, 3, 4, 5, 6, 7, 8], [1, 2, np.nan, 4, 5, 6, 7])
+@pytest.mark.parametrize("b", [5e-324, 1e-300, 1e-8, 0.3, 0.999, 1.0, 3.0])
+@pytest.mark.parametrize("a", [1.0, -2.0])
+def test_residuals_at_small_scales_match_high_precision(a, b):
+    # at b = 5e-324 the residuals were NaN, at 1e-300 0 and -3e284 (0.5 expected), at
+    # 1e-8 off by 1.4e-8 and 2.2e-8, side(...).eps_a by 3.5e-9: the 1/b in each edge
+    # term cancels. Tolerance: 64 rounding errors of an O(1) value.
+    tol = 64 * np.finfo(float).eps
+    s = np.array([0.05, 0.3, 0.8])
+    for k, sk in enumerate(s):
+        ref = _reference(a, b, sk)
+        for name, rule in sf.RESIDUALS.items():
+            got = [float(v[k]) for v in rule(a, b, s)]
+            for g, r in zip(got, ref[name]):  # values and gradients of order one
+                assert g == pytest.approx(r, rel=tol, abs=tol)
+        eps_a = float(sf.side(a, b, s).eps_a[k])
+        assert eps_a == pytest.approx(ref["eps_a"], rel=tol, abs=tol)

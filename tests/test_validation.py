@@ -181,6 +181,14 @@ class TestParametersPositiveCount:
         ):
             validation.trajectory(SimpleNamespace(t=[0, 1], a=[1, 2], b=[1]))
 
+    @pytest.mark.parametrize("big", [2**53 + 1, 10**30, 1e30, 10**400])
+    def test_count_above_the_exact_floats_is_named(self, big):
+        # counts are used in float arithmetic: 1e30 hung or overflowed downstream
+        assert validation.count(2**53, "m") == 2**53
+        with pytest.raises(ValueError, match="^m must be at most 9007199254740992"):
+            validation.count(big, "m")
+        assert validation.count(big, "m", maximum=None) == int(big)
+
     def test_count_minimum(self):
         assert validation.count(0, "k", minimum=0) == 0
         with pytest.raises(ValueError, match="^k must be an integer >= 2"):

@@ -8,7 +8,8 @@ leaves it out.
 
 The repository's address is never typed by hand: it is given with ``--repository``
 (``make colab-cells REPOSITORY_URL=...``; the GitHub workflow passes its own). With an
-empty address the cell says how to install stumplib instead of naming a guessed one.
+empty address the cell stops with the commands that install stumplib from a clone,
+instead of naming a guessed repository.
 
 Run it again after editing notebooks: it replaces the cell it finds by its id, so it is
 idempotent::
@@ -37,14 +38,23 @@ if importlib.util.find_spec("stumplib") is None:
 INSTALL = """\
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
                     "stumplib @ git+{repository}", "myst-nb=={myst_nb}"], check=True)"""
-# The cell's own lines (wider than this file's), joined by implicit concatenation.
-_ALIGN = " " * 30
-NO_ADDRESS = (
-    '    raise ModuleNotFoundError("stumplib is not installed: pip install it from the '
-    "book's \"\n"
-    f'{_ALIGN}"repository (make colab-cells REPOSITORY_URL=... writes the "\n'
-    f'{_ALIGN}"install command here)")'
-)
+# Without an address the cell imports only what it uses, laid out as ruff formats it
+# (the notebooks are formatted: the cell must come out of `ruff format` unchanged).
+NO_ADDRESS_HEADER = """\
+# Colab, or any kernel without stumplib: install it from the book's repository.
+# (Written by tools/colab_cell.py; not shown in the rendered book.)
+import importlib.util
+
+if importlib.util.find_spec("stumplib") is None:
+"""
+NO_ADDRESS = """\
+    raise ModuleNotFoundError(
+        "stumplib is not installed in this kernel. Install it from a clone "
+        "of the book's repository, in this kernel's environment: git clone "
+        "<the repository's address> stumplib-book && cd stumplib-book && "
+        "python -m pip install -c constraints.txt -e . myst-nb; then "
+        "restart the kernel (the book's page Run and modify has the details)"
+    )"""
 
 
 def pinned(package, constraints=CONSTRAINTS):
@@ -62,12 +72,9 @@ def cell_source(repository):
     repository = repository.strip().rstrip("/")
     if repository and not re.fullmatch(r"https://[^\s\"'@]+", repository):
         raise ValueError(f"repository must be an https address, got {repository!r}")
-    body = (
-        INSTALL.format(repository=repository, myst_nb=pinned("myst-nb"))
-        if repository
-        else NO_ADDRESS
-    )
-    return HEADER + body
+    if not repository:
+        return NO_ADDRESS_HEADER + NO_ADDRESS
+    return HEADER + INSTALL.format(repository=repository, myst_nb=pinned("myst-nb"))
 
 
 def with_install_cell(notebook, repository):

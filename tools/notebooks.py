@@ -3,12 +3,12 @@
 ``python tools/notebooks.py store [NOTEBOOK ...]`` executes each notebook in place and
 removes the volatile metadata (execution timestamps), so re-running an unchanged
 notebook leaves git clean. ``python tools/notebooks.py check [NOTEBOOK ...]`` runs
-nbval against the stored outputs under another floating-point environment (another
-OpenBLAS kernel, one BLAS thread, numpy without its widest SIMD code paths) and names
-every cell whose output would not reproduce there.
-``python tools/notebooks.py validate [NOTEBOOK ...]`` does the same with this machine's
-own environment added (what ``make test`` runs). All default to every notebook of the
-book, chapters and appendices: ``book/*.ipynb``.
+nbval against the stored outputs under three other floating-point environments (other
+OpenBLAS kernels, BLAS thread counts and numpy SIMD code paths: :func:`environments`)
+and names every cell whose output would not reproduce there; ``store`` ends with it.
+``python tools/notebooks.py validate [NOTEBOOK ...]`` runs this machine's own
+environment and the first of the others (what ``make test`` runs). All default to
+every notebook of the book, chapters and appendices: ``book/*.ipynb``.
 """
 
 import argparse
@@ -30,33 +30,39 @@ VOLATILE = ("execution",)  # cell metadata written by every run (timestamps)
 def environments(machine=None):
     """The floating-point environments of the check, as (name, variables) pairs.
 
-    One environment that differs from the native one in all three respects at once: on
-    x86-64 OpenBLAS's SSE kernel (Prescott: no AVX, no FMA, whatever the caller's
-    ``OPENBLAS_CORETYPE`` says), one BLAS thread, and numpy with its AVX2 and AVX-512
-    code paths disabled; elsewhere one BLAS thread and numpy without its widest SIMD
-    targets. With the native run, ``make test`` executes the book twice (2 cores).
+    Each differs from a native run in the BLAS kernel, the BLAS threads and numpy's SIMD
+    code paths, and from the others in at least two of the three. On x86-64: OpenBLAS's
+    SSE kernel (Prescott: no AVX, no FMA, whatever the caller's ``OPENBLAS_CORETYPE``
+    says), one thread, numpy without AVX2 and AVX-512 (X86_V3, X86_V4); the Haswell
+    kernel (AVX2 and FMA: the one OpenBLAS picks on most Intel and AMD Zen machines),
+    one thread, numpy without AVX-512; the Sandybridge kernel (AVX, no FMA), two
+    threads, numpy without AVX-512. Elsewhere: one BLAS thread and numpy without its
+    widest SIMD targets; two threads and numpy without its half-precision and
+    dot-product targets.
+    ``make test`` checks the first (with the native run, the book executes twice on the
+    2 cores); ``make notebooks`` checks all of them when it stores outputs.
     """
     machine = machine or platform.machine()
     if machine in ("x86_64", "AMD64"):
         return [
-            (
-                "Prescott kernel, 1 BLAS thread, numpy without X86_V3/X86_V4",
-                {
-                    "OPENBLAS_CORETYPE": "Prescott",
-                    "OPENBLAS_NUM_THREADS": "1",
-                    "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4",
-                },
-            )
+            _environment("Prescott", "1", "X86_V3 X86_V4", "AVX2/AVX-512"),
+            _environment("Haswell", "1", "X86_V4", "AVX-512"),
+            _environment("Sandybridge", "2", "X86_V4", "AVX-512"),
         ]
     return [
-        (
-            "1 BLAS thread, numpy without its widest SIMD",
-            {
-                "OPENBLAS_NUM_THREADS": "1",
-                "NPY_DISABLE_CPU_FEATURES": "ASIMDHP ASIMDDP SVE",
-            },
-        )
+        _environment(None, "1", "ASIMDHP ASIMDDP SVE", "its widest SIMD"),
+        _environment(None, "2", "ASIMDHP ASIMDDP", "half-precision and dot products"),
     ]
+
+
+def _environment(kernel, threads, disabled, without):
+    """One environment: OpenBLAS ``kernel`` (or its own), threads, numpy ``without``."""
+    variables = {"OPENBLAS_NUM_THREADS": threads, "NPY_DISABLE_CPU_FEATURES": disabled}
+    if kernel:
+        variables["OPENBLAS_CORETYPE"] = kernel
+    plural = "s" if threads != "1" else ""
+    name = f"{threads} BLAS thread{plural}, numpy without {without}"
+    return (f"{kernel} kernel, {name}" if kernel else name), variables
 
 
 def chapters(names):
@@ -127,14 +133,14 @@ FAILED = re.compile(r"^FAILED (\S+::Cell \d+)", re.MULTILINE)
 PASSED = re.compile(r"(\d+) passed")
 
 
-def check(paths, native=False):
-    """Nbval under every environment of :func:`environments`, in parallel.
+def check(paths, native=False, count=None):
+    """Nbval under the first ``count`` environments (all by default), in parallel.
 
-    Return 0 if all pass.
+    The environments are those of :func:`environments`. Return 0 if all pass.
 
     With ``native``, this machine's own environment is checked alongside the others.
     """
-    envs = ([("this machine", {})] if native else []) + environments()
+    envs = ([("this machine", {})] if native else []) + environments()[:count]
     print(
         f"nbval on {len(paths)} notebook(s) under {len(envs)} floating-point "
         "environments"
@@ -175,7 +181,9 @@ def main(argv=None):
     if args.command == "store":
         store(paths)
         print("checking that the stored outputs reproduce elsewhere")
-    return check(paths, native=args.command == "validate")
+    if args.command == "validate":  # make test: this machine and one other
+        return check(paths, native=True, count=1)
+    return check(paths)
 
 
 if __name__ == "__main__":

@@ -8,27 +8,32 @@ chapter (default: every chapter whose ``SEED`` comes from ``scales.seed``) under
 ``STUMPLIB_CLAIM_FAILURES=record`` so that a failing check is shown as ``FAILS`` and the
 run goes on, ``J`` runs at a time. Each run is executed in memory; nothing in
 ``book/`` is written. The check records of every run are read from its outputs and
-kept in ``tools/seeds-results.json`` (one entry per chapter and offset, so later sweeps
-add to earlier ones), from which ``tools/seeds-report.md`` is written: for each chapter
+kept in ``stumplib/book/data/seeds.json`` with the other committed results (one entry
+per chapter and offset, so later sweeps add to earlier ones; the file carries the
+command, commit and date of its last sweep, :mod:`stumplib.book.full_data`), from which
+``tools/seeds-report.md`` is written: for each chapter
 and check, in how many runs it was made and in how many it failed, and every run that
 stopped on an error. ``make seeds`` runs it; it is not part of CI (a full sweep takes
 about ``K`` times the book's execution time over the cores).
 """
 
 import argparse
-import json
 import os
 import re
 import sys
 import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 
 import nbformat
+from full_corpus import commit
+
+from stumplib.book import full_data
 
 ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "tools" / "seeds-results.json"
+RESULTS = full_data.DATA / "seeds.json"
 REPORT = ROOT / "tools" / "seeds-report.md"
 SEEDED = re.compile(r"SEED = scales\.seed\(")
 MIME = "application/vnd.stumplib.claim+json"  # stumplib.book.claims.MIME
@@ -112,13 +117,15 @@ def load(path=RESULTS):
     """The stored results, keyed by ``(chapter, offset)``."""
     if not path.exists():
         return {}
-    return {(r["chapter"], r["offset"]): r for r in json.loads(path.read_text())}
+    return {(r["chapter"], r["offset"]): r for r in full_data.load(path)["runs"]}
 
 
 def save(results, path=RESULTS):
-    """Write the results, one row per run, to ``path``."""
+    """Write the results, one row per run, to ``path``, with their provenance."""
     rows = [results[k] for k in sorted(results)]
-    path.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+    date = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    data = {"command": "make seeds", "commit": commit(), "date": date, "runs": rows}
+    full_data.save(path, data)
 
 
 def report(results):
@@ -134,7 +141,7 @@ def report(results):
         "# Re-draw sweep: claim checks under other seeds",
         "",
         "Written by `tools/seeds.py` (`make seeds`) from "
-        "`tools/seeds-results.json`. Each",
+        "`stumplib/book/data/seeds.json`. Each",
         "seeded chapter was re-executed under `STUMPLIB_SEED_OFFSET=j` "
         "(an independent draw",
         "per offset; offset 0 is the stored draw and is not part of the sweep), "

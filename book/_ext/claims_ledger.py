@@ -114,12 +114,20 @@ def _has_ledger(env, docname):
     return docname in getattr(env, "stumplib_ledger_docs", set())
 
 
+def note_dependent_doc(env, docname):
+    """Remember that page ``docname`` shows what every chapter checks.
+
+    It is then rewritten on every build (the ledger, the verdicts).
+    """
+    if not hasattr(env, "stumplib_ledger_docs"):
+        env.stumplib_ledger_docs = set()
+    env.stumplib_ledger_docs.add(docname)
+
+
 def note_ledger_doc(app, doctree):
     """Remember which page holds the ledger."""
     if any(doctree.findall(ledger_placeholder)):
-        if not hasattr(app.env, "stumplib_ledger_docs"):
-            app.env.stumplib_ledger_docs = set()
-        app.env.stumplib_ledger_docs.add(app.env.docname)
+        note_dependent_doc(app.env, app.env.docname)
 
 
 def ordered_checks(env):
@@ -133,6 +141,9 @@ def check_consistency(app, env):
     checks = ordered_checks(env)
     for claim_id in sorted(set(claims.IDS) - {c["id"] for c in checks}):
         logger.warning(f"claims ledger: claim {claim_id!r} is checked by no chapter")
+    keys = [c["key"] for c in checks if c.get("key")]
+    for key in sorted({k for k in keys if keys.count(k) > 1}):
+        logger.warning(f"claims ledger: the key {key!r} names {keys.count(key)} checks")
     for c in checks:
         if not c["holds"]:
             logger.warning(
@@ -156,46 +167,86 @@ def fill_ledger(app, doctree, docname):
         )
 
 
-def _grouped_tables(app, docname, checks):
-    """Every check, one table per claim, each folded (HTML) under its verdict."""
-    found = []
-    for s in claim_summary(checks):
-        rows = [_row(app, docname, c) for c in checks if c["id"] == s["id"]]
-        verdict = (
-            f"{s['holding']} of {s['checks']} {'hold' if s['checks'] > 1 else 'holds'}"
-        )
-        found += [
-            nodes.raw(
-                "",
-                '<details class="claims-ledger-group"><summary>'
-                f"<code>{s['id']}</code>: "
-                f"{s['checks']} check{'s' if s['checks'] > 1 else ''}, "
-                f"{verdict}</summary>",
-                format="html",
-            ),
-            _table(rows, HEADER, WIDTHS, "claims-ledger"),
-            nodes.raw("", "</details>", format="html"),
-        ]
-    return found
+def _group(title, rows):
+    """One folded (HTML) group of check rows under ``title`` (HTML)."""
+    return [
+        nodes.raw(
+            "",
+            f'<details class="claims-ledger-group"><summary>{title}</summary>',
+            format="html",
+        ),
+        table(rows, HEADER, WIDTHS, "claims-ledger"),
+        nodes.raw("", "</details>", format="html"),
+    ]
 
 
-def _overview(checks):
-    covered = len({c["id"] for c in checks})
-    holding = sum(c["holds"] for c in checks)
-    return nodes.paragraph(
-        text=f"This build ran {len(checks)} checks covering {covered} of the "
-        f"{len(claims.IDS)} claims; {holding} of them hold."
+def _counted(n, holding):
+    return (
+        f"{n} check{'s' if n > 1 else ''}, "
+        f"{holding} of {n} {'hold' if n > 1 else 'holds'}"
     )
 
 
-def claim_summary(checks):
-    """One dict per claim id.
+def _grouped_tables(app, docname, checks):
+    """Every check, one table per claim, each folded (HTML) under its verdict.
 
-    Number of checks, holding, kinds with spans, largest margin.
+    The exercises' answers follow, in a group of their own.
+    """
+    found = []
+    for s in claim_summary(checks):
+        rows = [_row(app, docname, c) for c in claim_checks(checks, s["id"])]
+        found += _group(
+            f"<code>{s['id']}</code>: {_counted(s['checks'], s['holding'])}", rows
+        )
+    exercises = [c for c in checks if c["evidence"] == "exercise"]
+    if exercises:
+        rows = [_row(app, docname, c) for c in exercises]
+        holding = sum(c["holds"] for c in exercises)
+        found += _group(
+            f"Exercises (not claims): {_counted(len(exercises), holding)}", rows
+        )
+    return found
+
+
+def claim_checks(checks, claim_id=None):
+    """The checks of the paper's claims (of ``claim_id`` if given): no exercise."""
+    return [
+        c for c in checks if c["evidence"] != "exercise" and claim_id in (None, c["id"])
+    ]
+
+
+def _overview(checks):
+    mine = claim_checks(checks)
+    covered = len({c["id"] for c in mine})
+    holding = sum(c["holds"] for c in mine)
+    replays = sum(c["evidence"] == "replay" for c in mine)
+    exercises = len(checks) - len(mine)
+    text = (
+        f"This build ran {len(mine)} checks covering {covered} of the "
+        f"{len(claims.IDS)} claims; {holding} of them hold."
+    )
+    if replays:
+        text += (
+            f" {replays} of them {'are replays' if replays > 1 else 'is a replay'} "
+            "(a result reproduced, not evidence for its claim)."
+        )
+    if exercises:
+        text += (
+            f" The answers of {exercises} exercise{'s' if exercises > 1 else ''} "
+            "are checked too, listed apart at the end."
+        )
+    return nodes.paragraph(text=text)
+
+
+def claim_summary(checks):
+    """One dict per claim id that has checks (exercises are not claim checks).
+
+    Number of checks, holding, kinds with spans, the largest margin among the checks
+    whose shown digits resolve it (``claims.resolves``), and how many do not.
     """
     summary = []
     for claim_id in claims.IDS:
-        mine = [c for c in checks if c["id"] == claim_id]
+        mine = claim_checks(checks, claim_id)
         if not mine:
             continue
         kinds = {
@@ -205,7 +256,9 @@ def claim_summary(checks):
             for kind in claims.EVIDENCE
             if any(c["evidence"] == kind for c in mine)
         }
-        margins = [c["margin"] for c in mine if c["margin"] is not None]
+        margins = [
+            claims.read_margin(c) for c in mine if claims.read_margin(c) is not None
+        ]
         summary.append(
             {
                 "id": claim_id,
@@ -213,22 +266,50 @@ def claim_summary(checks):
                 "holding": sum(c["holds"] for c in mine),
                 "kinds": kinds,
                 "margin": max(margins) if margins else None,
+                "unresolved": sum(claims.read_margin(c) is None for c in mine),
             }
         )
     return summary
 
 
 def kind_paragraphs(kinds):
-    """One paragraph per kind of evidence: the kind in bold, then its spans."""
+    """One paragraph per kind of evidence: the kind in bold, then its spans.
+
+    A kind that is never evidence for a claim (a replay) says so.
+    """
     return [
         nodes.paragraph(
             "",
             "",
             nodes.strong(text=kind),
             nodes.Text(f" ({'; '.join(spans)})" if spans else ""),
+            nodes.Text(" — not evidence" if kind in claims.NOT_EVIDENCE else ""),
         )
         for kind, spans in kinds.items()
     ]
+
+
+class EvidenceKinds(Directive):
+    """``{evidence-kinds}``: the definition of each kind of evidence.
+
+    From ``stumplib.book.claims.DEFINITIONS``, the one definition of each kind.
+    """
+
+    def run(self):
+        """Build the directive's nodes."""
+        return [evidence_definitions()]
+
+
+def evidence_definitions():
+    """A definition list of the kinds of evidence (``claims.DEFINITIONS``)."""
+    found = nodes.definition_list(classes=["evidence-kinds"])
+    for kind in claims.EVIDENCE:
+        found += nodes.definition_list_item(
+            "",
+            nodes.term(text=kind),
+            nodes.definition("", nodes.paragraph(text=claims.DEFINITIONS[kind])),
+        )
+    return found
 
 
 def _summary(checks):
@@ -236,6 +317,11 @@ def _summary(checks):
     for s in claim_summary(checks):
         kinds = kind_paragraphs(s["kinds"])
         margin = "—" if s["margin"] is None else f"{s['margin']:g} of its tolerance"
+        if s["unresolved"]:
+            margin += (
+                f" ({s['unresolved']} finer than "
+                f"{'their' if s['unresolved'] > 1 else 'its'} shown digits)"
+            )
         rows.append(
             [
                 [nodes.paragraph("", "", nodes.literal(text=s["id"]))],
@@ -244,7 +330,7 @@ def _summary(checks):
                 [nodes.paragraph(text=margin)],
             ]
         )
-    return _table(rows, SUMMARY_HEADER, SUMMARY_WIDTHS, "claims-summary")
+    return table(rows, SUMMARY_HEADER, SUMMARY_WIDTHS, "claims-summary")
 
 
 MARKERS = {
@@ -255,12 +341,15 @@ MARKERS = {
     "exercise": ("^", "#b07aa1"),
 }
 FIGURE = "claims-margins.png"
+FINER = 1.25
 CAPTION = (
     "How close each check comes to its tolerance: an upper bound on |measured − "
     "expected| / tolerance that the shown digits support, one marker per check, "
     "grouped by claim; 0 is an exact match and 1 the limit at which the check would "
-    "fail (a check whose tolerance is finer than its shown digits sits at 1). The "
-    "marker gives the kind of evidence."
+    "fail. A check whose tolerance is finer than its shown digits holds, but its "
+    "digits cannot say how closely: it is shown apart, hollow, in the column "
+    "“finer than shown”. The marker gives the kind of evidence (replays and "
+    "exercises are not evidence for a claim)."
 )
 
 
@@ -278,6 +367,11 @@ def margin_plot(checks, path):
 
     plotting.use_book_style()
     ids = [i for i in claims.IDS if any(c["id"] == i for c in checks)]
+    if any(c["evidence"] == "exercise" for c in checks):
+        ids.append("exercises")
+    checks = [
+        dict(c, id="exercises") if c["evidence"] == "exercise" else c for c in checks
+    ]
     fig, ax = plt.subplots(figsize=(6.2, 0.32 * len(ids) + 1.1))
     for kind, (marker, color) in MARKERS.items():
         mine = [c for c in checks if c["evidence"] == kind and c["margin"] is not None]
@@ -285,23 +379,29 @@ def margin_plot(checks, path):
             continue
         rows = [ids.index(c["id"]) for c in mine]
         jitter = [0.12 * ((k % 3) - 1) for k in range(len(mine))]
+        read = [claims.read_margin(c) for c in mine]
+        resolved = [m is not None for m in read]
         ax.scatter(
-            [min(c["margin"], 1.05) for c in mine],
+            [FINER if m is None else min(m, 1.05) for m in read],
             [r + j for r, j in zip(rows, jitter)],
             marker=marker,
-            color=color,
+            facecolors=[color if r else "none" for r in resolved],
+            edgecolors=color,
             s=22,
             label=kind,
             zorder=3,
         )
     ax.axvline(1.0, color="0.3", linewidth=1.0, linestyle="--")
+    ax.axvline((1.08 + FINER) / 2 - 0.04, color="0.6", linewidth=0.8)
     ax.set(
         yticks=range(len(ids)),
         yticklabels=ids,
-        xlim=(-0.03, 1.08),
+        xlim=(-0.03, FINER + 0.08),
         ylim=(len(ids) - 0.5, -0.5),
         xlabel="|measured − expected| / tolerance",
     )
+    ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0, FINER])
+    ax.set_xticklabels(["0", "0.25", "0.5", "0.75", "1", "finer\nthan shown"])
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, title="evidence")
     fig.savefig(path)
     plt.close(fig)
@@ -339,6 +439,8 @@ def _row(app, docname, check):
         reftitle=app.env.titles[check["docname"]].astext(),
     )
     evidence = check["evidence"] + (f" ({check['span']})" if check["span"] else "")
+    if check["evidence"] in claims.NOT_EVIDENCE:
+        evidence += " — not evidence for the claim"
     return [
         [
             nodes.paragraph("", "", nodes.literal(text=check["id"])),
@@ -354,6 +456,15 @@ def _row(app, docname, check):
             nodes.paragraph(text=f"measured {check['measured']}"),
             nodes.paragraph(text=f"expected {check['expected']} ± {check['tol']}"),
             nodes.paragraph(text=f"evidence: {evidence}"),
+            *(
+                [
+                    nodes.paragraph(
+                        "", "", nodes.Text("key: "), nodes.literal(text=check["key"])
+                    )
+                ]
+                if check.get("key")
+                else []
+            ),
         ],
     ]
 
@@ -366,14 +477,18 @@ def _short_title(env, docname):
     return env.titles[docname].astext()
 
 
-def _table(rows, header, widths, css_class):
-    table = nodes.table(classes=[css_class])
+def table(rows, header, widths, css_class):
+    """A docutils table: ``rows`` of cells (lists of nodes), ``header`` and ``widths``.
+
+    Its class is ``css_class``; the columns carry their widths (see ``print_tables``).
+    """
+    node = nodes.table(classes=[css_class])
     group = nodes.tgroup(cols=len(header))
-    table += group
+    node += group
     group += [nodes.colspec(colwidth=w) for w in widths]
     group += nodes.thead("", _table_row([[nodes.paragraph(text=h)] for h in header]))
     group += nodes.tbody("", *[_table_row(row) for row in rows])
-    return table
+    return node
 
 
 def _table_row(cells):
@@ -387,6 +502,7 @@ def setup(app):
     """Register the extension with Sphinx."""
     app.add_node(ledger_placeholder)
     app.add_directive("claims-ledger", ClaimsLedger)
+    app.add_directive("evidence-kinds", EvidenceKinds)
     app.connect("doctree-read", collect_checks)
     app.connect("doctree-read", note_ledger_doc)
     app.connect("env-purge-doc", purge)

@@ -1,60 +1,100 @@
-"""Sphinx extension: verdicts on the paper's claims, computed from the claims ledger.
+"""Sphinx extension: verdicts on the paper's sentences, computed from the claim checks.
 
-``{claim-verdict} id1 id2 ...`` wraps the text about one claim of the paper (its
-content is parsed as usual) and appends, when the page is written, one row per claim
-id (checks, holding, kinds and ranges of evidence) and a verdict computed from the
-checks that this build collected (``env.stumplib_claims``, see ``claims_ledger``):
+A sentence of the paper declares, next to it, the checks that test its content::
 
-- *reproduced*: every id has checks, all hold, and at least one is exact or asymptotic;
-- *partly*: every check holds, but the evidence is numerical only, or an id has no
-  check;
-- *not tested*: no id has a check;
-- *fails*: some check fails (a build warning already).
+    ```{claim-verdict}
+    :title: The boundary limitation
+    :main: boundary: Monte Carlo integrated risk; boundary-slope
+    :also: boundary: collapses onto the negatives
+    ```
 
-``{claims-verdicts}`` is replaced by a summary table of every verdict on its page. An id
-that is not (yet) one of :data:`stumplib.book.claims.IDS` is shown as having no check.
+``:main:`` names the checks of the sentence's main statement, ``:also:`` those of the
+rest of its content, each a list of references separated by ``;``: a check's key
+(``key=`` of :func:`stumplib.book.claims.check`) or ``<claim id>: <words>`` (the checks
+of that claim whose statement contains the words; :func:`stumplib.book.claims.find`).
+When the page is written, the directive's content is followed by one row per declared
+check found in this build (``env.stumplib_claims``, see ``claims_ledger``) and the
+verdict of :func:`stumplib.book.claims.verdict`: *reproduced* only if the main
+statement's own checks include exact or asymptotic evidence, *numerical* otherwise; a
+sentence cannot inherit a verdict from a check it does not declare. A reference that
+names no check, a key that names more than one, and a declared replay or exercise
+(never evidence) are build warnings (errors under -W).
+
+``{claims-verdicts}`` is replaced by a summary table of every verdict on its page, and
+``{evidence-kinds}`` (``claims_ledger``) by the definitions of the kinds of evidence.
 """
 
 from typing import ClassVar
 
 from docutils import nodes
-from docutils.parsers.rst import Directive
+from docutils.parsers.rst import Directive, directives
+from sphinx.util import logging
 
 import claims_ledger
+from stumplib.book import claims
 
-VERDICTS = ("reproduced", "partly", "not tested", "fails")
-ROW_HEADER = ("Claim id", "Checks", "Evidence")
-ROW_WIDTHS = (26, 16, 58)
-SUMMARY_HEADER = ("Claim of the paper", "Claim ids", "Verdict")
+logger = logging.getLogger(__name__)
+ROW_HEADER = ("Declared check", "For", "Result")
+ROW_WIDTHS = (50, 14, 36)
+SUMMARY_HEADER = ("Sentence of the paper", "Claim ids", "Verdict")
 SUMMARY_WIDTHS = (50, 34, 16)
 
 
 class verdict_placeholder(nodes.General, nodes.Element):
-    """Where the evidence rows and the verdict of one claim go."""
+    """Where the declared checks and the verdict of one sentence go."""
 
 
 class summary_placeholder(nodes.General, nodes.Element):
     """Where the summary of every verdict on the page goes."""
 
 
-class ClaimVerdict(Directive):
-    """``{claim-verdict} ids...`` with ``:title:`` (its heading).
+def references(text):
+    """The references of a ``:main:`` or ``:also:`` option, split at ``;``.
 
-    A claim and its verdict.
+    Parameters
+    ----------
+    text : str or None
+        The option's value.
+
+    Returns
+    -------
+    list of str
+    """
+    return [r.strip() for r in (text or "").split(";") if r.strip()]
+
+
+class ClaimVerdict(Directive):
+    """``{claim-verdict}`` with ``:title:``, ``:main:`` and ``:also:``.
+
+    A sentence of the paper, the checks it declares and its verdict.
     """
 
-    required_arguments = 1
-    final_argument_whitespace = True
-    option_spec: ClassVar[dict] = {"title": str}
     has_content = True
+    option_spec: ClassVar[dict] = {
+        "title": directives.unchanged_required,
+        "main": directives.unchanged,
+        "also": directives.unchanged,
+    }
 
     def run(self):
         """Build the directive's nodes."""
-        title = self.options.get("title", " ".join(self.arguments))
+        title = self.options.get("title", "")
+        if not title:
+            raise self.error("claim-verdict needs a :title:")
         section = nodes.container(classes=["claim-verdict"])
         section += nodes.rubric(text=title)
         self.state.nested_parse(self.content, self.content_offset, section)
-        section += verdict_placeholder(ids_=self.arguments[0].split(), title=title)
+        main, also = (references(self.options.get(k)) for k in ("main", "also"))
+        if not main:
+            raise self.error(
+                "claim-verdict needs a :main: (the checks of its statement)"
+            )
+        try:
+            for reference in main + also:
+                claims.find([], reference)
+        except ValueError as error:
+            raise self.error(str(error)) from None
+        section += verdict_placeholder(main=main, also=also, title=title)
         return [section]
 
 
@@ -66,41 +106,81 @@ class ClaimsVerdicts(Directive):
         return [summary_placeholder()]
 
 
-def verdict(rows):
-    """The verdict and its reason from per-id rows. Dicts as made by :func:`id_rows`."""
-    checked = [r for r in rows if r["checks"]]
-    if not checked:
-        return "not tested", "no check in this build"
-    if any(r["holding"] < r["checks"] for r in checked):
-        return "fails", "a check fails"
-    missing = [r["id"] for r in rows if not r["checks"]]
-    if missing:
-        return "partly", "no check of " + ", ".join(missing)
-    if not any(kind in ("exact", "asymptotic") for r in checked for kind in r["kinds"]):
-        return "partly", "all checks hold, but the evidence is numerical only"
-    return "reproduced", "all checks hold, with exact or asymptotic evidence"
+def declared(checks, main, also, docname=None):
+    """The checks a sentence declares.
+
+    Returns (rows, missing): one row (reference, "main" or "other", record) per check
+    found, and the references that name no check. Warns about a reference that names
+    no check, a key that names several and a declared replay or exercise.
+    """
+    rows, missing = [], []
+    for role, refs in (("main", main), ("other", also)):
+        for reference in refs:
+            found = claims.find(checks, reference)
+            if not found:
+                missing.append(reference)
+                logger.warning(
+                    f"results: {reference!r} names no check in this build",
+                    location=docname,
+                )
+            elif ":" not in reference and len(found) > 1:
+                logger.warning(
+                    f"results: the key {reference!r} names {len(found)} checks",
+                    location=docname,
+                )
+            for check in found:
+                if check["evidence"] in claims.NOT_EVIDENCE:
+                    logger.warning(
+                        f"results: {reference!r} is a {check['evidence']} check, "
+                        "which is never evidence for a sentence",
+                        location=docname,
+                    )
+                rows.append((reference, role, check))
+    return rows, missing
 
 
-def id_rows(checks, claim_ids):
-    """One dict per id (``claims_ledger.claim_summary``; zero checks if none)."""
-    found = {s["id"]: s for s in claims_ledger.claim_summary(checks)}
-    empty = {"checks": 0, "holding": 0, "kinds": {}, "margin": None}
-    return [found.get(i, dict(empty, id=i)) for i in claim_ids]
-
-
-def _rows_table(rows):
+def _rows_table(app, docname, rows, missing):
     cells = []
-    for r in rows:
-        kinds = claims_ledger.kind_paragraphs(r["kinds"]) or [nodes.paragraph(text="—")]
-        count = f"{r['holding']} of {r['checks']} hold" if r["checks"] else "no check"
+    for _reference, role, check in rows:
+        uri = (
+            app.builder.get_relative_uri(docname, check["docname"])
+            + "#"
+            + check["anchor"]
+        )
+        evidence = check["evidence"] + (f" ({check['span']})" if check["span"] else "")
         cells.append(
             [
-                [nodes.paragraph("", "", nodes.literal(text=r["id"]))],
-                [nodes.paragraph(text=count)],
-                kinds,
+                [
+                    nodes.paragraph(
+                        "",
+                        "",
+                        nodes.literal(text=check["id"]),
+                        nodes.Text(": "),
+                        nodes.reference(
+                            "", check["statement"], internal=True, refuri=uri
+                        ),
+                    )
+                ],
+                [nodes.paragraph(text="main" if role == "main" else "other")],
+                [
+                    nodes.paragraph(
+                        "",
+                        "",
+                        nodes.strong(text="holds" if check["holds"] else "FAILS"),
+                        nodes.Text(f", {evidence}"),
+                    )
+                ],
             ]
         )
-    return claims_ledger._table(cells, ROW_HEADER, ROW_WIDTHS, "claim-verdict-evidence")
+    for reference in missing:
+        cells.append(
+            [
+                [nodes.paragraph("", "", nodes.literal(text=reference))],
+                [nodes.paragraph(text="—")],
+                [nodes.paragraph(text="no such check in this build")],
+            ]
+        )
+    return claims_ledger.table(cells, ROW_HEADER, ROW_WIDTHS, "claim-verdict-evidence")
 
 
 def _verdict_paragraph(name, reason):
@@ -116,9 +196,7 @@ def _verdict_paragraph(name, reason):
 def note_verdict_doc(app, doctree):
     """A page with verdicts depends on every chapter, as the ledger does."""
     if any(doctree.findall(verdict_placeholder)):
-        if not hasattr(app.env, "stumplib_ledger_docs"):
-            app.env.stumplib_ledger_docs = set()
-        app.env.stumplib_ledger_docs.add(app.env.docname)
+        claims_ledger.note_dependent_doc(app.env, app.env.docname)
 
 
 def fill_verdicts(app, doctree, docname):
@@ -126,10 +204,22 @@ def fill_verdicts(app, doctree, docname):
     checks = claims_ledger.ordered_checks(app.env)
     summary = []
     for placeholder in list(doctree.findall(verdict_placeholder)):
-        rows = id_rows(checks, placeholder["ids_"])
-        name, reason = verdict(rows)
-        summary.append((placeholder["title"], placeholder["ids_"], name))
-        placeholder.replace_self([_rows_table(rows), _verdict_paragraph(name, reason)])
+        rows, missing = declared(
+            checks, placeholder["main"], placeholder["also"], docname
+        )
+        name, reason = claims.verdict(
+            [c for _, role, c in rows if role == "main"],
+            [c for _, role, c in rows if role == "other"],
+            missing,
+        )
+        ids = [i for i in claims.IDS if any(c["id"] == i for _, _, c in rows)]
+        summary.append((placeholder["title"], ids, name))
+        placeholder.replace_self(
+            [
+                _rows_table(app, docname, rows, missing),
+                _verdict_paragraph(name, reason),
+            ]
+        )
     for placeholder in list(doctree.findall(summary_placeholder)):
         cells = [
             [
@@ -140,7 +230,7 @@ def fill_verdicts(app, doctree, docname):
             for title, ids, name in summary
         ]
         placeholder.replace_self(
-            claims_ledger._table(
+            claims_ledger.table(
                 cells, SUMMARY_HEADER, SUMMARY_WIDTHS, "claims-verdicts"
             )
         )
@@ -163,4 +253,4 @@ def setup(app):
     app.add_directive("claims-verdicts", ClaimsVerdicts)
     app.connect("doctree-read", note_verdict_doc)
     app.connect("doctree-resolved", fill_verdicts)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "2.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,7 +1,7 @@
 """Sphinx extension: in the PDF, the book's generated tables keep their column widths.
 
 The tables that the book's extensions build (the claims ledger, the verdicts of
-``results``: ``claims_ledger._table``) give each column a width. Sphinx's LaTeX writer
+``results``: ``claims_ledger.table``) give each column a width. Sphinx's LaTeX writer
 ignores widths it was not told are given and sizes the columns from their content
 (``tabulary``), which squeezes a column of claim ids below the width of one id; and a
 ``tabulary`` cannot break across pages, so a long ledger group ran off the page. For the

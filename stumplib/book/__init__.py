@@ -13,4 +13,6 @@ chapters and the book's Sphinx extensions do.
     experiment sizes at book and full scale, and the seed offset of a re-draw
 ``full_data``
     results beyond book scale as committed data files, with their provenance
+``contexts``
+    the figures and SymPy displays of a context, the threshold rules and the head
 """

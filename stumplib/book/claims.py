@@ -46,6 +46,42 @@ IDS = (
 #: and an exercise (the answer of an exercise's solution, recomputed on every build).
 EVIDENCE = ("exact", "asymptotic", "numerical", "replay", "exercise")
 
+#: The one definition of each kind of evidence, shown by the claims ledger and the
+#: results page and quoted in CONTRIBUTING.md (a test keeps the three the same).
+DEFINITIONS = {
+    "exact": (
+        "an identity or an exact formula, checked to rounding (a sampled test of an "
+        "exact formula is numerical)"
+    ),
+    "asymptotic": (
+        "a derived limit or expansion (formal asymptotics), checked numerically at "
+        "the stated scales"
+    ),
+    "numerical": (
+        "a fitted, sampled or measured quantity, compared with a model or a bound over "
+        "the stated range and no further"
+    ),
+    "replay": (
+        "committed data or a result recomputed and compared with itself: it shows "
+        "that a result reproduces, not that a claim holds, and never counts toward a "
+        "verdict"
+    ),
+    "exercise": (
+        "the answer of the solution of an exercise, recomputed on every build: it "
+        "never counts toward a verdict"
+    ),
+}
+
+#: The kinds that can make a sentence of the paper *reproduced* (see :func:`verdict`).
+STRONG = ("exact", "asymptotic")
+
+#: The kinds that are never evidence for a claim (shown apart in the ledger).
+NOT_EVIDENCE = ("replay", "exercise")
+
+#: The form of a check's optional key (lower-case words joined by hyphens), by which a
+#: page names the check.
+KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
 #: MIME type of the structured record shown with each claim line.
 MIME = "application/vnd.stumplib.claim+json"
 
@@ -103,7 +139,16 @@ def _number(value, digits):
 
 
 def check(
-    claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4
+    claim_id,
+    measured,
+    expected,
+    tol,
+    statement,
+    *,
+    evidence,
+    span=None,
+    digits=4,
+    key=None,
 ):
     """Check ``|measured - expected| <= tol``, show the claim line and its record.
 
@@ -123,6 +168,10 @@ def check(
     digits : int
         Significant digits of the measured and expected values shown (keeps stored
         outputs stable); the tolerance is shown rounded up to two.
+    key : str, optional
+        A name of this check that is unique in the book (lower-case words joined by
+        hyphens, :data:`KEY`), by which a page refers to it (:func:`find`). Kept in
+        the record only; the printed line does not change.
 
     Returns
     -------
@@ -146,6 +195,7 @@ def check(
         evidence=evidence,
         span=span,
         digits=digits,
+        key=key,
     )
     _show(record)
     if not record["holds"] and mode == "raise":
@@ -176,7 +226,16 @@ def failures():
 
 
 def make_record(
-    claim_id, measured, expected, tol, statement, *, evidence, span=None, digits=4
+    claim_id,
+    measured,
+    expected,
+    tol,
+    statement,
+    *,
+    evidence,
+    span=None,
+    digits=4,
+    key=None,
 ):
     """The record of a check (arguments as for :func:`check`), validated, nothing shown.
 
@@ -186,15 +245,21 @@ def make_record(
         ``id``, ``holds``, ``measured``, ``expected``, ``tol`` (strings as shown),
         ``evidence``, ``span``, ``statement`` and ``margin`` (an upper bound on
         ``abs(measured - expected) / tol`` from the shown values, to two decimals; see
-        ``_margin``).
+        ``_margin``; :func:`read_margin` reads it), and ``key`` when one is given
+        (so a record without a key is unchanged).
 
     Raises
     ------
     ValueError
         If ``claim_id`` or ``evidence`` is unknown, ``span`` is missing (for evidence
         other than "exact") or malformed, ``statement`` is empty, a value is not a real
-        scalar, or ``expected`` and ``tol`` are not finite with ``tol >= 0``.
+        scalar, ``expected`` and ``tol`` are not finite with ``tol >= 0``, or ``key``
+        is not of the form :data:`KEY`.
     """
+    if key is not None and not (isinstance(key, str) and KEY.match(key)):
+        raise ValueError(
+            f"key must be lower-case words joined by hyphens (got {key!r})"
+        )
     if claim_id not in IDS:
         raise ValueError(f"claim_id must be one of {IDS} (got {claim_id!r})")
     if evidence not in EVIDENCE:
@@ -222,7 +287,7 @@ def make_record(
         _number(expected, digits),
         _number(_round_up(tol), 2),
     ]
-    return {
+    record = {
         "id": claim_id,
         "holds": holds,
         "measured": shown[0],
@@ -233,6 +298,7 @@ def make_record(
         "statement": statement,
         "margin": _margin(shown, holds, digits),
     }
+    return record if key is None else dict(record, key=key)
 
 
 def _round_up(tol, digits=2):
@@ -266,9 +332,72 @@ def _margin(shown, holds, digits):
     return round(min(bound / tol, 1.0) if holds else bound / tol, 2) + 0.0
 
 
+def resolves(record):
+    """Whether the shown digits of a check say how close it came to its tolerance.
+
+    A check whose ``margin`` (an upper bound) is below 1, or that fails, is resolved.
+    A holding check at margin 1 is resolved only if its shown values also bound the
+    margin from below: if the difference of the shown measured and expected values
+    is at most their rounding (half a unit in the last digit of each, at the larger
+    number of significant digits the two strings show, a lower bound on the digits
+    they were shown with), the margin may be anywhere in [0, 1]: the tolerance is
+    finer than the shown digits, the check holds and nothing more can be read. The
+    ledger shows such checks apart, never as closest to failing.
+
+    Parameters
+    ----------
+    record : dict
+        A check record (:func:`make_record`).
+
+    Returns
+    -------
+    bool
+    """
+    margin = record["margin"]
+    if margin is None or margin < 1 or not record["holds"] or _zero_tol(record):
+        return True
+    measured, expected = float(record["measured"]), float(record["expected"])
+    digits = max(_significant(record["measured"]), _significant(record["expected"]))
+    slack = _half_unit(measured, digits) + _half_unit(expected, digits)
+    return abs(measured - expected) > slack * (1 + 1e-9)  # equal up to float rounding
+
+
+def _zero_tol(record):
+    return float(record["tol"]) == 0
+
+
+def read_margin(record):
+    """The margin of a check as the ledger reads it: ``None`` if its digits cannot tell.
+
+    The record's ``margin`` (an upper bound from the shown values), except 0 for a
+    check of zero tolerance that holds (its values are equal) and ``None`` where
+    :func:`resolves` is false.
+
+    Parameters
+    ----------
+    record : dict
+        A check record (:func:`make_record`).
+
+    Returns
+    -------
+    float or None
+    """
+    if record["margin"] is None or not resolves(record):
+        return None
+    if _zero_tol(record) and record["holds"]:
+        return 0.0
+    return record["margin"]
+
+
+def _significant(text):
+    """The number of significant digits of a number shown as ``text`` (0 for 0)."""
+    digits = text.lower().partition("e")[0].lstrip("+-").replace(".", "").lstrip("0")
+    return len(digits)
+
+
 def _half_unit(value, digits):
     """Half a unit in the last of ``digits`` significant digits of ``value``. 0 at 0."""
-    if value == 0:
+    if value == 0 or digits == 0:
         return 0.0
     return 0.5 * 10.0 ** (math.floor(math.log10(abs(value))) - digits + 1)
 
@@ -388,3 +517,101 @@ def parse_lines(text):
                 }
             )
     return found
+
+
+def find(checks, reference):
+    """The checks that a page's reference names.
+
+    A reference is either a check's key (``key=`` of :func:`check`) or
+    ``"<claim id>: <words>"``, the checks of that claim whose statement contains the
+    words (case and runs of white space ignored): the way to name a check that has no
+    key.
+
+    Parameters
+    ----------
+    checks : iterable of dict
+        Check records.
+    reference : str
+        A key or ``"<claim id>: <words>"``.
+
+    Returns
+    -------
+    list of dict
+        The matching records, in order (a key matches at most one check of a book
+        whose keys are unique; words may match several).
+
+    Raises
+    ------
+    ValueError
+        If ``reference`` is neither a key nor ``"<claim id>: <words>"`` with a claim
+        id of :data:`IDS` and at least one word.
+    TypeError
+        If ``reference`` is not a string.
+    """
+    if not isinstance(reference, str):
+        raise TypeError(f"reference must be a string (got {type(reference).__name__})")
+    claim_id, colon, words = (part.strip() for part in reference.partition(":"))
+    if not colon:
+        if not KEY.match(claim_id):
+            raise ValueError(
+                f"reference must be a key or '<claim id>: <words>' (got {reference!r})"
+            )
+        return [c for c in checks if c.get("key") == claim_id]
+    if claim_id not in IDS or not words:
+        raise ValueError(
+            f"reference must be a key or '<claim id>: <words>' with a claim id of "
+            f"IDS (got {reference!r})"
+        )
+    wanted = " ".join(words.lower().split())
+    return [
+        c
+        for c in checks
+        if c["id"] == claim_id and wanted in " ".join(c["statement"].lower().split())
+    ]
+
+
+#: The verdicts on a sentence of the paper, from the strongest.
+VERDICTS = ("reproduced", "numerical", "not tested", "fails")
+
+
+def verdict(main, other=(), missing=()):
+    """The verdict on one sentence of the paper, and its reason, from its checks.
+
+    The rule: a sentence is *reproduced* only if the checks declared for its main
+    statement (``main``) include :data:`STRONG` evidence (exact or asymptotic), and
+    every check declared for it holds and was found; *numerical* if its checks hold
+    but the main statement's evidence is not exact or asymptotic, or a declared check
+    was not found; *not tested* if no declared check was found; *fails* if one fails.
+    Checks of the other content (``other``) must hold but never lift a verdict, and
+    :data:`NOT_EVIDENCE` kinds (replays, exercises) never count, wherever declared.
+
+    Parameters
+    ----------
+    main, other : sequence of dict
+        Check records found for the sentence's main statement and for the rest of its
+        content.
+    missing : sequence of str
+        The references declared for the sentence that name no check.
+
+    Returns
+    -------
+    tuple of str
+        (verdict, reason): a verdict of :data:`VERDICTS` and a reason in words.
+    """
+    found = list(main) + list(other)
+    if not found:
+        return "not tested", "no declared check in this build"
+    if not all(c["holds"] for c in found):
+        return "fails", "a check fails"
+    if missing:
+        return "numerical", "no check found for " + ", ".join(missing)
+    strong = sorted({c["evidence"] for c in main if c["evidence"] in STRONG})
+    if not strong:
+        return (
+            "numerical",
+            "all checks hold; the main statement's evidence is not exact or asymptotic",
+        )
+    return (
+        "reproduced",
+        f"all checks hold; the main statement has {' and '.join(strong)} evidence",
+    )

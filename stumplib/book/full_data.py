@@ -4,7 +4,9 @@ A number the book cites from a run beyond book scale comes from a JSON file in
 :data:`DATA`, written by the make target named in it, with its command, the commit it
 ran from and the date; a chapter reads it with :func:`load` and checks it (for instance
 by re-running its smallest size at build). The files ship with the package, so a
-chapter finds them wherever stumplib is installed (a local clone, Binder, Colab).
+chapter finds them wherever stumplib is installed (a local clone, Binder, Colab). The
+re-draw sweep's record (``seeds.json``, written by ``make seeds``) is kept here too:
+every committed result has this one home.
 """
 
 import json

@@ -212,3 +212,126 @@ def show(fig):
             )
     plt.show()
     plt.close(fig)
+
+
+def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4.0):
+    """Draw a :class:`stumplib.dynamics.Portrait` on ``ax``.
+
+    The colour is the scaled excess loss ``b (b² L - 1)`` on a diverging scale centred
+    at 0 and clipped at ``±vmax`` (so that a valley at ``-2/(hi - lo)`` shows as a
+    trough), with its integer contours; arrows give the direction of the gradient flow
+    in the plotted coordinates (of uniform length: the speed varies by orders of
+    magnitude). The vertical axis is ``log10 b``, labelled in ``b``.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Axes to draw on.
+    portrait : stumplib.dynamics.Portrait
+        The grid to draw.
+    slow_curve, valley : tuple of array_like, optional
+        ``(a, b)`` of the slow curve (dashed) and of the valley (solid black).
+    path : tuple of array_like, optional
+        ``(a, b)`` of a trajectory, drawn as points with its start starred.
+    vmax : float
+        Clip of the colour scale.
+
+    Returns
+    -------
+    matplotlib.collections.QuadMesh
+        The colour mesh (for a colour bar).
+
+    Raises
+    ------
+    TypeError
+        If ``ax`` is not a matplotlib Axes.
+    ValueError
+        If ``vmax`` is not positive.
+    """
+    if not isinstance(ax, mpl.axes.Axes):
+        raise TypeError(f"ax must be a matplotlib Axes (got {type(ax).__name__})")
+    vmax = validation.positive_scalar(vmax, "vmax")
+    x, y, p = portrait.offset, np.log10(portrait.b), portrait.p
+    mesh = ax.pcolormesh(
+        x,
+        y,
+        portrait.excess,
+        shading="gouraud",
+        cmap="RdBu_r",
+        vmin=-vmax,
+        vmax=vmax,
+        rasterized=True,
+    )
+    ax.contour(
+        x,
+        y,
+        portrait.excess,
+        levels=np.arange(-3.0, 4.0),
+        colors="0.3",
+        linewidths=0.5,
+        alpha=0.6,
+    )
+    span_x, span_y = np.ptp(x), np.ptp(y)
+    u = portrait.velocity[..., 0] / span_x
+    v = portrait.velocity[..., 1] / (np.log(10.0) * span_y)
+    norm = np.hypot(u, v)
+    norm[norm == 0] = 1.0
+    step_x, step_y = max(1, x.size // 12), max(1, y.size // 10)
+    gx, gy = np.meshgrid(x, y)
+    pick = (slice(None, None, step_y), slice(None, None, step_x))
+    length = 0.035  # of the axes' extent
+    ax.quiver(
+        gx[pick],
+        gy[pick],
+        (u / norm * span_x * length)[pick],
+        (v / norm * span_y * length)[pick],
+        angles="xy",
+        scale_units="xy",
+        scale=1.0,
+        width=0.004,
+        headwidth=4.0,
+        color="0.15",
+        pivot="mid",
+    )
+
+    def sheared(curve):
+        a, b = (np.asarray(c, dtype=float) for c in curve)
+        return a - p * b, np.log10(b)
+
+    if valley is not None:
+        ax.plot(*sheared(valley), color="k", linewidth=2.2, label="valley $a^*(b)$")
+    if slow_curve is not None:
+        ax.plot(
+            *sheared(slow_curve),
+            color="#edae49",
+            linestyle="--",
+            linewidth=2.2,
+            label="slow curve",
+        )
+    if path is not None:
+        px, py = sheared(path)
+        ax.plot(
+            px,
+            py,
+            "o",
+            color="#2e933c",
+            markersize=3.5,
+            mec="k",
+            mew=0.4,
+            label="path from $(p\\,b_0,b_0)$",
+        )
+        ax.plot(px[0], py[0], "*", color="#2e933c", markersize=12, mec="k", mew=0.6)
+    ticks = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
+    ticks = [t for t in ticks if y[0] <= np.log10(t) <= y[-1]]
+    ax.set(
+        xlim=(x[0], x[-1]),
+        ylim=(y[0], y[-1]),
+        yticks=np.log10(ticks),
+        yticklabels=[f"{t:g}" for t in ticks],
+        xlabel="relative score $a - b$"
+        if p == 1
+        else f"relative score $a - {p:g}\\,b$",
+        ylabel="scale $b$",
+    )
+    ax.grid(False)
+    return mesh

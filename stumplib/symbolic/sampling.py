@@ -23,7 +23,7 @@ there, against ``|G| = O(b^{-3})`` in the bulk. Along the layer ``ds = du / b`` 
       σ_∞(b) / √b → C_σ = √(2 (1 + hi²) / (3 (hi - lo))),
 
   1.2281 for ``U[0.1, 0.9]``. :func:`layer_constant` carries out these steps;
-  :func:`stumplib.certification.sampling_constant` evaluates the result, and its tests
+  :func:`stumplib.calibration.sampling_constant` evaluates the result, and its tests
   compare it with the quadrature ``sampling_coefficient(a*(b), b) / √b`` at large ``b``.
 """
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import nbformat
+import numpy as np
 import pytest
 import yaml
 
@@ -573,3 +574,139 @@ def _cases():
 def test_page(inspected, page_name, check):
     problems = inspected(page_name)[check]
     assert not problems, f"{page_name} ({check}):\n" + "\n".join(problems)
+
+
+# The interactive figures (stumplib.book.interactive): BokehJS from the book itself,
+# every control moved, and the playground's estimate against stumplib's.
+INTERACTIVE = "book/interactive-figures.html"
+BOKEH_READY_JS = """() => window.Bokeh && Bokeh.documents.length >= 2 &&
+  Bokeh.documents.every(d => d.roots().length > 0)"""
+EXPECTED_JS = """(name) => JSON.parse(document.querySelector(
+  `#stumplib-${name} script.stumplib-expected`).textContent)"""
+SET_JS = """([name, value]) => {
+  for (const doc of Bokeh.documents) {
+    const model = doc.get_model_by_name(name);
+    if (model) {
+      if ('active' in model) model.active = value;
+      else model.value = value;
+      return true;
+    }
+  }
+  return false;
+}"""
+DATA_JS = """(name) => {
+  for (const doc of Bokeh.documents) {
+    const model = doc.get_model_by_name(name);
+    if (model) return JSON.parse(JSON.stringify(Object.fromEntries(
+      Object.entries(model.data).map(([k, v]) => [k, Array.from(v)]))));
+  }
+  return null;
+}"""
+TOLERANCE = 1e-9
+
+
+def _estimate(page):
+    shown = page.locator("#stumplib-playground .stumplib-estimate")
+    return float(shown.get_attribute("data-estimate")), shown.inner_text()
+
+
+@pytest.fixture(scope="module")
+def interactive(browser):
+    if not (HTML / INTERACTIVE).exists():
+        pytest.fail(f"{INTERACTIVE} was not built")
+    page, problems = open_page(browser, INTERACTIVE)
+    page.wait_for_function(BOKEH_READY_JS, timeout=60_000)
+    page.locator("#stumplib-playground .stumplib-estimate").wait_for()
+    yield page, problems
+    page.close()
+
+
+def test_interactive_figures_load_offline(interactive):
+    page, problems = interactive
+    assert not problems, "\n".join(problems)
+    scripts = page.eval_on_selector_all(
+        "script[src]", "s => s.map(e => e.getAttribute('src'))"
+    )
+    bokeh = [s for s in scripts if "bokeh" in s]
+    assert bokeh and all(s.startswith("../_static/bokeh/") for s in bokeh), scripts
+
+
+def test_playground_estimate_is_stumplibs(interactive):
+    """Each expected setting: the page's estimate is stumplib's to 1e-9."""
+    from stumplib import head, symmetrization, tasks
+
+    page, _ = interactive
+    expected = page.evaluate(EXPECTED_JS, "playground")
+    x_all = np.array(expected["x"])
+    for check in expected["checks"]:
+        for key in ("n", "a", "b", "s"):
+            assert page.evaluate(SET_JS, [f"playground-{key}", check[key]])
+        assert page.evaluate(SET_JS, ["playground-symmetrized", check["symmetrized"]])
+        shown, text = _estimate(page)
+        x = x_all[: check["n"]]
+        y = tasks.labels(x, check["s"])
+        rule = (
+            symmetrization.average_estimate if check["symmetrized"] else head.estimate
+        )
+        ours = float(rule(check["a"], check["b"], x, y))
+        assert abs(shown - check["estimate"]) <= TOLERANCE, (check, shown)
+        assert abs(shown - ours) <= TOLERANCE, (check, shown, ours)
+        assert text == f"{shown:.4f}", (text, shown)
+
+
+def test_playground_controls_move_the_figure(interactive):
+    """Each slider (moved from the keyboard) and the switch change the figure."""
+    page, _ = interactive
+    for key, value in (("n", 24), ("a", 38.9), ("b", 40.0), ("s", 0.5)):
+        page.evaluate(SET_JS, [f"playground-{key}", value])
+    page.evaluate(SET_JS, ["playground-symmetrized", False])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    figure_ = page.locator("#stumplib-playground")
+    figure_.screenshot(path=str(SHOTS / "playground-before.png"))
+    handles = page.locator("#stumplib-playground .noUi-handle")
+    assert handles.count() == 4, handles.count()
+    for k in range(4):
+        before = (_estimate(page), page.evaluate(DATA_JS, "playground-weights"))
+        handles.nth(k).focus()
+        for _ in range(8):
+            handles.nth(k).press("ArrowRight")
+        after = (_estimate(page), page.evaluate(DATA_JS, "playground-weights"))
+        assert after != before, f"slider {k} did not change the figure"
+    before = _estimate(page)
+    page.locator("#stumplib-playground .bk-Switch").click()
+    assert _estimate(page) != before, "the switch did not change the estimate"
+    figure_.screenshot(path=str(SHOTS / "playground-after.png"))
+
+
+def test_portrait_controls_move_the_figure(interactive):
+    """Each button of the phase portrait, and its switch, changes the path shown."""
+    page, _ = interactive
+    figure_ = page.locator("#stumplib-portrait")
+    figure_.screenshot(path=str(SHOTS / "portrait-before.png"))
+    assert page.evaluate(DATA_JS, "portrait-flow")["b"], "no path drawn"
+    for group in ("prior", "start", "step"):
+        buttons = (
+            page.locator("#stumplib-portrait .bk-btn-group")
+            .nth(("prior", "start", "step").index(group))
+            .locator("button")
+        )
+        assert buttons.count() >= 2, group
+        active = page.evaluate(
+            "(n) => Bokeh.documents.map(d => d.get_model_by_name(n))"
+            ".find(m => m).active",
+            f"portrait-{group}",
+        )
+        before = (
+            page.evaluate(DATA_JS, "portrait-flow"),
+            page.evaluate(DATA_JS, "portrait-descent"),
+        )
+        buttons.nth(1 if active == 0 else 0).click()
+        after = (
+            page.evaluate(DATA_JS, "portrait-flow"),
+            page.evaluate(DATA_JS, "portrait-descent"),
+        )
+        assert after != before, f"the {group} buttons did not change the figure"
+    before = page.evaluate(DATA_JS, "portrait-flow")
+    page.locator("#stumplib-portrait .bk-Switch").click()
+    assert page.evaluate(DATA_JS, "portrait-flow") != before, "switch did nothing"
+    figure_.screenshot(path=str(SHOTS / "portrait-after.png"))

@@ -1,0 +1,473 @@
+"""Certified runs: descent on a corpus, the descent lemma checked at its iterates.
+
+A run of gradient descent on a corpus is *certified* at the iterates where the
+hypotheses of the descent lemma (:mod:`stumplib.descent_lemma`) hold for that corpus:
+its relative gradient error ``rho`` against the population gradient (the decomposition
+of :mod:`stumplib.certification`) at most ``RHO_MAX`` and the step against the local
+curvature, ``q = eta lambda_max``, at most ``Q_MAX``. :func:`certified_run` records
+both along one run and the end ``b_cert`` of its certified interval;
+:func:`certified_end_over` summarizes the ends over independent corpora and
+:func:`certified_end_of_size` draws and runs them, at the scales
+:func:`certified_scales` sets for a corpus size.
+"""
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from . import calibration, descent_lemma, population, sweep, training, validation
+from . import corpus as corpus_module
+
+#: The step of :func:`certified_end_of_size` as a fraction of the lemma's bound at the
+#: start, ``eta = STEP_FRACTION * 2 / (9 lambda_max(theta_0))``. At the full bound
+#: ``q = eta lambda_max`` rises above ``2/9`` just after the start (measured: up to 1.43
+#: times its start value at ``m = n = 400`` from ``b_0 = 5``, 1.8 times from
+#: ``b_0 = 10``), as the corpus run leaves the population valley for its own, where the
+#: population curvature is larger; a third of the bound leaves room for that rise (``q``
+#: is checked per record).
+STEP_FRACTION = 1.0 / 3.0
+
+#: Records of :func:`certified_run` are kept where the scale has grown by this relative
+#: amount since the last record (2%), at the start and at the last iterate.
+RECORD_GROWTH = 0.02
+
+
+@dataclass(frozen=True)
+class CertifiedRun:
+    """One corpus's constant-step run, the descent lemma's hypotheses at its iterates.
+
+    The arrays hold one entry per recorded iterate ``theta_k`` (see
+    :func:`certified_run`).
+
+    Parameters
+    ----------
+    eta : float
+        The constant step.
+    step : ndarray of int
+        Iterate numbers ``k``.
+    a, b : ndarray
+        ``theta_k``.
+    rho : ndarray
+        The corpus's relative gradient error at ``theta_k``,
+        ``|grad L_{m,n}(theta_k) - grad L(theta_k)| / |grad L(theta_k)|``.
+    q : ndarray
+        ``eta`` times the larger of ``lambda_max`` at ``theta_k`` and at ``theta_{k+1}``
+        (the curvature over the step, from its two ends).
+    decrease : ndarray
+        Population-loss decrease of the step, ``L(theta_k) - L(theta_{k+1})``.
+    guaranteed : ndarray
+        The lemma's guarantee for the step, ``eta |grad L(theta_k)|^2 / 4``.
+    b_cert : float
+        Scale of the first recorded iterate with ``rho > RHO_MAX`` or ``q > Q_MAX``: the
+        end of this corpus's certified interval. For a run that never fails before its
+        stop, the stop ``b_stop`` itself (``censored`` is then true): the end lies
+        beyond it, and every such run of one stop ties there.
+    censored : bool
+        No recorded iterate failed: ``b_cert`` (the stop) only bounds the end from
+        below.
+
+    Examples
+    --------
+    >>> b = np.array([2.5, 2.8, 3.0])
+    >>> rho, q = np.array([0.1, 0.6, 0.2]), np.full(3, 0.1)
+    >>> run = CertifiedRun(0.1, np.arange(3), b, b, rho, q, np.ones(3), np.zeros(3),
+    ...                    b_cert=2.8, censored=False)
+    >>> run.certified.tolist(), run.inside.tolist(), run.ended_by
+    ([True, False, True], [True, False, False], 'rho')
+    """
+
+    eta: float
+    step: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    rho: np.ndarray
+    q: np.ndarray
+    decrease: np.ndarray
+    guaranteed: np.ndarray
+    b_cert: float
+    censored: bool
+
+    @property
+    def certified(self):
+        """Recorded iterates where both hypotheses hold.
+
+        ``rho <= RHO_MAX``, ``q <= Q_MAX``.
+        """
+        return (self.rho <= descent_lemma.RHO_MAX) & (self.q <= descent_lemma.Q_MAX)
+
+    @property
+    def inside(self):
+        """Recorded iterates before the first failure (the certified interval)."""
+        return self.b < self.b_cert if not self.censored else np.ones(self.b.size, bool)
+
+    @property
+    def ended_by(self):
+        """The hypothesis that failed first.
+
+        ``"rho"``, ``"q"``, ``"both"``; ``""`` if none.
+        """
+        if self.censored:
+            return ""
+        i = int(np.flatnonzero(self.b == self.b_cert)[0])
+        rho, q = self.rho[i] > descent_lemma.RHO_MAX, self.q[i] > descent_lemma.Q_MAX
+        return "both" if rho and q else "rho" if rho else "q"
+
+    @property
+    def held(self):
+        """Recorded steps whose population decrease reaches ``eta |grad L|^2 / 4``."""
+        return self.decrease >= self.guaranteed
+
+
+def certified_run(
+    corpus,
+    prior,
+    theta0,
+    eta,
+    b_stop,
+    growth=RECORD_GROWTH,
+    until_failure=False,
+    max_steps=10**6,
+):
+    """Constant-step descent on ``corpus``, checking the descent lemma at its iterates.
+
+    From ``theta0`` the run takes steps ``theta <- theta - eta grad L_{m,n}(theta)``
+    (:func:`stumplib.training.descend`) until the scale reaches ``b_stop``. At the
+    start, at every iterate where ``b`` has grown by the factor ``1 + growth`` since the
+    last record, and at the last iterate it records the corpus's relative gradient error
+    ``rho``, the step's ``q = eta lambda_max`` (:func:`stumplib.descent_lemma.curvature`
+    at both ends of the step) and the step's population-loss decrease against the
+    lemma's guarantee ``eta |grad L|^2 / 4``. Where ``rho <= 1/2`` and ``q <= 2/9`` the
+    lemma proves that guarantee; the first record where either fails ends the certified
+    interval (a run that never fails is censored at ``b_stop``).
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The training corpus (drawn from ``prior``).
+    prior : tasks.Uniform or tasks.Beta
+        The threshold prior of the population loss.
+    theta0 : tuple of float
+        Start ``(a, b)``.
+    eta : float
+        Constant step, positive (typically :func:`stumplib.descent_lemma.step_bound` at
+        ``theta0``).
+    b_stop : float
+        The run stops at the first iterate with ``b >= b_stop``.
+    growth : float
+        Relative growth of ``b`` between records, positive.
+    until_failure : bool
+        Stop at the first failing record instead (or at ``b_stop`` if none fails first).
+    max_steps : int
+        Steps allowed.
+
+    Returns
+    -------
+    CertifiedRun
+
+    Raises
+    ------
+    TypeError
+        If ``corpus`` is not a :class:`~stumplib.corpus.Corpus`.
+    ValueError
+        If an argument is invalid.
+    FloatingPointError, RuntimeError
+        As :func:`stumplib.training.descend` (``b_stop`` not reached in ``max_steps``).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> a0 = float(calibration.a_star(2.5, prior))
+    >>> eta = STEP_FRACTION * descent_lemma.step_bound(a0, 2.5, prior)
+    >>> corpus = corpus_module.Corpus.sample(30, 30, prior, rng=0)
+    >>> run = certified_run(corpus, prior, (a0, 2.5), eta, b_stop=3.0)
+    >>> run.censored == (run.b_cert == 3.0), bool(np.all(np.diff(run.b) > 0))
+    (True, True)
+    """
+    validation.instance(corpus, corpus_module.Corpus, "corpus")
+    validation.density_law(prior, "prior")
+    theta0 = validation.point(theta0)
+    eta = validation.positive_scalar(eta, "eta")
+    b_stop = validation.positive_scalar(b_stop, "b_stop")
+    growth = validation.positive_scalar(growth, "growth")
+    max_steps = validation.count(max_steps, "max_steps")
+    follower = corpus.follow()
+    rows, state = [], {"next": -np.inf, "failed": False}
+
+    def direction(a, b, k):
+        if state["failed"] and until_failure:
+            return None
+        gradient = np.array(follower.unchecked_loss_and_gradient(a, b)[1:])
+        last = b >= b_stop
+        if b >= state["next"] or last:
+            rows.append(_record(prior, eta, a, b, k, gradient))
+            state["next"] = b * (1.0 + growth)
+            failed = (
+                rows[-1][3] > descent_lemma.RHO_MAX or rows[-1][4] > descent_lemma.Q_MAX
+            )
+            state["failed"] = state["failed"] or failed
+        return None if last else gradient
+
+    training.unchecked_descend(direction, theta0, eta, max_steps, f"b_stop={b_stop}")
+    columns = [np.array(c) for c in zip(*rows)]
+    step, a, b, rho, q, decrease, guaranteed = columns
+    failing = np.flatnonzero((rho > descent_lemma.RHO_MAX) | (q > descent_lemma.Q_MAX))
+    censored = failing.size == 0
+    b_cert = b_stop if censored else float(b[failing[0]])
+    return CertifiedRun(
+        eta,
+        step.astype(int),
+        a,
+        b,
+        rho,
+        q,
+        decrease,
+        guaranteed,
+        b_cert,
+        bool(censored),
+    )
+
+
+def _record(prior, eta, a, b, k, gradient):
+    """``(k, a, b, rho, q, decrease, guaranteed)`` of the step from ``(a, b)``."""
+    value, *g = population.loss_and_gradient(a, b, prior)
+    g = np.array(g)
+    norm_sq = float(g @ g)
+    rho = float(np.linalg.norm(gradient - g) / np.sqrt(norm_sq))
+    a1, b1 = a - eta * gradient[0], b - eta * gradient[1]
+    lam = max(
+        descent_lemma.curvature(a, b, prior), descent_lemma.curvature(a1, b1, prior)
+    )
+    decrease = float(value - population.loss(a1, b1, prior))
+    return k, a, b, rho, eta * lam, decrease, eta * norm_sq / 4.0
+
+
+class CertifiedEnd(NamedTuple):
+    """The end of the certified interval over independent corpora of one size.
+
+    Parameters
+    ----------
+    scale : float
+        Median of ``b_cert`` over the corpora (a censored run counts at its stop, a
+        lower bound: the median is a lower bound too if half the runs or more are
+        censored).
+    log_se : float
+        Standard error of ``log scale`` from the scatter between corpora: the standard
+        deviation of the log median over :data:`BOOTSTRAP` resamples of the corpora.
+    log_sd : float
+        Standard deviation of ``log b_cert`` between corpora (``ddof=1``).
+    corpora : int
+        Number of corpora.
+    censored : int
+        How many runs never failed before their stop (their ``b_cert`` is a lower
+        bound).
+    empty : int
+        How many runs failed at their first record (the start is already past the end).
+    """
+
+    scale: float
+    log_se: float
+    log_sd: float
+    corpora: int
+    censored: int
+    empty: int
+
+
+#: Resamples of the bootstrap of :func:`certified_end_over` (drawn from a fixed stream,
+#: so the result is a function of the runs alone).
+BOOTSTRAP = 2000
+
+
+def certified_end_over(runs):
+    """:class:`CertifiedEnd` of several :class:`CertifiedRun`.
+
+    Independent corpora of one size.
+
+    The centre is the median of ``b_cert`` (robust to the runs censored at their stop),
+    its standard error on the log scale the bootstrap one over corpora.
+
+    Parameters
+    ----------
+    runs : sequence of CertifiedRun
+        At least two runs.
+
+    Returns
+    -------
+    CertifiedEnd
+
+    Raises
+    ------
+    TypeError
+        If ``runs`` is not a sequence of :class:`CertifiedRun`.
+    ValueError
+        If it holds fewer than two runs.
+
+    Examples
+    --------
+    >>> one = np.ones(2)
+    >>> runs = [CertifiedRun(1.0, np.arange(2), one, one, one, one, one, one, b, False)
+    ...         for b in (2.0, 8.0, 4.0)]
+    >>> end = certified_end_over(runs)
+    >>> end.scale, end.corpora, round(end.log_sd, 6)  # the median; sd of the logs
+    (4.0, 3, 0.693147)
+    """
+    try:
+        runs = list(runs)
+    except TypeError:
+        runs = None
+    if runs is None or not all(isinstance(r, CertifiedRun) for r in runs):
+        raise TypeError("runs must be a sequence of CertifiedRun")
+    if len(runs) < 2:
+        raise ValueError(f"runs must hold at least two runs (got {len(runs)})")
+    logs = np.log([r.b_cert for r in runs])
+    picks = np.random.default_rng(0).integers(0, logs.size, (BOOTSTRAP, logs.size))
+    medians = np.median(logs[picks], axis=1)
+    return CertifiedEnd(
+        float(np.exp(np.median(logs))),
+        float(medians.std(ddof=1)),
+        float(logs.std(ddof=1)),
+        len(runs),
+        int(sum(r.censored for r in runs)),
+        int(sum(r.b_cert == r.b[0] and not r.censored for r in runs)),
+    )
+
+
+class CertifiedScales(NamedTuple):
+    """Where the certified runs of a corpus size start and stop.
+
+    Parameters
+    ----------
+    b0 : float
+        The start, ``max(k / 40, 2.5)``.
+    b_stop : float
+        The stop, ``3 b0``.
+    """
+
+    b0: float
+    b_stop: float
+
+
+def certified_scales(k):
+    """The start and stop of the certified runs on corpora of ``m = n = k``.
+
+    Every measurement of ``b_cert(k, k)`` with :func:`certified_end_of_size` uses them,
+    so that measurements on independent draws estimate the same quantity.
+
+    Parameters
+    ----------
+    k : int
+        ``m = n``.
+
+    Returns
+    -------
+    CertifiedScales
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``k`` is not a positive integer.
+
+    Examples
+    --------
+    >>> certified_scales(400)
+    CertifiedScales(b0=10.0, b_stop=30.0)
+    """
+    b0 = max(validation.count(k, "k") / 40, 2.5)
+    return CertifiedScales(b0, 3 * b0)
+
+
+def certified_end_of_size(
+    m,
+    n,
+    prior,
+    corpora,
+    seed,
+    b0,
+    b_stop,
+    growth=RECORD_GROWTH,
+    until_failure=True,
+    n_workers=None,
+    backend=None,
+):
+    """The end of the certified interval of corpora of size ``(m, n)``.
+
+    THE ``b_cert(m, n)``.
+
+    Draws ``corpora`` independent corpora (corpus ``r`` from the stream ``(*seed, m, n,
+    r)``), runs :func:`certified_run` on each from the valley point
+    ``(a*(b0), b0)`` with :data:`STEP_FRACTION` of the lemma's step there
+    (:func:`stumplib.descent_lemma.step_bound`) until its first failure (or ``b_stop``;
+    to ``b_stop`` in any case with ``until_failure=False``), and summarizes the ends
+    (:func:`certified_end_over`). Cost per corpus: about ``(b^4 - b0^4) / (8 eta)``
+    steps to reach ``b`` on ``U[0.1, 0.9]`` (``b^4`` grows like ``8 t``), each of cost
+    ``O(m)`` (about 1 ms at ``m = n = 400``, 6 ms at 3200), e.g. about ``1200 b0`` steps
+    to ``b = 3 b0`` for ``b0 >= 10``; and ``log(b / b0) / growth`` records of about
+    20 ms.
+
+    Parameters
+    ----------
+    m, n : int
+        Corpus size.
+    prior : tasks.Uniform
+        Interior threshold prior.
+    corpora : int
+        Number of independent corpora, at least 2.
+    seed : int or tuple of int
+        The experiment's seed.
+    b0 : float
+        Start scale, below the end (a run that fails at its start is counted in
+        ``CertifiedEnd.empty``).
+    b_stop : float
+        Largest scale run to, above ``b0`` (a run that reaches it is counted in
+        ``censored``).
+    growth : float
+        Relative growth of ``b`` between records.
+    until_failure : bool
+        Stop each run at its first failing record.
+    n_workers, backend
+        Parallel execution over corpora (see :func:`stumplib.sweep.run`).
+
+    Returns
+    -------
+    end : CertifiedEnd
+    runs : list of CertifiedRun
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> end, runs = certified_end_of_size(30, 30, prior, 2, 1, 2.5, 3.0, n_workers=1)
+    >>> end.corpora, len(runs), bool(2.5 <= end.scale <= 3.0)
+    (2, 2, True)
+    """
+    m, n = validation.count(m, "m"), validation.count(n, "n")
+    validation.density_law(prior, "prior")
+    corpora = validation.count(corpora, "corpora", minimum=2)
+    seed = validation.seed(seed)
+    b0 = validation.positive_scalar(b0, "b0")
+    b_stop = validation.positive_scalar(b_stop, "b_stop")
+    if not b_stop > b0:
+        raise ValueError(f"b_stop must exceed b0 (got {b_stop:g} and {b0:g})")
+    growth = validation.positive_scalar(growth, "growth")
+    a0 = float(calibration.a_star(b0, prior))
+    eta = STEP_FRACTION * descent_lemma.step_bound(a0, b0, prior)
+    until_failure = bool(until_failure)
+    items = [
+        ((m, n), prior, (a0, b0), eta, b_stop, growth, until_failure, (*seed, m, n, r))
+        for r in range(corpora)
+    ]
+    runs = sweep.run(_certified_one, items, n_workers, backend, desc="certified runs")
+    return certified_end_over(runs), runs
+
+
+def _certified_one(item):
+    """One corpus of :func:`certified_end_of_size`."""
+    (m, n), prior, theta0, eta, b_stop, growth, until_failure, rng = item
+    sample = corpus_module.Corpus.sample(m, n, prior, rng=rng)
+    return certified_run(sample, prior, theta0, eta, b_stop, growth, until_failure)

@@ -1,0 +1,182 @@
+"""The interactive figures' builders (stumplib.book.interactive) and their extension.
+
+What runs in the browser (the callbacks, every control, the playground's estimate
+against stumplib's to 1e-9) is checked on the built page by tests/browser; these
+check what the build writes: the expected values, portable HTML, the PDF's rendering.
+"""
+
+import base64
+import importlib.util
+import json
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from stumplib import head, symmetrization, tasks, training
+from stumplib.book import interactive
+
+EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+@pytest.fixture(scope="module")
+def playground():
+    return interactive.playground(seed=(42, 1))
+
+
+def expected_json(html, name):
+    found = re.search(
+        rf'id="stumplib-{name}".*<script type="application/json" '
+        r'class="stumplib-expected">(.*?)</script></div>$',
+        html,
+        re.S,
+    )
+    assert found, "no expected values next to the figure"
+    return json.loads(found.group(1))
+
+
+def test_playground_expects_stumplibs_estimates(playground):
+    x_all = np.array(playground.expected["x"])
+    assert np.all(np.round(x_all, 4) == x_all), "the context is on a 4-decimal grid"
+    checks = playground.expected["checks"]
+    assert {c["symmetrized"] for c in checks} == {False, True}
+    assert any(c["nearest_positive"] == 1.0 for c in checks), "no edge setting"
+    for c in checks:
+        x = x_all[: c["n"]]
+        y = tasks.labels(x, c["s"])
+        rule = symmetrization.average_estimate if c["symmetrized"] else head.estimate
+        assert abs(c["estimate"] - float(rule(c["a"], c["b"], x, y))) < 1e-11
+
+
+def test_html_is_portable_and_carries_the_expected_values(playground):
+    html = playground.html()
+    assert not UUID.search(html), "a random id would make the stored output volatile"
+    assert 'class="stumplib-interactive"' in html
+    assert "stumplib-playground-0" in html
+    assert expected_json(html, "playground") == json.loads(
+        json.dumps(playground.expected)
+    )
+    assert "cdn.bokeh.org" not in html and "<script src" not in html
+
+
+def test_mime_bundle_has_a_static_figure_for_the_pdf(playground):
+    bundle = playground._repr_mimebundle_()
+    assert set(bundle) == {"text/html", "image/png", "text/plain"}
+    assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert bundle["text/plain"]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"n": 1}, ValueError),
+        ({"n": 200}, ValueError),
+        ({"s": 1.0}, ValueError),
+        ({"prior": tasks.Beta(2.0, 2.0)}, TypeError),
+    ],
+)
+def test_playground_rejects_bad_settings(kwargs, error):
+    with pytest.raises(error):
+        interactive.playground(seed=1, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, name",
+    [
+        (dict(starts=[]), ValueError, "starts"),
+        (dict(starts=[-1.0]), ValueError, "starts"),
+        (dict(steps=[0.0]), ValueError, "steps"),
+        (dict(t_max=float("nan")), ValueError, "t_max"),
+        (dict(points=1), ValueError, "points"),
+        (dict(gd_steps=0), ValueError, "gd_steps"),
+        (dict(n_workers=1.5), ValueError, "n_workers"),
+        (dict(t_max="1e8"), TypeError, "t_max"),
+    ],
+)
+def test_phase_portrait_rejects_bad_settings(kwargs, error, name):
+    with pytest.raises(error, match=name):
+        interactive.phase_portrait(**kwargs)
+
+
+def test_show_rejects_other_objects():
+    with pytest.raises(TypeError, match="figure_"):
+        interactive.show("not a figure")
+
+
+def test_portrait_descent_is_training_gradient_descent():
+    got = interactive._portrait_item(("descent", 0.1, 0.9, 20.0, "head", 1.0, 3))
+    assert len(got.t) == 4
+    assert got.a[0] == pytest.approx(0.9 * 20.0) and got.b[0] == 20.0
+    eta = got.t[1]
+    again = training.gradient_descent(
+        interactive._loss_and_gradient(0.1, 0.9, "head"), (18.0, 20.0), eta, 3, 4
+    )
+    np.testing.assert_array_equal(got.b, again.b)
+
+
+def test_portrait_figure_selects_among_precomputed_paths():
+    path = {
+        "flow_b": [20.0, 30.0],
+        "flow_offset": [0.0, 2.0],
+        "flow_t": [1.0, 10.0],
+        "gd_b": [20.0],
+        "gd_offset": [0.5],
+        "gd_t": [1.0],
+        "eta": 1.0,
+        "ref_t": [1.0, 10.0],
+        "ref_b": [20.0, 30.0],
+        "law": "law",
+    }
+    keys = [
+        f"{p}|{b0:g}|{c:g}|{rule}"
+        for p in interactive.PORTRAIT_PRIORS
+        for b0 in (10.0, 40.0)
+        for c in (0.5, 1.0)
+        for rule in interactive.HEADS
+    ]
+    curve = {"b": [10.0, 20.0], "valley": [], "slow": [1.0, 2.0]}
+    figure_ = interactive._portrait_figure(
+        dict.fromkeys(keys, path),
+        dict.fromkeys(interactive.PORTRAIT_PRIORS, curve),
+        (10.0, 40.0),
+        (0.5, 1.0),
+        3,
+        1e3,
+    )
+    html = figure_.html()
+    assert expected_json(html, "portrait")["keys"] == sorted(keys)
+    assert all(k in html for k in keys)
+    assert "Precomputed when the book was built" in html
+    assert figure_.png()[:4] == b"\x89PNG"
+
+
+def load_extension():
+    spec = importlib.util.spec_from_file_location(
+        "interactive_figures", EXT / "interactive_figures.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_extension_loads_bokehjs_only_where_a_figure_is():
+    ext = load_extension()
+    added = []
+    app = SimpleNamespace(add_js_file=lambda name, **kw: added.append(name))
+    ext.add_bokeh(app, "p", "page.html", {"body": "<p>no figure</p>"}, None)
+    assert added == []
+    body = '<div class="stumplib-interactive" id="stumplib-x"></div>'
+    ext.add_bokeh(app, "p", "page.html", {"body": body}, None)
+    assert [Path(a).name for a in added] == [n for _, n in ext.bokeh_assets()]
+    assert all(source.exists() for source, _ in ext.bokeh_assets())
+
+
+def test_extension_copies_bokehjs_into_static(tmp_path):
+    ext = load_extension()
+    app = SimpleNamespace(outdir=str(tmp_path), builder=SimpleNamespace(format="html"))
+    ext.copy_bokeh(app, None)
+    names = sorted(p.name for p in (tmp_path / "_static" / "bokeh").iterdir())
+    assert names == sorted(n for _, n in ext.bokeh_assets())
