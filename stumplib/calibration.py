@@ -327,7 +327,8 @@ def sampling_constant(prior):
 
     Derived in :mod:`stumplib.symbolic.sampling` (asymptotic, large ``b``) from the
     layer of width ``1/b`` below ``hi`` that carries the per-task gradients; 1.2281 for
-    ``U[0.1, 0.9]``. :func:`sampling_coefficient` gives ``σ_∞(b)`` at finite ``b``.
+    ``U[0.1, 0.9]``. :func:`stumplib.certification.sampling_coefficient` gives
+    ``σ_∞(b)`` at finite ``b``.
 
     Parameters
     ----------

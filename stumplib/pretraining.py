@@ -535,15 +535,17 @@ def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0, sparse=False):
     return train_until_noisy(corpus, theta0, eta, level)
 
 
-#: Step of a certified run: this fraction of the lemma's step at its start, so that
-#: ``q = eta lambda_max`` stays below ``2/9`` where the corpus's own valley raises the
-#: curvature (up to 1.5-2 times the start's along the full-scale runs at the full step).
+#: The step of a certified run, as this fraction of the lemma's step at its start, so
+#: that ``q = eta lambda_max`` stays below ``2/9`` where the corpus's own valley raises
+#: the curvature (up to 1.5-2 times the start's along the full-scale runs at the full
+#: step).
 CERTIFIED_FRACTION = 1 / 3
 #: ``q`` and ``rho`` are checked at every iterate of a certified run's first
 #: ``CHECK_STEPS`` steps (where the run leaves the population valley for its own and the
 #: curvature rises), then wherever ``b`` has grown by the factor ``1 + CHECK_GROWTH``
 #: since the last check, and at the freeze.
 CHECK_STEPS = 200
+#: The relative growth of ``b`` between two checks after the first ``CHECK_STEPS``.
 CHECK_GROWTH = 1e-3
 
 

@@ -412,7 +412,7 @@ class SparseFollower(corpus_module.Follower):
     summaries are then combined from the sums with fewer elementwise passes over the
     tasks than :class:`~stumplib.corpus.Corpus` takes (in place where it can, one
     exponential for both classes' weights). The values are those of
-    :meth:`SparseCorpus.summaries` to rounding.
+    ``SparseCorpus.summaries`` to rounding.
 
     A run can be cut and resumed bit-identically: :meth:`state` gives the anchor's
     scale, the last scale evaluated and the anchor count, :meth:`restore` rebuilds the
@@ -433,7 +433,7 @@ class SparseFollower(corpus_module.Follower):
     1
     """
 
-    #: ``x_J`` of :func:`_term_reach` for ``J = 1 .. TERMS``.
+    #: ``x_J`` of the term count's reach (``_term_reach``) for ``J = 1 .. TERMS``.
     REACH = _term_reach(corpus_module.Follower.TERMS)
 
     def __init__(self, corpus):

@@ -454,7 +454,7 @@ def positive_scalar(value, name):
     return value
 
 
-#: Largest count accepted: every count is used in floating-point arithmetic (sizes,
+#: The largest count accepted. Every count is used in floating-point arithmetic (sizes,
 #: means, ``1/m``), where an integer above ``2**53`` is no longer exact.
 LARGEST_COUNT = 2**53
 
