@@ -80,7 +80,7 @@ NOT_EVIDENCE = ("replay", "exercise")
 
 #: The form of a check's optional key (lower-case words joined by hyphens), by which a
 #: page names the check.
-KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+KEY = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 #: MIME type of the structured record shown with each claim line.
 MIME = "application/vnd.stumplib.claim+json"
@@ -256,7 +256,7 @@ def make_record(
         scalar, ``expected`` and ``tol`` are not finite with ``tol >= 0``, or ``key``
         is not of the form :data:`KEY`.
     """
-    if key is not None and not (isinstance(key, str) and KEY.match(key)):
+    if key is not None and not (isinstance(key, str) and KEY.fullmatch(key)):
         raise ValueError(
             f"key must be lower-case words joined by hyphens (got {key!r})"
         )
@@ -552,7 +552,7 @@ def find(checks, reference):
         raise TypeError(f"reference must be a string (got {type(reference).__name__})")
     claim_id, colon, words = (part.strip() for part in reference.partition(":"))
     if not colon:
-        if not KEY.match(claim_id):
+        if not KEY.fullmatch(claim_id):
             raise ValueError(
                 f"reference must be a key or '<claim id>: <words>' (got {reference!r})"
             )

@@ -18,8 +18,8 @@ from .. import baselines, head
 from ..symbolic import risks
 from . import plotting
 
-#: Marker and colour of each class of example.
-CLASSES = ((0, "o", "C1", "negative ($y=0$)"), (1, "s", "C0", "positive ($y=1$)"))
+# Marker and colour of each class of example.
+_CLASSES = ((0, "o", "C1", "negative ($y=0$)"), (1, "s", "C0", "positive ($y=1$)"))
 
 
 def equation(lhs, expr, limit=None, symbol_names=None):
@@ -93,7 +93,7 @@ def context_figure(x, y, s):
     fig, axes = plotting.subplots(2, 1, height=4.2)
     for ax, (title, xlim) in zip(axes, views.items()):
         ax.axvspan(left, right, color="0.5", alpha=0.35, label="gap")
-        for label, marker, color, name in CLASSES:
+        for label, marker, color, name in _CLASSES:
             keep = y == label
             ax.scatter(x[keep], y[keep], marker=marker, color=color, label=name)
         ax.axvline(s, color="k", linestyle=":", label="true threshold $s$")
@@ -166,7 +166,7 @@ def attention_figure(x, y, s, settings):
     for ax, (a, b, title) in zip(axes.ravel(), settings):
         w = head.weights(a, b, x, y)
         s_hat = float(head.estimate(a, b, x, y))
-        for label, marker, color, name in CLASSES:
+        for label, marker, color, name in _CLASSES:
             keep = y == label
             ax.vlines(x[keep], 0, w[keep], color=color, linewidth=1.2)
             ax.plot(x[keep], w[keep], marker, color=color, markersize=4, label=name)
