@@ -162,7 +162,8 @@ def test_no_line_sticks_out_of_its_column():
 def folded_import_lines(book=ROOT / "book"):
     """The import lines of code cells that the HTML folds or removes, and nowhere else.
 
-    A line that a shown cell or the prose also carries is left out.
+    A line that a shown cell, the prose or an example of the library's docstrings (which
+    the API page prints) also carries is left out.
     """
     folded, shown = set(), set()
     for path in sorted(book.glob("*.ipynb")):
@@ -175,6 +176,12 @@ def folded_import_lines(book=ROOT / "book"):
                 }
             else:
                 shown |= lines
+    for path in (book.parent / "stumplib").rglob("*.py"):  # the API page's examples
+        shown |= {
+            line.strip().removeprefix(">>> ")
+            for line in path.read_text().splitlines()
+            if line.strip().startswith(">>> ")
+        }
     return sorted(folded - shown)
 
 
