@@ -88,6 +88,8 @@ def with_install_cell(notebook, repository):
     ]
     cell = earlier[0] if earlier else nbformat.v4.new_code_cell(source, id=CELL_ID)
     cell.metadata["tags"] = list(TAGS)
+    # it runs first and shows nothing where stumplib is installed: stored as executed
+    cell.execution_count = cell.execution_count or 1
     notebook.cells = [cell] + [c for c in notebook.cells if c.get("id") != CELL_ID]
     return notebook
 
