@@ -602,16 +602,22 @@ def test_lettered_appendices_number_their_results_with_their_letter(
     (src / "chapter.md").write_text(
         "# Chapter\n\n"
         + proposition.format(title="In the chapter", label="prop-c")
-        + "See {prf:ref}`prop-e2`.\n"
+        + "See {prf:ref}`prop-e2` and {numref}`fig-e1`.\n"
     )
+    figure = "```{{figure}} {image}\n:name: {label}\n\nA caption.\n```\n\n"
+    for name in ("one.png", "two.png"):
+        (src / name).write_bytes(b"")
     (src / "appendix.md").write_text(
         "# Appendix E: checks\n\n"
+        + figure.format(image="one.png", label="fig-e1")
         + proposition.format(title="First", label="prop-e1")
         + "```{prf:definition} A definition\n:label: def-e1\n\nText.\n```\n\n"
         + proposition.format(title="Second", label="prop-e2")
     )
     (src / "other.md").write_text(
-        "# Appendix: unlettered\n\n" + proposition.format(title="X", label="prop-x")
+        "# Appendix: unlettered\n\n"
+        + proposition.format(title="X", label="prop-x")
+        + figure.format(image="two.png", label="fig-x")
     )
     warnings = sphinx_build(src, tmp_path, monkeypatch, True)
     sys.modules.pop("appendix_numbers", None)
@@ -619,7 +625,9 @@ def test_lettered_appendices_number_their_results_with_their_letter(
     appendix, chapter = read("appendix"), read("chapter")
     assert "Proposition E.1" in appendix and "Proposition E.2" in appendix
     assert "Definition E.1" in appendix  # each kind counts on its own
-    assert "Proposition 1.1" in chapter and "Proposition E.2" in chapter  # the ref
+    assert "Fig. E.1" in appendix  # figures too
+    assert "Proposition 1.1" in chapter and "Proposition E.2" in chapter  # the refs
+    assert "Fig. E.1" in chapter
     assert "E." not in read("other")  # no letter, Sphinx's own numbers
     problems = [
         w for w in warnings.splitlines() if "WARNING" in w and "registered" not in w

@@ -1,17 +1,16 @@
 """Sphinx extension: an appendix numbers its results with its letter, A.1, B.2, ...
 
-The chapters are numbered, so sphinx-proof numbers their propositions 3.2, 5.1, ...;
-the appendices are not, and their results would take the next free numbers of the
-book. For a page whose title starts with ``Appendix <letter>`` (``Appendix E: ...``)
-this numbers each kind of result (proposition, definition, ...) ``<letter>.1``,
-``<letter>.2``, ... in the order of the page, both where the result is stated and in
-every ``{prf:ref}`` to it. An appendix without a letter in its title keeps the
-numbers Sphinx gives.
+The chapters are numbered, so Sphinx numbers their figures and tables, and
+sphinx-proof their propositions, 3.2, 5.1, ...; the appendices are not, and their
+results would take the next free numbers of the book (an appendix's "Fig. 6" beside
+chapter 6's "Fig. 6.1"). For a page whose title starts with ``Appendix <letter>``
+(``Appendix E: ...``) this numbers each kind of numbered object (figure, table,
+proposition, definition, ...) ``<letter>.1``, ``<letter>.2``, ... in the order of the
+page, both where it is shown and in every reference to it. An appendix without a
+letter in its title keeps the numbers Sphinx gives.
 """
 
 import re
-
-from sphinx_proof.proof_type import PROOF_TYPES
 
 LETTER = re.compile(r"^Appendix ([A-Z])\b")
 
@@ -38,9 +37,7 @@ def letter_numbers(app, env):
         letter = appendix_letter(title.astext()) if title is not None else None
         if letter is None:
             continue
-        for figtype, numbers in numbers_by_type.items():
-            if figtype not in PROOF_TYPES:
-                continue
+        for numbers in numbers_by_type.values():
             for k, node_id in enumerate(sorted(numbers, key=numbers.get), start=1):
                 numbers[node_id] = (letter, k)
     return []
