@@ -1,0 +1,340 @@
+"""Far past the freeze at the certified constant step, and the corpus's own valley.
+
+A small corpus is trained from the size-tied start with the abstract's constant step at
+its certified size (:data:`stumplib.pretraining.CERTIFIED_FRACTION` of the descent
+lemma's step at the start), through the corpus rule's freeze and on
+(:func:`run_far`). Since ``b^4`` grows linearly in the steps, ``10^5`` steps carry
+``b`` to a few tens only; beyond, the run follows the corpus's own valley, the
+minimizer ``a_m(b)`` of the corpus loss at fixed ``b`` (:func:`corpus_valley`; the
+``a`` direction is the fast one), which :func:`valley_errors` follows to any scale.
+
+Far past the freeze the valley's slope ``a_m(b) / b`` settles at a corpus-dependent
+point ``c`` set by the corpus's top tasks, not at the prior's top ``hi`` as the
+population valley does: the offset ``a - a*(b)`` drifts like ``b (c - hi)``. A fresh
+threshold ``s > c`` then has ``a - b s → -∞``: its estimate collapses (toward 0 on
+infinite contexts) and its error is of order ``s``. The share of the prior lost is
+``(hi - c)_+ / (hi - lo)``.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy.optimize import brentq
+
+from . import calibration, population, pretraining, validation
+from .corpus import Corpus, unchecked_noise_ratio
+
+#: Thresholds at which the heads are evaluated one by one.
+THRESHOLDS = (0.3, 0.5, 0.7, 0.85)
+#: Points of the midpoint rule over the prior for the prior-averaged error.
+PRIOR_POINTS = 4000
+
+
+class FarRun(NamedTuple):
+    """Corpora of one size at the certified constant step, recorded along the run.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        ``(m, n)``.
+    eta : float
+        The constant step.
+    freeze_b, freeze_a : ndarray, shape (R,)
+        Where the corpus rule froze each run.
+    freeze_steps : ndarray of int, shape (R,)
+        Steps to the freeze.
+    steps : ndarray of int, shape (P,)
+        Steps of the recorded points (from the start).
+    a, b : ndarray, shape (R, P)
+        Parameters there (NaN after a run stopped: see ``failed``).
+    failed : ndarray of bool, shape (R,)
+        Runs that stopped being finite.
+    """
+
+    shape: tuple
+    eta: float
+    freeze_a: np.ndarray
+    freeze_b: np.ndarray
+    freeze_steps: np.ndarray
+    steps: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    failed: np.ndarray
+
+
+def certified_step(m, n, prior):
+    """The constant step of a certified run of shape ``(m, n)``, and its start.
+
+    ``CERTIFIED_FRACTION`` times the descent lemma's step at the size-tied start
+    (:func:`stumplib.pretraining.size_start`), as in
+    :func:`stumplib.pretraining.freeze_certified`.
+
+    Parameters
+    ----------
+    m, n : int
+        The corpus shape.
+    prior : tasks.Uniform
+        Threshold prior (uniform on an interior interval).
+
+    Returns
+    -------
+    theta0 : tuple of float
+    eta : float
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> (a0, b0), eta = certified_step(32, 32, tasks.Uniform(0.1, 0.9))
+    >>> b0, round(eta, 2)
+    (2.5, 5.6)
+    """
+    theta0, eta = pretraining.size_start(m, n, prior)
+    return theta0, eta * pretraining.CERTIFIED_FRACTION
+
+
+def run_far(sizes, prior, corpora, seed, steps=100_000, points=25, level=0.5):
+    """Corpora trained at the certified constant step, through the freeze and on.
+
+    Corpus ``r`` of ``sizes[i]`` is ``Corpus.sample(m, n, prior, rng=stream(seed, i,
+    r))``; it starts at :func:`certified_step` and takes ``steps`` steps of that
+    constant size, the corpora of a size side by side. Where its gradient noise ratio
+    first reaches ``level`` is its freeze (recorded; the run goes on).
+
+    Parameters
+    ----------
+    sizes : sequence of (int, int)
+        Shapes ``(m, n)``, ``m >= 2``.
+    prior : tasks.Uniform
+        Threshold prior.
+    corpora : int
+        Corpora per size.
+    seed : int or tuple of int
+        The experiment's seed.
+    steps : int
+        Steps of every run.
+    points : int
+        Recorded points, geometric in the steps from 1 to ``steps``.
+    level : float
+        The corpus rule's noise level.
+
+    Returns
+    -------
+    list of FarRun
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> run = run_far([(16, 16)], tasks.Uniform(0.1, 0.9), 2, 1, 300, 4)[0]
+    >>> run.steps.tolist(), bool(np.all(run.b[:, -1] > run.freeze_b))
+    ([1, 7, 45, 300], True)
+    """
+    sizes = validation.count_rows(sizes, "sizes", (2, 1))
+    corpora = validation.count(corpora, "corpora")
+    validation.seed(seed, "seed")
+    steps = validation.count(steps, "steps")
+    points = validation.count(points, "points", minimum=2)
+    level = validation.positive_scalar(level, "level")
+    at = np.unique(np.round(np.geomspace(1, steps, points)).astype(int))
+    out = []
+    for i, (m, n) in enumerate(sizes):
+        drawn = [
+            Corpus.sample(m, n, prior, rng=pretraining.stream(seed, i, r))
+            for r in range(corpora)
+        ]
+        out.append(_run_size(drawn, prior, at, level))
+    return out
+
+
+def _run_size(drawn, prior, at, level):
+    m, n = drawn[0].shape
+    theta0, eta = certified_step(m, n, prior)
+    R = len(drawn)
+    follower = Corpus.stack(drawn).follow()
+    a, b = np.full(R, theta0[0]), np.full(R, theta0[1])
+    freeze = np.full((R, 3), np.nan)
+    rec_a, rec_b = np.full((R, at.size), np.nan), np.full((R, at.size), np.nan)
+    failed = np.zeros(R, bool)
+    for k in range(1, at[-1] + 1):
+        est, d_a, d_b = follower.summaries(np.repeat(a, m), np.repeat(b, m))
+        residual = (est - follower.s).reshape(R, m)
+        g_a, g_b = 2 * residual * d_a.reshape(R, m), 2 * residual * d_b.reshape(R, m)
+        for r in np.flatnonzero(np.isnan(freeze[:, 0])):
+            task = np.stack([g_a[r], g_b[r]], axis=1)
+            if unchecked_noise_ratio(task) >= level:
+                freeze[r] = a[r], b[r], k - 1
+        with np.errstate(over="ignore", invalid="ignore"):
+            a, b = a - eta * g_a.mean(axis=1), b - eta * g_b.mean(axis=1)
+        bad = ~(np.isfinite(a) & np.isfinite(b))
+        failed |= bad
+        a[bad], b[bad] = theta0  # a stopped run is kept finite, its records NaN
+        j = np.searchsorted(at, k)
+        if j < at.size and at[j] == k:
+            rec_a[~failed, j], rec_b[~failed, j] = a[~failed], b[~failed]
+    return FarRun(
+        (m, n), float(eta), freeze[:, 0], freeze[:, 1],
+        freeze[:, 2], at, rec_a, rec_b, failed,
+    )  # fmt: skip
+
+
+def corpus_valley(corpus, b, guess):
+    """The minimizer in ``a`` of the corpus loss at scale ``b`` (the corpus valley).
+
+    The root of ``dL/da`` nearest ``guess``, bracketed by doubling steps from it.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus.
+    b : float
+        The scale, positive.
+    guess : float
+        A starting value of ``a``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``b`` is not positive or ``guess`` not finite, or if no root is bracketed
+        within ``10^4`` of ``guess``.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> corpus = Corpus.sample(32, 32, tasks.Uniform(0.1, 0.9), rng=1)
+    >>> a = corpus_valley(corpus, 40.0, 36.0)
+    >>> abs(corpus.gradient(a, 40.0)[0]) < 1e-9
+    True
+    """
+    validation.instance(corpus, Corpus, "corpus")
+    b = validation.positive_scalar(b, "b")
+    guess = validation.scalar(guess, "guess")
+    follower = corpus.follow()
+
+    def slope(a):
+        return follower.unchecked_loss_and_gradient(a, b)[1]
+
+    lo, hi, width = guess - 1.0, guess + 1.0, 2.0
+    while slope(lo) > 0 and width < 1e4:
+        lo, width = lo - width, 2 * width
+    while slope(hi) < 0 and width < 1e4:
+        hi, width = hi + width, 2 * width
+    if not (slope(lo) <= 0 <= slope(hi)):
+        raise ValueError(f"no corpus valley bracketed at b = {b} near a = {guess}")
+    return float(brentq(slope, lo, hi, xtol=1e-12, rtol=1e-14))
+
+
+class ValleyErrors(NamedTuple):
+    """Fresh-context errors along the corpus valley, and at the freeze.
+
+    Arrays are indexed ``[r, j]`` (corpus, scale) and ``[r, j, t]`` (threshold).
+
+    Parameters
+    ----------
+    shape : tuple of int
+        ``(m, n)``.
+    factors : ndarray, shape (J,)
+        The scales as multiples of ``m ∧ n``: ``b = factors[j] (m ∧ n)``.
+    a : ndarray, shape (R, J)
+        The valley ``a_m(b)`` (NaN where none was found: a failure).
+    error : ndarray, shape (R, J, T)
+        ``|s_hat_inf(s) - s|`` at each threshold.
+    prior_error : ndarray, shape (R, J)
+        The prior average of ``|s_hat_inf(s) - s|`` (midpoint rule,
+        :data:`PRIOR_POINTS` points).
+    lost : ndarray, shape (R, J)
+        The prior's share where the estimate has collapsed, ``|s_hat - s| > s / 2``.
+    s_max : ndarray, shape (R,)
+        Each corpus's largest task threshold.
+    """
+
+    shape: tuple
+    factors: np.ndarray
+    a: np.ndarray
+    error: np.ndarray
+    prior_error: np.ndarray
+    lost: np.ndarray
+    s_max: np.ndarray
+
+
+def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESHOLDS):
+    """The corpora of :func:`run_far` (size ``index``) along their valleys.
+
+    Corpus ``r`` is drawn from ``stream(seed, index, r)``; at each ``b = f (m ∧ n)``
+    (``f`` in ``factors``, increasing) its valley :func:`corpus_valley` is found from
+    the previous one (the population valley's ``a*`` at the first) and its head is
+    evaluated on infinitely long fresh contexts.
+
+    Parameters
+    ----------
+    shape : (int, int)
+        ``(m, n)``.
+    prior : tasks.Uniform
+        Threshold prior, ``U[lo, hi]``.
+    corpora : int
+        Corpora.
+    seed : int or tuple of int
+        The experiment's seed (as :func:`run_far`).
+    index : int
+        The size's index in :func:`run_far`'s ``sizes``.
+    factors : sequence of float
+        Increasing positive scales over ``m ∧ n``.
+    thresholds : sequence of float
+        Thresholds in ``[0, 1]``.
+
+    Returns
+    -------
+    ValleyErrors
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> out = valley_errors((32, 32), tasks.Uniform(0.1, 0.9), 1, 1, 0, [1, 4])
+    >>> out.error.shape, bool(out.error[0, 1, 0] < out.error[0, 0, 0])
+    ((1, 2, 4), True)
+    """
+    (m, n), = validation.count_rows([shape], "shape", (2, 1))  # fmt: skip
+    corpora = validation.count(corpora, "corpora")
+    validation.seed(seed, "seed")
+    index = validation.count(index, "index", minimum=0)
+    factors = validation.positive(factors, "factors")
+    if factors.ndim != 1 or np.any(np.diff(factors) <= 0):
+        raise ValueError("factors must be an increasing 1-D sequence")
+    s = validation.unit_interval(thresholds, "thresholds")
+    lo, hi = prior.lo, prior.hi
+    grid = lo + (hi - lo) * (np.arange(PRIOR_POINTS) + 0.5) / PRIOR_POINTS
+    scales = factors * min(m, n)
+    a = np.full((corpora, scales.size), np.nan)
+    s_max = np.zeros(corpora)
+    for r in range(corpora):
+        corpus = Corpus.sample(m, n, prior, rng=pretraining.stream(seed, index, r))
+        s_max[r] = corpus.follow().s.max()
+        guess = float(calibration.a_star(scales[0], prior))
+        for j, b in enumerate(scales):
+            try:
+                a[r, j] = guess = corpus_valley(corpus, b, guess)
+            except ValueError:
+                break  # a failure: this corpus's later scales stay NaN
+            if j + 1 < scales.size:
+                guess *= scales[j + 1] / b
+    ok = ~np.isnan(a)
+    bb = np.broadcast_to(scales, a.shape)
+    error = np.full(a.shape + (s.size,), np.nan)
+    error[ok] = np.abs(population.residual(a[ok][:, None], bb[ok][:, None], s)[0])
+    on_grid = np.abs(population.residual(a[ok][:, None], bb[ok][:, None], grid)[0])
+    prior_error, lost = np.full(a.shape, np.nan), np.full(a.shape, np.nan)
+    prior_error[ok] = on_grid.mean(axis=1)
+    lost[ok] = np.mean(on_grid > grid / 2, axis=1)
+    return ValleyErrors((m, n), factors, a, error, prior_error, lost, s_max)
