@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import population, pretraining, sweep, validation
+from . import population, pretraining, sweep, tasks, validation
 
 #: Interior thresholds at which the frozen heads are evaluated.
 THRESHOLDS = (0.3, 0.5, 0.7)
@@ -126,6 +126,7 @@ def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
     ratios = validation.positive(ratios, "ratios")
     if ratios.ndim != 1 or not ratios.size:
         raise ValueError(f"ratios must be a non-empty 1-D sequence (got {ratios!r})")
+    validation.instance(prior, tasks.Uniform, "prior")
     corpora = validation.count(corpora, "corpora")
     validation.seed(seed, "seed")
     level = validation.positive_scalar(level, "level")

@@ -4,7 +4,7 @@
 certified step (:func:`stumplib.shapes.freeze_shapes`) and writes
 ``stumplib/book/data/shapes.json``; ``python tools/appendix_data.py past`` runs small
 corpora at the certified constant step far past the freeze
-(:func:`stumplib.past_far.run_far`) and writes ``stumplib/book/data/past-far.json``.
+(:func:`stumplib.past_freeze.run_far`) and writes ``stumplib/book/data/past-far.json``.
 Each file carries its command, the commit it ran from and the date; the pages read
 them with :func:`stumplib.book.full_data.load` and replay a subset live.
 """
@@ -20,27 +20,32 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from stumplib import past_far, shapes, tasks  # noqa: E402
+from stumplib import past_freeze, shapes, tasks  # noqa: E402
 from stumplib.book import full_data  # noqa: E402
 
 PRIOR = tasks.Uniform(0.1, 0.9)
 #: The shapes grid: m / n from 1/8 to 8 at m ∧ n = SHAPE_K.
-SHAPE_K = 160
+SHAPE_K = 128
 SHAPE_RATIOS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)
-SHAPE_CORPORA = 8
+SHAPE_CORPORA = 4
 #: Past the freeze: m = n in PAST_SIZES, PAST_CORPORA each, PAST_STEPS steps.
 PAST_SIZES = ((32, 32), (64, 64))
 PAST_CORPORA = 8
-PAST_STEPS = 100_000
+PAST_STEPS = 20_000
 
 
 def commit():
     """The commit the data come from (``+dirty`` if its library differs)."""
     head = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+        ["git", "rev-parse", "HEAD"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
         check=True,
     ).stdout.strip()
-    dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "stumplib"], cwd=ROOT)
+    dirty = subprocess.run(
+        ["git", "diff", "--quiet", "HEAD", "--", "stumplib"], cwd=ROOT
+    )
     return head + ("+dirty" if dirty.returncode else "")  # fmt: skip
 
 
@@ -55,22 +60,19 @@ def provenance(target):
 def lists(named_tuple):
     """A NamedTuple of arrays as a dict of (nested) lists."""
     return {
-        name: np.asarray(value).tolist() for name, value in named_tuple._asdict().items()
+        name: np.asarray(value).tolist()
+        for name, value in named_tuple._asdict().items()
     }
 
 
 def shapes_data():
-    out = shapes.freeze_shapes(
-        SHAPE_K, SHAPE_RATIOS, PRIOR, SHAPE_CORPORA, (6, 20)
-    )
+    out = shapes.freeze_shapes(SHAPE_K, SHAPE_RATIOS, PRIOR, SHAPE_CORPORA, (6, 20))
     data = dict(provenance("shapes-data"), k=SHAPE_K, seed=[6, 20], **lists(out))
     full_data.save(full_data.DATA / "shapes.json", data)
 
 
 def past_data():
-    runs = past_far.run_far(
-        PAST_SIZES, PRIOR, PAST_CORPORA, (6, 21), PAST_STEPS
-    )
+    runs = past_freeze.run_far(PAST_SIZES, PRIOR, PAST_CORPORA, (6, 21), PAST_STEPS)
     data = dict(
         provenance("past-far-data"), seed=[6, 21], runs=[lists(run) for run in runs]
     )
