@@ -208,8 +208,9 @@ def corpus_valley(corpus, b, guess):
     Raises
     ------
     ValueError
-        If ``b`` is not positive or ``guess`` not finite, or if no root is bracketed
-        within ``10^4`` of ``guess``.
+        If ``b`` is not positive or ``guess`` not finite, or if no strict sign change
+        of ``dL/da`` (negative, then positive) is bracketed within ``10^4`` of
+        ``guess`` (far from the valley the loss can be flat in ``a`` to rounding).
 
     Examples
     --------
@@ -232,7 +233,7 @@ def corpus_valley(corpus, b, guess):
         lo, width = lo - width, 2 * width
     while slope(hi) < 0 and width < 1e4:
         hi, width = hi + width, 2 * width
-    if not (slope(lo) <= 0 <= slope(hi)):
+    if not (slope(lo) < 0 < slope(hi)):  # a flat stretch (slope 0) is no valley
         raise ValueError(f"no corpus valley bracketed at b = {b} near a = {guess}")
     return float(brentq(slope, lo, hi, xtol=1e-12, rtol=1e-14))
 
@@ -444,7 +445,7 @@ def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESH
                 guess *= scales[j + 1] / b
     ok = ~np.isnan(a)
     bb = np.broadcast_to(scales, a.shape)
-    error = np.full(a.shape + (s.size,), np.nan)
+    error = np.full((*a.shape, s.size), np.nan)
     error[ok] = np.abs(population.residual(a[ok][:, None], bb[ok][:, None], s)[0])
     prior_error, lost = np.full(a.shape, np.nan), np.full(a.shape, np.nan)
     prior_error[ok], lost[ok] = averaged_error(a[ok], bb[ok], prior)

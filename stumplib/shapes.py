@@ -78,8 +78,8 @@ def shape_of(k, ratio):
     k = validation.count(k, "k")
     ratio = validation.positive_scalar(ratio, "ratio")
     if ratio >= 1:
-        return int(round(k * ratio)), k
-    return k, int(round(k / ratio))
+        return round(k * ratio), k
+    return k, round(k / ratio)
 
 
 def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):

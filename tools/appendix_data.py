@@ -50,6 +50,7 @@ def commit():
 
 
 def provenance(target):
+    """The command, commit and date of a data file written by make ``target``."""
     return {
         "command": f"make {target}",
         "commit": commit(),
@@ -66,12 +67,14 @@ def lists(named_tuple):
 
 
 def shapes_data():
+    """Write ``shapes.json``."""
     out = shapes.freeze_shapes(SHAPE_K, SHAPE_RATIOS, PRIOR, SHAPE_CORPORA, (6, 20))
     data = dict(provenance("shapes-data"), k=SHAPE_K, seed=[6, 20], **lists(out))
     full_data.save(full_data.DATA / "shapes.json", data)
 
 
 def past_data():
+    """Write ``past-far.json``."""
     runs = past_freeze.run_far(PAST_SIZES, PRIOR, PAST_CORPORA, (6, 21), PAST_STEPS)
     data = dict(
         provenance("past-far-data"), seed=[6, 21], runs=[lists(run) for run in runs]
