@@ -1,4 +1,4 @@
-"""Far past the freeze: certified constant-step runs, corpus valleys, collapse points."""
+"""Far past the freeze: constant-step runs, corpus valleys and collapse points."""
 
 import numpy as np
 import pytest
@@ -113,7 +113,11 @@ def test_valley_errors_shapes_and_ordering():
 
 @pytest.mark.parametrize(
     "kwargs, match",
-    [(dict(sizes=[(1, 4)]), "sizes"), (dict(steps=0), "steps"), (dict(points=1), "points")],
+    [
+        (dict(sizes=[(1, 4)]), "sizes"),
+        (dict(steps=0), "steps"),
+        (dict(points=1), "points"),
+    ],
 )
 def test_run_far_rejects(kwargs, match):
     args = dict(sizes=[(4, 4)], prior=PRIOR, corpora=1, seed=0, steps=2, points=2)
