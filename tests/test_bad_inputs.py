@@ -938,7 +938,7 @@ CASES = [
         past_freeze.collapse_points,
         dict(m=4, n=4, prior=PRIOR, corpora=1, seed=0, index=0),
         "m n corpora seed index",
-        "m n corpora seed",
+        "m n corpora seed index",
         "prior",
         "",
     ),
@@ -962,7 +962,7 @@ CASES = [
         past_freeze.valley_errors,
         dict(shape=(4, 4), prior=PRIOR, corpora=1, seed=0, index=0, factors=[1.0]),
         "shape corpora seed index factors thresholds",
-        "corpora seed",
+        "corpora seed index",
         "prior",
         "",
     ),
@@ -1482,6 +1482,7 @@ def test_bad_counts_are_value_errors_naming_the_argument(case, data, bad):
         "seed",
         "stored",
         "task",
+        "index",
     ) or (name == "size" and case[0].__name__ == "sample")
     if zero_is_valid and bad == 0 and bad is not True:
         # zero steps (degree, decimals, seed, task index; a sample of size 0) is valid
