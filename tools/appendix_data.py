@@ -31,7 +31,7 @@ SHAPE_CORPORA = 4
 #: Past the freeze: m = n in PAST_SIZES, PAST_CORPORA each, PAST_STEPS steps.
 PAST_SIZES = ((32, 32), (64, 64))
 PAST_CORPORA = 8
-PAST_STEPS = 20_000
+PAST_STEPS = 100_000
 
 
 def commit():
