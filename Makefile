@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv lint unit quick test coverage book check-book chromium pdf texlive colab-cells notebooks portability seeds full-corpus clean distclean
+.PHONY: venv lint unit quick test coverage book check-book chromium pdf texlive colab-cells notebooks portability seeds full-corpus past-far-data shapes-data clean distclean
 
 venv: $(STAMP)
 
@@ -91,6 +91,17 @@ EVERY ?= 300
 full-corpus: venv
 	OPENBLAS_NUM_THREADS=1 $(PY) tools/full_corpus.py --hours $(HOURS) --jobs $(FULL_JOBS) \
 	  --every $(EVERY)
+
+# Data of appendices H and I (not run by CI; minutes each, one process): small corpora
+# trained at the certified constant step through the freeze and on
+# (stumplib/book/data/past-far.json), and certified freezes over a grid of shapes m/n
+# at one m ∧ n (stumplib/book/data/shapes.json); each file carries its command, commit
+# and date, and its page replays a subset live (tools/appendix_data.py).
+past-far-data: venv
+	OPENBLAS_NUM_THREADS=1 STUMPLIB_WORKERS=1 $(PY) tools/appendix_data.py past
+
+shapes-data: venv
+	OPENBLAS_NUM_THREADS=1 STUMPLIB_WORKERS=1 $(PY) tools/appendix_data.py shapes
 
 # The portability check alone, on the stored outputs (all three environments).
 portability: venv

@@ -39,7 +39,9 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``pretraining``
     large-resolution starts, runs to a freezing scale or by the corpus's own noise
 ``past_freeze``
-    training on past the corpus rule's freeze, evaluated threshold by threshold
+    far past the freeze at the certified constant step: corpus valleys, collapse points
+``shapes``
+    certified freezes over a grid of corpus shapes m / n at one m ∧ n
 ``sweep``
     sweeps in parallel over cores (joblib) or a Dask cluster, identical to serial
 ``progress``

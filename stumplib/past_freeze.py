@@ -1,305 +1,452 @@
-"""Training on past the corpus rule's freeze, far beyond it, threshold by threshold.
+"""Far past the freeze at the certified constant step, and the corpus's own valley.
 
-Each corpus is frozen at ``b_T`` by the corpus rule
-(:func:`stumplib.pretraining.pretrain_noisy`, from the size-tied start) and then trained
-on from its frozen point by :func:`stumplib.pretraining.train_side_by_side` (the descent
-lemma's step, restarted at every ladder point), recorded where its scale first reaches
-each point of a geometric ladder ``b_T ratio^j``. The ladder of one size is long enough
-for every corpus of that size to reach ``reach (m ∧ n)``. At every point the head is
-evaluated on infinitely long fresh contexts, separately at each threshold
-(:func:`stumplib.population.residual`), and against its own value at the freeze: does
-training on help (a lower error) or hurt, and by how much.
+A small corpus is trained from the size-tied start with the abstract's constant step at
+its certified size (:data:`stumplib.pretraining.CERTIFIED_FRACTION` of the descent
+lemma's step at the start), through the corpus rule's freeze and on
+(:func:`run_far`). Since ``b^4`` grows linearly in the steps, ``10^5`` steps carry
+``b`` to a few tens only; beyond, the run follows the corpus's own valley, the
+minimizer ``a_m(b)`` of the corpus loss at fixed ``b`` (:func:`corpus_valley`; the
+``a`` direction is the fast one), which :func:`valley_errors` follows to any scale.
+
+Far past the freeze the valley's slope ``a_m(b) / b`` settles at a corpus-dependent
+point ``c``, not at the prior's top ``hi`` as the population valley does, so the offset
+``a - a*(b)`` drifts like ``b (c - hi)``. In the hard-attention limit task ``j`` keeps
+its nearest positive ``x+_j`` only while the positives' weight ``e^{a - b x+_j}``
+beats the smallest negative's ``e^{-b x-_j}`` (``x-_j`` the task's smallest example),
+that is while ``a > b (x+_j - x-_j)``; a task that loses it collapses, at a cost of
+order ``s_j^2`` that no gain elsewhere repays. Hence (:func:`collapse_points`)
+``c = max_j (x+_j - x-_j)``. A fresh threshold on an infinitely long context (smallest
+example 0) collapses when ``a < b s``, i.e. for ``s > c``: the share of the prior
+lost far past the freeze is ``(hi - c)_+ / (hi - lo)``.
 """
 
-import warnings
 from typing import NamedTuple
 
 import numpy as np
+from scipy.optimize import brentq
 
-from . import calibration, population, pretraining, sweep, validation
-from .corpus import Corpus
+from . import calibration, population, pretraining, tasks, validation
+from .corpus import Corpus, unchecked_noise_ratio
 
-#: The thresholds at which the heads are evaluated (three interior ones, and one near
-#: the top of the prior ``U[0.1, 0.9]``).
+#: Thresholds at which the heads are evaluated one by one.
 THRESHOLDS = (0.3, 0.5, 0.7, 0.85)
-
-#: A corpus is counted as helped (hurt) at a ladder point only when its error there is
-#: below (above) its error at the freeze by more than this factor. Training past the
-#: freeze amplifies rounding: between BLAS kernels, thread counts and SIMD levels, or
-#: from parameters perturbed at the level of rounding, a few corpora's error ratios up
-#: to ``8 b_T`` change by up to 3% (measured at ``m = n = 12..20``), enough to move a
-#: ratio near 1 across it. A factor of 1.25 (0.22 in log) keeps such a change from
-#: moving a corpus between the classes; the ratios in between count as neither.
-MARGIN = 1.25
+#: Points of the midpoint rule over the prior for the prior-averaged error.
+PRIOR_POINTS = 4000
 
 
-class PastLadder(NamedTuple):
-    """The corpora of one size, frozen by the corpus rule and trained on along a ladder.
-
-    Point ``j = 0`` is the freeze; point ``j`` is the first iterate whose scale reaches
-    ``factors[j] b_T`` (its own ``b_T`` for each corpus). Arrays are indexed
-    ``[r, j]`` (corpus, point) and ``[r, j, t]`` (threshold ``t``); the summaries
-    ``[j - 1, t]`` compare point ``j >= 1`` with the freeze.
+class FarRun(NamedTuple):
+    """Corpora of one size at the certified constant step, recorded along the run.
 
     Parameters
     ----------
     shape : tuple of int
         ``(m, n)``.
-    factors : ndarray, shape (J + 1,)
-        ``1, ratio, ratio^2, ...``.
-    a, b, offset : ndarray, shape (R, J + 1)
-        Parameters, and the offset ``a - a*(b)`` from the population valley.
-    error : ndarray, shape (R, J + 1, T)
+    eta : float
+        The constant step.
+    freeze_b, freeze_a : ndarray, shape (R,)
+        Where the corpus rule froze each run.
+    freeze_steps : ndarray of int, shape (R,)
+        Steps to the freeze.
+    steps : ndarray of int, shape (P,)
+        Steps of the recorded points (from the start).
+    a, b : ndarray, shape (R, P)
+        Parameters there (NaN after a run stopped: see ``failed``).
+    failed : ndarray of bool, shape (R,)
+        Runs that stopped being finite.
+    """
+
+    shape: tuple
+    eta: float
+    freeze_a: np.ndarray
+    freeze_b: np.ndarray
+    freeze_steps: np.ndarray
+    steps: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    failed: np.ndarray
+
+
+def certified_step(m, n, prior):
+    """The constant step of a certified run of shape ``(m, n)``, and its start.
+
+    ``CERTIFIED_FRACTION`` times the descent lemma's step at the size-tied start
+    (:func:`stumplib.pretraining.size_start`), as in
+    :func:`stumplib.pretraining.freeze_certified`.
+
+    Parameters
+    ----------
+    m, n : int
+        The corpus shape.
+    prior : tasks.Uniform
+        Threshold prior (uniform on an interior interval).
+
+    Returns
+    -------
+    theta0 : tuple of float
+    eta : float
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> (a0, b0), eta = certified_step(32, 32, tasks.Uniform(0.1, 0.9))
+    >>> b0, round(eta, 2)
+    (2.5, 5.6)
+    """
+    validation.instance(prior, tasks.Uniform, "prior")
+    theta0, eta = pretraining.size_start(m, n, prior)
+    return theta0, eta * pretraining.CERTIFIED_FRACTION
+
+
+def run_far(sizes, prior, corpora, seed, steps=100_000, points=25, level=0.5):
+    """Corpora trained at the certified constant step, through the freeze and on.
+
+    Corpus ``r`` of ``sizes[i]`` is ``Corpus.sample(m, n, prior, rng=stream(seed, i,
+    r))``; it starts at :func:`certified_step` and takes ``steps`` steps of that
+    constant size, the corpora of a size side by side. Where its gradient noise ratio
+    first reaches ``level`` is its freeze (recorded; the run goes on).
+
+    Parameters
+    ----------
+    sizes : sequence of (int, int)
+        Shapes ``(m, n)``, ``m >= 2``.
+    prior : tasks.Uniform
+        Threshold prior.
+    corpora : int
+        Corpora per size.
+    seed : int or tuple of int
+        The experiment's seed.
+    steps : int
+        Steps of every run.
+    points : int
+        Recorded points, geometric in the steps from 1 to ``steps``.
+    level : float
+        The corpus rule's noise level.
+
+    Returns
+    -------
+    list of FarRun
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> run = run_far([(16, 16)], tasks.Uniform(0.1, 0.9), 2, 1, 300, 4)[0]
+    >>> run.steps.tolist(), bool(np.all(run.b[:, -1] > run.freeze_b))
+    ([1, 7, 45, 300], True)
+    """
+    sizes = validation.count_rows(sizes, "sizes", (2, 1))
+    validation.instance(prior, tasks.Uniform, "prior")
+    corpora = validation.count(corpora, "corpora")
+    validation.seed(seed, "seed")
+    steps = validation.count(steps, "steps")
+    points = validation.count(points, "points", minimum=2)
+    level = validation.positive_scalar(level, "level")
+    at = np.unique(np.round(np.geomspace(1, steps, points)).astype(int))
+    out = []
+    for i, (m, n) in enumerate(sizes):
+        drawn = [
+            Corpus.sample(m, n, prior, rng=pretraining.stream(seed, i, r))
+            for r in range(corpora)
+        ]
+        out.append(_run_size(drawn, prior, at, level))
+    return out
+
+
+def _run_size(drawn, prior, at, level):
+    m, n = drawn[0].shape
+    theta0, eta = certified_step(m, n, prior)
+    R = len(drawn)
+    follower = Corpus.stack(drawn).follow()
+    a, b = np.full(R, theta0[0]), np.full(R, theta0[1])
+    freeze = np.full((R, 3), np.nan)
+    rec_a, rec_b = np.full((R, at.size), np.nan), np.full((R, at.size), np.nan)
+    failed = np.zeros(R, bool)
+    for k in range(1, at[-1] + 1):
+        est, d_a, d_b = follower.summaries(np.repeat(a, m), np.repeat(b, m))
+        residual = (est - follower.s).reshape(R, m)
+        g_a, g_b = 2 * residual * d_a.reshape(R, m), 2 * residual * d_b.reshape(R, m)
+        for r in np.flatnonzero(np.isnan(freeze[:, 0])):
+            task = np.stack([g_a[r], g_b[r]], axis=1)
+            if unchecked_noise_ratio(task) >= level:
+                freeze[r] = a[r], b[r], k - 1
+        with np.errstate(over="ignore", invalid="ignore"):
+            a, b = a - eta * g_a.mean(axis=1), b - eta * g_b.mean(axis=1)
+        bad = ~(np.isfinite(a) & np.isfinite(b))
+        failed |= bad
+        a[bad], b[bad] = theta0  # a stopped run is kept finite, its records NaN
+        j = np.searchsorted(at, k)
+        if j < at.size and at[j] == k:
+            rec_a[~failed, j], rec_b[~failed, j] = a[~failed], b[~failed]
+    return FarRun(
+        (m, n), float(eta), freeze[:, 0], freeze[:, 1],
+        freeze[:, 2], at, rec_a, rec_b, failed,
+    )  # fmt: skip
+
+
+def corpus_valley(corpus, b, guess):
+    """The minimizer in ``a`` of the corpus loss at scale ``b`` (the corpus valley).
+
+    The root of ``dL/da`` nearest ``guess``, bracketed by doubling steps from it.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus.
+    b : float
+        The scale, positive.
+    guess : float
+        A starting value of ``a``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``b`` is not positive or ``guess`` not finite, or if no strict sign change
+        of ``dL/da`` (negative, then positive) is bracketed within ``10^4`` of
+        ``guess`` (far from the valley the loss can be flat in ``a`` to rounding).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> corpus = Corpus.sample(32, 32, tasks.Uniform(0.1, 0.9), rng=1)
+    >>> a = corpus_valley(corpus, 40.0, 36.0)
+    >>> abs(corpus.gradient(a, 40.0)[0]) < 1e-9
+    True
+    """
+    validation.instance(corpus, Corpus, "corpus")
+    b = validation.positive_scalar(b, "b")
+    guess = validation.scalar(guess, "guess")
+    follower = corpus.follow()
+
+    def slope(a):
+        return follower.unchecked_loss_and_gradient(a, b)[1]
+
+    lo, hi, width = guess - 1.0, guess + 1.0, 2.0
+    while slope(lo) > 0 and width < 1e4:
+        lo, width = lo - width, 2 * width
+    while slope(hi) < 0 and width < 1e4:
+        hi, width = hi + width, 2 * width
+    if not (slope(lo) < 0 < slope(hi)):  # a flat stretch (slope 0) is no valley
+        raise ValueError(f"no corpus valley bracketed at b = {b} near a = {guess}")
+    return float(brentq(slope, lo, hi, xtol=1e-12, rtol=1e-14))
+
+
+def collapse_points(m, n, prior, corpora, seed, index):
+    """``c = max_j (x+_j - x-_j)`` of each corpus of :func:`run_far`'s size ``index``.
+
+    ``x+_j`` is task ``j``'s smallest positive example and ``x-_j`` its smallest
+    example (tasks with no positive are skipped); the corpora are redrawn from their
+    streams (:func:`stumplib.tasks.sample_contexts` draws what
+    :meth:`Corpus.sample <stumplib.corpus.Corpus.sample>` draws). Far past the freeze
+    the corpus valley's slope ``a_m(b) / b`` tends to ``c`` (see the module notes).
+
+    Parameters
+    ----------
+    m, n : int
+        The shape.
+    prior : tasks.Uniform
+        Threshold prior.
+    corpora : int
+        Corpora.
+    seed : int or tuple of int
+        The experiment's seed.
+    index : int
+        The size's index.
+
+    Returns
+    -------
+    ndarray, shape (corpora,)
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> c = collapse_points(32, 32, tasks.Uniform(0.1, 0.9), 2, 1, 0)
+    >>> c.shape, bool(np.all((0 < c) & (c < 1)))
+    ((2,), True)
+    """
+    m, n = validation.count(m, "m"), validation.count(n, "n")
+    validation.instance(prior, tasks.Uniform, "prior")
+    corpora = validation.count(corpora, "corpora")
+    validation.seed(seed, "seed")
+    index = validation.count(index, "index", minimum=0)
+    out = np.empty(corpora)
+    for r in range(corpora):
+        rng = np.random.default_rng(pretraining.stream(seed, index, r))
+        x, y, _ = tasks.sample_contexts(m, n, prior, rng=rng)
+        lowest_positive = np.where(y > 0, x, np.inf).min(axis=1)
+        keep = np.isfinite(lowest_positive)
+        out[r] = np.max(lowest_positive[keep] - x[keep].min(axis=1))
+    return out
+
+
+def lost_share(c, prior):
+    """The prior's share above ``c``, ``(hi - c)_+ / (hi - lo)``.
+
+    Parameters
+    ----------
+    c : array_like
+        Collapse points (:func:`collapse_points`).
+    prior : tasks.Uniform
+        ``U[lo, hi]``.
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> lost_share([0.86, 0.95], tasks.Uniform(0.1, 0.9)).round(3).tolist()
+    [0.05, 0.0]
+    """
+    c = validation.finite(c, "c")
+    validation.instance(prior, tasks.Uniform, "prior")
+    return np.clip(prior.hi - c, 0.0, None) / (prior.hi - prior.lo)
+
+
+def averaged_error(a, b, prior):
+    """Prior-averaged fresh-context error, and the share of the prior collapsed.
+
+    On infinitely long fresh contexts: the mean of ``|s_hat_inf(s) - s|`` over the
+    prior ``U[lo, hi]`` (midpoint rule, :data:`PRIOR_POINTS` points), and the share
+    of those points where the estimate has collapsed, ``|s_hat_inf(s) - s| > s / 2``.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Head parameters (broadcast together), ``b > 0``.
+    prior : tasks.Uniform
+        ``U[lo, hi]``.
+
+    Returns
+    -------
+    error, lost : ndarray
+        Of the broadcast shape of ``a`` and ``b``.
+
+    Examples
+    --------
+    >>> from stumplib import calibration, tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> error, lost = averaged_error(calibration.a_star(40.0, prior), 40.0, prior)
+    >>> bool(0.02 < error < 0.03), float(lost)
+    (True, 0.0)
+    """
+    a, b = np.broadcast_arrays(*validation.parameters(a, b))
+    validation.instance(prior, tasks.Uniform, "prior")
+    lo, hi = prior.lo, prior.hi
+    grid = lo + (hi - lo) * (np.arange(PRIOR_POINTS) + 0.5) / PRIOR_POINTS
+    off = np.abs(population.residual(a[..., None], b[..., None], grid)[0])
+    return off.mean(axis=-1), np.mean(off > grid / 2, axis=-1)
+
+
+class ValleyErrors(NamedTuple):
+    """Fresh-context errors along the corpus valley, and at the freeze.
+
+    Arrays are indexed ``[r, j]`` (corpus, scale) and ``[r, j, t]`` (threshold).
+
+    Parameters
+    ----------
+    shape : tuple of int
+        ``(m, n)``.
+    factors : ndarray, shape (J,)
+        The scales as multiples of ``m ∧ n``: ``b = factors[j] (m ∧ n)``.
+    a : ndarray, shape (R, J)
+        The valley ``a_m(b)`` (NaN where none was found: a failure).
+    error : ndarray, shape (R, J, T)
         ``|s_hat_inf(s) - s|`` at each threshold.
-    steps : ndarray, shape (R, J + 1)
-        Steps from the start to the freeze (``j = 0``) and from the freeze to point
-        ``j``. Points a corpus did not reach (see ``reached``) hold NaN here and above.
-    reached : ndarray of int, shape (R,)
-        Points reached, the freeze included (``J + 1`` unless a leg ran out of steps).
-    last_b : ndarray, shape (R,)
-        The scale where each corpus's run ended: its last point, or where a leg ran out
-        of steps below its point.
-    helps, hurts : ndarray of int, shape (J, T)
-        Corpora whose error at point ``j`` is below (above) their error at the freeze by
-        more than the factor :data:`MARGIN`.
-    worst_ratio : ndarray, shape (J, T)
-        The largest, over the corpora that reached point ``j``, of the error there / the
-        error at the freeze (NaN if none did).
+    prior_error : ndarray, shape (R, J)
+        The prior average of ``|s_hat_inf(s) - s|`` (midpoint rule,
+        :data:`PRIOR_POINTS` points).
+    lost : ndarray, shape (R, J)
+        The prior's share where the estimate has collapsed, ``|s_hat - s| > s / 2``.
+    s_max : ndarray, shape (R,)
+        Each corpus's largest task threshold.
     """
 
     shape: tuple
     factors: np.ndarray
     a: np.ndarray
-    b: np.ndarray
-    offset: np.ndarray
     error: np.ndarray
-    steps: np.ndarray
-    reached: np.ndarray
-    last_b: np.ndarray
-    helps: np.ndarray
-    hurts: np.ndarray
-    worst_ratio: np.ndarray
+    prior_error: np.ndarray
+    lost: np.ndarray
+    s_max: np.ndarray
 
 
-class PastFreeze(NamedTuple):
-    """:func:`train_past` for every size.
+def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESHOLDS):
+    """The corpora of :func:`run_far` (size ``index``) along their valleys.
 
-    The thresholds and one :class:`PastLadder` each.
-
-    Parameters
-    ----------
-    thresholds : ndarray, shape (T,)
-        The thresholds.
-    ladders : list of PastLadder
-        One per size.
-    b_over_k : float
-        The largest ``b / (m ∧ n)`` reached by any corpus.
-    """
-
-    thresholds: np.ndarray
-    ladders: list
-    b_over_k: float
-
-
-def train_past(
-    sizes,
-    prior,
-    corpora,
-    seed,
-    reach=2.0,
-    ratio=2.0,
-    thresholds=THRESHOLDS,
-    level=0.5,
-    max_steps=100_000,
-    n_workers=None,
-):
-    """Corpora frozen by the corpus rule, trained on to ``reach (m ∧ n)`` and evaluated.
-
-    Corpus ``r`` of size ``sizes[i]`` is the corpus of
-    :func:`stumplib.pretraining.pretrain_noisy` with the same ``seed`` (stream
-    ``(seed, i, r)``), frozen at ``b_T`` where its gradient noise ratio reaches
-    ``level``. It is then trained on, side by side with the others of its size, to
-    ``b_T ratio^j`` for ``j = 1 .. J``, ``J`` the smallest integer with
-    ``ratio^J min_r b_T >= reach (m ∧ n)``, each leg with the descent lemma's step at
-    its start.
+    Corpus ``r`` is drawn from ``stream(seed, index, r)``; at each ``b = f (m ∧ n)``
+    (``f`` in ``factors``, increasing) its valley :func:`corpus_valley` is found from
+    the previous one (the population valley's ``a*`` at the first) and its head is
+    evaluated on infinitely long fresh contexts.
 
     Parameters
     ----------
-    sizes : sequence of (int, int)
-        Corpus sizes ``(m, n)``.
+    shape : (int, int)
+        ``(m, n)``.
     prior : tasks.Uniform
-        Threshold prior of the corpora and of the population valley.
+        Threshold prior, ``U[lo, hi]``.
     corpora : int
-        Independent corpora per size.
+        Corpora.
     seed : int or tuple of int
-        The experiment's seed.
-    reach : float
-        Every corpus is trained to at least ``reach (m ∧ n)``, positive.
-    ratio : float
-        Ratio of successive ladder points, above 1.
+        The experiment's seed (as :func:`run_far`).
+    index : int
+        The size's index in :func:`run_far`'s ``sizes``.
+    factors : sequence of float
+        Increasing positive scales over ``m ∧ n``.
     thresholds : sequence of float
-        Thresholds in [0, 1] at which the heads are evaluated.
-    level : float
-        The corpus rule's noise level.
-    max_steps : int
-        Steps allowed per leg of the ladder; a corpus whose leg runs out of them stops
-        there (``PastLadder.reached``, ``PastLadder.last_b``).
-    n_workers : int, optional
-        Local processes (see :func:`stumplib.sweep.run`); the results do not depend on
-        it.
+        Thresholds in ``[0, 1]``.
 
     Returns
     -------
-    PastFreeze
+    ValleyErrors
 
     Raises
     ------
-    ValueError
-        If ``ratio <= 1``, or ``thresholds`` is not a non-empty 1-D sequence in [0, 1].
+    ValueError, TypeError
+        If an argument is invalid.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> out = valley_errors((32, 32), tasks.Uniform(0.1, 0.9), 1, 1, 0, [1, 4])
+    >>> out.error.shape, bool(out.error[0, 1, 0] < out.error[0, 0, 0])
+    ((1, 2, 4), True)
     """
-    sizes = validation.count_rows(sizes, "sizes", (1, 1))
+    (m, n), = validation.count_rows([shape], "shape", (2, 1))  # fmt: skip
+    validation.instance(prior, tasks.Uniform, "prior")
     corpora = validation.count(corpora, "corpora")
-    reach = validation.positive_scalar(reach, "reach")
-    ratio = validation.positive_scalar(ratio, "ratio")
-    if not ratio > 1:
-        raise ValueError(f"ratio must be > 1 (got {ratio})")
+    validation.seed(seed, "seed")
+    index = validation.count(index, "index", minimum=0)
+    factors = validation.positive(factors, "factors")
+    if factors.ndim != 1 or np.any(np.diff(factors) <= 0):
+        raise ValueError("factors must be an increasing 1-D sequence")
     s = validation.unit_interval(thresholds, "thresholds")
-    if s.ndim != 1 or not s.size:
-        raise ValueError(
-            f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})"
-        )
-    max_steps = validation.count(max_steps, "max_steps", minimum=0)
-    frozen = pretraining.pretrain_noisy(sizes, prior, corpora, seed, level, n_workers)
-    factors = [
-        ratio ** np.arange(_rungs(min(shape), [h.b for h in runs], reach, ratio) + 1)
-        for shape, runs in zip(sizes, frozen)
-    ]
-    groups = [
-        (i, range(r, min(corpora, r + pretraining.SIDE_BY_SIDE)))
-        for i in range(len(sizes))
-        for r in range(0, corpora, pretraining.SIDE_BY_SIDE)
-    ]
-    items = [
-        (sizes[i], prior, [pretraining.stream(seed, i, r) for r in rs],
-         [frozen[i][r] for r in rs], factors[i][1:], max_steps)
-        for i, rs in groups
-    ]  # fmt: skip
-    done = sweep.run(
-        _ladder_group, items, n_workers, desc="past the freeze", cost=_cost
-    )
-    runs = [[] for _ in sizes]
-    for (i, rs), on in zip(groups, done):
-        runs[i].extend([frozen[i][r], *later] for r, later in zip(rs, on))
-    ladders = [
-        _ladder(shape, f, rows, s, prior)
-        for shape, f, rows in zip(sizes, factors, runs)
-    ]
-    b_over_k = max(float(np.nanmax(ladder.b)) / min(ladder.shape) for ladder in ladders)
-    return PastFreeze(s, ladders, b_over_k)
-
-
-def _rungs(k, b_frozen, reach, ratio):
-    """The smallest ``J >= 1`` with ``ratio^J min(b_frozen) >= reach k``."""
-    need = np.log(reach * k / min(b_frozen)) / np.log(ratio)
-    return max(1, int(np.ceil(need - 1e-9)))
-
-
-def _cost(item):
-    """A ladder group's cost: examples times the ladder's top factor."""
-    (m, n), factors = item[0], item[4]
-    return m * n * len(item[2]) * factors[-1]
-
-
-def _ladder_group(item):
-    """Corpora of one size trained side by side from their freezes along the ladder."""
-    (m, n), prior, rngs, frozen, factors, max_steps = item
-    drawn = [Corpus.sample(m, n, prior, rng=rng) for rng in rngs]
-    theta = [(h.a, h.b) for h in frozen]
-    targets = np.outer([h.b for h in frozen], factors)
-    return pretraining.train_side_by_side(drawn, theta, targets, prior, max_steps, True)
-
-
-def _ladder(shape, factors, rows, s, prior):
-    """A :class:`PastLadder` from the recorded points ``rows[r][j]``."""
-    R, points = len(rows), len(factors)
-    a, b, steps = (np.full((R, points), np.nan) for _ in range(3))
-    reached, last_b = np.zeros(R, int), np.zeros(R)
-    for r, row in enumerate(rows):
-        on = row if row[-1].b >= factors[len(row) - 1] * row[0].b else row[:-1]
-        reached[r], last_b[r] = len(on), row[-1].b
-        a[r, : len(on)] = [h.a for h in on]
-        b[r, : len(on)] = [h.b for h in on]
-        steps[r, : len(on)] = [h.steps for h in on]
-    error = np.full((R, points, len(s)), np.nan)
-    offset = np.full((R, points), np.nan)
-    ok = ~np.isnan(b)
-    error[ok] = np.abs(population.residual(a[ok][:, None], b[ok][:, None], s)[0])
-    offset[ok] = calibration.offset(a[ok], b[ok], prior)
-    change = error[:, 1:] / error[:, :1]
-    with np.errstate(invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # a point no corpus reached
-        worst = np.nanmax(change, axis=0)
-    return PastLadder(
-        tuple(int(v) for v in shape),
-        factors,
-        a,
-        b,
-        offset,
-        error,
-        steps,
-        reached,
-        last_b,
-        np.sum(change < 1 / MARGIN, axis=0),
-        np.sum(change > MARGIN, axis=0),
-        worst,
-    )
-
-
-def share_lowered(past, rung=1, thresholds=(0.3, 0.5)):
-    """Share of (corpus, threshold) pairs helped by training on to point ``rung``.
-
-    A pair is helped if its error there is below its error at the freeze; the share is
-    over every size and the given thresholds.
-
-    Parameters
-    ----------
-    past : PastFreeze
-        As returned by :func:`train_past`.
-    rung : int
-        The ladder point (``1``: the first doubling), at least 1.
-    thresholds : sequence of float
-        Thresholds among ``past.thresholds``.
-
-    Returns
-    -------
-    share : float
-        The share, over the pairs whose corpus reached ``rung``.
-    pairs : int
-        Their number.
-
-    Raises
-    ------
-    TypeError
-        If ``past`` is not a :class:`PastFreeze`.
-    ValueError
-        If ``rung`` is below 1 or beyond a ladder, a threshold is not among
-        ``past.thresholds``, or no corpus reached ``rung``.
-    """
-    if not isinstance(past, PastFreeze):
-        raise TypeError(f"past must be a PastFreeze (got {type(past).__name__})")
-    rung = validation.count(rung, "rung")
-    if any(rung >= len(ladder.factors) for ladder in past.ladders):
-        raise ValueError(f"rung must be within every ladder (got {rung})")
-    where = [np.flatnonzero(np.isclose(past.thresholds, t)) for t in thresholds]
-    if not thresholds or any(w.size != 1 for w in where):
-        raise ValueError(
-            f"thresholds must be among {tuple(past.thresholds)} (got {thresholds})"
-        )
-    t = np.concatenate(where)
-    ratio = np.concatenate(
-        [(ld.error[:, rung, t] / ld.error[:, 0, t]).ravel() for ld in past.ladders]
-    )
-    ratio = ratio[~np.isnan(ratio)]
-    if not ratio.size:
-        raise ValueError(f"no corpus reached rung {rung}")
-    return float(np.mean(ratio < 1)), int(ratio.size)
+    scales = factors * min(m, n)
+    a = np.full((corpora, scales.size), np.nan)
+    s_max = np.zeros(corpora)
+    for r in range(corpora):
+        corpus = Corpus.sample(m, n, prior, rng=pretraining.stream(seed, index, r))
+        s_max[r] = corpus.follow().s.max()
+        guess = float(calibration.a_star(scales[0], prior))
+        for j, b in enumerate(scales):
+            try:
+                a[r, j] = guess = corpus_valley(corpus, b, guess)
+            except ValueError:
+                break  # a failure: this corpus's later scales stay NaN
+            if j + 1 < scales.size:
+                guess *= scales[j + 1] / b
+    ok = ~np.isnan(a)
+    bb = np.broadcast_to(scales, a.shape)
+    error = np.full((*a.shape, s.size), np.nan)
+    error[ok] = np.abs(population.residual(a[ok][:, None], bb[ok][:, None], s)[0])
+    prior_error, lost = np.full(a.shape, np.nan), np.full(a.shape, np.nan)
+    prior_error[ok], lost[ok] = averaged_error(a[ok], bb[ok], prior)
+    return ValleyErrors((m, n), factors, a, error, prior_error, lost, s_max)

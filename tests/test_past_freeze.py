@@ -1,4 +1,4 @@
-"""Training past the corpus rule's freeze: ladders, evaluation and summaries."""
+"""Far past the freeze: constant-step runs, corpus valleys and collapse points."""
 
 import numpy as np
 import pytest
@@ -10,95 +10,116 @@ PRIOR = tasks.Uniform(0.1, 0.9)
 
 
 @pytest.fixture(scope="module")
-def result():
-    return past_freeze.train_past(
-        [(6, 6)], PRIOR, 3, (5, 1), reach=0.5, max_steps=300, n_workers=1
+def runs():
+    return past_freeze.run_far([(8, 8), (12, 12)], PRIOR, 3, (5, 1), 400, 6)
+
+
+def test_certified_step_is_a_third_of_the_lemma_step_at_the_start():
+    theta0, eta = past_freeze.certified_step(32, 32, PRIOR)
+    start, full = pretraining.size_start(32, 32, PRIOR)
+    assert theta0 == start
+    assert eta == pytest.approx(full * pretraining.CERTIFIED_FRACTION, rel=1e-15)
+
+
+def test_runs_are_constant_step_descent_on_their_corpora(runs):
+    """Each stored run is plain descent at the certified step on its own corpus."""
+    run = runs[1]
+    corpus = Corpus.sample(12, 12, PRIOR, rng=pretraining.stream((5, 1), 1, 2))
+    theta0, eta = past_freeze.certified_step(12, 12, PRIOR)
+    follower, (a, b) = corpus.follow(), theta0
+    for _ in range(run.steps[-1]):
+        _, g_a, g_b = follower.unchecked_loss_and_gradient(a, b)
+        a, b = a - eta * g_a, b - eta * g_b
+    assert run.eta == eta
+    np.testing.assert_allclose([run.a[2, -1], run.b[2, -1]], [a, b], rtol=1e-9)
+
+
+def test_freeze_is_the_corpus_rule_at_the_same_step(runs):
+    for i, (m, run) in enumerate(zip((8, 12), runs)):
+        theta0, eta = past_freeze.certified_step(m, m, PRIOR)
+        for r in range(3):
+            corpus = Corpus.sample(m, m, PRIOR, rng=pretraining.stream((5, 1), i, r))
+            h = pretraining.train_until_noisy(corpus, theta0, eta)
+            assert run.freeze_steps[r] == h.steps
+            assert run.freeze_b[r] == pytest.approx(h.b, rel=1e-9)
+
+
+def test_records_are_geometric_and_finite(runs):
+    """(b need not grow at m = n = 8: such a corpus can pull b down, even below 0.)"""
+    run = runs[0]
+    assert run.steps[0] == 1 and run.steps[-1] == 400
+    assert np.all(np.diff(run.steps) > 0)
+    assert np.all(np.isfinite(run.b)) and not run.failed.any()
+
+
+def test_corpus_valley_is_a_minimum_in_a():
+    corpus = Corpus.sample(16, 16, PRIOR, rng=3)
+    for b in (5.0, 50.0, 500.0):
+        a = past_freeze.corpus_valley(corpus, b, float(calibration.a_star(b, PRIOR)))
+        loss = [corpus.loss(a + d, b) for d in (-1e-3, 0.0, 1e-3)]
+        assert loss[1] <= min(loss[0], loss[2])
+        assert abs(corpus.gradient(a, b)[0]) < 1e-9
+
+
+def test_collapse_point_is_the_largest_gap_to_the_smallest_example():
+    x, y, _ = tasks.sample_contexts(
+        5, 7, PRIOR, rng=np.random.default_rng(pretraining.stream((2, 3), 1, 0))
     )
-
-
-def test_freeze_is_the_corpus_rule(result):
-    ladder = result.ladders[0]
-    frozen = pretraining.pretrain_noisy([(6, 6)], PRIOR, 3, (5, 1), n_workers=1)[0]
-    np.testing.assert_array_equal(ladder.b[:, 0], [h.b for h in frozen])
-    np.testing.assert_array_equal(ladder.a[:, 0], [h.a for h in frozen])
-
-
-def test_ladder_reaches_its_points_and_the_scale(result):
-    ladder = result.ladders[0]
-    assert ladder.factors[0] == 1 and np.all(np.diff(np.log(ladder.factors)) > 0)
-    assert ladder.factors[-1] * ladder.b[:, 0].min() >= 0.5 * 6
-    for r in range(3):
-        j = ladder.reached[r]
-        assert np.all(ladder.b[r, :j] >= ladder.factors[:j] * ladder.b[r, 0])
-        assert np.all(np.isnan(ladder.b[r, j:]))
-
-
-def test_errors_offsets_and_summaries(result):
-    ladder, s = result.ladders[0], result.thresholds
-    ok = ~np.isnan(ladder.b)
-    expected = np.abs(
-        population.residual(ladder.a[ok][:, None], ladder.b[ok][:, None], s)[0]
+    expected = max(
+        row[lab > 0].min() - row.min() for row, lab in zip(x, y) if lab.any()
     )
-    np.testing.assert_allclose(ladder.error[ok], expected)
+    got = past_freeze.collapse_points(5, 7, PRIOR, 1, (2, 3), 1)
+    assert got[0] == expected
+
+
+def test_collapse_point_predicts_the_valley_slope_far_past_the_freeze():
+    """The derived limit a_m(b)/b -> c, and the lost share (hi - c)+/(hi - lo)."""
+    out = past_freeze.valley_errors((16, 16), PRIOR, 4, 7, 0, 2.0 ** np.arange(13))
+    c = past_freeze.collapse_points(16, 16, PRIOR, 4, 7, 0)
+    b = 4096.0 * 16
+    np.testing.assert_allclose(out.a[:, -1] / b, c, atol=2 * np.log(b) / b)
+    lost = past_freeze.lost_share(c, PRIOR)
+    assert np.max(np.abs(out.lost[:, -1] - lost)) <= np.log(b) / (0.8 * b) + 1 / 4000
+
+
+def test_a_flat_stretch_is_no_valley():
+    corpus = Corpus.sample(16, 16, PRIOR, rng=3)
+    with pytest.raises(ValueError, match="no corpus valley"):
+        past_freeze.corpus_valley(corpus, 4096.0, 1e6)
+
+
+def test_lost_share_and_averaged_error():
     np.testing.assert_allclose(
-        ladder.offset[ok], calibration.offset(ladder.a[ok], ladder.b[ok], PRIOR)
+        past_freeze.lost_share([0.5, 0.9, 1.2], PRIOR), [0.5, 0.0, 0.0]
     )
-    change = ladder.error[:, 1:] / ladder.error[:, :1]
-    margin = past_freeze.MARGIN
-    np.testing.assert_array_equal(ladder.helps, np.sum(change < 1 / margin, axis=0))
-    np.testing.assert_array_equal(ladder.hurts, np.sum(change > margin, axis=0))
-    assert np.all(ladder.helps + ladder.hurts <= np.sum(ok[:, 1:], axis=0)[:, None])
-    np.testing.assert_array_equal(ladder.worst_ratio, np.nanmax(change, axis=0))
-    assert result.b_over_k == pytest.approx(np.nanmax(ladder.b) / 6)
+    a, b = 30.0, 40.0
+    grid = 0.1 + 0.8 * (np.arange(past_freeze.PRIOR_POINTS) + 0.5) / 4000
+    off = np.abs(population.residual(a, b, grid)[0])
+    error, lost = past_freeze.averaged_error(a, b, PRIOR)
+    assert error == pytest.approx(off.mean(), rel=1e-12)
+    assert lost == np.mean(off > grid / 2)
+    error2, _ = past_freeze.averaged_error([a, a], b, PRIOR)
+    assert error2.shape == (2,)
 
 
-def test_share_lowered_counts_pairs_below_the_freeze(result):
-    ladder = result.ladders[0]
-    ratio = ladder.error[:, 1, :2] / ladder.error[:, 0, :2]
-    ratio = ratio[~np.isnan(ratio)]
-    share, pairs = past_freeze.share_lowered(result)
-    assert pairs == ratio.size and share == pytest.approx(np.mean(ratio < 1))
-    share, pairs = past_freeze.share_lowered(result, 1, (0.85,))
-    assert pairs == np.sum(~np.isnan(ladder.error[:, 1, 3]))
+def test_valley_errors_shapes_and_ordering():
+    out = past_freeze.valley_errors((12, 12), PRIOR, 2, 1, 0, [0.5, 2.0, 8.0])
+    assert out.a.shape == (2, 3) and out.error.shape == (2, 3, 4)
+    # 1/b at interior thresholds (at m = n = 12 the top one, 0.85, can collapse)
+    assert np.all(out.error[:, -1, :2] < out.error[:, 0, :2])
+    with pytest.raises(ValueError, match="factors must be an increasing"):
+        past_freeze.valley_errors((12, 12), PRIOR, 1, 1, 0, [2.0, 1.0])
 
 
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        (dict(rung=0), "rung"),
-        (dict(rung=99), "rung"),
-        (dict(thresholds=(0.4,)), "thresholds"),
-        (dict(thresholds=()), "thresholds"),
+        (dict(sizes=[(1, 4)]), "sizes"),
+        (dict(steps=0), "steps"),
+        (dict(points=1), "points"),
     ],
 )
-def test_share_lowered_bad_arguments(result, kwargs, match):
+def test_run_far_rejects(kwargs, match):
+    args = dict(sizes=[(4, 4)], prior=PRIOR, corpora=1, seed=0, steps=2, points=2)
     with pytest.raises(ValueError, match=match):
-        past_freeze.share_lowered(result, **kwargs)
-    with pytest.raises(TypeError, match="past"):
-        past_freeze.share_lowered(result.ladders)
-
-
-def test_a_leg_out_of_steps_stops_its_corpus():
-    corpora = [Corpus.sample(6, 6, PRIOR, rng=(5, 2, r)) for r in range(2)]
-    theta = [(float(calibration.a_star(3.0, PRIOR)), 3.0)] * 2
-    rows = pretraining.train_side_by_side(
-        corpora, theta, [1e6], PRIOR, 5, stop_late=True
-    )
-    assert [len(row) for row in rows] == [1, 1] and all(
-        row[0].steps == 5 for row in rows
-    )
-    with pytest.raises(RuntimeError, match="not reached"):
-        pretraining.train_side_by_side(corpora, theta, [1e6], PRIOR, 5)
-
-
-@pytest.mark.parametrize(
-    "kwargs, match",
-    [
-        (dict(ratio=1.0), "ratio"),
-        (dict(thresholds=[]), "thresholds"),
-        (dict(reach=0), "reach"),
-    ],
-)
-def test_bad_arguments(kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        past_freeze.train_past([(6, 6)], PRIOR, 1, 0, n_workers=1, **kwargs)
+        past_freeze.run_far(**dict(args, **kwargs))

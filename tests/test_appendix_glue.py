@@ -1,0 +1,40 @@
+"""The stored past-freeze and shapes appendices carry the glue the issue asks for."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+BOOK = Path(__file__).resolve().parents[1] / "book"
+RECORD = "application/papermill.record/text/plain"
+
+
+def glued(page):
+    """``{name: shown text}`` of every value glued in a stored notebook."""
+    cells = json.loads((BOOK / page).read_text())["cells"]
+    return {
+        output["metadata"]["scrapbook"]["name"]: output["data"][RECORD]
+        for cell in cells
+        if cell["cell_type"] == "code"
+        for output in cell["outputs"]
+        if "scrapbook" in output.get("metadata", {})
+    }
+
+
+def test_past_freeze_reaches_far_past_the_freeze():
+    values = glued("appendix-past-freeze.ipynb")
+    assert int(values["past_far_k"]) >= 64
+    assert float(values["past_far_b_over_k"]) >= 50
+
+
+@pytest.mark.parametrize(
+    "name, bound", [("shape_ratio_lo", 1 / 8), ("shape_ratio_hi", 8)]
+)
+def test_shapes_grid_spans_one_eighth_to_eight(name, bound):
+    value = float(glued("appendix-shapes.ipynb")[name])
+    assert value <= bound if name.endswith("lo") else value >= bound
+
+
+def test_shape_ratios_are_ordered():
+    values = glued("appendix-shapes.ipynb")
+    assert float(values["shape_ratio_lo"]) < 1 < float(values["shape_ratio_hi"])

@@ -1,0 +1,88 @@
+"""Data of the past-freeze and shapes appendices (make past-far-data, make shapes-data).
+
+``python tools/appendix_data.py shapes`` freezes corpora of unequal shapes at a
+certified step (:func:`stumplib.shapes.freeze_shapes`) and writes
+``stumplib/book/data/shapes.json``; ``python tools/appendix_data.py past`` runs small
+corpora at the certified constant step far past the freeze
+(:func:`stumplib.past_freeze.run_far`) and writes ``stumplib/book/data/past-far.json``.
+Each file carries its command, the commit it ran from and the date; the pages read
+them with :func:`stumplib.book.full_data.load` and replay a subset live.
+"""
+
+import argparse
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from stumplib import past_freeze, shapes, tasks  # noqa: E402
+from stumplib.book import full_data  # noqa: E402
+
+PRIOR = tasks.Uniform(0.1, 0.9)
+#: The shapes grid: m / n from 1/8 to 8 at m ∧ n = SHAPE_K.
+SHAPE_K = 128
+SHAPE_RATIOS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)
+SHAPE_CORPORA = 4
+#: Past the freeze: m = n in PAST_SIZES, PAST_CORPORA each, PAST_STEPS steps.
+PAST_SIZES = ((32, 32), (64, 64))
+PAST_CORPORA = 8
+PAST_STEPS = 100_000
+
+
+def commit():
+    """The commit the data come from (``+dirty`` if its library differs)."""
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "diff", "--quiet", "HEAD", "--", "stumplib"], cwd=ROOT
+    )
+    return head + ("+dirty" if dirty.returncode else "")  # fmt: skip
+
+
+def provenance(target):
+    """The command, commit and date of a data file written by make ``target``."""
+    return {
+        "command": f"make {target}",
+        "commit": commit(),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def lists(named_tuple):
+    """A NamedTuple of arrays as a dict of (nested) lists."""
+    return {
+        name: np.asarray(value).tolist()
+        for name, value in named_tuple._asdict().items()
+    }
+
+
+def shapes_data():
+    """Write ``shapes.json``."""
+    out = shapes.freeze_shapes(SHAPE_K, SHAPE_RATIOS, PRIOR, SHAPE_CORPORA, (6, 20))
+    data = dict(provenance("shapes-data"), k=SHAPE_K, seed=[6, 20], **lists(out))
+    full_data.save(full_data.DATA / "shapes.json", data)
+
+
+def past_data():
+    """Write ``past-far.json``."""
+    runs = past_freeze.run_far(PAST_SIZES, PRIOR, PAST_CORPORA, (6, 21), PAST_STEPS)
+    data = dict(
+        provenance("past-far-data"), seed=[6, 21], runs=[lists(run) for run in runs]
+    )
+    full_data.save(full_data.DATA / "past-far.json", data)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=("shapes", "past"))
+    {"shapes": shapes_data, "past": past_data}[parser.parse_args().what]()
