@@ -26,6 +26,7 @@ from stumplib import (
     baselines,
     calibration,
     certification,
+    certified_law,
     certified_runs,
     corpus,
     descent_lemma,
@@ -1063,6 +1064,22 @@ CASES = [
     ),
     (calibration.sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
     (certified_runs.certified_scales, dict(k=4), "k", "k", "", ""),
+    (
+        certified_law.flow_constant,
+        dict(b_max=5.0, prior=PRIOR, b0=2.5, points=2),
+        "b_max b0 points",
+        "points",
+        "prior",
+        "",
+    ),
+    (
+        certified_law.predicted_ends,
+        dict(sizes=[40], prior=PRIOR),
+        "sizes b0",
+        "",
+        "prior",
+        "",
+    ),
     (calibration.slow_layer, dict(prior=PRIOR), "", "", "prior", ""),
     (
         certification.squared_error_law,
@@ -1104,6 +1121,8 @@ NO_NUMERIC_INPUT = {
     certification.SquaredErrorLaw: _RESULT,
     calibration.SlowLayer: _RESULT,
     certified_runs.CertifiedScales: _RESULT,
+    certified_law.FlowConstant: _RESULT,
+    certified_law.PredictedEnds: _RESULT,
     certified_runs.certified_end_over: (
         "takes CertifiedRun records (TypeError naming runs)"
     ),
@@ -1753,6 +1772,8 @@ class TestNonNumericArguments:
             frozen.local_sizes(sizes, 10.0, 0.3)
         with pytest.raises(error, match="^sizes must be an integer"):
             frozen.fresh_errors([5.0], [10.0], sizes, contexts=4, rng=0)
+        with pytest.raises(error, match="^sizes must be an integer"):
+            certified_law.predicted_ends(sizes, PRIOR)
 
     @pytest.mark.parametrize("theta0", [None, "ab", (1.0,), (1.0, "2")])
     def test_theta0_of_the_pretraining_and_flow_loops(self, theta0):
