@@ -340,18 +340,57 @@ def certified_end_over(runs):
         runs = None
     if runs is None or not all(isinstance(r, CertifiedRun) for r in runs):
         raise TypeError("runs must be a sequence of CertifiedRun")
-    if len(runs) < 2:
-        raise ValueError(f"runs must hold at least two runs (got {len(runs)})")
-    logs = np.log([r.b_cert for r in runs])
+    return certified_end_of_ends(
+        [r.b_cert for r in runs],
+        [r.censored for r in runs],
+        [r.b_cert == r.b[0] and not r.censored for r in runs],
+    )
+
+
+def certified_end_of_ends(b_cert, censored, at_start):
+    """:class:`CertifiedEnd` of the ends ``b_cert`` of independent corpora.
+
+    As :func:`certified_end_over`, from the ends alone (a data file's, say).
+
+    Parameters
+    ----------
+    b_cert : array_like
+        The ends, positive, at least two.
+    censored, at_start : array_like of bool
+        Which runs never failed, and which failed at their first record.
+
+    Returns
+    -------
+    CertifiedEnd
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``b_cert`` is not positive or holds fewer than two ends, or the flags do
+        not match it.
+
+    Examples
+    --------
+    >>> end = certified_end_of_ends([2.0, 8.0, 4.0], [False] * 3, [False] * 3)
+    >>> end.scale, end.corpora, round(end.log_sd, 6)
+    (4.0, 3, 0.693147)
+    """
+    b_cert = np.ravel(validation.positive(b_cert, "b_cert"))
+    if b_cert.size < 2:
+        raise ValueError(f"runs must hold at least two runs (got {b_cert.size})")
+    flags = [np.ravel(np.asarray(v, bool)) for v in (censored, at_start)]
+    if any(f.shape != b_cert.shape for f in flags):
+        raise ValueError("censored and at_start must match b_cert")
+    logs = np.log(b_cert)
     picks = np.random.default_rng(0).integers(0, logs.size, (BOOTSTRAP, logs.size))
     medians = np.median(logs[picks], axis=1)
     return CertifiedEnd(
         float(np.exp(np.median(logs))),
         float(medians.std(ddof=1)),
         float(logs.std(ddof=1)),
-        len(runs),
-        int(sum(r.censored for r in runs)),
-        int(sum(r.b_cert == r.b[0] and not r.censored for r in runs)),
+        int(b_cert.size),
+        int(flags[0].sum()),
+        int(flags[1].sum()),
     )
 
 

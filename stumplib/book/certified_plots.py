@@ -1,0 +1,113 @@
+"""Chapter 5's figures: the certified end against the size, rho along runs."""
+
+import numpy as np
+from matplotlib import ticker
+
+from .. import descent_lemma
+from . import plotting
+
+
+def law_figure(data, predicted, valley_constant):
+    """Each corpus's ``b_cert`` against ``m = n``, the medians, the predicted ends.
+
+    Parameters
+    ----------
+    data : stumplib.book.certified_data.LawData
+        The runs.
+    predicted : stumplib.certified_law.PredictedEnds
+        The predicted ends on a grid of sizes (a line).
+    valley_constant : float
+        ``C_sigma``: the dotted line ``m / (4 C_sigma^2)`` of the valley's constant.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, ax = plotting.subplots(1, 1, height=3.6)
+    for i, size in enumerate(data.sizes):
+        x = size.size * np.exp(np.linspace(-0.08, 0.08, size.b_cert.size))
+        for mask, marker, colour, label in (
+            (~size.censored, "o", "C0", "one corpus"),
+            (size.censored, "^", "C1", "never failed (its stop)"),
+        ):
+            ax.plot(
+                x[mask],
+                size.b_cert[mask],
+                marker,
+                color=colour,
+                markersize=4,
+                alpha=0.8,
+                label=label if i == 0 else None,
+            )
+    k = np.array([s.size for s in data.sizes], float)
+    median = np.array([s.end.scale for s in data.sizes])
+    se = np.array([s.end.log_se for s in data.sizes])
+    ax.errorbar(
+        k,
+        median,
+        yerr=[median * (1 - np.exp(-2 * se)), median * (np.exp(2 * se) - 1)],
+        fmt="s",
+        color="k",
+        markerfacecolor="none",
+        markersize=8,
+        capsize=3,
+        label="median ±2 s.e.",
+    )
+    ax.plot(predicted.m, predicted.b, color="C3", label=r"predicted $m/(4C(b)^2)$")
+    ax.plot(
+        predicted.m,
+        predicted.m / (4 * valley_constant**2),
+        ":",
+        color="0.4",
+        label=r"valley's $m/(4C_\sigma^2)$",
+    )
+    ax.axhline(data.start, color="0.6", linewidth=0.8)
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel=r"$m=n$",
+        ylabel=r"$b_{\mathrm{cert}}$",
+        title=f"end of the certified interval (runs from $b_0={data.start:g}$)",
+    )
+    ax.set_xticks(k, [str(int(v)) for v in k])
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+    ax.legend(loc="upper left", fontsize=8)
+    return fig
+
+
+def rho_figure(runs, size):
+    """``rho`` along certified runs, each run's end marked where it is.
+
+    A dot at ``(b_cert, rho)`` of the record that failed; a triangle at the stop of a
+    run that never failed.
+
+    Parameters
+    ----------
+    runs : sequence of stumplib.certified_runs.CertifiedRun
+        The runs.
+    size : int
+        ``m = n``, for the title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, ax = plotting.subplots(1, 1, height=3.2)
+    for i, r in enumerate(runs):
+        ax.plot(r.b, r.rho, color=f"C{i}", linewidth=1.0)
+        end = int(np.flatnonzero(r.b == r.b_cert)[0]) if not r.censored else -1
+        ax.plot(
+            r.b[end],
+            r.rho[end],
+            "^" if r.censored else "o",
+            color=f"C{i}",
+            markersize=5,
+        )
+    ax.axhline(descent_lemma.RHO_MAX, color="k", linestyle=":", linewidth=0.8)
+    ax.set(
+        xscale="log",
+        xlabel="scale $b$ along the run",
+        ylabel=r"$\rho$ at the records",
+        title=f"relative gradient error along runs, $m=n={size}$",
+    )
+    return fig
