@@ -71,7 +71,7 @@ def law_figure(data, predicted, valley_constant):
     )
     ax.set_xticks(k, [str(int(v)) for v in k])
     ax.xaxis.set_minor_formatter(ticker.NullFormatter())
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left", fontsize=9)
     return fig
 
 
