@@ -1,7 +1,8 @@
 """The certified interval's end as a law of the corpus size: runs from a fixed start.
 
-``python tools/certified_law.py [--sizes K ...] [--corpora R]`` (``make certified-law``)
-draws, for each size ``m = n = k``, ``R`` corpora on the streams ``(5, 60, k, k, r)``
+``python tools/certified_law.py [--sizes K ...] [--corpora R] [--out F]`` (``make
+certified-law`` runs 8 corpora a size up to 1600 and 4 at 3200) draws, for each size
+``m = n = k``, ``R`` corpora on the streams ``(5, 60, k, k, r)``
 and runs each with :func:`stumplib.certified_runs.certified_end_of_size` from the valley
 at ``b0 = START`` (independent of ``k``), with a third of the lemma's step re-set at
 each record (``reset``), until its first failing record, with a distant stop at

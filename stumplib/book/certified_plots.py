@@ -110,4 +110,9 @@ def rho_figure(runs, size):
         ylabel=r"$\rho$ at the records",
         title=f"relative gradient error along runs, $m=n={size}$",
     )
+    ticks = [
+        v for v in (2.5, 3, 5, 10, 20, 30, 50, 100) if v <= max(r.b[-1] for r in runs)
+    ]
+    ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
+    ax.xaxis.set_minor_formatter(ticker.NullFormatter())
     return fig
