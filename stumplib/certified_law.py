@@ -19,7 +19,7 @@ from scipy import integrate
 
 from . import calibration, certification, population, validation
 
-#: The start of the population flow along which ``C(b)`` is taken (chapter 5's runs).
+#: The start of the population flow along which ``C(b)`` is taken (and of the runs).
 START = 2.5
 
 
