@@ -1062,6 +1062,14 @@ CASES = [
         "prior",
         "",
     ),
+    (
+        certified_runs.certified_end_of_ends,
+        dict(b_cert=[2.0, 3.0], censored=[False, False], at_start=[False, True]),
+        "b_cert",
+        "",
+        "",
+        "",
+    ),
     (calibration.sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
     (certified_runs.certified_scales, dict(k=4), "k", "k", "", ""),
     (

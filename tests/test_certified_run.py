@@ -197,3 +197,37 @@ def test_reset_follows_the_constant_step_path():
     a_fixed = np.interp(reset.b, fixed.b, fixed.a)
     np.testing.assert_allclose(reset.a, a_fixed, atol=0.05)
     assert np.all(fixed.etas == ETA)
+
+
+def test_end_of_ends_matches_the_end_over_runs():
+    one = np.ones(2)
+    runs = [
+        certified_runs.CertifiedRun(
+            1.0, np.arange(2), one, one, one, one, one, one, b, c
+        )
+        for b, c in ((2.0, False), (8.0, True), (1.0, False))
+    ]
+    over = certified_runs.certified_end_over(runs)
+    ends = certified_runs.certified_end_of_ends(
+        [2.0, 8.0, 1.0], [False, True, False], [False, False, True]
+    )
+    assert over == ends and ends.censored == 1 and ends.empty == 1
+
+
+def test_end_of_ends_rejects_mismatched_flags():
+    with pytest.raises(ValueError, match="match b_cert"):
+        certified_runs.certified_end_of_ends([2.0, 3.0], [False], [False, False])
+    with pytest.raises(ValueError, match="at least two"):
+        certified_runs.certified_end_of_ends([2.0], [False], [False])
+
+
+def test_law_data_file_reads_typed():
+    from stumplib.book import certified_data
+
+    law = certified_data.load()
+    sizes = [s.size for s in law.sizes]
+    assert sizes == sorted(sizes) and law.start == 2.5 and law.stop_ratio == 0.25
+    for s in law.sizes:
+        assert s.q_max <= descent_lemma.Q_MAX
+        assert s.end.corpora == s.b_cert.size >= 4
+        assert np.all(s.b_cert[~s.censored] < s.size * law.stop_ratio)
