@@ -53,6 +53,8 @@ from stumplib import (
 )
 from stumplib.book import (
     boundary_plots,
+    certified_data,
+    certified_plots,
     claims,
     contexts,
     full_data,
@@ -1206,6 +1208,11 @@ NO_NUMERIC_INPUT = {
     symbolic_posthoc.limits: _SYMPY,
     identities.check: _SYMPY + "; the record it makes is claims.check's",
     boundary_plots.edge_band: _FIGURE,
+    certified_plots.law_figure: _FIGURE,
+    certified_plots.rho_figure: _FIGURE,
+    certified_data.load: "takes a path (FileNotFoundError, or json's errors)",
+    certified_data.LawSize: _RESULT,
+    certified_data.LawData: _RESULT,
     boundary_plots.collapse: _FIGURE,
     boundary_plots.pointwise_risks: _FIGURE,
     boundary_plots.strategies: _FIGURE,
