@@ -1210,6 +1210,7 @@ NO_NUMERIC_INPUT = {
     boundary_plots.edge_band: _FIGURE,
     certified_plots.law_figure: _FIGURE,
     certified_plots.rho_figure: _FIGURE,
+    certified_plots.portrait_figure: _FIGURE,
     certified_data.load: "takes a path (FileNotFoundError, or json's errors)",
     certified_data.LawSize: _RESULT,
     certified_data.LawData: _RESULT,

@@ -116,3 +116,42 @@ def rho_figure(runs, size):
     ax.set_xticks(ticks, [f"{v:g}" for v in ticks])
     ax.xaxis.set_minor_formatter(ticker.NullFormatter())
     return fig
+
+
+def portrait_figure(portrait, flow, runs):
+    """Corpus runs on the population's phase portrait, each run's end marked.
+
+    Parameters
+    ----------
+    portrait : stumplib.dynamics.Portrait
+        The population landscape and flow field (sheared by ``portrait.p``).
+    flow : stumplib.certified_law.FlowConstant
+        The population flow from the runs' start (dashed).
+    runs : sequence of stumplib.certified_runs.CertifiedRun
+        The corpus runs (their records, a line each; a dot at ``b_cert``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, ax = plotting.subplots(1, 1, height=4.0)
+    mesh = plotting.phase_portrait(ax, portrait)
+    ax.plot(
+        flow.a - portrait.p * flow.b,
+        np.log10(flow.b),
+        "--",
+        color="#edae49",
+        linewidth=2.2,
+        label="population flow from $b_0$",
+    )
+    for i, r in enumerate(runs):
+        x, y = r.a - portrait.p * r.b, np.log10(r.b)
+        ax.plot(x, y, color=f"C{i}", linewidth=1.6)
+        end = -1 if r.censored else int(np.flatnonzero(r.b == r.b_cert)[0])
+        ax.plot(x[end], y[end], "o", color=f"C{i}", markersize=6, mec="k", mew=0.5)
+    ticks = [v for v in (2.5, 5, 10, 20, 40) if portrait.b[0] <= v <= portrait.b[-1]]
+    ax.set_yticks(np.log10(ticks), [f"{v:g}" for v in ticks])
+    ax.set_title("corpus runs on the population landscape, to their ends")
+    fig.colorbar(mesh, ax=ax, label=r"$b\,(b^2L-1)$", extend="both")
+    ax.legend(loc="lower right", fontsize=9)
+    return fig
