@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv lint unit quick test coverage book check-book chromium pdf texlive colab-cells notebooks portability seeds full-corpus past-far-data shapes-data clean distclean
+.PHONY: venv lint unit quick test coverage book check-book chromium pdf texlive colab-cells notebooks portability seeds full-corpus certified-law past-far-data shapes-data clean distclean
 
 venv: $(STAMP)
 
@@ -91,6 +91,15 @@ EVERY ?= 300
 full-corpus: venv
 	OPENBLAS_NUM_THREADS=1 $(PY) tools/full_corpus.py --hours $(HOURS) --jobs $(FULL_JOBS) \
 	  --every $(EVERY)
+
+# Chapter 5's certified-interval law (not run by CI; about 40 min on one core): corpora
+# with m = n = 100..1600 (8 a size) and 3200 (4) run from b0 = 2.5 with a third of the
+# lemma's step re-set at each record until their first uncertified record (stop b = m/4),
+# written to stumplib/book/data/certified-law.json size by size; chapter 5 reads it and
+# re-runs the first corpora of m = n = 200 live.
+certified-law: venv
+	OPENBLAS_NUM_THREADS=1 $(PY) tools/certified_law.py --sizes 100 200 400 800 1600
+	OPENBLAS_NUM_THREADS=1 $(PY) tools/certified_law.py --sizes 3200 --corpora 4
 
 # Data of appendices H and I (not run by CI; minutes each, one process): small corpora
 # trained at the certified constant step through the freeze and on

@@ -36,6 +36,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     corpus gradient errors relative to the direction of progress, grid crossings
 ``certified_runs``
     runs on a corpus with the descent lemma checked at their iterates, their ends
+``certified_law``
+    the certified interval's predicted end b = m / (4 C(b)^2) along the population flow
 ``pretraining``
     large-resolution starts, runs to a freezing scale or by the corpus's own noise
 ``past_freeze``

@@ -66,6 +66,9 @@ class CertifiedRun:
     censored : bool
         No recorded iterate failed: ``b_cert`` (the stop) only bounds the end from
         below.
+    etas : ndarray, optional
+        The step taken from each recorded iterate until the next record (``eta``
+        everywhere for a constant step; see ``reset`` of :func:`certified_run`).
 
     Examples
     --------
@@ -87,6 +90,7 @@ class CertifiedRun:
     guaranteed: np.ndarray
     b_cert: float
     censored: bool
+    etas: np.ndarray = None
 
     @property
     def certified(self):
@@ -128,6 +132,7 @@ def certified_run(
     growth=RECORD_GROWTH,
     until_failure=False,
     max_steps=10**6,
+    reset=False,
 ):
     """Constant-step descent on ``corpus``, checking the descent lemma at its iterates.
 
@@ -140,6 +145,14 @@ def certified_run(
     lemma's guarantee ``eta |grad L|^2 / 4``. Where ``rho <= 1/2`` and ``q <= 2/9`` the
     lemma proves that guarantee; the first record where either fails ends the certified
     interval (a run that never fails is censored at ``b_stop``).
+
+    With ``reset`` the step is constant between records only: at each record it is
+    re-set to ``eta lambda_max(theta_0) / lambda_max(theta_k)``, so that each segment
+    starts at the start's ``q``. The path is then the corpus's gradient flow up to
+    ``O(eta)``, as with a constant step, at a cost that grows like ``log b`` instead of
+    ``b^4``. ``q`` of a record is the larger of the previous segment's step times
+    ``lambda_max(theta_k)`` (the end of that segment) and this segment's step times
+    ``lambda_max`` at both ends of its first step.
 
     Parameters
     ----------
@@ -160,6 +173,8 @@ def certified_run(
         Stop at the first failing record instead (or at ``b_stop`` if none fails first).
     max_steps : int
         Steps allowed.
+    reset : bool
+        Re-set the step at each record (see above).
 
     Returns
     -------
@@ -193,7 +208,8 @@ def certified_run(
     growth = validation.positive_scalar(growth, "growth")
     max_steps = validation.count(max_steps, "max_steps")
     follower = corpus.follow()
-    rows, state = [], {"next": -np.inf, "failed": False}
+    reset = bool(reset)
+    rows, state = [], {"next": -np.inf, "failed": False, "eta": eta, "lam0": None}
 
     def direction(a, b, k):
         if state["failed"] and until_failure:
@@ -201,17 +217,21 @@ def certified_run(
         gradient = np.array(follower.unchecked_loss_and_gradient(a, b)[1:])
         last = b >= b_stop
         if b >= state["next"] or last:
-            rows.append(_record(prior, eta, a, b, k, gradient))
+            lam = descent_lemma.curvature(a, b, prior)
+            state["lam0"] = lam if state["lam0"] is None else state["lam0"]
+            previous = state["eta"]
+            state["eta"] = eta * state["lam0"] / lam if reset else eta
+            rows.append(_record(prior, state["eta"], previous, lam, a, b, k, gradient))
             state["next"] = b * (1.0 + growth)
             failed = (
                 rows[-1][3] > descent_lemma.RHO_MAX or rows[-1][4] > descent_lemma.Q_MAX
             )
             state["failed"] = state["failed"] or failed
-        return None if last else gradient
+        return None if last else state["eta"] * gradient
 
-    training.unchecked_descend(direction, theta0, eta, max_steps, f"b_stop={b_stop}")
+    training.unchecked_descend(direction, theta0, 1.0, max_steps, f"b_stop={b_stop}")
     columns = [np.array(c) for c in zip(*rows)]
-    step, a, b, rho, q, decrease, guaranteed = columns
+    step, a, b, rho, q, decrease, guaranteed, etas = columns
     failing = np.flatnonzero((rho > descent_lemma.RHO_MAX) | (q > descent_lemma.Q_MAX))
     censored = failing.size == 0
     b_cert = b_stop if censored else float(b[failing[0]])
@@ -226,21 +246,23 @@ def certified_run(
         guaranteed,
         b_cert,
         bool(censored),
+        etas,
     )
 
 
-def _record(prior, eta, a, b, k, gradient):
-    """``(k, a, b, rho, q, decrease, guaranteed)`` of the step from ``(a, b)``."""
+def _record(prior, eta, previous, lam, a, b, k, gradient):
+    """``(k, a, b, rho, q, decrease, guaranteed, eta)`` of the step from ``(a, b)``.
+
+    ``lam`` is ``lambda_max(a, b)``; ``previous`` the step that led to ``(a, b)``.
+    """
     value, *g = population.loss_and_gradient(a, b, prior)
     g = np.array(g)
     norm_sq = float(g @ g)
     rho = float(np.linalg.norm(gradient - g) / np.sqrt(norm_sq))
     a1, b1 = a - eta * gradient[0], b - eta * gradient[1]
-    lam = max(
-        descent_lemma.curvature(a, b, prior), descent_lemma.curvature(a1, b1, prior)
-    )
+    q = max(previous * lam, eta * lam, eta * descent_lemma.curvature(a1, b1, prior))
     decrease = float(value - population.loss(a1, b1, prior))
-    return k, a, b, rho, eta * lam, decrease, eta * norm_sq / 4.0
+    return k, a, b, rho, q, decrease, eta * norm_sq / 4.0, eta
 
 
 class CertifiedEnd(NamedTuple):
@@ -318,18 +340,57 @@ def certified_end_over(runs):
         runs = None
     if runs is None or not all(isinstance(r, CertifiedRun) for r in runs):
         raise TypeError("runs must be a sequence of CertifiedRun")
-    if len(runs) < 2:
-        raise ValueError(f"runs must hold at least two runs (got {len(runs)})")
-    logs = np.log([r.b_cert for r in runs])
+    return certified_end_of_ends(
+        [r.b_cert for r in runs],
+        [r.censored for r in runs],
+        [r.b_cert == r.b[0] and not r.censored for r in runs],
+    )
+
+
+def certified_end_of_ends(b_cert, censored, at_start):
+    """:class:`CertifiedEnd` of the ends ``b_cert`` of independent corpora.
+
+    As :func:`certified_end_over`, from the ends alone (a data file's, say).
+
+    Parameters
+    ----------
+    b_cert : array_like
+        The ends, positive, at least two.
+    censored, at_start : array_like of bool
+        Which runs never failed, and which failed at their first record.
+
+    Returns
+    -------
+    CertifiedEnd
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``b_cert`` is not positive or holds fewer than two ends, or the flags do
+        not match it.
+
+    Examples
+    --------
+    >>> end = certified_end_of_ends([2.0, 8.0, 4.0], [False] * 3, [False] * 3)
+    >>> end.scale, end.corpora, round(end.log_sd, 6)
+    (4.0, 3, 0.693147)
+    """
+    b_cert = np.ravel(validation.positive(b_cert, "b_cert"))
+    if b_cert.size < 2:
+        raise ValueError(f"runs must hold at least two runs (got {b_cert.size})")
+    flags = [np.ravel(np.asarray(v, bool)) for v in (censored, at_start)]
+    if any(f.shape != b_cert.shape for f in flags):
+        raise ValueError("censored and at_start must match b_cert")
+    logs = np.log(b_cert)
     picks = np.random.default_rng(0).integers(0, logs.size, (BOOTSTRAP, logs.size))
     medians = np.median(logs[picks], axis=1)
     return CertifiedEnd(
         float(np.exp(np.median(logs))),
         float(medians.std(ddof=1)),
         float(logs.std(ddof=1)),
-        len(runs),
-        int(sum(r.censored for r in runs)),
-        int(sum(r.b_cert == r.b[0] and not r.censored for r in runs)),
+        int(b_cert.size),
+        int(flags[0].sum()),
+        int(flags[1].sum()),
     )
 
 
@@ -389,6 +450,7 @@ def certified_end_of_size(
     until_failure=True,
     n_workers=None,
     backend=None,
+    reset=False,
 ):
     """The end of the certified interval of corpora of size ``(m, n)``.
 
@@ -427,6 +489,9 @@ def certified_end_of_size(
         Stop each run at its first failing record.
     n_workers, backend
         Parallel execution over corpora (see :func:`stumplib.sweep.run`).
+    reset : bool
+        Re-set the step at each record (as :func:`certified_run`), for runs over a
+        wide range of scales.
 
     Returns
     -------
@@ -457,9 +522,9 @@ def certified_end_of_size(
     growth = validation.positive_scalar(growth, "growth")
     a0 = float(calibration.a_star(b0, prior))
     eta = STEP_FRACTION * descent_lemma.step_bound(a0, b0, prior)
-    until_failure = bool(until_failure)
+    flags = (bool(until_failure), bool(reset))
     items = [
-        ((m, n), prior, (a0, b0), eta, b_stop, growth, until_failure, (*seed, m, n, r))
+        ((m, n), prior, (a0, b0), eta, b_stop, growth, flags, (*seed, m, n, r))
         for r in range(corpora)
     ]
     runs = sweep.run(_certified_one, items, n_workers, backend, desc="certified runs")
@@ -468,6 +533,8 @@ def certified_end_of_size(
 
 def _certified_one(item):
     """One corpus of :func:`certified_end_of_size`."""
-    (m, n), prior, theta0, eta, b_stop, growth, until_failure, rng = item
+    (m, n), prior, theta0, eta, b_stop, growth, (until_failure, reset), rng = item
     sample = corpus_module.Corpus.sample(m, n, prior, rng=rng)
-    return certified_run(sample, prior, theta0, eta, b_stop, growth, until_failure)
+    return certified_run(
+        sample, prior, theta0, eta, b_stop, growth, until_failure, reset=reset
+    )

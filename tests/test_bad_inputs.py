@@ -26,6 +26,7 @@ from stumplib import (
     baselines,
     calibration,
     certification,
+    certified_law,
     certified_runs,
     corpus,
     descent_lemma,
@@ -53,6 +54,8 @@ from stumplib import (
 )
 from stumplib.book import (
     boundary_plots,
+    certified_data,
+    certified_plots,
     claims,
     contexts,
     full_data,
@@ -1118,8 +1121,32 @@ CASES = [
         "prior",
         "",
     ),
+    (
+        certified_runs.certified_end_of_ends,
+        dict(b_cert=[2.0, 3.0], censored=[False, False], at_start=[False, True]),
+        "b_cert",
+        "",
+        "",
+        "",
+    ),
     (calibration.sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
     (certified_runs.certified_scales, dict(k=4), "k", "k", "", ""),
+    (
+        certified_law.flow_constant,
+        dict(b_max=5.0, prior=PRIOR, b0=2.5, points=2),
+        "b_max b0 points",
+        "points",
+        "prior",
+        "",
+    ),
+    (
+        certified_law.predicted_ends,
+        dict(sizes=[40], prior=PRIOR),
+        "sizes b0",
+        "",
+        "prior",
+        "",
+    ),
     (calibration.slow_layer, dict(prior=PRIOR), "", "", "prior", ""),
     (
         certification.squared_error_law,
@@ -1161,6 +1188,8 @@ NO_NUMERIC_INPUT = {
     certification.SquaredErrorLaw: _RESULT,
     calibration.SlowLayer: _RESULT,
     certified_runs.CertifiedScales: _RESULT,
+    certified_law.FlowConstant: _RESULT,
+    certified_law.PredictedEnds: _RESULT,
     certified_runs.certified_end_over: (
         "takes CertifiedRun records (TypeError naming runs)"
     ),
@@ -1233,6 +1262,12 @@ NO_NUMERIC_INPUT = {
     symbolic_posthoc.limits: _SYMPY,
     identities.check: _SYMPY + "; the record it makes is claims.check's",
     boundary_plots.edge_band: _FIGURE,
+    certified_plots.law_figure: _FIGURE,
+    certified_plots.rho_figure: _FIGURE,
+    certified_plots.portrait_figure: _FIGURE,
+    certified_data.load: "takes a path (FileNotFoundError, or json's errors)",
+    certified_data.LawSize: _RESULT,
+    certified_data.LawData: _RESULT,
     boundary_plots.collapse: _FIGURE,
     boundary_plots.pointwise_risks: _FIGURE,
     boundary_plots.strategies: _FIGURE,
@@ -1808,6 +1843,8 @@ class TestNonNumericArguments:
             frozen.local_sizes(sizes, 10.0, 0.3)
         with pytest.raises(error, match="^sizes must be an integer"):
             frozen.fresh_errors([5.0], [10.0], sizes, contexts=4, rng=0)
+        with pytest.raises(error, match="^sizes must be an integer"):
+            certified_law.predicted_ends(sizes, PRIOR)
 
     @pytest.mark.parametrize("theta0", [None, "ab", (1.0,), (1.0, "2")])
     def test_theta0_of_the_pretraining_and_flow_loops(self, theta0):

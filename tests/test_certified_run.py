@@ -173,3 +173,61 @@ def test_certified_scales_start_at_k_over_40_and_stop_at_three_times():
     assert certified_runs.certified_scales(40) == (2.5, 7.5)
     with pytest.raises(ValueError, match="^k must be"):
         certified_runs.certified_scales(0)
+
+
+def test_reset_keeps_q_at_its_start_value_at_each_record():
+    corpus = Corpus.sample(60, 60, PRIOR, rng=(7, 1))
+    run = certified_runs.certified_run(
+        corpus, PRIOR, (A0, B0), ETA, b_stop=8.0, reset=True
+    )
+    lam = np.array([descent_lemma.curvature(a, b, PRIOR) for a, b in zip(run.a, run.b)])
+    np.testing.assert_allclose(run.etas * lam, ETA * lam[0], rtol=1e-12)
+    # q: the previous segment's step at this record, and this step's at both ends
+    assert np.all(run.q[1:] >= run.etas[:-1] * lam[1:] * (1 - 1e-12))
+    assert np.all(run.q >= run.etas * lam * (1 - 1e-12))
+
+
+def test_reset_follows_the_constant_step_path():
+    corpus = Corpus.sample(60, 60, PRIOR, rng=(7, 1))
+    fixed = certified_runs.certified_run(corpus, PRIOR, (A0, B0), ETA, b_stop=5.0)
+    reset = certified_runs.certified_run(
+        corpus, PRIOR, (A0, B0), ETA, b_stop=5.0, reset=True
+    )
+    # both follow the corpus's gradient flow up to O(eta): a at equal b agrees
+    a_fixed = np.interp(reset.b, fixed.b, fixed.a)
+    np.testing.assert_allclose(reset.a, a_fixed, atol=0.05)
+    assert np.all(fixed.etas == ETA)
+
+
+def test_end_of_ends_matches_the_end_over_runs():
+    one = np.ones(2)
+    runs = [
+        certified_runs.CertifiedRun(
+            1.0, np.arange(2), one, one, one, one, one, one, b, c
+        )
+        for b, c in ((2.0, False), (8.0, True), (1.0, False))
+    ]
+    over = certified_runs.certified_end_over(runs)
+    ends = certified_runs.certified_end_of_ends(
+        [2.0, 8.0, 1.0], [False, True, False], [False, False, True]
+    )
+    assert over == ends and ends.censored == 1 and ends.empty == 1
+
+
+def test_end_of_ends_rejects_mismatched_flags():
+    with pytest.raises(ValueError, match="match b_cert"):
+        certified_runs.certified_end_of_ends([2.0, 3.0], [False], [False, False])
+    with pytest.raises(ValueError, match="at least two"):
+        certified_runs.certified_end_of_ends([2.0], [False], [False])
+
+
+def test_law_data_file_reads_typed():
+    from stumplib.book import certified_data
+
+    law = certified_data.load()
+    sizes = [s.size for s in law.sizes]
+    assert sizes == sorted(sizes) and law.start == 2.5 and law.stop_ratio == 0.25
+    for s in law.sizes:
+        assert s.q_max <= descent_lemma.Q_MAX
+        assert s.end.corpora == s.b_cert.size >= 4
+        assert np.all(s.b_cert[~s.censored] < s.size * law.stop_ratio)
