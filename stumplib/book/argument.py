@@ -184,17 +184,28 @@ def _valley_panel(ax, run):
     ax.plot(grid, valley, color="k", linewidth=1.0, label="valley")
     ax.plot(run.b, run.a - p * run.b, "o-", color="C0", markersize=3, label="flow")
     ax.set(xscale="log", title="3 calibration", xlabel="$b$", ylabel="$a - p\\,b$")
+    _plain_log_ticks(ax.xaxis, (20, 50, 100))
     ax.legend(loc="lower right")
 
 
 def _growth_panel(ax, run):
+    """The flow's scale, and the quarter law ``b = (kappa t)^(1/4)`` once it applies."""
     keep = run.t > 0
     t, b = run.t[keep], run.b[keep]
-    ax.plot(t, b, color="C0")
-    late = t[t >= 1e4]
-    plotting.reference_slope(ax, late, 0.25, float(np.interp(1e4, t, b)), "$t^{1/4}$")
+    kappa = 8 / (1 + PRIOR.hi**2)
+    late = t[t >= b[0] ** 4 / kappa]
+    ax.plot(t, b, color="C0", label="flow")
+    ax.plot(late, (kappa * late) ** 0.25, color="0.4", linestyle="--", linewidth=1.0,
+            label="$(\\kappa t)^{1/4}$")  # fmt: skip
     ax.set(xscale="log", yscale="log", title="4 growth", xlabel="$t$", ylabel="$b$")
+    _plain_log_ticks(ax.yaxis, (20, 50, 100))
     ax.legend(loc="upper left")
+
+
+def _plain_log_ticks(axis, ticks):
+    """Ticks at ``ticks``, written plainly, and no labels on the minor ticks."""
+    axis.set_ticks(ticks, [f"{t:g}" for t in ticks])
+    axis.set_minor_formatter(mpl.ticker.NullFormatter())
 
 
 def _frozen_panel(ax, k, b):
@@ -202,7 +213,7 @@ def _frozen_panel(ax, k, b):
     ax.scatter(k, b, color="C2", s=14, zorder=3)
     ax.plot(k, ratio * k, color="0.4", linestyle="--", linewidth=1.0, label="∝ $k$")
     ax.set(xscale="log", yscale="log", title="5 frozen corpus")
-    ax.xaxis.set_minor_formatter(mpl.ticker.NullFormatter())
+    ax.xaxis.set_minor_formatter(mpl.ticker.NullFormatter())  # 10^3 alone labelled
     ax.set(xlabel="$k = m\\wedge n$", ylabel="$b_T$")
     ax.legend(loc="upper left")
 
