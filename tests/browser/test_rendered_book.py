@@ -60,21 +60,26 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# TeX left unrendered in the prose: a command (``\\eta``), a math delimiter, a ``$``,
-# a braced superscript or subscript (``^{1/4}``, ``_{max}``), or a letter with a
-# subscript written as TeX would (``b_T``, ``t_2b``): prose writes these as math.
-RAW_TEX = re.compile(
-    r"\\[a-zA-Z]+|\\[()\[\]]|\$|[_^]\{|\b[A-Za-z][A-Za-z]?_[A-Za-z0-9]+\b"
-)
+# TeX left unrendered in the prose: a command (``\\eta``), a math delimiter or a ``$``.
+RAW_TEX = re.compile(r"\\[a-zA-Z]+|\\[()\[\]]|\$")
+# ... and, except on the pages of the library's docstrings (Python names and ASCII
+# formulas, like code), a braced superscript or subscript (``^{1/4}``, ``_{max}``) or a
+# letter with a subscript written as TeX would (``b_T``, ``t_2b``): prose writes these
+# as math (issue 41).
+TEX_SCRIPTS = re.compile(r"[_^]\{|\b[A-Za-z][A-Za-z]?_[A-Za-z0-9]+\b")
+DOCSTRING_PAGES = ("book/api.html", "book/machinery.html")
 PAGES = sorted(p.relative_to(HTML).as_posix() for p in (HTML / "book").glob("*.html"))
 
 # Everything the page shows as prose: the body without code, outputs, typeset math and
-# scripts.
+# scripts, and without the tables of the ledger and the verdicts, which quote each
+# check's statement and range verbatim as its claim line prints them (plain ASCII, like
+# code).
 PROSE_JS = """() => {
   const body = document.querySelector('article') || document.body;
   const copy = body.cloneNode(true);
   copy.querySelectorAll(
-    'pre, code, mjx-container, script, style, .cell_output, .highlight'
+    'pre, code, mjx-container, script, style, .cell_output, .highlight, ' +
+    'table.claims-ledger, table.claim-verdict-evidence, table.claims-summary'
   ).forEach(e => e.remove());
   return copy.innerText;
 }"""
@@ -139,7 +144,7 @@ def open_page(browser, page_name, viewport=None):
     return page, problems
 
 
-def math_problems(page):
+def math_problems(page, page_name):
     problems = []
     if page.query_selector_all(".math") and not page.query_selector_all(
         "mjx-container"
@@ -150,7 +155,11 @@ def math_problems(page):
         f"MathJax error: {e.get_attribute('data-mjx-error') or e.inner_text()}"
         for e in errors
     ]
-    raw = sorted(set(RAW_TEX.findall(page.evaluate(PROSE_JS))))
+    prose = page.evaluate(PROSE_JS)
+    raw = set(RAW_TEX.findall(prose))
+    if page_name not in DOCSTRING_PAGES:
+        raw |= set(TEX_SCRIPTS.findall(prose))
+    raw = sorted(raw)
     if raw:
         problems.append(f"raw TeX left in the prose: {raw[:10]}")
     return problems
@@ -555,7 +564,7 @@ def inspect(browser, page_name):
     """Open one page; return its problems by check and save its screenshot."""
     page, errors = open_page(browser, page_name)
     problems = {key: [] for key in CHECKS}
-    problems["math"] = errors + math_problems(page)
+    problems["math"] = errors + math_problems(page, page_name)
     problems["images"] = image_problems(page)
     problems["outputs"] = output_problems(page)
     hrefs = page_links(page)
@@ -616,7 +625,11 @@ def inspected(browser):
 #: certified-freeze issue; issue 41): strict, so that a rewrite that passes shows, and
 #: the mark is removed when it lands.
 REWRITTEN = "chapters 5 and 6 are being rewritten (issue 41): remove at merge"
-XFAIL = {}
+XFAIL = {
+    ("book/06-frozen-estimator.html", "math"): REWRITTEN + " (b_T in its prose)",
+    ("book/06-frozen-estimator.html", "first-figure"): REWRITTEN
+    + " (its first figure starts 4.2 screens down)",
+}
 
 
 def _cases():
