@@ -139,7 +139,7 @@ def argument_figure(k, a, b, seed=0):
             "k, a and b must be 1-D arrays of one length "
             f"(got shapes {k.shape}, {a.shape}, {b.shape})"
         )
-    fig, axes = plotting.subplots(2, 3, height=4.6)
+    fig, axes = plotting.subplots(3, 2, height=6.6)
     axes = axes.ravel()
     x, y, s = _context(seed)
     _context_panel(axes[0], x, y, s)
