@@ -53,6 +53,7 @@ from stumplib import (
     validation,
 )
 from stumplib.book import (
+    argument,
     boundary_plots,
     certified_data,
     certified_plots,
@@ -1018,6 +1019,15 @@ CASES = [
         "",
         "",
     ),
+    (
+        argument.fresh_errors,
+        dict(a=9.0, b=10.0, sizes=(10,), contexts=2, seed=0),
+        "a b sizes contexts",
+        "contexts",
+        "",
+        "",
+    ),
+    (argument.argument_figure, dict(k=[320], a=[12.6], b=[12.0]), "k a b", "", "", ""),
     (claims.check, RECORD, "expected tol digits", "digits", "", ""),
     (prose.text, dict(value=1.5), "value", "", "", ""),
     (
@@ -1201,6 +1211,9 @@ NO_NUMERIC_INPUT = {
     fitting.PowerLaw: _RESULT + "; pooled_slope checks the fields it reads",
     fitting.Pooled: _RESULT,
     fitting.LinearFit: _RESULT,
+    argument.frozen_runs: (
+        "takes a path (as full_data.load; ValueError naming the path if it has no runs)"
+    ),
     full_data.load: "takes a path (FileNotFoundError, or ValueError naming the path)",
     full_data.save: "takes a path and a dict (ValueError names the missing provenance)",
     fitting.BoundTrend: _RESULT + "; made by bound_trend, which checks its inputs",

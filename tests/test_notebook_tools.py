@@ -120,5 +120,4 @@ def test_seed_sweep_finds_the_seeded_chapters():
         "head-checks",
         "past-freeze",
         "starts",
-        "interactive-figures",
     ]

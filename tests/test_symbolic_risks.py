@@ -52,6 +52,15 @@ def test_interior_and_integrated_closed_forms():
     )
 
 
+def test_readable_form_writes_no_s_bar_minus_one():
+    """The edge term of the midpoint risk reads -s (1-s)^(N+1) (N+2), not
+    (1-s)^(N+1) (N+2) ((1-s) - 1) (issue 41)."""
+    for expr in risks.risks().values():
+        shown = risks.readable(expr)
+        assert not shown.has(risks.s_bar - 1), shown
+        assert not shown.has(1 - risks.s_bar), shown
+
+
 def test_readable_form_is_the_same_function():
     for expr in risks.risks().values():
         shown = risks.readable(expr).subs(risks.s_bar, 1 - risks.s)

@@ -155,7 +155,10 @@ def readable(expr):
         if key == hi:
             terms.append(sp.powsimp(sp.factor(coef) * s**N))
         elif key == lo:
-            terms.append(sp.powsimp(sp.factor(coef.subs(s, 1 - s_bar)) * s_bar**N))
+            # A factor s_bar - 1 is -s: written in s, not as "((1 - s) - 1)".
+            factors = sp.Mul.make_args(sp.factor(coef.subs(s, 1 - s_bar)))
+            factored = sp.Mul(*(-s if f == s_bar - 1 else f for f in factors))
+            terms.append(sp.powsimp(factored * s_bar**N))
         else:
             terms.append(coef * key)
     return sp.Add(*terms) / den

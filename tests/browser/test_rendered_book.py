@@ -2,8 +2,9 @@
 
 Run after ``make book`` (``make check-book`` does both the set-up and the run). For
 every page: MathJax typeset every formula without error and no raw TeX is left in the
-prose, every image loaded and has alt text, no cell shows an error or stderr output,
-every internal link points to an existing page and anchor, a notebook's page offers the
+prose (a command, a ``$``, a braced ``^{`` or ``_{``, or a subscript such as ``b_T``),
+every image loaded and has alt text, no cell shows an error or stderr output, every
+internal link points to an existing page and anchor, a notebook's page offers the
 notebook for download (a real ``.ipynb`` with the repository's cells), and the claims
 ledger shows every claim of ``stumplib.book.claims.IDS`` holding. And what a reader sees
 at 1200 x 900: no image is distorted (rendered aspect ratio within 2% of the file's),
@@ -13,10 +14,12 @@ and nothing is cut off: a display, table or output wider than its box scrolls. B
 that, the page reads without sideways scrolling: no display formula needs a scroll
 (``display-fit``, naming the formula's TeX), no claim line needs one or is cut
 (``claim-lines``, folded boxes opened), no output is a lone number left by a cell's last
-expression (``stray-value``), and a chapter page is at most ``MAX_SCREENS`` screens long
-(``length``). In the theme's dark mode every figure sits on a white card, as it was
-drawn (``dark``). At phone width (390 x 844) a formula, table or output wider than its
-box scrolls rather than being cut (``phone``). Each check reports per page
+expression (``stray-value``), a chapter page is at most ``MAX_SCREENS`` screens long
+(``length``) and its first figure starts within ``FIRST_FIGURE_SCREENS`` screens
+(``first-figure``), and no claim line is visible before its Checks box is opened
+(``claims-folded``). In the theme's dark mode every figure sits on a white card, as it
+was drawn (``dark``). At phone width (390 x 844) a formula, table or output wider than
+its box scrolls rather than being cut (``phone``). Each check reports per page
 (``test_page[<page>-<check>]``). Full-page screenshots of each page are saved to
 ``_build/screenshots``: ``<page>.png`` as the page opens, ``<page>-dark.png`` in the
 theme's dark mode, ``<page>-phone.png`` at 390 px.
@@ -57,16 +60,26 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+# TeX left unrendered in the prose: a command (``\\eta``), a math delimiter or a ``$``.
 RAW_TEX = re.compile(r"\\[a-zA-Z]+|\\[()\[\]]|\$")
+# ... and, except on the pages of the library's docstrings (Python names and ASCII
+# formulas, like code), a braced superscript or subscript (``^{1/4}``, ``_{max}``) or a
+# letter with a subscript written as TeX would (``b_T``, ``t_2b``): prose writes these
+# as math (issue 41).
+TEX_SCRIPTS = re.compile(r"[_^]\{|\b[A-Za-z][A-Za-z]?_[A-Za-z0-9]+\b")
+DOCSTRING_PAGES = ("book/api.html", "book/machinery.html")
 PAGES = sorted(p.relative_to(HTML).as_posix() for p in (HTML / "book").glob("*.html"))
 
 # Everything the page shows as prose: the body without code, outputs, typeset math and
-# scripts.
+# scripts, and without the tables of the ledger and the verdicts, which quote each
+# check's statement and range verbatim as its claim line prints them (plain ASCII, like
+# code).
 PROSE_JS = """() => {
   const body = document.querySelector('article') || document.body;
   const copy = body.cloneNode(true);
   copy.querySelectorAll(
-    'pre, code, mjx-container, script, style, .cell_output, .highlight'
+    'pre, code, mjx-container, script, style, .cell_output, .highlight, ' +
+    'table.claims-ledger, table.claim-verdict-evidence, table.claims-summary'
   ).forEach(e => e.remove());
   return copy.innerText;
 }"""
@@ -131,7 +144,7 @@ def open_page(browser, page_name, viewport=None):
     return page, problems
 
 
-def math_problems(page):
+def math_problems(page, page_name):
     problems = []
     if page.query_selector_all(".math") and not page.query_selector_all(
         "mjx-container"
@@ -142,7 +155,11 @@ def math_problems(page):
         f"MathJax error: {e.get_attribute('data-mjx-error') or e.inner_text()}"
         for e in errors
     ]
-    raw = sorted(set(RAW_TEX.findall(page.evaluate(PROSE_JS))))
+    prose = page.evaluate(PROSE_JS)
+    raw = set(RAW_TEX.findall(prose))
+    if page_name not in DOCSTRING_PAGES:
+        raw |= set(TEX_SCRIPTS.findall(prose))
+    raw = sorted(raw)
     if raw:
         problems.append(f"raw TeX left in the prose: {raw[:10]}")
     return problems
@@ -365,6 +382,18 @@ STRAY_VALUES_JS = """() => Array.from(document.querySelectorAll(
   .map(o => o.innerText.trim())
   .filter(t => /^[-+\u2212]?(\\d[\\d_,]*\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?$/.test(t))"""
 PAGE_HEIGHT_JS = "() => document.documentElement.scrollHeight"
+# Where the first figure of the article starts, in px from the top of the page (an
+# image, a figure or an interactive figure; null if there is none).
+FIRST_FIGURE_JS = """() => {
+  const first = document.querySelector(
+    'article figure, article img, article .stumplib-interactive');
+  return first ? first.getBoundingClientRect().top + window.scrollY : null;
+}"""
+# Claim lines (stumplib.book.claims.line) that a reader sees without opening a box.
+VISIBLE_CLAIMS_JS = """() => Array.from(document.querySelectorAll('article pre'))
+  .filter(p => p.checkVisibility({visibilityProperty: true, opacityProperty: true}))
+  .flatMap(p => p.innerText.split('\\n'))
+  .filter(l => /^claim [a-z0-9-]+: (holds|FAILS) \\| measured /.test(l))"""
 DARK_JS = "(theme) => { document.documentElement.dataset.theme = theme; }"
 # The images of the article whose card (computed background) is not white.
 DARK_CARDS_JS = """() => Array.from(document.querySelectorAll('article img'))
@@ -377,6 +406,7 @@ SCREEN = {"width": 1200, "height": 900}
 PHONE = {"width": 390, "height": 844}
 CHAPTER = re.compile(r"^book/\d\d-[^/]+\.html$")
 MAX_SCREENS = 15  # a chapter page, in screens of 900 px at 1200 px width (issue 29)
+FIRST_FIGURE_SCREENS = 2  # a chapter's first figure starts within them (issue 41)
 ASPECT_TOLERANCE = 0.02  # rendered aspect ratio within 2% of the image file's
 READABLE_PX = 9.0  # the smallest text of a figure, in CSS px on screen
 
@@ -462,6 +492,29 @@ def length_problems(page, page_name):
     ]
 
 
+def first_figure_problems(page, page_name):
+    """A chapter's first figure starts within FIRST_FIGURE_SCREENS screens."""
+    if not CHAPTER.match(page_name):
+        return []
+    top = page.evaluate(FIRST_FIGURE_JS)
+    if top is None:
+        return ["no figure"]
+    if top <= FIRST_FIGURE_SCREENS * SCREEN["height"]:
+        return []
+    return [
+        f"the first figure starts {top / SCREEN['height']:.1f} screens down "
+        f"(at most {FIRST_FIGURE_SCREENS})"
+    ]
+
+
+def visible_claim_problems(page):
+    """No claim line shows before its box (a section's Checks) is opened."""
+    return [
+        f"claim line visible without opening its box: {line[:120]}"
+        for line in page.evaluate(VISIBLE_CLAIMS_JS)
+    ]
+
+
 #: Milliseconds allowed for one full-page screenshot: the API page is about 140 screens
 #: tall; capturing it took over playwright's default 30 s on a loaded 2-core machine.
 SHOT_TIMEOUT = 180_000
@@ -500,6 +553,8 @@ CHECKS = (
     "claim-lines",
     "stray-value",
     "length",
+    "first-figure",
+    "claims-folded",
     "dark",
     "phone",
 )
@@ -509,7 +564,7 @@ def inspect(browser, page_name):
     """Open one page; return its problems by check and save its screenshot."""
     page, errors = open_page(browser, page_name)
     problems = {key: [] for key in CHECKS}
-    problems["math"] = errors + math_problems(page)
+    problems["math"] = errors + math_problems(page, page_name)
     problems["images"] = image_problems(page)
     problems["outputs"] = output_problems(page)
     hrefs = page_links(page)
@@ -524,6 +579,8 @@ def inspect(browser, page_name):
         timeout=SHOT_TIMEOUT,
     )
     problems["length"] = length_problems(page, page_name)
+    problems["first-figure"] = first_figure_problems(page, page_name)
+    problems["claims-folded"] = visible_claim_problems(page)
     page.evaluate(DARK_JS, "dark")
     page.screenshot(
         path=str(SHOTS / (Path(page_name).stem + "-dark.png")),
@@ -564,10 +621,26 @@ def inspected(browser):
     return get
 
 
+#: Checks that fail today on the chapters being rewritten (chapters 5 and 6 follow the
+#: certified-freeze issue; issue 41): strict, so that a rewrite that passes shows, and
+#: the mark is removed when it lands.
+REWRITTEN = "chapters 5 and 6 are being rewritten (issue 41): remove at merge"
+XFAIL = {
+    ("book/06-frozen-estimator.html", "math"): REWRITTEN + " (b_T in its prose)",
+    ("book/06-frozen-estimator.html", "first-figure"): REWRITTEN
+    + " (its first figure starts 4.2 screens down)",
+}
+
+
 def _cases():
     for page_name in PAGES:
         for check in CHECKS:
-            yield pytest.param(page_name, check, id=f"{page_name}-{check}")
+            marks = (
+                [pytest.mark.xfail(strict=True, reason=XFAIL[page_name, check])]
+                if (page_name, check) in XFAIL
+                else []
+            )
+            yield pytest.param(page_name, check, id=f"{page_name}-{check}", marks=marks)
 
 
 @pytest.mark.parametrize(("page_name", "check"), list(_cases()))
@@ -576,10 +649,12 @@ def test_page(inspected, page_name, check):
     assert not problems, f"{page_name} ({check}):\n" + "\n".join(problems)
 
 
-# The interactive figures (stumplib.book.interactive): BokehJS from the book itself,
-# every control moved, and the playground's estimate against stumplib's.
-INTERACTIVE = "book/interactive-figures.html"
-BOKEH_READY_JS = """() => window.Bokeh && Bokeh.documents.length >= 2 &&
+# The interactive figures (stumplib.book.interactive), where the chapters show them:
+# BokehJS from the book itself, every control moved, and the playground's estimate
+# against stumplib's.
+PLAYGROUND = "book/02-softmax-head.html"
+PORTRAIT = "book/04-coordinated-divergence.html"
+BOKEH_READY_JS = """() => window.Bokeh && Bokeh.documents.length >= 1 &&
   Bokeh.documents.every(d => d.roots().length > 0)"""
 EXPECTED_JS = """(name) => JSON.parse(document.querySelector(
   `#stumplib-${name} script.stumplib-expected`).textContent)"""
@@ -610,19 +685,36 @@ def _estimate(page):
     return float(shown.get_attribute("data-estimate")), shown.inner_text()
 
 
+def _bokeh_page(browser, page_name, name):
+    """Open ``page_name`` and wait for its Bokeh figure ``#stumplib-<name>``."""
+    if not (HTML / page_name).exists():
+        pytest.fail(f"{page_name} was not built")
+    page, problems = open_page(browser, page_name)
+    page.wait_for_function(BOKEH_READY_JS, timeout=60_000)
+    page.locator(f"#stumplib-{name}").scroll_into_view_if_needed()
+    return page, problems
+
+
 @pytest.fixture(scope="module")
 def interactive(browser):
-    if not (HTML / INTERACTIVE).exists():
-        pytest.fail(f"{INTERACTIVE} was not built")
-    page, problems = open_page(browser, INTERACTIVE)
-    page.wait_for_function(BOKEH_READY_JS, timeout=60_000)
+    """The playground's page, its estimate drawn."""
+    page, problems = _bokeh_page(browser, PLAYGROUND, "playground")
     page.locator("#stumplib-playground .stumplib-estimate").wait_for()
     yield page, problems
     page.close()
 
 
-def test_interactive_figures_load_offline(interactive):
-    page, problems = interactive
+@pytest.fixture(scope="module")
+def portrait(browser):
+    """The phase portrait's page."""
+    page, problems = _bokeh_page(browser, PORTRAIT, "portrait")
+    yield page, problems
+    page.close()
+
+
+@pytest.mark.parametrize("which", ["interactive", "portrait"])
+def test_interactive_figures_load_offline(request, which):
+    page, problems = request.getfixturevalue(which)
     assert not problems, "\n".join(problems)
     scripts = page.eval_on_selector_all(
         "script[src]", "s => s.map(e => e.getAttribute('src'))"
@@ -678,9 +770,9 @@ def test_playground_controls_move_the_figure(interactive):
     figure_.screenshot(path=str(SHOTS / "playground-after.png"))
 
 
-def test_portrait_controls_move_the_figure(interactive):
+def test_portrait_controls_move_the_figure(portrait):
     """Each button of the phase portrait, and its switch, changes the path shown."""
-    page, _ = interactive
+    page, _ = portrait
     figure_ = page.locator("#stumplib-portrait")
     figure_.screenshot(path=str(SHOTS / "portrait-before.png"))
     assert page.evaluate(DATA_JS, "portrait-flow")["b"], "no path drawn"
