@@ -233,15 +233,20 @@ def predicted_freeze(m, prior, level=0.5):
         raise ValueError(f"level must be below 1 (got {level})")
     constant = calibration.slow_layer(prior).constant
     b0 = max(START_FRACTION * (level / constant) ** 2 * m, MIN_START)
+    # the flow takes a time of about b^4 to reach b: to about 3 times the freeze
     path = training.gradient_flow(
         prior,
         (float(calibration.a_star(b0, prior)), b0),
-        1e3 * (b0 / START_FRACTION) ** 4,
+        20.0 * (b0 / START_FRACTION) ** 4,
+        points=400,
+        rtol=1e-8,
     )
     keep = np.concatenate([[True], np.diff(np.maximum.accumulate(path.b)) > 0])
     b_path, a_path = path.b[keep], path.a[keep]
 
     def c_of(b):
+        if not b_path[0] <= b <= b_path[-1]:
+            raise RuntimeError(f"the flow's path does not reach b = {b:.4g}")
         a = float(np.interp(b, b_path, a_path))
         return certification.sampling_coefficient(a, b, prior) / np.sqrt(b)
 

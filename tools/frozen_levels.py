@@ -19,6 +19,7 @@ command, commit and date it ran from; a later call skips the runs the file holds
 """
 
 import argparse
+import functools
 import sys
 import time
 from datetime import UTC, datetime
@@ -70,7 +71,7 @@ def run(kind, level, k, r):
     rng = stream(kind, level, k, r)
     if kind == "infinite":
         h = infinite_corpus.freeze_infinite(k, PRIOR, rng, level)
-        predicted = infinite_corpus.predicted_freeze(k, PRIOR, level)
+        predicted = _predicted(k, level)
         extra = dict(
             noise=h.noise,
             rho=h.rho,
@@ -95,6 +96,12 @@ def run(kind, level, k, r):
         seconds=round(time.monotonic() - start, 1),
         **extra,
     )
+
+
+@functools.cache
+def _predicted(k, level):
+    """The prediction of a size and level (one per size and level, not per corpus)."""
+    return infinite_corpus.predicted_freeze(k, PRIOR, level)
 
 
 def main(argv=None):
