@@ -125,6 +125,11 @@ def freeze_infinite(m, prior, rng, level=0.5, rtol=1e-8):
     RuntimeError
         If the flow does not reach the level.
 
+    Notes
+    -----
+    A corpus whose statistic is at the level at the start is frozen there (as
+    :func:`stumplib.pretraining.train_until_noisy` stops at once).
+
     Examples
     --------
     >>> from stumplib import tasks
@@ -152,6 +157,10 @@ def freeze_infinite(m, prior, rng, level=0.5, rtol=1e-8):
         return unchecked_noise_ratio(task_gradients(theta[0], theta[1], s)) - level
 
     noisy.terminal, noisy.direction = True, 1.0
+    if noisy(0.0, (a0, b0)) >= 0:  # frozen at the start, as the rule of a descent
+        rho = _rho(a0, b0, s, prior)
+        noise = level + noisy(0.0, (a0, b0))
+        return InfiniteFreeze(a0, b0, b0, noise, rho, rho, b0)
     # the flow takes time ~ b^4 to reach b: far beyond the predicted freeze
     horizon = np.log1p(1e3 * (b0 / START_FRACTION) ** 4)
     sol = integrate.solve_ivp(
@@ -217,7 +226,8 @@ def predicted_freeze(m, prior, level=0.5):
     Raises
     ------
     ValueError, TypeError
-        If an argument is invalid.
+        If an argument is invalid, or ``m`` is so small that the long-context freeze
+        ``(level / C)² m`` lies below the start.
 
     Examples
     --------
@@ -243,6 +253,12 @@ def predicted_freeze(m, prior, level=0.5):
     )
     keep = np.concatenate([[True], np.diff(np.maximum.accumulate(path.b)) > 0])
     b_path, a_path = path.b[keep], path.a[keep]
+
+    if (level / constant) ** 2 * m <= b0:
+        raise ValueError(
+            f"m = {m} is too small: the freeze at level {level} lies below the start "
+            f"b_0 = {b0:g}"
+        )
 
     def c_of(b):
         if not b_path[0] <= b <= b_path[-1]:
