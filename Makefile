@@ -94,7 +94,7 @@ full-corpus: venv
 
 # Chapter 6's sweep of freeze levels (not run by CI): infinite-context corpora at
 # l = 1/2 for m = 400..102400 (the frozen scale's law) and at l = 1/2, 1/3, 1/4, 1/8 for
-# m = 6400 and 25600, and certified m = n runs at l = 1/3, 1/4 and 1/8, appended to
+# m = 6400, and certified m = n runs at l = 1/3, 1/4 and 1/8, appended to
 # stumplib/book/data/frozen-levels.json as each ends (tools/frozen_levels.py; a later
 # call skips the runs the file holds; HOURS=h stops it).
 frozen-levels: venv

@@ -15,7 +15,7 @@ reaches its level, recording along the way the corpus's relative gradient error
 from typing import NamedTuple
 
 import numpy as np
-from scipy import integrate
+from scipy import integrate, special
 
 from . import (
     calibration,
@@ -274,3 +274,58 @@ def predicted_freeze(m, prior, level=0.5):
             break
         b = b_next
     return Prediction(float(b_next), float(c_of(b_next)))
+
+
+class ShareRange(NamedTuple):
+    """Predicted share of corpora with ``rho <= 1/2`` at the freeze, two models.
+
+    Parameters
+    ----------
+    one_direction : float
+        The sampling error along one direction: ``rho = level |Z|``, ``Z`` standard
+        normal, ``P(|Z| <= 1 / (2 level))``.
+    isotropic : float
+        The sampling error isotropic in the plane: ``rho² = level² E``, ``E``
+        standard exponential, ``1 - exp(-1 / (4 level²))``.
+    """
+
+    one_direction: float
+    isotropic: float
+
+
+def predicted_share(level):
+    """The share of corpora frozen with ``rho <= 1/2``, task sampling alone.
+
+    At the freeze the rule's statistic is ``level`` and, at leading order, it is the
+    RMS of the sampling part of ``rho`` (``E N² = E |G - g|² / |g|²`` up to the ratio
+    of ``|G|`` to ``|g|``: the sample covariance is unbiased). With ``rho`` the norm
+    of a normal vector of mean square ``level²``, the share with ``rho <= 1/2`` lies
+    between the one-direction and the isotropic cases (:class:`ShareRange`). The
+    bias ``β_n`` of finite contexts and the maximum along the run (not only at the
+    freeze) can only lower it.
+
+    Parameters
+    ----------
+    level : float
+        The rule's level, positive.
+
+    Returns
+    -------
+    ShareRange
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``level`` is not a positive number.
+
+    Examples
+    --------
+    >>> out = predicted_share(0.5)
+    >>> round(out.one_direction, 3), round(out.isotropic, 3)
+    (0.683, 0.632)
+    """
+    level = validation.positive_scalar(level, "level")
+    edge = 0.5 / level
+    return ShareRange(
+        float(special.erf(edge / np.sqrt(2.0))), float(-np.expm1(-(edge**2)))
+    )

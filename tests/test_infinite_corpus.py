@@ -82,3 +82,13 @@ def test_predicted_freeze_rejects_a_corpus_too_small_for_its_start():
         infinite_corpus.predicted_freeze(40, PRIOR)
     with pytest.raises(ValueError, match="level must be below 1"):
         infinite_corpus.predicted_freeze(400, PRIOR, level=2.0)
+
+
+def test_the_predicted_share_at_the_levels():
+    half = infinite_corpus.predicted_share(0.5)
+    assert half.one_direction == pytest.approx(0.6826894921, rel=1e-9)
+    assert half.isotropic == pytest.approx(1 - np.exp(-1.0), rel=1e-12)
+    shares = [infinite_corpus.predicted_share(v).one_direction for v in (1 / 2, 1 / 4)]
+    assert shares[0] < shares[1] < 1
+    with pytest.raises(ValueError, match="level"):
+        infinite_corpus.predicted_share(-1.0)

@@ -76,7 +76,7 @@ def test_a_stray_value_is_recognized():
 HIDDEN = {"remove-cell", "remove-input", "hide-input", "hide-cell"}
 #: Chapters whose code is still out of sight: they are restructured together with their
 #: certified runs (the certified-freeze issue), not before.
-CODE_OUT_OF_SIGHT = {"05-finite-corpus", "06-frozen-estimator"}
+CODE_OUT_OF_SIGHT = {"05-finite-corpus"}
 
 
 @pytest.mark.parametrize(
