@@ -38,6 +38,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     runs on a corpus with the descent lemma checked at their iterates, their ends
 ``pretraining``
     large-resolution starts, runs to a freezing scale or by the corpus's own noise
+``infinite_corpus``
+    infinite-context corpora: the corpus rule's frozen scale with task sampling alone
 ``past_freeze``
     training on past the corpus rule's freeze, evaluated threshold by threshold
 ``sweep``

@@ -51,13 +51,18 @@ def test_law_rows_compare_the_frozen_scale_with_its_prediction():
     runs = [
         _run("infinite", 0.5, 400, 16.0, 16.0, 0.1, predicted=16.0),
         _run("infinite", 0.5, 400, 16.0 * np.e**2, 16.0, 0.1, predicted=16.0),
+        _run("infinite", 0.5, 1600, 64.0, 64.0, 0.1, predicted=64.0),
+        _run("infinite", 0.5, 1600, 64.0, 64.0, 0.1, predicted=64.0),
         _run("infinite", 0.25, 400, 4.0, 4.0, 0.1, predicted=4.0),
     ]
-    (row,) = frozen_data.law_rows(runs)
-    assert (row.m, row.corpora) == (400, 2)
-    assert row.gap == pytest.approx(1.0) and row.gap_se == pytest.approx(1.0)
-    assert row.ratio == pytest.approx(16.0 * np.e / 400)
-    assert row.predicted == pytest.approx(0.04)
+    small, large = frozen_data.law_rows(runs)
+    assert (small.m, small.corpora) == (400, 2)
+    assert small.gap == pytest.approx(1.0)
+    assert small.ratio == pytest.approx(16.0 * np.e / 400)
+    assert small.predicted == pytest.approx(0.04)
+    # pooled spread: deviations 1, 1, 0, 0 over 4 - 2 degrees of freedom
+    assert small.gap_se == pytest.approx(1.0 / np.sqrt(2))
+    assert large.gap_se == small.gap_se and large.gap == 0.0
 
 
 def test_a_file_without_provenance_is_refused(tmp_path):

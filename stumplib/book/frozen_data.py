@@ -203,7 +203,8 @@ class LawRow(NamedTuple):
     gap : float
         Mean of ``log(b_T / predicted)`` over corpora.
     gap_se : float
-        Its standard error (the spread between corpora over ``√corpora``).
+        Its standard error: the spread between corpora, pooled over the sizes, over
+        ``√corpora``.
     """
 
     m: int
@@ -215,20 +216,32 @@ class LawRow(NamedTuple):
 
 
 def law_rows(runs, level=0.5):
-    """One :class:`LawRow` per size of the infinite-context runs at ``level``."""
+    """One :class:`LawRow` per size of the infinite-context runs at ``level``.
+
+    The standard error of each size's mean gap is the spread of ``log(b_T / predicted)``
+    pooled over the sizes (within-size deviations, one degree of freedom lost per size)
+    over the root of the size's corpora: the rule's statistic at the freeze is carried
+    by the few dozen tasks of the layer at every ``m``, so the spread does not depend on
+    ``m``, and a size with few corpora does not get a spread of its own from them.
+    """
     chosen = [r for r in runs if r.kind == "infinite" and r.level == level]
+    groups = {}
+    for r in chosen:
+        groups.setdefault(r.k, []).append(r)
+    logs = {m: np.log([r.b / r.predicted_b for r in at]) for m, at in groups.items()}
+    squares = sum(float(np.sum((v - v.mean()) ** 2)) for v in logs.values())
+    spread = np.sqrt(squares / (len(chosen) - len(groups)))
     rows = []
-    for m in sorted({r.k for r in chosen}):
-        at = [r for r in chosen if r.k == m]
-        logs = np.log([r.b / r.predicted_b for r in at])
+    for m in sorted(groups):
+        at = groups[m]
         rows.append(
             LawRow(
                 m,
                 len(at),
                 float(np.exp(np.mean(np.log([r.b / m for r in at])))),
                 float(at[0].predicted_b / m),
-                float(logs.mean()),
-                float(logs.std(ddof=1) / np.sqrt(len(at))),
+                float(logs[m].mean()),
+                float(spread / np.sqrt(len(at))),
             )
         )
     return rows
