@@ -17,7 +17,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 # Quiet progress bars, so stored notebook outputs stay stable.
 export STUMPLIB_PROGRESS := 0
 
-.PHONY: venv lint unit quick test coverage book check-book chromium pdf texlive colab-cells notebooks portability seeds full-corpus certified-law past-far-data shapes-data clean distclean
+.PHONY: venv lint unit quick test coverage book check-book chromium pdf texlive colab-cells notebooks portability seeds full-corpus certified-law past-far-data shapes-data frozen-levels clean distclean
 
 venv: $(STAMP)
 
@@ -111,6 +111,14 @@ past-far-data: venv
 
 shapes-data: venv
 	OPENBLAS_NUM_THREADS=1 STUMPLIB_WORKERS=1 $(PY) tools/appendix_data.py shapes
+
+# Chapter 6's sweep of freeze levels (not run by CI): infinite-context corpora at
+# l = 1/2 for m = 400..102400 (the frozen scale's law) and at l = 1/2, 1/3, 1/4, 1/8 for
+# m = 6400, and certified m = n runs at l = 1/3, 1/4 and 1/8, appended to
+# stumplib/book/data/frozen-levels.json as each ends (tools/frozen_levels.py; a later
+# call skips the runs the file holds; HOURS=h stops it).
+frozen-levels: venv
+	OPENBLAS_NUM_THREADS=1 $(PY) tools/frozen_levels.py --hours $(HOURS)
 
 # The portability check alone, on the stored outputs (all three environments).
 portability: venv

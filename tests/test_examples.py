@@ -20,6 +20,7 @@ MODULES = (
     "frozen",
     "certification",
     "certified_runs",
+    "infinite_corpus",
 )
 
 

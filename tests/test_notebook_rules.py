@@ -74,24 +74,10 @@ def test_a_stray_value_is_recognized():
 
 
 HIDDEN = {"remove-cell", "remove-input", "hide-input", "hide-cell"}
-#: Chapters whose code is still out of sight: they are restructured together with their
-#: certified runs (the certified-freeze issue), not before.
-CODE_OUT_OF_SIGHT = {"06-frozen-estimator"}
 
 
 @pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(
-            p,
-            marks=pytest.mark.xfail(strict=True, reason="restructured with its runs"),
-        )
-        if p.stem in CODE_OUT_OF_SIGHT
-        else p
-        for p in CHAPTERS
-        if p.stem[:2].isdigit()
-    ],
-    ids=lambda p: p.stem,
+    "path", [p for p in CHAPTERS if p.stem[:2].isdigit()], ids=lambda p: p.stem
 )
 def test_a_chapter_shows_at_least_half_of_its_code(path):
     cells = [

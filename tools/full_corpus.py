@@ -9,8 +9,7 @@ keeps ``q = eta lambda_max <= 2/9`` (a third of the lemma's step at the start), 
 streams ``(6, 2, i, r)`` (size ``i`` of :data:`SIZES`). Each finished run is appended at
 once to ``frozen-rate-certified.json`` in :data:`stumplib.book.full_data.DATA`, with its
 ``q_max``, ``q_jump``, ``rho_max`` and ``b_cert`` and the command, commit and date it
-ran from (chapter 6 reads ``frozen-rate.json``, the earlier runs at the lemma's full
-step, until it is moved to this file).
+ran from (chapter 6 reads it with :func:`stumplib.book.frozen_data.certified_runs`).
 
 **Cut and resumed.** Every ``--every`` seconds (default 300) a run in progress writes
 its state to :data:`CHECKPOINTS` (one file per run, replaced atomically); a later call

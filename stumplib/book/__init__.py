@@ -13,6 +13,8 @@ chapters and the book's Sphinx extensions do.
     experiment sizes at book and full scale, and the seed offset of a re-draw
 ``full_data``
     results beyond book scale as committed data files, with their provenance
+``frozen_data``
+    chapter 6's committed frozen runs as typed records, and their summaries
 ``contexts``
     the figures and SymPy displays of a context, the threshold rules and the head
 """

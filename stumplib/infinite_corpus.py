@@ -1,0 +1,331 @@
+"""Infinite-context corpora: the corpus rule's frozen scale with task sampling alone.
+
+A corpus of ``m`` tasks whose contexts are infinitely long has, for each task ``j``,
+the population per-task gradient ``G^inf(s_j)`` of
+:func:`stumplib.certification.population_task_gradients` (no finite-context bias, no
+context noise). Its loss is the mean of the tasks' infinite-context squared errors, and
+the corpus rule's statistic (:func:`stumplib.corpus.noise_ratio`) reads the spread of
+those gradients over tasks. :func:`freeze_infinite` follows the gradient flow of that
+loss (the small-step limit of the certified constant-step descent) until the statistic
+reaches its level, recording along the way the corpus's relative gradient error
+``rho = |G - g| / |g|`` (task sampling alone): a clean test of the frozen scale's law
+``b_T ≈ (ℓ / C(b))² m`` at sizes where finite contexts cost too much.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from scipy import integrate, special
+
+from . import (
+    calibration,
+    certification,
+    descent_lemma,
+    population,
+    training,
+    validation,
+)
+from .corpus import unchecked_noise_ratio
+
+#: The flow starts on the valley at this fraction of the long-context frozen scale
+#: ``(ℓ / C)² m`` (the slow layer's constant ``C``), at least :data:`MIN_START`.
+START_FRACTION = 1 / 3
+#: The smallest start scale.
+MIN_START = 2.5
+
+
+class InfiniteFreeze(NamedTuple):
+    """An infinite-context corpus frozen by the corpus rule.
+
+    Parameters
+    ----------
+    a, b : float
+        The frozen parameters.
+    b0 : float
+        The start's scale (on the valley).
+    noise : float
+        The rule's statistic at the freeze (the level, to the solver's tolerance).
+    rho : float
+        The corpus's relative gradient error at the freeze.
+    rho_max : float
+        Largest ``rho`` over the solver's steps from the start to the freeze.
+    b_cert : float
+        Scale of the first step with ``rho > 1/2`` (the end of the certified interval),
+        or ``b`` if none.
+    """
+
+    a: float
+    b: float
+    b0: float
+    noise: float
+    rho: float
+    rho_max: float
+    b_cert: float
+
+
+def task_gradients(a, b, s):
+    """Per-task gradients of an infinite-context corpus with thresholds ``s``.
+
+    Parameters
+    ----------
+    a, b : float
+        Head parameters.
+    s : array_like, shape (m,)
+        The tasks' thresholds in [0, 1].
+
+    Returns
+    -------
+    ndarray, shape (m, 2)
+
+    Raises
+    ------
+    ValueError
+        As :func:`stumplib.certification.population_task_gradients`.
+
+    Examples
+    --------
+    >>> G = task_gradients(9.0, 10.0, [0.3, 0.5, 0.7])
+    >>> G.shape
+    (3, 2)
+    """
+    return certification.population_task_gradients(a, b, s)
+
+
+def freeze_infinite(m, prior, rng, level=0.5, rtol=1e-8):
+    """Draw ``m`` thresholds and follow the corpus's gradient flow to the rule's level.
+
+    The flow starts on the population valley at ``b_0 =`` :data:`START_FRACTION`
+    ``(level / C)² m`` (at least :data:`MIN_START`; ``C`` of
+    :func:`stumplib.calibration.slow_layer`) and stops where
+    :func:`stumplib.corpus.noise_ratio` of the tasks' gradients first reaches
+    ``level`` (an event of ``scipy.integrate.solve_ivp``, LSODA, integrated in
+    ``log(1 + t)``). ``rho`` is evaluated at every step of the solver.
+
+    Parameters
+    ----------
+    m : int
+        Number of tasks, ``m >= 2``.
+    prior : tasks.Uniform
+        Interior threshold prior.
+    rng : int or tuple of int
+        The thresholds' seed (not ``None``: a frozen run is reproducible).
+    level : float
+        The rule's level, in ``(0, 1)``.
+    rtol : float
+        Relative tolerance of the solver, in ``(0, 1)``.
+
+    Returns
+    -------
+    InfiniteFreeze
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid.
+    RuntimeError
+        If the flow does not reach the level.
+
+    Notes
+    -----
+    A corpus whose statistic is at the level at the start is frozen there (as
+    :func:`stumplib.pretraining.train_until_noisy` stops at once).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> run = freeze_infinite(400, tasks.Uniform(0.1, 0.9), (1, 2))
+    >>> round(run.noise, 6), bool(run.b > run.b0)
+    (0.5, True)
+    """
+    m = validation.count(m, "m", minimum=2)
+    validation.seed(rng, "rng")
+    level = validation.positive_scalar(level, "level")
+    if not level < 1:
+        raise ValueError(f"level must be below 1 (got {level})")
+    rtol = validation.positive_scalar(rtol, "rtol")
+    if not rtol < 1:
+        raise ValueError(f"rtol must be below 1 (got {rtol})")
+    constant = calibration.slow_layer(prior).constant
+    s = prior.sample(m, np.random.default_rng(validation.rng(rng)))
+    b0 = max(START_FRACTION * (level / constant) ** 2 * m, MIN_START)
+    a0 = float(calibration.a_star(b0, prior))
+
+    def rhs(u, theta):
+        return -np.exp(u) * task_gradients(theta[0], theta[1], s).mean(axis=0)
+
+    def noisy(u, theta):
+        return unchecked_noise_ratio(task_gradients(theta[0], theta[1], s)) - level
+
+    noisy.terminal, noisy.direction = True, 1.0
+    if noisy(0.0, (a0, b0)) >= 0:  # frozen at the start, as the rule of a descent
+        rho = _rho(a0, b0, s, prior)
+        noise = level + noisy(0.0, (a0, b0))
+        return InfiniteFreeze(a0, b0, b0, noise, rho, rho, b0)
+    # the flow takes time ~ b^4 to reach b: far beyond the predicted freeze
+    horizon = np.log1p(1e3 * (b0 / START_FRACTION) ** 4)
+    sol = integrate.solve_ivp(
+        rhs, (0.0, horizon), [a0, b0], "LSODA", events=noisy, rtol=rtol, atol=1e-12
+    )
+    if sol.status != 1:
+        raise RuntimeError(f"the flow did not reach the level {level}: {sol.message}")
+    a, b = (float(v) for v in sol.y_events[0][0])
+    path = np.column_stack([sol.y[:, :-1], [a, b]])
+    rho = np.array([_rho(ai, bi, s, prior) for ai, bi in path.T])
+    failed = rho > descent_lemma.RHO_MAX
+    b_cert = float(path[1][np.argmax(failed)]) if failed.any() else b
+    noise = unchecked_noise_ratio(task_gradients(a, b, s))
+    return InfiniteFreeze(a, b, b0, noise, float(rho[-1]), float(rho.max()), b_cert)
+
+
+def _rho(a, b, s, prior):
+    """``|G - g| / |g|`` of the infinite-context corpus ``s`` at ``(a, b)``."""
+    g = np.array(population.gradient(a, b, prior))
+    return float(
+        np.linalg.norm(task_gradients(a, b, s).mean(axis=0) - g) / np.linalg.norm(g)
+    )
+
+
+class Prediction(NamedTuple):
+    """The frozen scale predicted from the slow curve's layer at finite ``b``.
+
+    Parameters
+    ----------
+    b : float
+        ``b_T``, the solution of ``b = (level / C(b))² m``.
+    constant : float
+        ``C(b_T) = σ_∞(a(b_T), b_T) / √b_T`` on the population flow's path.
+    """
+
+    b: float
+    constant: float
+
+
+def predicted_freeze(m, prior, level=0.5):
+    """``b_T = (level / C(b_T))² m`` with the finite-``b`` constant of the flow's path.
+
+    ``C(b) = σ_∞(a(b), b) / √b`` (:func:`stumplib.certification.sampling_coefficient`)
+    at the point ``(a(b), b)`` of the population gradient flow from the start of
+    :func:`freeze_infinite` (which relaxes onto the slow curve below the valley); the
+    fixed point is found by iteration. Mean-field: the rule's statistic replaced by its
+    population value ``σ_∞ / √m``. As ``m → ∞``, ``C(b)`` tends to
+    :func:`stumplib.calibration.slow_layer`'s constant.
+
+    Parameters
+    ----------
+    m : int
+        Number of tasks, ``m >= 2``.
+    prior : tasks.Uniform
+        Interior threshold prior.
+    level : float
+        The rule's level, in ``(0, 1)``.
+
+    Returns
+    -------
+    Prediction
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid, or ``m`` is so small that the long-context freeze
+        ``(level / C)² m`` lies below the start.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> out = predicted_freeze(6400, tasks.Uniform(0.1, 0.9))
+    >>> law = (0.5 / out.constant) ** 2 * 6400
+    >>> 2.4 < out.constant < 2.9, bool(abs(out.b - law) < 1e-6 * out.b)
+    (True, True)
+    """
+    m = validation.count(m, "m", minimum=2)
+    level = validation.positive_scalar(level, "level")
+    if not level < 1:
+        raise ValueError(f"level must be below 1 (got {level})")
+    constant = calibration.slow_layer(prior).constant
+    b0 = max(START_FRACTION * (level / constant) ** 2 * m, MIN_START)
+    # the flow takes a time of about b^4 to reach b: to about 3 times the freeze
+    path = training.gradient_flow(
+        prior,
+        (float(calibration.a_star(b0, prior)), b0),
+        20.0 * (b0 / START_FRACTION) ** 4,
+        points=400,
+        rtol=1e-8,
+    )
+    keep = np.concatenate([[True], np.diff(np.maximum.accumulate(path.b)) > 0])
+    b_path, a_path = path.b[keep], path.a[keep]
+
+    if (level / constant) ** 2 * m <= b0:
+        raise ValueError(
+            f"m = {m} is too small: the freeze at level {level} lies below the start "
+            f"b_0 = {b0:g}"
+        )
+
+    def c_of(b):
+        if not b_path[0] <= b <= b_path[-1]:
+            raise RuntimeError(f"the flow's path does not reach b = {b:.4g}")
+        a = float(np.interp(b, b_path, a_path))
+        return certification.sampling_coefficient(a, b, prior) / np.sqrt(b)
+
+    b = (level / constant) ** 2 * m
+    for _ in range(100):
+        c = c_of(b)
+        b_next = (level / c) ** 2 * m
+        if abs(b_next - b) <= 1e-9 * b:
+            break
+        b = b_next
+    return Prediction(float(b_next), float(c_of(b_next)))
+
+
+class ShareRange(NamedTuple):
+    """Predicted share of corpora with ``rho <= 1/2`` at the freeze, two models.
+
+    Parameters
+    ----------
+    one_direction : float
+        The sampling error along one direction: ``rho = level |Z|``, ``Z`` standard
+        normal, ``P(|Z| <= 1 / (2 level))``.
+    isotropic : float
+        The sampling error isotropic in the plane: ``rho² = level² E``, ``E``
+        standard exponential, ``1 - exp(-1 / (4 level²))``.
+    """
+
+    one_direction: float
+    isotropic: float
+
+
+def predicted_share(level):
+    """The share of corpora frozen with ``rho <= 1/2``, task sampling alone.
+
+    At the freeze the rule's statistic is ``level`` and, at leading order, it is the
+    RMS of the sampling part of ``rho`` (``E N² = E |G - g|² / |g|²`` up to the ratio
+    of ``|G|`` to ``|g|``: the sample covariance is unbiased). With ``rho`` the norm
+    of a normal vector of mean square ``level²``, the share with ``rho <= 1/2`` lies
+    between the one-direction and the isotropic cases (:class:`ShareRange`). The
+    bias ``β_n`` of finite contexts and the maximum along the run (not only at the
+    freeze) can only lower it.
+
+    Parameters
+    ----------
+    level : float
+        The rule's level, positive.
+
+    Returns
+    -------
+    ShareRange
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``level`` is not a positive number.
+
+    Examples
+    --------
+    >>> out = predicted_share(0.5)
+    >>> round(out.one_direction, 3), round(out.isotropic, 3)
+    (0.683, 0.632)
+    """
+    level = validation.positive_scalar(level, "level")
+    edge = 0.5 / level
+    return ShareRange(
+        float(special.erf(edge / np.sqrt(2.0))), float(-np.expm1(-(edge**2)))
+    )
