@@ -621,26 +621,10 @@ def inspected(browser):
     return get
 
 
-#: Checks that fail today on the chapters being rewritten (chapters 5 and 6 follow the
-#: certified-freeze issue; issue 41): strict, so that a rewrite that passes shows, and
-#: the mark is removed when it lands.
-REWRITTEN = "chapters 5 and 6 are being rewritten (issue 41): remove at merge"
-XFAIL = {
-    ("book/06-frozen-estimator.html", "math"): REWRITTEN + " (b_T in its prose)",
-    ("book/06-frozen-estimator.html", "first-figure"): REWRITTEN
-    + " (its first figure starts 4.2 screens down)",
-}
-
-
 def _cases():
     for page_name in PAGES:
         for check in CHECKS:
-            marks = (
-                [pytest.mark.xfail(strict=True, reason=XFAIL[page_name, check])]
-                if (page_name, check) in XFAIL
-                else []
-            )
-            yield pytest.param(page_name, check, id=f"{page_name}-{check}", marks=marks)
+            yield pytest.param(page_name, check, id=f"{page_name}-{check}")
 
 
 @pytest.mark.parametrize(("page_name", "check"), list(_cases()))
