@@ -38,7 +38,7 @@ import time
 import numpy as np
 
 from stumplib import pretraining, tasks
-from stumplib.corpus import Corpus, Follower, unchecked_expansion_radius
+from stumplib.corpus import Corpus, Follower, expansion_radius
 from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
 
 PRIOR = tasks.Uniform(0.1, 0.9)
@@ -54,14 +54,14 @@ def step_times(followers, corpus, theta0):
     for follower in followers:
         follower.summaries(a0, b0)
     anchor = followers[0].state()["anchor"]
-    radius = unchecked_expansion_radius(anchor, corpus.cutoff)
+    radius = expansion_radius(anchor, corpus.cutoff)
     scales = anchor + np.linspace(-0.9, 1.0, POINTS) * radius * (1 - 1e-9)
     best = np.full((len(followers), POINTS), np.inf)
     for _ in range(REPEATS):
         for p, b in enumerate(scales):
             for f, follower in enumerate(followers):
                 start = time.perf_counter()
-                gradients = follower.unchecked_task_gradients(a0, b)
+                gradients = follower.task_gradients(a0, b)
                 noise(gradients, s)
                 best[f, p] = min(best[f, p], time.perf_counter() - start)
     assert all(f.anchors == 1 for f in followers)  # every point within one anchor

@@ -65,7 +65,7 @@ def _dl_da(a, b, prior, features):
 
     Its arguments validated there.
     """
-    return population.unchecked_loss_and_gradient(a, b, prior, features)[1]
+    return population.loss_and_gradient(a, b, prior, features)[1]
 
 
 def _bracket(b, prior, features):
@@ -226,10 +226,10 @@ def _bias_deficit(t0, t1):
     top = min(t1, _TAIL)
     if top <= t0:
         return 0.0
-    breaks = quadrature.unchecked_clipped(
+    breaks = quadrature.clipped(
         np.concatenate([[0.0], 2.0 ** np.arange(-4, 10)]), t0, top
     )
-    t, w = quadrature.unchecked_gauss_legendre(breaks)
+    t, w = quadrature.gauss_legendre(breaks)
     phi = np.where(t > 0, t / np.expm1(np.where(t > 0, t, 1.0)), 1.0)
     return float(w @ (2 * phi - phi**2))
 
@@ -243,8 +243,8 @@ def _loss_at_infinity(b, lo, hi):
         return (
             1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))
         ) / b**2
-    q, w = quadrature.unchecked_gauss_legendre(np.linspace(1 - hi, 1 - lo, 9))
-    return float(w @ (q * moments.unchecked_mean_fraction(b * q)) ** 2) / (hi - lo)
+    q, w = quadrature.gauss_legendre(np.linspace(1 - hi, 1 - lo, 9))
+    return float(w @ (q * moments.mean_fraction(b * q)) ** 2) / (hi - lo)
 
 
 def scaled_loss_at_infinity(b, prior):

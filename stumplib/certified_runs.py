@@ -198,7 +198,7 @@ def certified_run(
     def direction(a, b, k):
         if state["failed"] and until_failure:
             return None
-        gradient = np.array(follower.unchecked_loss_and_gradient(a, b)[1:])
+        gradient = np.array(follower.loss_and_gradient(a, b)[1:])
         last = b >= b_stop
         if b >= state["next"] or last:
             rows.append(_record(prior, eta, a, b, k, gradient))
@@ -209,7 +209,7 @@ def certified_run(
             state["failed"] = state["failed"] or failed
         return None if last else gradient
 
-    training.unchecked_descend(direction, theta0, eta, max_steps, f"b_stop={b_stop}")
+    training.descend(direction, theta0, eta, max_steps, f"b_stop={b_stop}")
     columns = [np.array(c) for c in zip(*rows)]
     step, a, b, rho, q, decrease, guaranteed = columns
     failing = np.flatnonzero((rho > descent_lemma.RHO_MAX) | (q > descent_lemma.Q_MAX))

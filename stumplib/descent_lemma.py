@@ -59,7 +59,7 @@ def curvature(a, b, prior):
     a, b = validation.scalar_parameters(a, b)
     prior = validation.density_law(prior, "prior")
     hessian = dynamics.hessian(
-        lambda u, v: population.unchecked_loss_and_gradient(u, v, prior, None)[1:], a, b
+        lambda u, v: population.loss_and_gradient(u, v, prior, None)[1:], a, b
     )
     top = float(np.linalg.eigvalsh(hessian)[-1])
     if not top > 0:

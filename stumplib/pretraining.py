@@ -38,7 +38,7 @@ from . import (
     training,
     validation,
 )
-from .corpus import Corpus, unchecked_noise_ratio
+from .corpus import Corpus, noise_ratio
 
 #: ``b_0 = b_T / START_RATIO``.
 START_RATIO = 1.5
@@ -160,7 +160,7 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     follower = corpus.follow()
 
     def direction(a, b, k):
-        return None if b >= b_target else follower.unchecked_loss_and_gradient(a, b)[1:]
+        return None if b >= b_target else follower.loss_and_gradient(a, b)[1:]
 
     return _frozen(direction, theta0, eta, max_steps, f"b_target={b_target}")
 
@@ -200,8 +200,8 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
     follower = corpus.follow()
 
     def direction(a, b, k):
-        gradients = follower.unchecked_task_gradients(a, b)
-        noisy = unchecked_noise_ratio(gradients) >= level
+        gradients = follower.task_gradients(a, b)
+        noisy = noise_ratio(gradients) >= level
         return None if noisy else gradients.mean(axis=0)
 
     return _frozen(direction, theta0, eta, max_steps, f"level={level}")
@@ -209,7 +209,7 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
 
 def _frozen(direction, theta0, eta, max_steps, goal):
     """:func:`stumplib.training.descend` from ``theta0``, as a :class:`Freeze` point."""
-    a, b, k = training.unchecked_descend(
+    a, b, k = training.descend(
         direction, validation.point(theta0), eta, max_steps, goal
     )
     return Freeze(float(a), float(b), float(eta * k), int(k))
@@ -671,13 +671,13 @@ def freeze_certified(
         if save is not None and time.monotonic() - clock["saved"] >= every:
             save(state.as_dict(a, b, done + k, follower.state()))
             clock["saved"] = time.monotonic()
-        gradients = follower.unchecked_task_gradients(a, b)
+        gradients = follower.task_gradients(a, b)
         gradient = gradients.mean(axis=0)
-        noisy = unchecked_noise_ratio(gradients) >= level
+        noisy = noise_ratio(gradients) >= level
         state.check(a, b, done + k, gradient, noisy)
         return None if noisy else gradient
 
-    a, b, k = training.unchecked_descend(
+    a, b, k = training.descend(
         direction, theta0, eta, RULE_STEPS - done, f"level={level}"
     )
     return state.result(a, b, done + k)
