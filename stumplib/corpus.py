@@ -33,6 +33,40 @@ import numpy as np
 from . import head, moments, tasks, validation
 
 
+def _tasks(values):
+    """Check a corpus's contexts ``x``, ``y`` (one row a task) and thresholds ``s``."""
+    x, y = validation.context(values["x"], values["y"])
+    s = values["s"]
+    if x.ndim != 2:
+        raise ValueError(f"x must have shape (m, n) (got {x.shape})")
+    if s.shape != x.shape[:1]:
+        raise ValueError(f"s must have shape {x.shape[:1]} (got {s.shape})")
+    wrong = np.flatnonzero(np.any(y != (x > s[:, None]), axis=-1))
+    if wrong.size:
+        raise ValueError(
+            f"y must be 1{{x > s}} in every task (task {wrong[0]} differs)"
+        )
+
+
+def _stackable(values):
+    """Check corpora to stack: a non-empty sequence of corpora of one kind and ``n``."""
+    corpora = values["corpora"]
+    if isinstance(corpora, Corpus) or not len(corpora):
+        raise ValueError("corpora must be a non-empty sequence of Corpus")
+    for corpus in corpora:
+        validation.instance(corpus, Corpus, "corpora")
+    widths = {corpus.shape[1] for corpus in corpora}
+    if len(widths) != 1:
+        raise ValueError(f"corpora must have equal n (got {sorted(widths)})")
+    kinds = sorted(
+        {type(corpus).__name__: type(corpus) for corpus in corpora}.items()
+    )
+    if len(kinds) != 1:
+        raise ValueError(
+            f"corpora must be of one kind (got {[k for k, _ in kinds]})"
+        )
+
+
 class _Empirical:
     """The empirical loss and its gradient, from the per-task summaries and thresholds
     ``s``.
@@ -132,18 +166,13 @@ class Corpus(_Empirical):
     DENSE_SHARE = 0.6
     _LABELS = np.array([0.0, 1.0])  # the label of each class, negatives then positives
 
+    @validation.constrained(
+        _tasks,
+        x=validation.UnitInterval(),
+        y=validation.Labels(),
+        s=validation.UnitInterval(),
+    )
     def __init__(self, x, y, s):
-        x, y = validation.context(x, y)
-        if x.ndim != 2:
-            raise ValueError(f"x must have shape (m, n) (got {x.shape})")
-        s = validation.unit_interval(s, "s")
-        if s.shape != x.shape[:1]:
-            raise ValueError(f"s must have shape {x.shape[:1]} (got {s.shape})")
-        wrong = np.flatnonzero(np.any(y != (x > s[:, None]), axis=-1))
-        if wrong.size:
-            raise ValueError(
-                f"y must be 1{{x > s}} in every task (task {wrong[0]} differs)"
-            )
         per = max(1, self.LAYOUT_BLOCK // x.shape[1])
         self._build(
             s,
@@ -212,6 +241,13 @@ class Corpus(_Empirical):
         self._dense = None
 
     @classmethod
+    @validation.constrained(
+        m=validation.Integer(),
+        n=validation.Integer(),
+        prior=validation.Law("sample"),
+        features=validation.Law("sample"),
+        rng=validation.Rng(),
+    )
     def sample(
         cls, m, n, prior=tasks.Uniform(0.1, 0.9), features=tasks.Uniform(), rng=None
     ):
@@ -224,10 +260,7 @@ class Corpus(_Empirical):
         ``m n = 1e8`` examples needs about 2.4 GB (features, deviations and search keys)
         besides one row block.
         """
-        m, n = validation.count(m, "m"), validation.count(n, "n")
-        validation.law(prior, "prior", ("sample",))
-        validation.law(features, "features", ("sample",))
-        rng = np.random.default_rng(validation.rng(rng))
+        rng = np.random.default_rng(rng)
         s = prior.sample(m, rng)
         per = max(1, cls.LAYOUT_BLOCK // n)
 
@@ -241,6 +274,7 @@ class Corpus(_Empirical):
         return corpus
 
     @classmethod
+    @validation.constrained(_stackable)
     def stack(cls, corpora):
         """One corpus holding the tasks of ``corpora``, in order.
 
@@ -251,21 +285,8 @@ class Corpus(_Empirical):
         step. The corpora must be of one class (all dense, or all
         :class:`~stumplib.sparse_corpus.SparseCorpus`); so is the stack.
         """
-        if isinstance(corpora, Corpus) or not len(corpora):
-            raise ValueError("corpora must be a non-empty sequence of Corpus")
-        for corpus in corpora:
-            validation.instance(corpus, Corpus, "corpora")
-        widths = {corpus.shape[1] for corpus in corpora}
-        if len(widths) != 1:
-            raise ValueError(f"corpora must have equal n (got {sorted(widths)})")
-        kinds = sorted(
-            {type(corpus).__name__: type(corpus) for corpus in corpora}.items()
-        )
-        if len(kinds) != 1:
-            raise ValueError(
-                f"corpora must be of one kind (got {[k for k, _ in kinds]})"
-            )
-        return kinds[0][1]._stack(corpora)
+        kinds = {type(corpus) for corpus in corpora}
+        return kinds.pop()._stack(corpora)
 
     @classmethod
     def _stack(cls, corpora):
@@ -289,6 +310,7 @@ class Corpus(_Empirical):
         """
         return Follower(self)
 
+    @validation.constrained(a=validation.Finite(), b=validation.Finite())
     def windows(self, a, b):
         """Numbers of examples of each class that carry weight at ``(a, b)``, for
         ``b > 0``.
@@ -507,8 +529,8 @@ class Follower(_Empirical):
 
     TERMS = 20
 
+    @validation.constrained(corpus=validation.Instance(Corpus))
     def __init__(self, corpus):
-        validation.instance(corpus, Corpus, "corpus")
         self.corpus, self.s = corpus, corpus.s
         self.anchors = 0  # how many anchors the run has needed
         self._anchor = self._last = None
