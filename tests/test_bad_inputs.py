@@ -1303,7 +1303,7 @@ DECLARED = CALLS + [c for c in CASES if _constraints(c[0]) is not None]
 def test_every_declared_constraint_rejects_its_bad_values(case):
     """Generated: every argument, every bad value its constraint lists (a value just
     outside it, NaN, inf, a wrong type, a wrong shape, a bool for an int), raises the
-    constraint's error naming the argument (a point's entries are named ``a``, ``b``)."""
+    constraint's error naming the argument (a point's entries are named a and b)."""
     for name, value, error in _generated(case):
         with pytest.raises(error) as info:
             _call(case, name, value)
