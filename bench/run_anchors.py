@@ -2,7 +2,7 @@
 
 For ``m = n = k`` one sparse corpus (:class:`~stumplib.sparse_corpus.SparseCorpus`) is
 trained by :func:`stumplib.pretraining.train_until_noisy` from the size-tied start
-(:func:`stumplib.pretraining.size_start`), with the corpus's
+(:func:`stumplib.corpus_rule.size_start`), with the corpus's
 :class:`~stumplib.corpus.Follower` (the general one: the radius is what this benchmark
 varies, and :class:`~stumplib.sparse_corpus.SparseFollower`'s term counts assume the
 natural radius), once with each radius:
@@ -34,7 +34,7 @@ import time
 import numpy as np
 
 from stumplib import corpus as corpus_module
-from stumplib import pretraining, tasks
+from stumplib import corpus_rule, pretraining, tasks
 from stumplib.corpus import Follower
 from stumplib.sparse_corpus import SparseCorpus
 
@@ -108,7 +108,7 @@ def run(corpus, name, theta0, eta):
 def main(sizes=SIZES, names=("capped", "natural", "wide")):
     """Print steps, anchors and time per run for each radius and size."""
     for k in sizes:
-        theta0, eta = pretraining.size_start(k, k, PRIOR)
+        theta0, eta = corpus_rule.size_start(k, k, PRIOR)
         b0 = theta0[1]
         # the lowest anchor of the widest radius: b0 - RHO b0 / (cutoff + RHO)
         cutoff = corpus_module.window_cutoff(k)

@@ -38,6 +38,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     runs on a corpus with the descent lemma checked at their iterates, their ends
 ``pretraining``
     large-resolution starts, runs to a freezing scale or by the corpus's own noise
+``corpus_rule``
+    the corpus rule: size-tied starts, runs frozen by their noise ratio, certified
 ``past_freeze``
     training on past the corpus rule's freeze, evaluated threshold by threshold
 ``sweep``

@@ -58,13 +58,9 @@ def _stackable(values):
     widths = {corpus.shape[1] for corpus in corpora}
     if len(widths) != 1:
         raise ValueError(f"corpora must have equal n (got {sorted(widths)})")
-    kinds = sorted(
-        {type(corpus).__name__: type(corpus) for corpus in corpora}.items()
-    )
+    kinds = sorted({type(corpus).__name__: type(corpus) for corpus in corpora}.items())
     if len(kinds) != 1:
-        raise ValueError(
-            f"corpora must be of one kind (got {[k for k, _ in kinds]})"
-        )
+        raise ValueError(f"corpora must be of one kind (got {[k for k, _ in kinds]})")
 
 
 class _Empirical:

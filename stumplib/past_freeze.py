@@ -1,7 +1,7 @@
 """Training on past the corpus rule's freeze, far beyond it, threshold by threshold.
 
 Each corpus is frozen at ``b_T`` by the corpus rule
-(:func:`stumplib.pretraining.pretrain_noisy`, from the size-tied start) and then trained
+(:func:`stumplib.corpus_rule.pretrain_noisy`, from the size-tied start) and then trained
 on from its frozen point by :func:`stumplib.pretraining.train_side_by_side` (the descent
 lemma's step, restarted at every ladder point), recorded where its scale first reaches
 each point of a geometric ladder ``b_T ratio^j``. The ladder of one size is long enough
@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import calibration, population, pretraining, sweep, validation
+from . import calibration, corpus_rule, population, pretraining, sweep, validation
 from .corpus import Corpus
 
 #: The thresholds at which the heads are evaluated (three interior ones, and one near
@@ -116,7 +116,7 @@ def train_past(
     """Corpora frozen by the corpus rule, trained on to ``reach (m ∧ n)`` and evaluated.
 
     Corpus ``r`` of size ``sizes[i]`` is the corpus of
-    :func:`stumplib.pretraining.pretrain_noisy` with the same ``seed`` (stream
+    :func:`stumplib.corpus_rule.pretrain_noisy` with the same ``seed`` (stream
     ``(seed, i, r)``), frozen at ``b_T`` where its gradient noise ratio reaches
     ``level``. It is then trained on, side by side with the others of its size, to
     ``b_T ratio^j`` for ``j = 1 .. J``, ``J`` the smallest integer with
@@ -169,15 +169,15 @@ def train_past(
             f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})"
         )
     max_steps = validation.count(max_steps, "max_steps", minimum=0)
-    frozen = pretraining.pretrain_noisy(sizes, prior, corpora, seed, level, n_workers)
+    frozen = corpus_rule.pretrain_noisy(sizes, prior, corpora, seed, level, n_workers)
     factors = [
         ratio ** np.arange(_rungs(min(shape), [h.b for h in runs], reach, ratio) + 1)
         for shape, runs in zip(sizes, frozen)
     ]
     groups = [
-        (i, range(r, min(corpora, r + pretraining.SIDE_BY_SIDE)))
+        (i, range(r, min(corpora, r + SIDE_BY_SIDE)))
         for i in range(len(sizes))
-        for r in range(0, corpora, pretraining.SIDE_BY_SIDE)
+        for r in range(0, corpora, SIDE_BY_SIDE)
     ]
     items = [
         (sizes[i], prior, [pretraining.stream(seed, i, r) for r in rs],
@@ -303,3 +303,84 @@ def share_lowered(past, rung=1, thresholds=(0.3, 0.5)):
     if not ratio.size:
         raise ValueError(f"no corpus reached rung {rung}")
     return float(np.mean(ratio < 1)), int(ratio.size)
+
+
+#: Corpora trained side by side in one item of :func:`train_past_freeze`'s sweep.
+SIDE_BY_SIDE = 8
+
+
+def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers=None):
+    """Corpora frozen by the corpus rule, trained on to multiples of their frozen scale.
+
+    Corpus ``r`` of size ``sizes[i]`` (the corpus of
+    :func:`~stumplib.corpus_rule.pretrain_noisy` with the same ``seed``) is frozen at
+    ``b_T`` by :func:`~stumplib.pretraining.train_until_noisy` from
+    :func:`~stumplib.corpus_rule.size_start`, then trained on from there by
+    :func:`~stumplib.pretraining.train_side_by_side` (in groups of ``SIDE_BY_SIDE``
+    corpora of one size), recorded where its scale first reaches each ``f * b_T``, ``f``
+    in ``factors``. The groups, largest sizes first, are spread over the sweep's
+    workers; the result does not depend on them.
+
+    Returns
+    -------
+    list of list of list of pretraining.Freeze
+        ``[i][r][j]``: size ``i``, corpus ``r``, at the freeze (``j = 0``, its time and
+        steps from the start) and at ``factors[j - 1] * b_T`` (time and steps from the
+        freeze).
+
+    Raises
+    ------
+    ValueError
+        If ``factors`` is not a 1-D non-decreasing sequence of numbers ``>= 1``.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> out = train_past_freeze([(40, 40)], tasks.Uniform(0.1, 0.9), 1, 1, [1.5],
+    ...                         n_workers=1)
+    >>> frozen, later = out[0][0]
+    >>> bool(later.b >= 1.5 * frozen.b)
+    True
+    """
+    sizes = validation.count_rows(sizes, "sizes", (1, 1))
+    corpora = validation.count(corpora, "corpora")
+    factors = validation.positive(factors, "factors")
+    if factors.ndim != 1 or np.any(np.diff(factors) < 0) or np.any(factors < 1):
+        raise ValueError(
+            "factors must be a 1-D non-decreasing sequence of numbers >= 1"
+        )
+    level = validation.positive_scalar(level, "level")
+    groups = [
+        (i, range(r, min(corpora, r + SIDE_BY_SIDE)))
+        for i in range(len(sizes))
+        for r in range(0, corpora, SIDE_BY_SIDE)
+    ]
+    items = [
+        (sizes[i], prior, rs, pretraining.stream(seed, i), factors, level)
+        for i, rs in groups
+    ]
+    done = sweep.run(
+        _past_freeze_group,
+        items,
+        n_workers,
+        desc="training past the freeze",
+        cost=sweep.examples,
+    )
+    out = [[] for _ in sizes]
+    for (i, _), runs in zip(groups, done):
+        out[i].extend(runs)
+    return out
+
+
+def _past_freeze_group(item):
+    """One group of corpora of one size in :func:`train_past_freeze`."""
+    (m, n), prior, rs, seed, factors, level = item
+    theta0, eta = corpus_rule.size_start(m, n, prior)
+    drawn = [Corpus.sample(m, n, prior, rng=pretraining.stream(seed, r)) for r in rs]
+    frozen = [
+        pretraining.train_until_noisy(corpus, theta0, eta, level) for corpus in drawn
+    ]
+    theta = [(h.a, h.b) for h in frozen]
+    targets = np.outer([h.b for h in frozen], factors)
+    on = pretraining.train_side_by_side(drawn, theta, targets, prior)
+    return [[h, *later] for h, later in zip(frozen, on)]

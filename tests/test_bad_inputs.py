@@ -27,6 +27,7 @@ from stumplib import (
     certification,
     certified_runs,
     corpus,
+    corpus_rule,
     descent_lemma,
     dynamics,
     fitting,
@@ -509,9 +510,9 @@ CASES = [
         "prior",
         "",
     ),
-    (pretraining.size_start, dict(m=3, n=4, prior=PRIOR), "m n", "m n", "prior", ""),
+    (corpus_rule.size_start, dict(m=3, n=4, prior=PRIOR), "m n", "m n", "prior", ""),
     (
-        pretraining.rule_scale_ratio,
+        corpus_rule.rule_scale_ratio,
         dict(prior=PRIOR, level=0.5),
         "level",
         "",
@@ -598,7 +599,7 @@ CASES = [
         "",
     ),
     (
-        pretraining.freeze_by_rule,
+        corpus_rule.freeze_by_rule,
         dict(m=3, n=4, prior=PRIOR, rng=0, level=0.5, divisor=1.0),
         "m n level divisor",
         "m n",
@@ -606,7 +607,7 @@ CASES = [
         "",
     ),
     (
-        pretraining.freeze_certified,
+        corpus_rule.freeze_certified,
         dict(m=3, n=4, prior=PRIOR, rng=0, level=0.5, divisor=1.0, fraction=0.5),
         "m n level divisor fraction every",
         "m n",
@@ -702,7 +703,7 @@ CASES = [
         "",
     ),
     (
-        pretraining.pretrain_noisy,
+        corpus_rule.pretrain_noisy,
         dict(sizes=[(2, 3)], prior=PRIOR, corpora=1, seed=0, n_workers=1),
         "sizes corpora seed level n_workers",
         "corpora seed n_workers",
@@ -726,7 +727,7 @@ CASES = [
         "prior",
     ),
     (
-        pretraining.lower_starts,
+        corpus_rule.lower_starts,
         dict(sizes=[(2, 3)], indices=[0], prior=PRIOR, corpora=1, seed=0, n_workers=1),
         "sizes indices corpora seed level divisor n_workers",
         "corpora seed n_workers",
@@ -747,7 +748,7 @@ CASES = [
         "",
     ),
     (
-        pretraining.train_past_freeze,
+        past_freeze.train_past_freeze,
         dict(
             sizes=[(20, 20)], prior=PRIOR, corpora=2, seed=0, factors=[1.2], n_workers=1
         ),
@@ -991,6 +992,7 @@ UNDECLARED = {
     "stumplib.calibration",
     "stumplib.certification",
     "stumplib.certified_runs",
+    "stumplib.corpus_rule",
     "stumplib.descent_lemma",
     "stumplib.dynamics",
     "stumplib.fitting",
@@ -1075,7 +1077,7 @@ NO_NUMERIC_INPUT = {
     sparse_corpus.SparseFollower.restore: (
         "takes a state dict (ValueError naming it; tests/test_sparse_corpus.py)"
     ),
-    pretraining.CertifiedFreeze: _RESULT,
+    corpus_rule.CertifiedFreeze: _RESULT,
     symmetrization.Side: _RESULT,
     symmetrization.Rates: _RESULT,
     training.Trajectory: _RESULT + "; its readers check it (validation.trajectory)",
@@ -1724,7 +1726,7 @@ class TestNonNumericArguments:
     )
     def test_pretraining_sizes_are_pairs_of_counts(self, sizes, error):
         with pytest.raises(error, match="^sizes must"):
-            pretraining.pretrain_noisy(sizes, PRIOR, 1, 0, n_workers=1)
+            corpus_rule.pretrain_noisy(sizes, PRIOR, 1, 0, n_workers=1)
         with pytest.raises(
             ValueError, match="^sizes and targets must have equal lengths"
         ):

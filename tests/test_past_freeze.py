@@ -3,7 +3,14 @@
 import numpy as np
 import pytest
 
-from stumplib import calibration, past_freeze, population, pretraining, tasks
+from stumplib import (
+    calibration,
+    corpus_rule,
+    past_freeze,
+    population,
+    pretraining,
+    tasks,
+)
 from stumplib.corpus import Corpus
 
 PRIOR = tasks.Uniform(0.1, 0.9)
@@ -18,7 +25,7 @@ def result():
 
 def test_freeze_is_the_corpus_rule(result):
     ladder = result.ladders[0]
-    frozen = pretraining.pretrain_noisy([(6, 6)], PRIOR, 3, (5, 1), n_workers=1)[0]
+    frozen = corpus_rule.pretrain_noisy([(6, 6)], PRIOR, 3, (5, 1), n_workers=1)[0]
     np.testing.assert_array_equal(ladder.b[:, 0], [h.b for h in frozen])
     np.testing.assert_array_equal(ladder.a[:, 0], [h.a for h in frozen])
 
