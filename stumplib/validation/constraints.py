@@ -1,4 +1,6 @@
-"""Declared constraints: a public function states what each argument must be, once::
+"""Declared constraints: a public function states what each argument must be, once.
+
+For example::
 
     @constrained(a=Finite(), b=Finite(), prior=DensityLaw(), features=Features())
     def loss_and_gradient(a, b, prior, features=None): ...
