@@ -48,19 +48,34 @@ def _tasks(values):
         )
 
 
-def _stackable(values):
+def _stackable(corpora, name):
     """Check corpora to stack: a non-empty sequence of corpora of one kind and ``n``."""
-    corpora = values["corpora"]
+    if not isinstance(corpora, Corpus) and (
+        not hasattr(corpora, "__len__") or isinstance(corpora, str)
+    ):
+        raise TypeError(
+            f"{name} must be a non-empty sequence of Corpus "
+            f"(got {type(corpora).__name__})"
+        )
     if isinstance(corpora, Corpus) or not len(corpora):
-        raise ValueError("corpora must be a non-empty sequence of Corpus")
+        raise ValueError(f"{name} must be a non-empty sequence of Corpus")
     for corpus in corpora:
-        validation.instance(corpus, Corpus, "corpora")
+        validation.instance(corpus, Corpus, name)
     widths = {corpus.shape[1] for corpus in corpora}
     if len(widths) != 1:
-        raise ValueError(f"corpora must have equal n (got {sorted(widths)})")
+        raise ValueError(f"{name} must have equal n (got {sorted(widths)})")
     kinds = sorted({type(corpus).__name__: type(corpus) for corpus in corpora}.items())
     if len(kinds) != 1:
-        raise ValueError(f"corpora must be of one kind (got {[k for k, _ in kinds]})")
+        raise ValueError(f"{name} must be of one kind (got {[k for k, _ in kinds]})")
+    return corpora
+
+
+#: Corpora to stack (:meth:`Corpus.stack`): a non-empty sequence of corpora of one kind
+#: with one ``n``.
+STACKABLE = validation.Constraint(
+    _stackable,
+    ((None, TypeError), ([], ValueError), ([None], TypeError), (0.5, TypeError)),
+)
 
 
 class _Empirical:
@@ -270,7 +285,7 @@ class Corpus(_Empirical):
         return corpus
 
     @classmethod
-    @validation.constrained(_stackable)
+    @validation.constrained(corpora=STACKABLE)
     def stack(cls, corpora):
         """One corpus holding the tasks of ``corpora``, in order.
 

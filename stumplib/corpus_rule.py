@@ -37,6 +37,9 @@ CONTEXT_START = 1 / 40
 MIN_START = 2.5
 
 
+@validation.constrained(
+    m=validation.Integer(), n=validation.Integer(), prior=pretraining.UNIFORM
+)
 def size_start(m, n, prior):
     """Large-resolution start tied to the corpus size alone: ``((a_0, b_0), eta)``.
 
@@ -70,7 +73,6 @@ def size_start(m, n, prior):
     >>> b0, round(a0, 2), round(eta, 1)
     (5.0, 6.42, 31.5)
     """
-    m, n = validation.count(m, "m"), validation.count(n, "n")
     return pretraining.start(_size_scale(m, n), prior, ratio=1.0)
 
 
@@ -79,6 +81,14 @@ def _size_scale(m, n):
     return max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)
 
 
+@validation.constrained(
+    m=validation.Integer(minimum=2),
+    n=validation.Integer(),
+    prior=pretraining.UNIFORM,
+    rng=validation.Seed(as_given=True),
+    level=validation.PositiveScalar(),
+    divisor=validation.PositiveScalar(),
+)
 def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0, sparse=False):
     """One corpus drawn and trained until the corpus rule freezes it.
 
@@ -127,9 +137,6 @@ def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0, sparse=False):
     >>> bool(h.b >= size_start(200, 200, tasks.Uniform(0.1, 0.9))[0][1])
     True
     """
-    m, n = validation.count(m, "m", minimum=2), validation.count(n, "n")
-    validation.seed(rng, "rng")  # checked, passed on as given
-    divisor = validation.positive_scalar(divisor, "divisor")
     theta0, eta = pretraining.start(_size_scale(m, n) / divisor, prior, ratio=1.0)
     if sparse:
         b_min = sparse_corpus.lowest_anchor(theta0[1], n)
@@ -189,6 +196,17 @@ class CertifiedFreeze(NamedTuple):
     checks: int
 
 
+@validation.constrained(
+    m=validation.Integer(minimum=2),
+    n=validation.Integer(),
+    prior=pretraining.UNIFORM,
+    rng=validation.Seed(as_given=True),
+    level=validation.PositiveScalar(),
+    divisor=validation.PositiveScalar(),
+    fraction=validation.PositiveScalar(),
+    every=validation.Scalar(),
+    save=validation.Function(optional=True),
+)
 def freeze_certified(
     m,
     n,
@@ -250,17 +268,10 @@ def freeze_certified(
     >>> bool(run.q_max <= 2 / 9), run.steps > 0, run.b_cert <= run.b
     (True, True, True)
     """
-    m, n = validation.count(m, "m", minimum=2), validation.count(n, "n")
-    level = validation.positive_scalar(level, "level")
-    divisor = validation.positive_scalar(divisor, "divisor")
-    fraction = validation.positive_scalar(fraction, "fraction")
     if fraction > 1:
         raise ValueError(f"fraction must be in (0, 1] (got {fraction})")
-    every = validation.scalar(every, "every")
     if not every >= 0:
         raise ValueError(f"every must be >= 0 (got {every})")
-    if save is not None:
-        validation.function(save, "save")
     theta0, eta = pretraining.start(_size_scale(m, n) / divisor, prior, ratio=1.0)
     eta *= fraction
     b_min = sparse_corpus.lowest_anchor(theta0[1], n)
@@ -346,6 +357,7 @@ class _CertifiedState:
         )
 
 
+@validation.constrained(prior=pretraining.UNIFORM, level=validation.PositiveScalar())
 def rule_scale_ratio(prior, level=0.5):
     """``b_T / m`` at which the corpus rule freezes a long-context run (asymptotic).
 
@@ -380,7 +392,6 @@ def rule_scale_ratio(prior, level=0.5):
     >>> round(rule_scale_ratio(tasks.Uniform(0.1, 0.9)), 4)
     0.0361
     """
-    level = validation.positive_scalar(level, "level")
     return (level / calibration.slow_layer(prior).constant) ** 2
 
 
@@ -393,6 +404,13 @@ def _noisy_one(item):
     return freeze_by_rule(m, n, prior, rng, level, divisor)
 
 
+@validation.constrained(
+    sizes=validation.Rows(1, 1),
+    prior=pretraining.UNIFORM,
+    corpora=validation.Integer(),
+    seed=validation.Seed(as_given=True),
+    level=validation.PositiveScalar(),
+)
 def pretrain_noisy(
     sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None
 ):
@@ -411,14 +429,21 @@ def pretrain_noisy(
     >>> [len(row) for row in out]
     [2, 2]
     """
-    sizes = validation.count_rows(sizes, "sizes", (1, 1))
-    corpora = validation.count(corpora, "corpora")
     indices = range(len(sizes))
     return _noisy_sweep(
         sizes, indices, prior, corpora, seed, level, 1.0, n_workers, backend
     )
 
 
+@validation.constrained(
+    sizes=validation.Rows(1, 1),
+    indices=validation.Integers(minimum=0),
+    prior=pretraining.UNIFORM,
+    corpora=validation.Integer(),
+    seed=validation.Seed(as_given=True),
+    level=validation.PositiveScalar(),
+    divisor=validation.PositiveScalar(),
+)
 def lower_starts(
     sizes,
     indices,
@@ -451,10 +476,6 @@ def lower_starts(
     >>> bool(out[0][0].b >= 1.25)
     True
     """
-    sizes = validation.count_rows(sizes, "sizes", (1, 1))
-    corpora = validation.count(corpora, "corpora")
-    divisor = validation.positive_scalar(divisor, "divisor")
-    indices = validation.counts(indices, "indices", minimum=0)
     if any(i >= len(sizes) for i in indices):
         raise ValueError(
             f"indices must be below len(sizes) = {len(sizes)} (got {indices})"

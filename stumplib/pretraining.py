@@ -32,11 +32,14 @@ from . import (
     calibration,
     descent_lemma,
     sweep,
+    tasks,
     training,
     validation,
 )
-from .corpus import Corpus, noise_ratio
+from .corpus import STACKABLE, Corpus, noise_ratio
 
+#: A threshold prior uniform on an interval (the valley and the lemma's step need one).
+UNIFORM = validation.Instance(tasks.Uniform)
 #: ``b_0 = b_T / START_RATIO``.
 START_RATIO = 1.5
 #: Steps allowed to a run frozen by the corpus rule, a guard against a run that never
@@ -64,6 +67,11 @@ class Freeze(NamedTuple):
     steps: int
 
 
+@validation.constrained(
+    b_target=validation.PositiveScalar(),
+    prior=UNIFORM,
+    ratio=validation.Scalar(),
+)
 def start(b_target, prior, ratio=START_RATIO):
     """Large-resolution start for a run to ``b_target``: ``((a_0, b_0), eta)``.
 
@@ -101,8 +109,6 @@ def start(b_target, prior, ratio=START_RATIO):
     >>> b0, round(a0, 2), round(eta)
     (20.0, 20.41, 350)
     """
-    b_target = validation.positive_scalar(b_target, "b_target")
-    ratio = validation.scalar(ratio, "ratio")
     if not ratio >= 1:
         raise ValueError(f"ratio must be >= 1 (got {ratio})")
     return _valley_start(b_target / ratio, prior)
@@ -114,6 +120,13 @@ def _valley_start(b0, prior):
     return (a0, b0), descent_lemma.step_bound(a0, b0, prior)
 
 
+@validation.constrained(
+    corpus=validation.Instance(Corpus),
+    theta0=validation.Point(),
+    eta=validation.PositiveScalar(),
+    b_target=validation.PositiveScalar(),
+    max_steps=validation.Integer(minimum=0),
+)
 def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     """Constant-step gradient descent on ``corpus`` until the scale is ``b_target``.
 
@@ -141,10 +154,6 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     >>> bool(h.b >= 21.0), h.steps > 0
     (True, True)
     """
-    validation.instance(corpus, Corpus, "corpus")
-    eta = validation.positive_scalar(eta, "eta")
-    b_target = validation.positive_scalar(b_target, "b_target")
-    max_steps = validation.count(max_steps, "max_steps", minimum=0)
     follower = corpus.follow()
 
     def direction(a, b, k):
@@ -153,6 +162,13 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     return _frozen(direction, theta0, eta, max_steps, f"b_target={b_target}")
 
 
+@validation.constrained(
+    corpus=validation.Instance(Corpus),
+    theta0=validation.Point(),
+    eta=validation.PositiveScalar(),
+    level=validation.PositiveScalar(),
+    max_steps=validation.Integer(minimum=0),
+)
 def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
     """Constant-step descent until the corpus's own gradient noise reaches ``level``.
 
@@ -181,10 +197,6 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
     >>> bool(h.b > theta0[1]), h.steps > 0
     (True, True)
     """
-    validation.instance(corpus, Corpus, "corpus")
-    eta = validation.positive_scalar(eta, "eta")
-    level = validation.positive_scalar(level, "level")
-    max_steps = validation.count(max_steps, "max_steps", minimum=0)
     follower = corpus.follow()
 
     def direction(a, b, k):
@@ -203,6 +215,13 @@ def _frozen(direction, theta0, eta, max_steps, goal):
     return Freeze(float(a), float(b), float(eta * k), int(k))
 
 
+@validation.constrained(
+    corpus=validation.Instance(Corpus),
+    b_target=validation.PositiveScalar(),
+    prior=UNIFORM,
+    ratio=validation.Scalar(),
+    shift=validation.Scalar(),
+)
 def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     """:func:`train_to_scale` from :func:`start`, the label score moved by ``shift``.
 
@@ -223,12 +242,15 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     >>> bool(6.0 <= h.b < 6.1)
     True
     """
-    validation.instance(corpus, Corpus, "corpus")
-    shift = validation.scalar(shift, "shift")
     (a0, b0), eta = start(b_target, prior, ratio)
     return train_to_scale(corpus, (a0 + shift, b0), eta, b_target)
 
 
+@validation.constrained(
+    corpora=STACKABLE,
+    prior=UNIFORM,
+    max_steps=validation.Integer(minimum=0),
+)
 def train_side_by_side(
     corpora, theta0, targets, prior, max_steps=100_000, stop_late=False
 ):
@@ -298,7 +320,6 @@ def train_side_by_side(
     if targets.ndim not in (1, 2) or np.any(np.diff(targets, axis=-1) < 0):
         raise ValueError("targets must be non-decreasing scales, shape (k,) or (R, k)")
     targets = validation.batch(targets, "targets", (len(corpora), targets.shape[-1]))
-    max_steps = validation.count(max_steps, "max_steps", minimum=0)
     return _side_by_side(
         corpora, stacked, m, theta.copy(), targets, max_steps, prior, bool(stop_late)
     )
@@ -385,6 +406,7 @@ def _leg_step(a, b, prior, stop_late):
         return np.nan
 
 
+@validation.constrained(seed=validation.Seed(as_given=True))
 def stream(seed, *index):
     """The structured stream ``(*seed, *index)``; ``seed`` is an int or a tuple of ints.
 
@@ -426,6 +448,14 @@ def _pretrain_one(item):
     return train_from_start(Corpus.sample(m, n, prior, rng=rng), target, prior, ratio)
 
 
+@validation.constrained(
+    sizes=validation.Rows(1, 1),
+    targets=validation.Positive(),
+    prior=UNIFORM,
+    corpora=validation.Integer(),
+    seed=validation.Seed(as_given=True),
+    ratio=validation.Scalar(),
+)
 def pretrain(
     sizes,
     targets,
@@ -473,14 +503,11 @@ def pretrain(
     >>> [bool(h.b >= 6.0) for h in out[0]]
     [True, True]
     """
-    sizes = validation.count_rows(sizes, "sizes", (1, 1))
-    targets = validation.positive(targets, "targets")
     if targets.shape != (len(sizes),):
         raise ValueError(
             f"sizes and targets must have equal lengths (got {len(sizes)} and shape "
             f"{targets.shape})"
         )
-    corpora = validation.count(corpora, "corpora")
     items = [
         (m, n, float(target), prior, ratio, stream(seed, i, r))
         for i, ((m, n), target) in enumerate(zip(sizes, targets))

@@ -266,9 +266,14 @@ def Rules():
     return _object(objects.rules, ((None, TypeError), ([len], TypeError)))
 
 
-def Seed(optional=False):
-    """A structured seed, a tuple of integers ``>= 0`` (``validation.seed``)."""
+def Seed(as_given=False):
+    """A structured seed, a tuple of integers ``>= 0`` (``validation.seed``).
+
+    ``as_given``: passed on as given (an int stays an int), not as the tuple.
+    """
     bad = (((), ValueError), (-1, ValueError), (0.5, ValueError), ("0", TypeError))
+    if as_given:
+        return _object(objects.seed, bad)
     return Constraint(objects.seed, bad)
 
 
