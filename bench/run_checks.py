@@ -15,16 +15,15 @@ import time
 from types import SimpleNamespace
 
 REPEATS, STEPS = 7, 400
+MODULES = ("tasks", "corpus", "training")
 
 
 def package(name):
     """The modules of the package ``name`` that the loops use."""
-    return SimpleNamespace(
-        **{
-            m: importlib.import_module(f"{name}.{m}")
-            for m in ("tasks", "corpus", "training")
-        }
-    )
+    modules = {m: importlib.import_module(f"{name}.{m}") for m in MODULES}
+    # the corpus rule's module since pretraining.py was split
+    rule = "corpus_rule" if name == "stumplib" else "pretraining"
+    return SimpleNamespace(**modules, rule=importlib.import_module(f"{name}.{rule}"))
 
 
 def loops(lib):
@@ -37,6 +36,9 @@ def loops(lib):
         ),
         "corpus descent": lambda: lib.training.corpus_descent(
             sample, (9.0, 10.0), 50.0, STEPS
+        ),
+        "corpus rule (freeze_by_rule, 200 x 200)": lambda: lib.rule.freeze_by_rule(
+            200, 200, prior, (1, 2)
         ),
     }
 
