@@ -1,11 +1,15 @@
 """Every public entry point rejects bad input with a ValueError or TypeError naming the
 argument.
 
-A table lists, for each public function, a valid call, the arguments that must hold
-real numbers (and which of them are counts) and the arguments that must be laws.
-Hypothesis then replaces one argument at a time by a bad value of some kind and checks
-the exception type and that the message names the argument. Every public callable of
-stumplib is in the table or, with the reason, in :data:`NO_NUMERIC_INPUT`.
+A function that declares its constraints (:func:`stumplib.validation.constrained`) has
+only a valid call in :data:`CALLS`: its bad-input cases are generated from the
+declarations, every declared argument against every bad value its constraint lists.
+For the others (modules in :data:`UNDECLARED`) and for what a declaration cannot say,
+the hand table :data:`CASES` lists a valid call, the arguments that must hold real
+numbers (and which of them are counts) and the arguments that must be laws; Hypothesis
+then replaces one argument at a time by a bad value of some kind and checks the
+exception type and that the message names the argument. Every public callable of
+stumplib is in a table or, with the reason, in :data:`NO_NUMERIC_INPUT`.
 """
 
 import dataclasses
