@@ -82,8 +82,8 @@ def combine(neg, pos):
     Examples
     --------
     >>> offset, d_a, d_b = combine((0.0, 0.1, 0.01), (0.0, 0.5, 0.04))
-    >>> float(offset), float(d_a), round(float(d_b), 6)
-    (0.30000000000000004, 0.1, -0.065)
+    >>> round(float(offset), 6), round(float(d_a), 6), round(float(d_b), 6)
+    (0.3, 0.1, -0.065)
     """
     (lm_neg, d_neg, v_neg), (lm_pos, d_pos, v_pos) = neg, pos
     with np.errstate(invalid="ignore"):

@@ -190,6 +190,7 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
     --------
     >>> from stumplib import tasks
     >>> from stumplib.corpus import Corpus
+    >>> from stumplib.corpus_rule import size_start
     >>> prior = tasks.Uniform(0.1, 0.9)
     >>> corpus = Corpus.sample(200, 200, prior, rng=1)
     >>> theta0, eta = size_start(200, 200, prior)
