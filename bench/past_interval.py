@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from stumplib import calibration, frozen, pretraining, tasks
+from stumplib import calibration, frozen, past_freeze, tasks
 
 PRIOR = tasks.Uniform(0.1, 0.9)
 SIZES = [(50, 50), (100, 100), (200, 200)]
@@ -24,7 +24,7 @@ FACTORS = (2.0, 4.0, 8.0)
 def main(corpora=16):
     """Print the measurements, one line per size."""
     start = time.perf_counter()
-    runs = pretraining.train_past_freeze(SIZES, PRIOR, corpora, (12, 1), FACTORS)
+    runs = past_freeze.train_past_freeze(SIZES, PRIOR, corpora, (12, 1), FACTORS)
     print(f"{time.perf_counter() - start:.1f} s", flush=True)
     for (k, _), size in zip(SIZES, runs):
         a = np.array([[h.a for h in row] for row in size])

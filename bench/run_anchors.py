@@ -2,7 +2,7 @@
 
 For ``m = n = k`` one sparse corpus (:class:`~stumplib.sparse_corpus.SparseCorpus`) is
 trained by :func:`stumplib.pretraining.train_until_noisy` from the size-tied start
-(:func:`stumplib.pretraining.size_start`), with the corpus's
+(:func:`stumplib.corpus_rule.size_start`), with the corpus's
 :class:`~stumplib.corpus.Follower` (the general one: the radius is what this benchmark
 varies, and :class:`~stumplib.sparse_corpus.SparseFollower`'s term counts assume the
 natural radius), once with each radius:
@@ -15,7 +15,7 @@ natural radius), once with each radius:
   series' remainder stays below ``4e-18`` at ``|delta| d <= RHO``.
 
 Only public names are used: the radius is
-:func:`stumplib.corpus.unchecked_expansion_radius` (which the Follower and
+:func:`stumplib.corpus.expansion_radius` (which the Follower and
 :func:`~stumplib.sparse_corpus.lowest_anchor` call) and the series' length
 ``Follower.TERMS``, both swapped for the run and restored; the corpus's
 ``follow`` is swapped to hand out (and keep) the Followers, whose ``anchors`` count the
@@ -34,7 +34,7 @@ import time
 import numpy as np
 
 from stumplib import corpus as corpus_module
-from stumplib import pretraining, tasks
+from stumplib import corpus_rule, pretraining, tasks
 from stumplib.corpus import Follower
 from stumplib.sparse_corpus import SparseCorpus
 
@@ -43,7 +43,7 @@ SIZES = (1_000, 3_000, 10_000)
 #: ``|delta| d <= RHO`` on the windows of the ``wide`` radius, with ``TERMS_WIDE`` terms:
 #: remainder ``RHO^T / T! e^{2 RHO} < 4e-18``.
 RHO, TERMS_WIDE = 3.0, 32
-NATURAL = corpus_module.unchecked_expansion_radius
+NATURAL = corpus_module.expansion_radius
 
 
 def radius(name):
@@ -70,7 +70,7 @@ class Recorder:
     def follower(self, corpus):
         """A Follower of ``corpus`` whose per-task gradients are timed."""
         follower = Follower(corpus)
-        gradients = follower.unchecked_task_gradients
+        gradients = follower.task_gradients
 
         def timed(a, b):
             before, start = follower.anchors, time.perf_counter()
@@ -79,7 +79,7 @@ class Recorder:
                 self.anchor_time += time.perf_counter() - start
             return out
 
-        follower.unchecked_task_gradients = timed
+        follower.task_gradients = timed
         self.followers.append(follower)
         return follower
 
@@ -87,19 +87,19 @@ class Recorder:
 def run(corpus, name, theta0, eta):
     """One corpus-rule run with radius ``name``: ``(Freeze, anchors, seconds, anchor s)``."""
     saved = (
-        corpus_module.unchecked_expansion_radius,
+        corpus_module.expansion_radius,
         Follower.TERMS,
         SparseCorpus.follow,
     )
     recorder = Recorder()
-    corpus_module.unchecked_expansion_radius, Follower.TERMS = radius(name)
+    corpus_module.expansion_radius, Follower.TERMS = radius(name)
     SparseCorpus.follow = lambda corpus: recorder.follower(corpus)
     try:
         start = time.perf_counter()
         frozen = pretraining.train_until_noisy(corpus, theta0, eta)
         seconds = time.perf_counter() - start
     finally:
-        corpus_module.unchecked_expansion_radius, Follower.TERMS = saved[:2]
+        corpus_module.expansion_radius, Follower.TERMS = saved[:2]
         SparseCorpus.follow = saved[2]
     anchors = sum(f.anchors for f in recorder.followers)
     return frozen, anchors, seconds, recorder.anchor_time
@@ -108,10 +108,10 @@ def run(corpus, name, theta0, eta):
 def main(sizes=SIZES, names=("capped", "natural", "wide")):
     """Print steps, anchors and time per run for each radius and size."""
     for k in sizes:
-        theta0, eta = pretraining.size_start(k, k, PRIOR)
+        theta0, eta = corpus_rule.size_start(k, k, PRIOR)
         b0 = theta0[1]
         # the lowest anchor of the widest radius: b0 - RHO b0 / (cutoff + RHO)
-        cutoff = corpus_module.unchecked_window_cutoff(k)
+        cutoff = corpus_module.window_cutoff(k)
         b_min = b0 - RHO * max(b0 / (cutoff + RHO), 1.0)
         corpus = SparseCorpus.sample(k, k, max(b_min, 0.5), PRIOR, seed=(28, 4, k))
         reference = None

@@ -1,7 +1,7 @@
 """Benchmark: a corpus step of a training run against its floor, and a certified run.
 
 For ``m = n = k`` one sparse corpus (:class:`~stumplib.sparse_corpus.SparseCorpus`) is
-drawn for a run from the size-tied start (:func:`stumplib.pretraining.size_start`), and
+drawn for a run from the size-tied start (:func:`stumplib.corpus_rule.size_start`), and
 side by side in this process:
 
 * *step*: one step of a corpus-rule run with the corpus's own follower
@@ -15,7 +15,7 @@ side by side in this process:
 * *floor*: one matrix-vector pass over the full 20-term anchor series in today's
   representation: an array of ``3 x 20 x 2 m`` doubles, term-major, times the 20
   coefficients (the time does not depend on the values, only on the shape);
-* *run*: one certified run to its freeze (:func:`stumplib.pretraining.freeze_certified`),
+* *run*: one certified run to its freeze (:func:`stumplib.corpus_rule.freeze_certified`),
   for ``k <= RUN_UP_TO`` (``run -`` above, where a run takes hours).
 
 Usage: ``python bench/run_cost.py [k ...]`` (default ``1e3 1e4 1e5``; one BLAS thread,
@@ -37,8 +37,8 @@ import time
 
 import numpy as np
 
-from stumplib import pretraining, tasks
-from stumplib.corpus import Corpus, Follower, unchecked_expansion_radius
+from stumplib import corpus_rule, tasks
+from stumplib.corpus import Corpus, Follower, expansion_radius
 from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
 
 PRIOR = tasks.Uniform(0.1, 0.9)
@@ -54,14 +54,14 @@ def step_times(followers, corpus, theta0):
     for follower in followers:
         follower.summaries(a0, b0)
     anchor = followers[0].state()["anchor"]
-    radius = unchecked_expansion_radius(anchor, corpus.cutoff)
+    radius = expansion_radius(anchor, corpus.cutoff)
     scales = anchor + np.linspace(-0.9, 1.0, POINTS) * radius * (1 - 1e-9)
     best = np.full((len(followers), POINTS), np.inf)
     for _ in range(REPEATS):
         for p, b in enumerate(scales):
             for f, follower in enumerate(followers):
                 start = time.perf_counter()
-                gradients = follower.unchecked_task_gradients(a0, b)
+                gradients = follower.task_gradients(a0, b)
                 noise(gradients, s)
                 best[f, p] = min(best[f, p], time.perf_counter() - start)
     assert all(f.anchors == 1 for f in followers)  # every point within one anchor
@@ -89,7 +89,7 @@ def floor_time(m):
 def main(sizes=SIZES, copies=1):
     """Print the step, its floor and a run for each size."""
     for k in sizes:
-        theta0, _ = pretraining.size_start(k, k, PRIOR)
+        theta0, _ = corpus_rule.size_start(k, k, PRIOR)
         corpus = SparseCorpus.sample(
             k // copies, k, lowest_anchor(theta0[1], k), PRIOR, seed=(43, k)
         )
@@ -105,7 +105,7 @@ def main(sizes=SIZES, copies=1):
         )
         if k <= RUN_UP_TO and copies == 1:
             start = time.perf_counter()
-            h = pretraining.freeze_certified(k, k, PRIOR, (43, k))
+            h = corpus_rule.freeze_certified(k, k, PRIOR, (43, k))
             print(
                 f"run {time.perf_counter() - start:.0f} s, {h.steps} steps to "
                 f"b_T={h.b:.1f}",

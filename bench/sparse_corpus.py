@@ -5,7 +5,7 @@ for ``b_min = b_0 - R(b_0)``, the lowest anchor of a Follower run from ``b_0``:
 :func:`~stumplib.sparse_corpus.lowest_anchor`) and, where
 ``m n <= DENSE_LIMIT``, the dense one (:meth:`Corpus.sample
 <stumplib.corpus.Corpus.sample>`) are evaluated side by side in one process at the scale
-where training at that size starts (:func:`stumplib.pretraining.size_start`, on the
+where training at that size starts (:func:`stumplib.corpus_rule.size_start`, on the
 valley). Memory is what the corpus holds (its arrays); time per evaluation is the least
 processor time (not wall time: the machine is shared) of a few evaluations of the loss and
 gradient; a Follower step is one evaluation within the radius of an anchor already made
@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from stumplib import pretraining, tasks
+from stumplib import corpus_rule, tasks
 from stumplib.corpus import Corpus
 from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
 
@@ -67,7 +67,7 @@ def measure(corpus, a, b, repeats):
 def main(sizes=SIZES):
     """Print one line per size: memory and time of both engines."""
     for k in sizes:
-        (a, b), _ = pretraining.size_start(k, k, PRIOR)
+        (a, b), _ = corpus_rule.size_start(k, k, PRIOR)
         repeats = 3 if k <= 30_000 else 1
         start = time.perf_counter()
         sparse = SparseCorpus.sample(k, k, lowest_anchor(b, k), PRIOR, seed=(28, k))

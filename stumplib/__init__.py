@@ -40,6 +40,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     the certified interval's predicted end b = m / (4 C(b)^2) along the population flow
 ``pretraining``
     large-resolution starts, runs to a freezing scale or by the corpus's own noise
+``corpus_rule``
+    the corpus rule: size-tied starts, runs frozen by their noise ratio, certified
 ``infinite_corpus``
     infinite-context corpora: the corpus rule's frozen scale with task sampling alone
 ``past_freeze``

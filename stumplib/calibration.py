@@ -35,14 +35,38 @@ _TAIL = (
 )
 
 
-def _interior_uniform(prior, name="prior"):
+def _uniform(prior, name):
     if not isinstance(prior, tasks.Uniform):
         raise TypeError(
             f"{name} must be a tasks.Uniform prior (got {type(prior).__name__})"
         )
-    return prior.lo, prior.hi
+    return prior
 
 
+def _below_one(prior, name):
+    validation.instance(prior, tasks.Uniform, name)
+    hi = float(prior.support[1])
+    if not hi < 1.0:
+        raise ValueError(
+            f"{name} must lie below 1 (got hi = {hi}): no valley on a prior reaching 1"
+        )
+    return prior
+
+
+_NOT_UNIFORM = (
+    (None, TypeError),
+    ("uniform", TypeError),
+    (tasks.Beta(2, 2), TypeError),
+)
+#: A threshold prior uniform on an interval.
+UNIFORM = validation.Constraint(_uniform, _NOT_UNIFORM)
+#: A threshold prior uniform on an interval below 1 (a valley exists).
+BELOW_ONE = validation.Constraint(
+    _below_one, (*_NOT_UNIFORM, (tasks.Uniform(), ValueError))
+)
+
+
+@validation.constrained(b=validation.Positive(), prior=UNIFORM)
 def guess(b, prior):
     """Asymptotic valley ``hi·b + log b + log(hi/2)``.
 
@@ -55,8 +79,7 @@ def guess(b, prior):
     prior : tasks.Uniform
         Threshold prior.
     """
-    _, hi = _interior_uniform(prior)
-    b = validation.positive(b, "b")
+    hi = prior.hi
     return hi * b + np.log(np.maximum(b, 1.0)) + np.log(hi / 2.0)
 
 
@@ -65,7 +88,7 @@ def _dl_da(a, b, prior, features):
 
     Its arguments validated there.
     """
-    return population.unchecked_loss_and_gradient(a, b, prior, features)[1]
+    return population.loss_and_gradient(a, b, prior, features)[1]
 
 
 def _bracket(b, prior, features):
@@ -104,6 +127,9 @@ def _a_star_scalar(b, prior, features):
     )
 
 
+@validation.constrained(
+    b=validation.Positive(), prior=UNIFORM, features=validation.Features()
+)
 def a_star(b, prior, features=None):
     """The finite minimizer ``a*(b) = argmin_a L(a, b)`` under an interior uniform law.
 
@@ -129,14 +155,13 @@ def a_star(b, prior, features=None):
         If ``b`` is not positive, the prior is not uniform, or the loss has no finite
         minimizer in ``a`` (e.g. ``U[0, 1]``, where it decreases in ``a``).
     """
-    _interior_uniform(prior)
-    validation.features(features)
-    b = validation.positive(b, "b")
+    b = np.asarray(b, dtype=float)  # as given when called inside the library
     out = np.array([_a_star_scalar(float(bi), prior, features) for bi in b.ravel()])
     out = out.reshape(b.shape)
     return float(out) if out.ndim == 0 else out
 
 
+@validation.constrained(b=validation.Positive(), prior=UNIFORM)
 def min_loss(b, prior):
     """``min_a L(a, b) = L(a*(b), b)`` under an interior uniform prior (shape of ``b``).
 
@@ -159,8 +184,7 @@ def min_loss(b, prior):
     TypeError
         If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
     """
-    a = np.asarray(a_star(b, prior))
-    b = validation.positive(b, "b")
+    a, b = np.asarray(a_star(b, prior)), np.asarray(b, dtype=float)
     out = np.array(
         [population.loss(ai, bi, prior) for ai, bi in zip(a.ravel(), b.ravel())]
     )
@@ -184,6 +208,7 @@ class OffValley(NamedTuple):
     inefficiency: np.ndarray
 
 
+@validation.constrained(a=validation.Finite(), b=validation.Positive(), prior=UNIFORM)
 def off_valley(a, b, prior):
     """Offset from the valley and population inefficiency of points ``(a, b)``.
 
@@ -205,8 +230,6 @@ def off_valley(a, b, prior):
         of the shape of ``a``. The inefficiency is ``>= 0`` up to rounding, and 0 on
         the valley.
     """
-    a = validation.finite(a, "a")
-    b = validation.positive(b, "b")
     validation.same_shape(a, b, ("a", "b"))
     valley = np.asarray(a_star(b, prior))
     loss = np.array(
@@ -226,10 +249,10 @@ def _bias_deficit(t0, t1):
     top = min(t1, _TAIL)
     if top <= t0:
         return 0.0
-    breaks = quadrature.unchecked_clipped(
+    breaks = quadrature.clipped(
         np.concatenate([[0.0], 2.0 ** np.arange(-4, 10)]), t0, top
     )
-    t, w = quadrature.unchecked_gauss_legendre(breaks)
+    t, w = quadrature.gauss_legendre(breaks)
     phi = np.where(t > 0, t / np.expm1(np.where(t > 0, t, 1.0)), 1.0)
     return float(w @ (2 * phi - phi**2))
 
@@ -243,10 +266,11 @@ def _loss_at_infinity(b, lo, hi):
         return (
             1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))
         ) / b**2
-    q, w = quadrature.unchecked_gauss_legendre(np.linspace(1 - hi, 1 - lo, 9))
-    return float(w @ (q * moments.unchecked_mean_fraction(b * q)) ** 2) / (hi - lo)
+    q, w = quadrature.gauss_legendre(np.linspace(1 - hi, 1 - lo, 9))
+    return float(w @ (q * moments.mean_fraction(b * q)) ** 2) / (hi - lo)
 
 
+@validation.constrained(b=validation.Positive(), prior=UNIFORM)
 def scaled_loss_at_infinity(b, prior):
     """``b²·L(∞, b)``: the loss when only positive examples carry weight.
 
@@ -264,11 +288,11 @@ def scaled_loss_at_infinity(b, prior):
     prior : tasks.Uniform
         Threshold prior (any ``U[lo, hi]``).
     """
-    b = validation.positive(b, "b")
     out = np.asarray(loss_at_infinity(b, prior)) * b**2
     return float(out) if out.ndim == 0 else out
 
 
+@validation.constrained(b=validation.Positive(), prior=UNIFORM)
 def loss_at_infinity(b, prior):
     """``L(∞, b) = lim_{a→∞} L(a, b)`` (see :func:`scaled_loss_at_infinity`).
 
@@ -291,14 +315,14 @@ def loss_at_infinity(b, prior):
     TypeError
         If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
     """
-    lo, hi = _interior_uniform(prior)
-    b = validation.positive(b, "b")
+    lo, hi, b = prior.lo, prior.hi, np.asarray(b, dtype=float)
     out = np.array([_loss_at_infinity(float(bi), lo, hi) for bi in b.ravel()]).reshape(
         b.shape
     )
     return float(out) if out.ndim == 0 else out
 
 
+@validation.constrained(a=validation.Finite(), b=validation.Positive(), prior=UNIFORM)
 def offset(a, b, prior):
     """The distance ``a - a*(b)`` of the label score from the valley.
 
@@ -314,7 +338,6 @@ def offset(a, b, prior):
     float or ndarray
         ``a - a*(b)``, with the broadcast shape of ``a`` and ``b``.
     """
-    a, b = validation.parameters(a, b)
     shape = validation.broadcastable((a, b), ("a", "b"))
     out = np.broadcast_to(a, shape) - np.asarray(
         a_star(np.broadcast_to(b, shape), prior)
@@ -322,6 +345,7 @@ def offset(a, b, prior):
     return float(out) if out.ndim == 0 else out
 
 
+@validation.constrained(prior=BELOW_ONE)
 def sampling_constant(prior):
     """``C_σ = lim σ_∞(b) / √b = √(2(1 + hi²) / (3(hi - lo)))`` on the valley.
 
@@ -353,7 +377,7 @@ def sampling_constant(prior):
     >>> round(sampling_constant(tasks.Uniform(0.1, 0.9)), 4)
     1.2281
     """
-    lo, hi = _interior_support(prior)
+    lo, hi = (float(v) for v in prior.support)
     return float(np.sqrt(2.0 * (1.0 + hi**2) / (3.0 * (hi - lo))))
 
 
@@ -372,6 +396,7 @@ class SlowLayer(NamedTuple):
     lag: float
 
 
+@validation.constrained(prior=BELOW_ONE)
 def slow_layer(prior):
     """``lim σ_∞(b) / √b`` on the slow curve of the flow on ``U[lo, hi]``, and its lag.
 
@@ -404,21 +429,10 @@ def slow_layer(prior):
     >>> round(layer.constant, 4), round(layer.lag, 4)
     (2.6318, -0.157)
     """
-    lo, hi = _interior_support(prior)
+    lo, hi = (float(v) for v in prior.support)
     width = hi - lo
     top = 1.0 + np.sqrt(1.0 + 2.0 * hi * width / (1.0 + hi**2))
     moment = top**2 / 2.0 - 2.0 * top**3 / 3.0 + top**4 / 4.0
     return SlowLayer(
         float(np.sqrt((1.0 + hi**2) ** 2 * moment / width)), float(-np.log(top / 2))
     )
-
-
-def _interior_support(prior):
-    """``(lo, hi)`` of a uniform prior below 1, or the error that says why not."""
-    validation.instance(prior, tasks.Uniform, "prior")
-    lo, hi = (float(v) for v in prior.support)
-    if not hi < 1.0:
-        raise ValueError(
-            f"prior must lie below 1 (got hi = {hi}): no valley on a prior reaching 1"
-        )
-    return lo, hi

@@ -409,7 +409,7 @@ def context_bias(corpus, a, b, prior):
     validation.instance(corpus, corpus_module.Corpus, "corpus")
     a, b = validation.scalar_parameters(a, b)
     _, norm = _population_gradient(a, b, prior)
-    total = corpus.unchecked_task_gradients(a, b) / norm
+    total = corpus.task_gradients(a, b) / norm
     diff = total - population_task_gradients(a, b, corpus.s) / norm
     m = diff.shape[0]
     if m < 2:

@@ -214,7 +214,7 @@ def certified_run(
     def direction(a, b, k):
         if state["failed"] and until_failure:
             return None
-        gradient = np.array(follower.unchecked_loss_and_gradient(a, b)[1:])
+        gradient = np.array(follower.loss_and_gradient(a, b)[1:])
         last = b >= b_stop
         if b >= state["next"] or last:
             lam = descent_lemma.curvature(a, b, prior)
@@ -229,7 +229,7 @@ def certified_run(
             state["failed"] = state["failed"] or failed
         return None if last else state["eta"] * gradient
 
-    training.unchecked_descend(direction, theta0, 1.0, max_steps, f"b_stop={b_stop}")
+    training.descend(direction, theta0, 1.0, max_steps, f"b_stop={b_stop}")
     columns = [np.array(c) for c in zip(*rows)]
     step, a, b, rho, q, decrease, guaranteed, etas = columns
     failing = np.flatnonzero((rho > descent_lemma.RHO_MAX) | (q > descent_lemma.Q_MAX))

@@ -33,6 +33,51 @@ import numpy as np
 from . import head, moments, tasks, validation
 
 
+def _tasks(values):
+    """Check a corpus's contexts ``x``, ``y`` (one row a task) and thresholds ``s``."""
+    x, y = validation.context(values["x"], values["y"])
+    s = values["s"]
+    if x.ndim != 2:
+        raise ValueError(f"x must have shape (m, n) (got {x.shape})")
+    if s.shape != x.shape[:1]:
+        raise ValueError(f"s must have shape {x.shape[:1]} (got {s.shape})")
+    wrong = np.flatnonzero(np.any(y != (x > s[:, None]), axis=-1))
+    if wrong.size:
+        raise ValueError(
+            f"y must be 1{{x > s}} in every task (task {wrong[0]} differs)"
+        )
+
+
+def _stackable(corpora, name):
+    """Check corpora to stack: a non-empty sequence of corpora of one kind and ``n``."""
+    if not isinstance(corpora, Corpus) and (
+        not hasattr(corpora, "__len__") or isinstance(corpora, str)
+    ):
+        raise TypeError(
+            f"{name} must be a non-empty sequence of Corpus "
+            f"(got {type(corpora).__name__})"
+        )
+    if isinstance(corpora, Corpus) or not len(corpora):
+        raise ValueError(f"{name} must be a non-empty sequence of Corpus")
+    for corpus in corpora:
+        validation.instance(corpus, Corpus, name)
+    widths = {corpus.shape[1] for corpus in corpora}
+    if len(widths) != 1:
+        raise ValueError(f"{name} must have equal n (got {sorted(widths)})")
+    kinds = sorted({type(corpus).__name__: type(corpus) for corpus in corpora}.items())
+    if len(kinds) != 1:
+        raise ValueError(f"{name} must be of one kind (got {[k for k, _ in kinds]})")
+    return corpora
+
+
+#: Corpora to stack (:meth:`Corpus.stack`): a non-empty sequence of corpora of one kind
+#: with one ``n``.
+STACKABLE = validation.Constraint(
+    _stackable,
+    ((None, TypeError), ([], ValueError), ([None], TypeError), (0.5, TypeError)),
+)
+
+
 class _Empirical:
     """The empirical loss and its gradient, from the per-task summaries and thresholds
     ``s``.
@@ -51,21 +96,14 @@ class _Empirical:
         """The head's estimate on each task, shape ``(m,)``."""
         return self.summaries(a, b)[0]
 
+    @validation.constrained(a=validation.Scalar(), b=validation.Scalar())
     def loss_and_gradient(self, a, b):
-        """Empirical loss and its gradient ``(L, dL/da, dL/db)`` at one point
-        ``(a, b)``.
-        """
-        return self.unchecked_loss_and_gradient(*validation.scalar_parameters(a, b))
-
-    def unchecked_loss_and_gradient(self, a, b):
-        """:meth:`loss_and_gradient` at a validated point, without the checks.
-
-        Along a run.
+        """Empirical loss and its gradient ``(L, dL/da, dL/db)`` at one point.
 
         Parameters
         ----------
         a, b : float
-            Head parameters, finite.
+            Head parameters.
 
         Returns
         -------
@@ -88,13 +126,14 @@ class _Empirical:
         """Empirical gradient ``(dL/da, dL/db)``."""
         return self.loss_and_gradient(a, b)[1:]
 
-    def unchecked_task_gradients(self, a, b):
-        """Per-task gradients at a validated point, without the checks (along a run).
+    @validation.constrained(a=validation.Scalar(), b=validation.Scalar())
+    def task_gradients(self, a, b):
+        """Per-task gradients at one point (:func:`stumplib.corpus.task_gradients`).
 
         Parameters
         ----------
         a, b : float
-            Head parameters, finite.
+            Head parameters.
 
         Returns
         -------
@@ -138,18 +177,13 @@ class Corpus(_Empirical):
     DENSE_SHARE = 0.6
     _LABELS = np.array([0.0, 1.0])  # the label of each class, negatives then positives
 
+    @validation.constrained(
+        _tasks,
+        x=validation.UnitInterval(),
+        y=validation.Labels(),
+        s=validation.UnitInterval(),
+    )
     def __init__(self, x, y, s):
-        x, y = validation.context(x, y)
-        if x.ndim != 2:
-            raise ValueError(f"x must have shape (m, n) (got {x.shape})")
-        s = validation.unit_interval(s, "s")
-        if s.shape != x.shape[:1]:
-            raise ValueError(f"s must have shape {x.shape[:1]} (got {s.shape})")
-        wrong = np.flatnonzero(np.any(y != (x > s[:, None]), axis=-1))
-        if wrong.size:
-            raise ValueError(
-                f"y must be 1{{x > s}} in every task (task {wrong[0]} differs)"
-            )
         per = max(1, self.LAYOUT_BLOCK // x.shape[1])
         self._build(
             s,
@@ -191,7 +225,7 @@ class Corpus(_Empirical):
     def _finish(self):
         """Class leaders, deviations from them and the search keys of the windows."""
         m, n = self._x.shape
-        self.cutoff = unchecked_window_cutoff(n)
+        self.cutoff = window_cutoff(n)
         self._empty = np.column_stack([self.n_neg == 0, self.n_neg == n])
         self._sizes = np.column_stack([self.n_neg, n - self.n_neg])
         self._lead = np.where(self._empty, 0.0, self._x[:, [0, n - 1]])
@@ -218,6 +252,13 @@ class Corpus(_Empirical):
         self._dense = None
 
     @classmethod
+    @validation.constrained(
+        m=validation.Integer(),
+        n=validation.Integer(),
+        prior=validation.Law("sample"),
+        features=validation.Law("sample"),
+        rng=validation.Rng(),
+    )
     def sample(
         cls, m, n, prior=tasks.Uniform(0.1, 0.9), features=tasks.Uniform(), rng=None
     ):
@@ -230,10 +271,7 @@ class Corpus(_Empirical):
         ``m n = 1e8`` examples needs about 2.4 GB (features, deviations and search keys)
         besides one row block.
         """
-        m, n = validation.count(m, "m"), validation.count(n, "n")
-        validation.law(prior, "prior", ("sample",))
-        validation.law(features, "features", ("sample",))
-        rng = np.random.default_rng(validation.rng(rng))
+        rng = np.random.default_rng(rng)
         s = prior.sample(m, rng)
         per = max(1, cls.LAYOUT_BLOCK // n)
 
@@ -247,6 +285,7 @@ class Corpus(_Empirical):
         return corpus
 
     @classmethod
+    @validation.constrained(corpora=STACKABLE)
     def stack(cls, corpora):
         """One corpus holding the tasks of ``corpora``, in order.
 
@@ -257,21 +296,8 @@ class Corpus(_Empirical):
         step. The corpora must be of one class (all dense, or all
         :class:`~stumplib.sparse_corpus.SparseCorpus`); so is the stack.
         """
-        if isinstance(corpora, Corpus) or not len(corpora):
-            raise ValueError("corpora must be a non-empty sequence of Corpus")
-        for corpus in corpora:
-            validation.instance(corpus, Corpus, "corpora")
-        widths = {corpus.shape[1] for corpus in corpora}
-        if len(widths) != 1:
-            raise ValueError(f"corpora must have equal n (got {sorted(widths)})")
-        kinds = sorted(
-            {type(corpus).__name__: type(corpus) for corpus in corpora}.items()
-        )
-        if len(kinds) != 1:
-            raise ValueError(
-                f"corpora must be of one kind (got {[k for k, _ in kinds]})"
-            )
-        return kinds[0][1]._stack(corpora)
+        kinds = {type(corpus) for corpus in corpora}
+        return kinds.pop()._stack(corpora)
 
     @classmethod
     def _stack(cls, corpora):
@@ -295,6 +321,7 @@ class Corpus(_Empirical):
         """
         return Follower(self)
 
+    @validation.constrained(a=validation.Finite(), b=validation.Finite())
     def windows(self, a, b):
         """Numbers of examples of each class that carry weight at ``(a, b)``, for
         ``b > 0``.
@@ -475,7 +502,7 @@ class Corpus(_Empirical):
         with np.errstate(divide="ignore"):
             log_mass = np.where(skipped, -np.inf, np.log(safe) - b * lead)
         log_mass[1] += a
-        return moments.unchecked_combine(
+        return moments.combine(
             *[(log_mass[k], lead[k] + mean[k], var[k]) for k in (0, 1)]
         )
 
@@ -513,8 +540,8 @@ class Follower(_Empirical):
 
     TERMS = 20
 
+    @validation.constrained(corpus=validation.Instance(Corpus))
     def __init__(self, corpus):
-        validation.instance(corpus, Corpus, "corpus")
         self.corpus, self.s = corpus, corpus.s
         self.anchors = 0  # how many anchors the run has needed
         self._anchor = self._last = None
@@ -565,15 +592,16 @@ class Follower(_Empirical):
         return b, radius, np.stack([sums[k : k + self.TERMS] for k in range(3)])
 
     def _radius(self, b):
-        """``R(b)`` (see :func:`unchecked_expansion_radius`)."""
-        return unchecked_expansion_radius(b, self.corpus.cutoff)
+        """``R(b)`` (see :func:`expansion_radius`)."""
+        return expansion_radius(b, self.corpus.cutoff)
 
 
-def unchecked_window_cutoff(n):
+@validation.constrained(n=validation.Integer())
+def window_cutoff(n):
     """The windows' cutoff ``40 + log n`` of a corpus with ``n`` examples per task.
 
     The examples left out of a task weigh less than ``n e^{-cutoff} = e^{-40}`` of its
-    leader. Unchecked: the corpora call it with their validated ``n``.
+    leader.
 
     Parameters
     ----------
@@ -586,25 +614,23 @@ def unchecked_window_cutoff(n):
 
     Examples
     --------
-    >>> round(float(unchecked_window_cutoff(10**4)), 6)  # 40 + log(10^4)
+    >>> round(float(window_cutoff(10**4)), 6)  # 40 + log(10^4)
     49.21034
     """
     return 40.0 + np.log(n)
 
 
-def unchecked_expansion_radius(b, cutoff):
+@validation.constrained(b=validation.Finite(), cutoff=validation.PositiveScalar())
+def expansion_radius(b, cutoff):
     """The radius ``R(b) = max(b / (cutoff + 1), 1)`` of a :class:`Follower`'s
     expansion.
-
-    Unchecked: the follower and :func:`stumplib.sparse_corpus.lowest_anchor` call it on
-    validated scales.
 
     Parameters
     ----------
     b : float or ndarray
         Scale of the anchor.
     cutoff : float
-        The corpus's window cutoff (:func:`unchecked_window_cutoff`).
+        The corpus's window cutoff (:func:`window_cutoff`).
 
     Returns
     -------
@@ -612,7 +638,7 @@ def unchecked_expansion_radius(b, cutoff):
 
     Examples
     --------
-    >>> unchecked_expansion_radius(np.array([10.0, 450.0]), 44.0).tolist()
+    >>> expansion_radius(np.array([10.0, 450.0]), 44.0).tolist()
     [1.0, 10.0]
     """
     return np.maximum(b / (cutoff + 1.0), 1.0)
@@ -623,6 +649,11 @@ def _per_row(rate, rows):
     return rate if np.ndim(rate) == 0 else rate[rows, None]
 
 
+@validation.constrained(
+    corpus=validation.Instance((Corpus, Follower)),
+    a=validation.Scalar(),
+    b=validation.Scalar(),
+)
 def task_gradients(corpus, a, b):
     """Per-task gradients ``G_j = 2 (s_hat_j - s_j) (d/da, d/db) s_hat_j``, ``(m, 2)``.
 
@@ -655,10 +686,18 @@ def task_gradients(corpus, a, b):
     >>> G.shape, bool(np.allclose(G.mean(axis=0), corpus.gradient(9.0, 10.0)))
     ((200, 2), True)
     """
-    validation.instance(corpus, (Corpus, Follower), "corpus")
-    return corpus.unchecked_task_gradients(*validation.scalar_parameters(a, b))
+    return corpus.task_gradients(a, b)
 
 
+def _task_rows(values):
+    gradients = values["gradients"]
+    if gradients.ndim != 2 or gradients.shape[1] != 2 or gradients.shape[0] < 2:
+        raise ValueError(
+            f"gradients must have shape (m, 2) with m >= 2 (got {gradients.shape})"
+        )
+
+
+@validation.constrained(_task_rows, gradients=validation.Finite())
 def noise_ratio(gradients):
     """The corpus's own estimate of its relative task-sampling error.
 
@@ -691,34 +730,6 @@ def noise_ratio(gradients):
     (0.57735026919, 0.57735026919)
     >>> round(noise_ratio(1e200 * G), 12)  # scale-free
     0.57735026919
-    """
-    gradients = validation.finite(gradients, "gradients")
-    if gradients.ndim != 2 or gradients.shape[1] != 2 or gradients.shape[0] < 2:
-        raise ValueError(
-            f"gradients must have shape (m, 2) with m >= 2 (got {gradients.shape})"
-        )
-    return unchecked_noise_ratio(gradients)
-
-
-def unchecked_noise_ratio(gradients):
-    """:func:`noise_ratio` without its checks, for the per-task gradients of a run.
-
-    Parameters
-    ----------
-    gradients : ndarray, shape (m, 2)
-        Finite per-task gradients, ``m >= 2`` (as from
-        :meth:`Corpus.unchecked_task_gradients`).
-
-    Returns
-    -------
-    float
-        As :func:`noise_ratio`.
-
-    Examples
-    --------
-    >>> G = np.array([[1.0, 0.0], [0.0, 1.0], [2.0, 2.0]])
-    >>> unchecked_noise_ratio(G) == noise_ratio(G)
-    True
     """
     m = gradients.shape[0]
     # scale-free: divided by a power of two near the largest entry (exact), so that

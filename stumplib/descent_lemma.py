@@ -24,6 +24,9 @@ RHO_MAX = 0.5
 Q_MAX = 2.0 / 9.0
 
 
+@validation.constrained(
+    a=validation.Scalar(), b=validation.Scalar(), prior=validation.DensityLaw()
+)
 def curvature(a, b, prior):
     """Largest eigenvalue of the population Hessian at ``(a, b)``.
 
@@ -56,10 +59,8 @@ def curvature(a, b, prior):
     >>> round(curvature(float(calibration.a_star(b, prior)), b, prior) * b**3, 1)
     8.8
     """
-    a, b = validation.scalar_parameters(a, b)
-    prior = validation.density_law(prior, "prior")
     hessian = dynamics.hessian(
-        lambda u, v: population.unchecked_loss_and_gradient(u, v, prior, None)[1:], a, b
+        lambda u, v: population.loss_and_gradient(u, v, prior, None)[1:], a, b
     )
     top = float(np.linalg.eigvalsh(hessian)[-1])
     if not top > 0:
@@ -69,6 +70,9 @@ def curvature(a, b, prior):
     return top
 
 
+@validation.constrained(
+    a=validation.Scalar(), b=validation.Scalar(), prior=validation.DensityLaw()
+)
 def step_bound(a, b, prior):
     """The largest step the lemma allows at ``(a, b)``: ``Q_MAX / lambda_max``.
 
@@ -91,6 +95,7 @@ def step_bound(a, b, prior):
     return Q_MAX / curvature(a, b, prior)
 
 
+@validation.constrained(rho=validation.NonNegative(), q=validation.NonNegative())
 def guaranteed_decrease(rho, q):
     """The lemma's bracket ``(1 - rho) - q (1 + rho)^2 / 2``.
 
@@ -119,5 +124,4 @@ def guaranteed_decrease(rho, q):
     >>> float(guaranteed_decrease(RHO_MAX, Q_MAX))
     0.25
     """
-    rho, q = (validation.non_negative(v, name) for v, name in ((rho, "rho"), (q, "q")))
     return (1.0 - rho) - q * (1.0 + rho) ** 2 / 2.0

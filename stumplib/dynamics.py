@@ -153,7 +153,7 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
 
 def _misalignment(a, b, prior, features, slope):
     """``∂L/∂a - slope ∂L/∂b`` at ``(a, b)``, for the root search of :func:`aligned`."""
-    grad = population.unchecked_loss_and_gradient(a, b, prior, features)
+    grad = population.loss_and_gradient(a, b, prior, features)
     return grad[1] - slope * grad[2]
 
 
@@ -447,7 +447,7 @@ def portrait(prior, b, offset, p, features=None):
     values = np.array(
         [
             [
-                population.unchecked_loss_and_gradient(p * bi + xi, bi, prior, features)
+                population.loss_and_gradient(p * bi + xi, bi, prior, features)
                 for xi in offset
             ]
             for bi in b
@@ -524,10 +524,10 @@ def stable_steps(prior, a0, b0, steps=50, iterations=8):
     iterations = validation.count(iterations, "iterations")
 
     def gradient(a, b):
-        return population.unchecked_loss_and_gradient(a, b, prior, None)[1:]
+        return population.loss_and_gradient(a, b, prior, None)[1:]
 
     def loss_and_gradient(a, b):
-        return population.unchecked_loss_and_gradient(a, b, prior, None)
+        return population.loss_and_gradient(a, b, prior, None)
 
     critical, largest = [], []
     for a, b in zip(a0, b0):

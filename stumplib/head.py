@@ -129,8 +129,7 @@ class Contexts:
         [[0.343498], [0.117502], [-0.072174]]
         """
         return tuple(
-            v.reshape(self.batch_shape)
-            for v in moments.unchecked_combine(*self._classes(a, b))
+            v.reshape(self.batch_shape) for v in moments.combine(*self._classes(a, b))
         )
 
     def log_positive_share(self, a, b):

@@ -25,7 +25,7 @@ from . import (
     training,
     validation,
 )
-from .corpus import unchecked_noise_ratio
+from .corpus import noise_ratio
 
 #: The flow starts on the valley at this fraction of the long-context frozen scale
 #: ``(ℓ / C)² m`` (the slow layer's constant ``C``), at least :data:`MIN_START`.
@@ -154,7 +154,7 @@ def freeze_infinite(m, prior, rng, level=0.5, rtol=1e-8):
         return -np.exp(u) * task_gradients(theta[0], theta[1], s).mean(axis=0)
 
     def noisy(u, theta):
-        return unchecked_noise_ratio(task_gradients(theta[0], theta[1], s)) - level
+        return noise_ratio(task_gradients(theta[0], theta[1], s)) - level
 
     noisy.terminal, noisy.direction = True, 1.0
     if noisy(0.0, (a0, b0)) >= 0:  # frozen at the start, as the rule of a descent
@@ -173,7 +173,7 @@ def freeze_infinite(m, prior, rng, level=0.5, rtol=1e-8):
     rho = np.array([_rho(ai, bi, s, prior) for ai, bi in path.T])
     failed = rho > descent_lemma.RHO_MAX
     b_cert = float(path[1][np.argmax(failed)]) if failed.any() else b
-    noise = unchecked_noise_ratio(task_gradients(a, b, s))
+    noise = noise_ratio(task_gradients(a, b, s))
     return InfiniteFreeze(a, b, b0, noise, float(rho[-1]), float(rho.max()), b_cert)
 
 

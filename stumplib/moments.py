@@ -23,6 +23,42 @@ from . import validation
 _SMALL_MEAN, _SMALL_VAR = 1e-2, 1e-1
 
 
+def _summary(value, name):
+    """A class summary ``(log_mass, offset, variance)`` as three float arrays."""
+    if not isinstance(value, (tuple, list)) or len(value) != 3:
+        raise ValueError(f"{name} must be a triple (log_mass, offset, variance)")
+    log_mass, offset, variance = (
+        validation.real(v, f"{name}[{i}]") for i, v in enumerate(value)
+    )
+    if np.any(np.isnan(log_mass) | (log_mass == np.inf)):
+        raise ValueError(f"{name}[0] (log mass) must be finite or -inf")
+    for i, v in ((1, offset), (2, variance)):
+        if np.any(~np.isfinite(v) & (log_mass > -np.inf)):
+            raise ValueError(f"{name}[{i}] must be finite where the class is not empty")
+    return log_mass, offset, variance
+
+
+#: A class summary ``(log_mass, offset, variance)``: real arrays, the log mass finite
+#: or ``-inf`` (an empty class, whose offset and variance are then ignored).
+SUMMARY = validation.Constraint(
+    _summary,
+    (
+        (None, ValueError),
+        ((0.0, 0.0), ValueError),
+        ((np.nan, 0.0, 0.0), ValueError),
+        ((np.inf, 0.0, 0.0), ValueError),
+        ((0.0, np.nan, 0.0), ValueError),
+        ((0.0, 0.0, "v"), TypeError),
+    ),
+)
+
+
+def _broadcastable(values):
+    names = [f"{n}[{i}]" for n in ("neg", "pos") for i in range(3)]
+    validation.broadcastable([*values["neg"], *values["pos"]], names)
+
+
+@validation.constrained(_broadcastable, neg=SUMMARY, pos=SUMMARY)
 def combine(neg, pos):
     """Estimate offset and its gradient from the two class summaries.
 
@@ -42,44 +78,12 @@ def combine(neg, pos):
     ValueError
         If a summary is not a triple, its log mass is NaN or ``+inf``, or its offset or
         variance is not finite for a non-empty class.
-    """
-    classes = []
-    for name, summary in (("neg", neg), ("pos", pos)):
-        if not isinstance(summary, (tuple, list)) or len(summary) != 3:
-            raise ValueError(f"{name} must be a triple (log_mass, offset, variance)")
-        classes.append(
-            tuple(validation.real(v, f"{name}[{i}]") for i, v in enumerate(summary))
-        )
-    arrays = [v for c in classes for v in c]
-    validation.broadcastable(
-        arrays, [f"{n}[{i}]" for n in ("neg", "pos") for i in range(3)]
-    )
-    for name, (log_mass, offset, variance) in zip(("neg", "pos"), classes):
-        if np.any(np.isnan(log_mass) | (log_mass == np.inf)):
-            raise ValueError(f"{name}[0] (log mass) must be finite or -inf")
-        for i, value in ((1, offset), (2, variance)):
-            if np.any(~np.isfinite(value) & (log_mass > -np.inf)):
-                raise ValueError(
-                    f"{name}[{i}] must be finite where the class is not empty"
-                )
-    return unchecked_combine(*classes)
 
-
-def unchecked_combine(neg, pos):
-    """:func:`combine` without its checks, for validated summaries.
-
-    The head and corpus.
-
-    Parameters
-    ----------
-    neg, pos : tuple of ndarray
-        ``(log_mass, offset, variance)`` of each class, broadcastable, as
-        :func:`combine` accepts them.
-
-    Returns
-    -------
-    offset, d_a, d_b : ndarray
-        As :func:`combine`.
+    Examples
+    --------
+    >>> offset, d_a, d_b = combine((0.0, 0.1, 0.01), (0.0, 0.5, 0.04))
+    >>> round(float(offset), 6), round(float(d_a), 6), round(float(d_b), 6)
+    (0.3, 0.1, -0.065)
     """
     (lm_neg, d_neg, v_neg), (lm_pos, d_pos, v_pos) = neg, pos
     with np.errstate(invalid="ignore"):
@@ -102,12 +106,13 @@ def _log_phi(t):
     return np.where(small, series, direct)
 
 
-def unchecked_mean_fraction(t):
+@validation.constrained(t=validation.Finite())
+def mean_fraction(t):
     """Mean of the law with density ``∝ exp(-t u)`` on ``[0, 1]``.
 
     ``1/t - 1/(e^t - 1)``.
 
-    By a Taylor series where the closed form cancels (``|t| < 1e-2``); unchecked.
+    By a Taylor series where the closed form cancels (``|t| < 1e-2``).
 
     Parameters
     ----------
@@ -118,6 +123,11 @@ def unchecked_mean_fraction(t):
     -------
     float or ndarray
         The mean, in ``(0, 1)`` (``1/2`` at ``t = 0``).
+
+    Examples
+    --------
+    >>> float(mean_fraction(0.0)), round(float(mean_fraction(1.0)), 6)
+    (0.5, 0.418023)
     """
     small = np.abs(t) < _SMALL_MEAN
     safe = np.where(small, 1.0, t)
@@ -136,10 +146,20 @@ def _variance_fraction(t):
     return np.where(small, series, direct)
 
 
-def unchecked_truncated_exponential(rate, length, shift=0.0):
-    """Class summary of the weight ``exp(shift - rate u)`` on ``u`` in ``[0, length]``.
+def _rate_length_shift(values):
+    validation.broadcastable(
+        [values[k] for k in ("rate", "length", "shift")], ("rate", "length", "shift")
+    )
 
-    Unchecked: the population head calls it on validated parameters.
+
+@validation.constrained(
+    _rate_length_shift,
+    rate=validation.Finite(),
+    length=validation.NonNegative(),
+    shift=validation.Finite(),
+)
+def truncated_exponential(rate, length, shift=0.0):
+    """Class summary of the weight ``exp(shift - rate u)`` on ``u`` in ``[0, length]``.
 
     Parameters
     ----------
@@ -155,12 +175,17 @@ def unchecked_truncated_exponential(rate, length, shift=0.0):
     log_mass, offset, variance : ndarray
         Log of the total weight (``-inf`` for an empty interval), the weighted mean of
         ``u`` and its weighted variance (the summary :func:`combine` takes).
+
+    Examples
+    --------
+    >>> [round(float(v), 6) for v in truncated_exponential(0.0, 2.0)]  # uniform
+    [0.693147, 1.0, 0.333333]
     """
     t = rate * length
     with np.errstate(divide="ignore"):
         log_mass = shift + np.log(length) + _log_phi(t)
     return (
         log_mass,
-        length * unchecked_mean_fraction(t),
+        length * mean_fraction(t),
         length**2 * _variance_fraction(t),
     )

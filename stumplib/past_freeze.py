@@ -1,7 +1,7 @@
 """Far past the freeze at the certified constant step, and the corpus's own valley.
 
 A small corpus is trained from the size-tied start with the abstract's constant step at
-its certified size (:data:`stumplib.pretraining.CERTIFIED_FRACTION` of the descent
+its certified size (:data:`stumplib.corpus_rule.CERTIFIED_FRACTION` of the descent
 lemma's step at the start), through the corpus rule's freeze and on
 (:func:`run_far`). Since ``b^4`` grows linearly in the steps, ``10^5`` steps carry
 ``b`` to a few tens only; beyond, the run follows the corpus's own valley, the
@@ -25,8 +25,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy.optimize import brentq
 
-from . import calibration, population, pretraining, tasks, validation
-from .corpus import Corpus, unchecked_noise_ratio
+from . import calibration, corpus_rule, population, pretraining, tasks, validation
+from .corpus import Corpus, noise_ratio
 
 #: Thresholds at which the heads are evaluated one by one.
 THRESHOLDS = (0.3, 0.5, 0.7, 0.85)
@@ -70,8 +70,8 @@ def certified_step(m, n, prior):
     """The constant step of a certified run of shape ``(m, n)``, and its start.
 
     ``CERTIFIED_FRACTION`` times the descent lemma's step at the size-tied start
-    (:func:`stumplib.pretraining.size_start`), as in
-    :func:`stumplib.pretraining.freeze_certified`.
+    (:func:`stumplib.corpus_rule.size_start`), as in
+    :func:`stumplib.corpus_rule.freeze_certified`.
 
     Parameters
     ----------
@@ -93,8 +93,8 @@ def certified_step(m, n, prior):
     (2.5, 5.6)
     """
     validation.instance(prior, tasks.Uniform, "prior")
-    theta0, eta = pretraining.size_start(m, n, prior)
-    return theta0, eta * pretraining.CERTIFIED_FRACTION
+    theta0, eta = corpus_rule.size_start(m, n, prior)
+    return theta0, eta * corpus_rule.CERTIFIED_FRACTION
 
 
 def run_far(sizes, prior, corpora, seed, steps=100_000, points=25, level=0.5):
@@ -171,7 +171,7 @@ def _run_size(drawn, prior, at, level):
         g_a, g_b = 2 * residual * d_a.reshape(R, m), 2 * residual * d_b.reshape(R, m)
         for r in np.flatnonzero(np.isnan(freeze[:, 0])):
             task = np.stack([g_a[r], g_b[r]], axis=1)
-            if unchecked_noise_ratio(task) >= level:
+            if noise_ratio(task) >= level:
                 freeze[r] = a[r], b[r], k - 1
         with np.errstate(over="ignore", invalid="ignore"):
             a, b = a - eta * g_a.mean(axis=1), b - eta * g_b.mean(axis=1)
@@ -226,7 +226,7 @@ def corpus_valley(corpus, b, guess):
     follower = corpus.follow()
 
     def slope(a):
-        return follower.unchecked_loss_and_gradient(a, b)[1]
+        return follower.loss_and_gradient(a, b)[1]
 
     lo, hi, width = guess - 1.0, guess + 1.0, 2.0
     while slope(lo) > 0 and width < 1e4:

@@ -73,8 +73,8 @@ def _shift(a, b, s, q):
 
 def _uniform_summaries(a, b, s, q):
     """Class summaries (offsets from ``s``) for uniform features on [0, 1]."""
-    lm_neg, d_neg, v_neg = moments.unchecked_truncated_exponential(-b, s, shift=-b * s)
-    pos = moments.unchecked_truncated_exponential(b, q, shift=_shift(a, b, s, q))
+    lm_neg, d_neg, v_neg = moments.truncated_exponential(-b, s, shift=-b * s)
+    pos = moments.truncated_exponential(b, q, shift=_shift(a, b, s, q))
     return (lm_neg, -d_neg, v_neg), pos
 
 
@@ -128,7 +128,7 @@ def _edge_panels(rule, length, powers, gaps):
     n, rows = quadrature.NODES_PER_PANEL, length.shape
     with np.errstate(over="ignore"):  # an infinite offset is a far singularity
         ends = [
-            quadrature.unchecked_power_panel(e, gap / length / _TINY)
+            quadrature.power_panel(e, gap / length / _TINY)
             for e, gap in zip(powers, gaps)
         ]
     (t_lo, w_lo), (t_hi, w_hi) = (
@@ -317,10 +317,33 @@ def _summaries(a, b, s, q, features):
         *(np.asarray(v, dtype=float) for v in (a, b, s, q))
     )
     if _is_uniform(features):
-        return moments.unchecked_combine(*_uniform_summaries(a, b, s, q))
-    return moments.unchecked_combine(*_density_summaries(a, b, s, q, features))
+        return moments.combine(*_uniform_summaries(a, b, s, q))
+    return moments.combine(*_density_summaries(a, b, s, q, features))
 
 
+def _complements(values):
+    validation.complements(values["s"], values["q"])
+
+
+def _broadcast_a_b_s(values):
+    validation.broadcastable([values[k] for k in "abs"], ("a", "b", "s"))
+
+
+_LAW_OF_FEATURES = dict(features=validation.Features())
+_POINT_AND_PRIOR = dict(
+    a=validation.Scalar(), b=validation.Scalar(), prior=validation.DensityLaw()
+)
+
+
+@validation.constrained(
+    _complements,
+    _broadcast_a_b_s,
+    a=validation.Finite(),
+    b=validation.Finite(),
+    s=validation.UnitInterval(),
+    q=validation.UnitInterval(optional=True),
+    **_LAW_OF_FEATURES,
+)
 def residual(a, b, s, q=None, features=None):
     """``s_hat(s) - s`` and its gradient ``(d/da, d/db)``, accurate near both edges.
 
@@ -347,12 +370,16 @@ def residual(a, b, s, q=None, features=None):
     >>> bool(np.allclose(r, estimate(2.0, 5.0, [0.3, 0.5]) - [0.3, 0.5]))
     True
     """
-    a, b = validation.parameters(a, b)
-    s, q = validation.complements(s, q)
-    validation.broadcastable((a, b, s), ("a", "b", "s"))
-    return _summaries(a, b, s, q, validation.features(features))
+    return _summaries(a, b, s, 1.0 - s if q is None else q, features)
 
 
+@validation.constrained(
+    _broadcast_a_b_s,
+    a=validation.Finite(),
+    b=validation.Finite(),
+    s=validation.UnitInterval(),
+    **_LAW_OF_FEATURES,
+)
 def estimate(a, b, s, features=None):
     """The infinite-context estimate ``s_hat(s)``, vectorized in ``s``.
 
@@ -387,9 +414,10 @@ def estimate(a, b, s, features=None):
     [0.274989, 0.275, 0.025034]
     """
     offset, _, _ = residual(a, b, s, features=features)
-    return np.asarray(s, dtype=float) + offset
+    return s + offset
 
 
+@validation.constrained(**_POINT_AND_PRIOR)
 def threshold_nodes(a, b, prior):
     """Quadrature over the prior: exact pairs ``(s, q)`` and weights ``density * dw``.
 
@@ -423,28 +451,23 @@ def threshold_nodes(a, b, prior):
     >>> round(float(weight.sum()), 12), bool(np.all(s + q == 1.0))
     (1.0, True)
     """
-    a, b = validation.scalar_parameters(a, b)
-    return _threshold_nodes(a, b, validation.density_law(prior, "prior"))
-
-
-def _threshold_nodes(a, b, prior):
     scale = 1.0 / max(abs(b), 1.0)
     s_edge = max(1e-3 * scale * np.exp(-max(-a, 0.0)), 1e-300)
     q_edge = max(1e-3 * scale * np.exp(-max(a - b, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
     near = np.concatenate(
         [
-            quadrature.unchecked_graded(0.0, s_edge, 0.5)[1:],
-            quadrature.unchecked_graded(center, 1e-2 * scale),
+            quadrature.graded(0.0, s_edge, 0.5)[1:],
+            quadrature.graded(center, 1e-2 * scale),
         ]
     )
     far = np.concatenate(
         [
-            quadrature.unchecked_graded(0.0, q_edge, 0.5)[1:],
-            quadrature.unchecked_graded(1.0 - center, 1e-2 * scale),
+            quadrature.graded(0.0, q_edge, 0.5)[1:],
+            quadrature.graded(1.0 - center, 1e-2 * scale),
         ]
     )
-    return _prior_nodes(prior, near, far)
+    return prior_nodes(prior, near, far)
 
 
 #: Closest approach to an edge where the prior's density is a non-integer power law
@@ -480,14 +503,12 @@ def _edge_power(law, pair, floor, name="prior"):
 
 def _side(prior, breaks, lo, hi, pair):
     """Nodes ``(s, q, weight)``, ``t`` in ``[lo, hi]`` the distance from one edge."""
-    breaks = quadrature.unchecked_clipped(breaks, lo, hi)
+    breaks = quadrature.clipped(breaks, lo, hi)
     floor = min(EDGE_FLOOR, breaks[breaks > 0].min())
     power = _edge_power(prior, pair, floor) if lo == 0 else None
     if power is not None:
-        breaks = quadrature.unchecked_clipped(
-            np.concatenate([breaks, _DEEP]), floor, hi
-        )
-    t, w = quadrature.unchecked_gauss_legendre(breaks)
+        breaks = quadrature.clipped(np.concatenate([breaks, _DEEP]), floor, hi)
+    t, w = quadrature.gauss_legendre(breaks)
     s, q = pair(t)
     weight = w * prior.density(s, q)
     if power is None:
@@ -499,6 +520,15 @@ def _side(prior, breaks, lo, hi, pair):
     return np.append(s, s0), np.append(q, q0), np.append(weight, edge_mass)
 
 
+#: A prior narrower than this many float spacings at its centre cannot be resolved by
+#: nodes in ``s``; it is a point mass at its centre to relative ``O(width**2)``, far
+#: below rounding (e.g. Beta(alpha, beta) with alpha + beta above about 1e26).
+UNRESOLVED = 1e3
+
+
+@validation.constrained(
+    prior=validation.DensityLaw(), near=validation.Finite(), far=validation.Finite()
+)
 def prior_nodes(prior, near, far):
     """Composite Gauss-Legendre rule on the prior's support, as exact pairs ``(s, q)``.
 
@@ -527,20 +557,8 @@ def prior_nodes(prior, near, far):
     >>> round(float(weight.sum()), 12), round(float(weight @ s), 12)
     (1.0, 0.5)
     """
-    near, far = (
-        validation.finite(near, "near").ravel(),
-        validation.finite(far, "far").ravel(),
-    )
-    return _prior_nodes(validation.density_law(prior, "prior"), near, far)
+    near, far = near.ravel(), far.ravel()
 
-
-#: A prior narrower than this many float spacings at its centre cannot be resolved by
-#: nodes in ``s``; it is a point mass at its centre to relative ``O(width**2)``, far
-#: below rounding (e.g. Beta(alpha, beta) with alpha + beta above about 1e26).
-UNRESOLVED = 1e3
-
-
-def _prior_nodes(prior, near, far):
     lo, hi = (float(v) for v in prior.support)
     center, width = prior.bulk
     if width < UNRESOLVED * np.spacing(min(center, 1.0 - center)):
@@ -570,6 +588,7 @@ def _prior_nodes(prior, near, far):
     return tuple(np.concatenate(p) for p in zip(*parts))
 
 
+@validation.constrained(**_POINT_AND_PRIOR, **_LAW_OF_FEATURES)
 def loss_and_gradient(a, b, prior, features=None):
     """Population loss ``E (s_hat - s)^2`` and its gradient ``(dL/da, dL/db)``.
 
@@ -605,47 +624,18 @@ def loss_and_gradient(a, b, prior, features=None):
     >>> (d_a, d_b) == tuple(gradient(9.0, 10.0, prior))
     True
     """
-    a, b = validation.scalar_parameters(a, b)
-    prior, features = (
-        validation.density_law(prior, "prior"),
-        validation.features(features),
-    )
-    return unchecked_loss_and_gradient(a, b, prior, features)
+    s, q, w = threshold_nodes(a, b, prior)
+    return squared_error(w, *_summaries(a, b, s, q, features))
 
 
-def unchecked_loss_and_gradient(a, b, prior, features):
-    """:func:`loss_and_gradient` without its checks, for validated arguments (a loop's).
-
-    Parameters
-    ----------
-    a, b : float
-        Head parameters, finite.
-    prior : tasks.Uniform or tasks.Beta
-        Threshold prior (a law with a density).
-    features : tasks.Uniform or tasks.Beta or None
-        Feature law (``None``: uniform on [0, 1]).
-
-    Returns
-    -------
-    tuple of float
-        ``(L, dL/da, dL/db)``, as :func:`loss_and_gradient`.
-
-    Examples
-    --------
-    >>> prior = tasks.Uniform(0.1, 0.9)
-    >>> unchecked_loss_and_gradient(9.0, 10.0, prior, None) == loss_and_gradient(
-    ...     9.0, 10.0, prior
-    ... )
-    True
-    """
-    s, q, w = _threshold_nodes(a, b, prior)
-    return unchecked_squared_error(w, *_summaries(a, b, s, q, features))
-
-
-def unchecked_squared_error(weights, r, r_a, r_b):
+@validation.constrained(
+    weights=validation.Finite(),
+    r=validation.Finite(),
+    r_a=validation.Finite(),
+    r_b=validation.Finite(),
+)
+def squared_error(weights, r, r_a, r_b):
     """A quadrature of the squared residual and its gradient over the thresholds.
-
-    Unchecked.
 
     Parameters
     ----------
@@ -661,7 +651,7 @@ def unchecked_squared_error(weights, r, r_a, r_b):
 
     Examples
     --------
-    >>> unchecked_squared_error(
+    >>> squared_error(
     ...     np.array([0.5, 0.5]), np.array([0.1, -0.2]), np.ones(2), np.zeros(2)
     ... )  # 0.5 (0.01 + 0.04), 2 * 0.5 (0.1 - 0.2), 0
     (0.025000000000000005, -0.1, 0.0)
@@ -673,6 +663,7 @@ def unchecked_squared_error(weights, r, r_a, r_b):
     )
 
 
+@validation.constrained(**_POINT_AND_PRIOR, **_LAW_OF_FEATURES)
 def loss(a, b, prior, features=None):
     """Population loss ``L(a, b) = E_{s ~ prior} (s_hat(s) - s)^2``.
 
@@ -706,6 +697,7 @@ def loss(a, b, prior, features=None):
     return loss_and_gradient(a, b, prior, features)[0]
 
 
+@validation.constrained(**_POINT_AND_PRIOR, **_LAW_OF_FEATURES)
 def gradient(a, b, prior, features=None):
     """Population gradient ``(dL/da, dL/db)``.
 

@@ -17,14 +17,13 @@ like ``b_0^3``, instead of ``b_T^4 / eta`` from a fixed start.
 constant step pays ``f^4`` for a factor ``f``; :func:`train_side_by_side` instead
 restarts the step at every target (the lemma's step at the point reached), and trains
 many corpora of one size together, one stacked evaluation per step (used for small
-initializations and for training past the freeze, :func:`train_past_freeze`).
+initializations).
 
 Every corpus is drawn from its own structured stream ``rng = (seed, i, r)`` (size ``i``,
 replicate ``r``); a tuple ``seed = (SEED, e)`` puts them under experiment ``e``
 (see :func:`stream`).
 """
 
-import time
 from typing import NamedTuple
 
 import numpy as np
@@ -32,25 +31,17 @@ import numpy as np
 from . import (
     calibration,
     descent_lemma,
-    population,
-    sparse_corpus,
     sweep,
+    tasks,
     training,
     validation,
 )
-from .corpus import Corpus, unchecked_noise_ratio
+from .corpus import STACKABLE, Corpus, noise_ratio
 
+#: A threshold prior uniform on an interval (the valley and the lemma's step need one).
+UNIFORM = validation.Instance(tasks.Uniform)
 #: ``b_0 = b_T / START_RATIO``.
 START_RATIO = 1.5
-#: Start of a run frozen by the corpus rule, ``b_0 = min(SIZE_START m, CONTEXT_START
-#: n)``, at least ``MIN_START``: below the corpus rule's freeze at sizes from ``m ∧ n =
-#: 200`` to ``3200`` (measured: halving the start does not move the freeze at 400 and
-#: 800). For ``m = n`` this is ``(m ∧ n) / 80``; contexts much shorter than the corpus
-#: is wide freeze near their own limit, a fraction of ``n`` (the finite-context bias),
-#: and start at ``n / 40``.
-SIZE_START = 1 / 80
-CONTEXT_START = 1 / 40
-MIN_START = 2.5
 #: Steps allowed to a run frozen by the corpus rule, a guard against a run that never
 #: freezes (not a tolerance). At ``m = n = 3200`` the rule freezes within 3000 to 13000
 #: steps (about 1 ms each); a corpus whose task-sampling noise happens to be low freezes
@@ -76,6 +67,11 @@ class Freeze(NamedTuple):
     steps: int
 
 
+@validation.constrained(
+    b_target=validation.PositiveScalar(),
+    prior=UNIFORM,
+    ratio=validation.Scalar(),
+)
 def start(b_target, prior, ratio=START_RATIO):
     """Large-resolution start for a run to ``b_target``: ``((a_0, b_0), eta)``.
 
@@ -113,8 +109,6 @@ def start(b_target, prior, ratio=START_RATIO):
     >>> b0, round(a0, 2), round(eta)
     (20.0, 20.41, 350)
     """
-    b_target = validation.positive_scalar(b_target, "b_target")
-    ratio = validation.scalar(ratio, "ratio")
     if not ratio >= 1:
         raise ValueError(f"ratio must be >= 1 (got {ratio})")
     return _valley_start(b_target / ratio, prior)
@@ -126,6 +120,13 @@ def _valley_start(b0, prior):
     return (a0, b0), descent_lemma.step_bound(a0, b0, prior)
 
 
+@validation.constrained(
+    corpus=validation.Instance(Corpus),
+    theta0=validation.Point(),
+    eta=validation.PositiveScalar(),
+    b_target=validation.PositiveScalar(),
+    max_steps=validation.Integer(minimum=0),
+)
 def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     """Constant-step gradient descent on ``corpus`` until the scale is ``b_target``.
 
@@ -153,18 +154,21 @@ def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
     >>> bool(h.b >= 21.0), h.steps > 0
     (True, True)
     """
-    validation.instance(corpus, Corpus, "corpus")
-    eta = validation.positive_scalar(eta, "eta")
-    b_target = validation.positive_scalar(b_target, "b_target")
-    max_steps = validation.count(max_steps, "max_steps", minimum=0)
     follower = corpus.follow()
 
     def direction(a, b, k):
-        return None if b >= b_target else follower.unchecked_loss_and_gradient(a, b)[1:]
+        return None if b >= b_target else follower.loss_and_gradient(a, b)[1:]
 
     return _frozen(direction, theta0, eta, max_steps, f"b_target={b_target}")
 
 
+@validation.constrained(
+    corpus=validation.Instance(Corpus),
+    theta0=validation.Point(),
+    eta=validation.PositiveScalar(),
+    level=validation.PositiveScalar(),
+    max_steps=validation.Integer(minimum=0),
+)
 def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
     """Constant-step descent until the corpus's own gradient noise reaches ``level``.
 
@@ -186,6 +190,7 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
     --------
     >>> from stumplib import tasks
     >>> from stumplib.corpus import Corpus
+    >>> from stumplib.corpus_rule import size_start
     >>> prior = tasks.Uniform(0.1, 0.9)
     >>> corpus = Corpus.sample(200, 200, prior, rng=1)
     >>> theta0, eta = size_start(200, 200, prior)
@@ -193,15 +198,11 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
     >>> bool(h.b > theta0[1]), h.steps > 0
     (True, True)
     """
-    validation.instance(corpus, Corpus, "corpus")
-    eta = validation.positive_scalar(eta, "eta")
-    level = validation.positive_scalar(level, "level")
-    max_steps = validation.count(max_steps, "max_steps", minimum=0)
     follower = corpus.follow()
 
     def direction(a, b, k):
-        gradients = follower.unchecked_task_gradients(a, b)
-        noisy = unchecked_noise_ratio(gradients) >= level
+        gradients = follower.task_gradients(a, b)
+        noisy = noise_ratio(gradients) >= level
         return None if noisy else gradients.mean(axis=0)
 
     return _frozen(direction, theta0, eta, max_steps, f"level={level}")
@@ -209,12 +210,19 @@ def train_until_noisy(corpus, theta0, eta, level=0.5, max_steps=RULE_STEPS):
 
 def _frozen(direction, theta0, eta, max_steps, goal):
     """:func:`stumplib.training.descend` from ``theta0``, as a :class:`Freeze` point."""
-    a, b, k = training.unchecked_descend(
+    a, b, k = training.descend(
         direction, validation.point(theta0), eta, max_steps, goal
     )
     return Freeze(float(a), float(b), float(eta * k), int(k))
 
 
+@validation.constrained(
+    corpus=validation.Instance(Corpus),
+    b_target=validation.PositiveScalar(),
+    prior=UNIFORM,
+    ratio=validation.Scalar(),
+    shift=validation.Scalar(),
+)
 def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     """:func:`train_to_scale` from :func:`start`, the label score moved by ``shift``.
 
@@ -235,12 +243,15 @@ def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
     >>> bool(6.0 <= h.b < 6.1)
     True
     """
-    validation.instance(corpus, Corpus, "corpus")
-    shift = validation.scalar(shift, "shift")
     (a0, b0), eta = start(b_target, prior, ratio)
     return train_to_scale(corpus, (a0 + shift, b0), eta, b_target)
 
 
+@validation.constrained(
+    corpora=STACKABLE,
+    prior=UNIFORM,
+    max_steps=validation.Integer(minimum=0),
+)
 def train_side_by_side(
     corpora, theta0, targets, prior, max_steps=100_000, stop_late=False
 ):
@@ -310,7 +321,6 @@ def train_side_by_side(
     if targets.ndim not in (1, 2) or np.any(np.diff(targets, axis=-1) < 0):
         raise ValueError("targets must be non-decreasing scales, shape (k,) or (R, k)")
     targets = validation.batch(targets, "targets", (len(corpora), targets.shape[-1]))
-    max_steps = validation.count(max_steps, "max_steps", minimum=0)
     return _side_by_side(
         corpora, stacked, m, theta.copy(), targets, max_steps, prior, bool(stop_late)
     )
@@ -397,6 +407,7 @@ def _leg_step(a, b, prior, stop_late):
         return np.nan
 
 
+@validation.constrained(seed=validation.Seed(as_given=True))
 def stream(seed, *index):
     """The structured stream ``(*seed, *index)``; ``seed`` is an int or a tuple of ints.
 
@@ -438,519 +449,14 @@ def _pretrain_one(item):
     return train_from_start(Corpus.sample(m, n, prior, rng=rng), target, prior, ratio)
 
 
-def size_start(m, n, prior):
-    """Large-resolution start tied to the corpus size alone: ``((a_0, b_0), eta)``.
-
-    ``b_0 = max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)``, ``a_0 = a*(b_0)``,
-    ``eta`` the lemma's step there (as :func:`start`).
-
-    Parameters
-    ----------
-    m, n : int
-        Number of tasks and context size of the corpus.
-    prior : tasks.Uniform
-        Threshold prior (uniform on an interior interval).
-
-    Returns
-    -------
-    theta0 : tuple of float
-        The start ``(a_0, b_0)``.
-    eta : float
-        The step size.
-
-    Raises
-    ------
-    ValueError, TypeError
-        If ``m`` or ``n`` is not a positive integer, or as :func:`start`.
-
-    Examples
-    --------
-    >>> from stumplib import tasks
-    >>> (a0, b0), eta = size_start(400, 400, tasks.Uniform(0.1, 0.9))
-    >>> b0, round(a0, 2), round(eta, 1)
-    (5.0, 6.42, 31.5)
-    """
-    m, n = validation.count(m, "m"), validation.count(n, "n")
-    return _valley_start(_size_scale(m, n), prior)
-
-
-def _size_scale(m, n):
-    """Size-tied start ``max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)``."""
-    return max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)
-
-
-def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0, sparse=False):
-    """One corpus drawn and trained until the corpus rule freezes it.
-
-    The corpus is ``Corpus.sample(m, n, prior, rng=rng)``, or with ``sparse``
-    :meth:`SparseCorpus.sample <stumplib.sparse_corpus.SparseCorpus.sample>` (the same
-    law, only the members that can carry weight above the run's lowest anchor held);
-    the run starts on the valley at :func:`size_start`'s scale divided by ``divisor``,
-    with the lemma's step there, and stops by :func:`train_until_noisy` at ``level``.
-
-    Parameters
-    ----------
-    m, n : int
-        Number of tasks, ``m >= 2`` (the rule's noise ratio is a standard error over
-        tasks), and context size.
-    prior : tasks.Uniform
-        Threshold prior (uniform on an interior interval).
-    rng : int or tuple of int
-        The corpus's seed (a structured stream, see :func:`stream`; not ``None``: a
-        frozen run is reproducible).
-    level : float
-        The corpus rule's noise level.
-    divisor : float
-        Start below the size-tied scale by this factor (``>= 1`` in use; positive).
-    sparse : bool
-        Draw a sparse corpus (its memory does not grow with ``n`` at a given scale).
-
-    Returns
-    -------
-    Freeze
-
-    Raises
-    ------
-    ValueError, TypeError
-        If an argument is invalid, as :func:`size_start` and :func:`train_until_noisy`.
-    RuntimeError
-        If the level is not reached within :data:`RULE_STEPS` steps.
-
-    Examples
-    --------
-    >>> from stumplib import tasks
-    >>> h = freeze_by_rule(200, 200, tasks.Uniform(0.1, 0.9), (1, 2))
-    >>> bool(h.b >= size_start(200, 200, tasks.Uniform(0.1, 0.9))[0][1])
-    True
-    """
-    m, n = validation.count(m, "m", minimum=2), validation.count(n, "n")
-    validation.seed(rng, "rng")  # checked, passed on as given
-    divisor = validation.positive_scalar(divisor, "divisor")
-    theta0, eta = _valley_start(_size_scale(m, n) / divisor, prior)
-    if sparse:
-        b_min = sparse_corpus.lowest_anchor(theta0[1], n)
-        corpus = sparse_corpus.SparseCorpus.sample(m, n, b_min, prior, seed=rng)
-    else:
-        corpus = Corpus.sample(m, n, prior, rng=rng)
-    return train_until_noisy(corpus, theta0, eta, level)
-
-
-#: The step of a certified run, as this fraction of the lemma's step at its start, so
-#: that ``q = eta lambda_max`` stays below ``2/9`` where the corpus's own valley raises
-#: the curvature (up to 1.5-2 times the start's along the full-scale runs at the full
-#: step).
-CERTIFIED_FRACTION = 1 / 3
-#: ``q`` and ``rho`` are checked at every iterate of a certified run's first
-#: ``CHECK_STEPS`` steps (where the run leaves the population valley for its own and the
-#: curvature rises), then wherever ``b`` has grown by the factor ``1 + CHECK_GROWTH``
-#: since the last check, and at the freeze.
-CHECK_STEPS = 200
-#: The relative growth of ``b`` between two checks after the first ``CHECK_STEPS``.
-CHECK_GROWTH = 1e-3
-
-
-class CertifiedFreeze(NamedTuple):
-    """A run frozen by the corpus rule at a certified step, with what its checks found.
-
-    Parameters
-    ----------
-    a, b, t, steps
-        As :class:`Freeze`.
-    eta : float
-        The constant step.
-    q_max : float
-        Largest ``q = eta lambda_max`` over the checked iterates.
-    q_jump : float
-        Largest relative change of ``q`` between consecutive checks: between two checks
-        ``q`` stays below ``q_max (1 + q_jump)`` wherever it varies no faster than
-        between the checks that bracket it (numerical, not a proof).
-    rho_max : float
-        Largest relative gradient error ``|G - g| / |g|`` over the checked iterates.
-    b_cert : float
-        Scale of the first checked iterate with ``rho > 1/2`` or ``q > 2/9`` (the end
-        of the certified interval), or ``b`` if none (censored at the freeze).
-    checks : int
-        Iterates checked.
-    """
-
-    a: float
-    b: float
-    t: float
-    steps: int
-    eta: float
-    q_max: float
-    q_jump: float
-    rho_max: float
-    b_cert: float
-    checks: int
-
-
-def freeze_certified(
-    m,
-    n,
-    prior,
-    rng,
-    level=0.5,
-    divisor=1.0,
-    fraction=CERTIFIED_FRACTION,
-    resume=None,
-    save=None,
-    every=300.0,
-):
-    """A sparse corpus frozen by the corpus rule at a certified constant step.
-
-    As :func:`freeze_by_rule` with ``sparse``, at the step ``fraction`` times the
-    lemma's step at the start (``eta = fraction * 2 / (9 lambda_max(theta_0))``),
-    checking ``q`` and ``rho`` along the run (:data:`CHECK_STEPS`,
-    :data:`CHECK_GROWTH`). The run can be cut and resumed: every ``every`` seconds it
-    hands ``save`` its state (a dict of plain numbers), and a call with that state as
-    ``resume`` continues from there, bit-identically to the run that was not cut.
-
-    Parameters
-    ----------
-    m, n : int
-        Number of tasks and context size, ``m >= 2``.
-    prior : tasks.Uniform
-        Threshold prior (uniform on an interior interval).
-    rng : int or tuple of int
-        The corpus's seed.
-    level : float
-        The corpus rule's noise level.
-    divisor : float
-        Start below the size-tied scale by this factor.
-    fraction : float
-        Share of the start's lemma step, in ``(0, 1]``.
-    resume : dict, optional
-        A state handed to ``save`` by a run with the same other arguments.
-    save : callable, optional
-        Called with the run's state every ``every`` seconds (at an iterate).
-    every : float
-        Seconds between states handed to ``save``, ``>= 0``.
-
-    Returns
-    -------
-    CertifiedFreeze
-
-    Raises
-    ------
-    ValueError, TypeError
-        If an argument is invalid.
-    RuntimeError
-        If the level is not reached within :data:`RULE_STEPS` steps.
-
-    Examples
-    --------
-    >>> from stumplib import tasks
-    >>> run = freeze_certified(160, 160, tasks.Uniform(0.1, 0.9), (4, 1))
-    >>> bool(run.q_max <= 2 / 9), run.steps > 0, run.b_cert <= run.b
-    (True, True, True)
-    """
-    m, n = validation.count(m, "m", minimum=2), validation.count(n, "n")
-    level = validation.positive_scalar(level, "level")
-    divisor = validation.positive_scalar(divisor, "divisor")
-    fraction = validation.positive_scalar(fraction, "fraction")
-    if fraction > 1:
-        raise ValueError(f"fraction must be in (0, 1] (got {fraction})")
-    every = validation.scalar(every, "every")
-    if not every >= 0:
-        raise ValueError(f"every must be >= 0 (got {every})")
-    if save is not None:
-        validation.function(save, "save")
-    theta0, eta = _valley_start(_size_scale(m, n) / divisor, prior)
-    eta *= fraction
-    b_min = sparse_corpus.lowest_anchor(theta0[1], n)
-    corpus = sparse_corpus.SparseCorpus.sample(m, n, b_min, prior, seed=rng)
-    follower = corpus.follow()
-    state = _CertifiedState(prior, eta, resume)
-    if resume is not None:
-        follower.restore(resume["follower"])
-        theta0 = (resume["a"], resume["b"])
-    done, clock = state.steps, {"saved": time.monotonic()}
-
-    def direction(a, b, k):
-        if save is not None and time.monotonic() - clock["saved"] >= every:
-            save(state.as_dict(a, b, done + k, follower.state()))
-            clock["saved"] = time.monotonic()
-        gradients = follower.unchecked_task_gradients(a, b)
-        gradient = gradients.mean(axis=0)
-        noisy = unchecked_noise_ratio(gradients) >= level
-        state.check(a, b, done + k, gradient, noisy)
-        return None if noisy else gradient
-
-    a, b, k = training.unchecked_descend(
-        direction, theta0, eta, RULE_STEPS - done, f"level={level}"
-    )
-    return state.result(a, b, done + k)
-
-
-class _CertifiedState:
-    """The checks of :func:`freeze_certified` along a run, and what a resume needs."""
-
-    FIELDS = "q_max q_jump rho_max b_cert checks q_last b_next"
-
-    def __init__(self, prior, eta, resume):
-        self.prior, self.eta = prior, eta
-        self.q_max = self.q_jump = self.rho_max = 0.0
-        self.b_cert, self.checks, self.q_last, self.b_next = None, 0, None, -np.inf
-        self.steps = 0
-        if resume is not None:
-            for name in self.FIELDS.split():
-                setattr(self, name, resume[name])
-            self.b_next = float(self.b_next)
-            self.steps = resume["steps"]
-
-    def check(self, a, b, k, gradient, last):
-        """Check ``q`` and ``rho`` at iterate ``k`` if asked for.
-
-        Where :data:`CHECK_STEPS` and :data:`CHECK_GROWTH` ask for it, and at the
-        ``last``.
-        """
-        if not (k < CHECK_STEPS or b >= self.b_next or last):
-            return
-        self.b_next = b * (1.0 + CHECK_GROWTH)
-        g = np.array(population.gradient(a, b, self.prior))
-        rho = float(np.linalg.norm(gradient - g) / np.linalg.norm(g))
-        q = self.eta * descent_lemma.curvature(a, b, self.prior)
-        if self.q_last is not None:
-            self.q_jump = max(self.q_jump, abs(q - self.q_last) / self.q_last)
-        self.q_last, self.checks = q, self.checks + 1
-        self.q_max, self.rho_max = max(self.q_max, q), max(self.rho_max, rho)
-        failed = rho > descent_lemma.RHO_MAX or q > descent_lemma.Q_MAX
-        if failed and self.b_cert is None:
-            self.b_cert = float(b)
-
-    def as_dict(self, a, b, k, follower):
-        """The run's state at iterate ``k``, ``(a, b)``, before its gradient."""
-        fields = {name: getattr(self, name) for name in self.FIELDS.split()}
-        fields["b_next"] = float(fields["b_next"])  # -inf: JSON keeps it as -Infinity
-        return dict(fields, a=float(a), b=float(b), steps=int(k), follower=follower)
-
-    def result(self, a, b, k):
-        b_cert = float(b) if self.b_cert is None else self.b_cert
-        return CertifiedFreeze(
-            float(a),
-            float(b),
-            float(self.eta * k),
-            int(k),
-            float(self.eta),
-            float(self.q_max),
-            float(self.q_jump),
-            float(self.rho_max),
-            b_cert,
-            int(self.checks),
-        )
-
-
-def rule_scale_ratio(prior, level=0.5):
-    """``b_T / m`` at which the corpus rule freezes a long-context run (asymptotic).
-
-    :func:`train_until_noisy` stops where the corpus's noise ratio reaches ``level``.
-    With contexts much longer than the corpus has tasks (``n / m → ∞``) only task
-    sampling is left; the run follows the slow curve, where the noise ratio is about
-    ``C √(b / m)`` with ``C`` the
-    constant of :func:`~stumplib.calibration.slow_layer`, so the rule freezes near
-    ``b_T = (level / C)² m``: 0.0361 m for ``U[0.1, 0.9]`` at ``level = 1/2``.
-    Finite contexts add noise of their own, so they can only freeze earlier.
-
-    Parameters
-    ----------
-    prior : tasks.Uniform
-        Interior threshold prior, ``hi < 1``.
-    level : float
-        The rule's noise level, positive.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    TypeError, ValueError
-        As constant of :func:`~stumplib.calibration.slow_layer`, or if ``level`` is
-        not positive.
-
-    Examples
-    --------
-    >>> from stumplib import tasks
-    >>> round(rule_scale_ratio(tasks.Uniform(0.1, 0.9)), 4)
-    0.0361
-    """
-    level = validation.positive_scalar(level, "level")
-    return (level / calibration.slow_layer(prior).constant) ** 2
-
-
-def _noisy_one(item):
-    """One corpus of a sweep.
-
-    ``((m, n), prior, level, rng, divisor)`` -> :class:`Freeze`.
-    """
-    (m, n), prior, level, rng, divisor = item
-    return freeze_by_rule(m, n, prior, rng, level, divisor)
-
-
-def pretrain_noisy(
-    sizes, prior, corpora, seed, level=0.5, n_workers=None, backend=None
-):
-    """As :func:`pretrain` from :func:`size_start`, frozen by :func:`train_until_noisy`.
-
-    Corpus ``r`` of size ``i`` is drawn with ``rng = stream(seed, i, r)`` (the same
-    corpora as :func:`pretrain` with the same ``seed``). Returns ``[i][r]`` of
-    :class:`Freeze`.
-
-    Examples
-    --------
-    >>> from stumplib import tasks
-    >>> out = pretrain_noisy([(40, 40), (60, 60)], tasks.Uniform(0.1, 0.9), 2, 1,
-    ...                      n_workers=1)
-    >>> [len(row) for row in out]
-    [2, 2]
-    """
-    sizes = validation.count_rows(sizes, "sizes", (1, 1))
-    corpora = validation.count(corpora, "corpora")
-    indices = range(len(sizes))
-    return _noisy_sweep(
-        sizes, indices, prior, corpora, seed, level, 1.0, n_workers, backend
-    )
-
-
-def lower_starts(
-    sizes,
-    indices,
-    prior,
-    corpora,
-    seed,
-    level=0.5,
-    divisor=2.0,
-    n_workers=None,
-    backend=None,
-):
-    """The corpus rule from lower starts, to see if the frozen scale depends on them.
-
-    Trains the first ``corpora`` corpora of each size ``sizes[i]``, ``i`` in ``indices``
-    (the same corpora as :func:`pretrain_noisy` with the same ``seed``), from the
-    size-tied start divided by ``divisor``, with that start's own step. A frozen scale
-    equal to :func:`pretrain_noisy`'s is the rule's own; a lower one means the
-    size-tied start was already past the point where the corpus's noise reaches
-    ``level``. Returns ``[j][r]`` of :class:`Freeze` for ``i = indices[j]``.
-
-    Raises
-    ------
-    ValueError
-        If an index is not below ``len(sizes)``.
-
-    Examples
-    --------
-    >>> from stumplib import tasks
-    >>> out = lower_starts([(40, 40)], [0], tasks.Uniform(0.1, 0.9), 1, 1, n_workers=1)
-    >>> bool(out[0][0].b >= 1.25)
-    True
-    """
-    sizes = validation.count_rows(sizes, "sizes", (1, 1))
-    corpora = validation.count(corpora, "corpora")
-    divisor = validation.positive_scalar(divisor, "divisor")
-    indices = validation.counts(indices, "indices", minimum=0)
-    if any(i >= len(sizes) for i in indices):
-        raise ValueError(
-            f"indices must be below len(sizes) = {len(sizes)} (got {indices})"
-        )
-    return _noisy_sweep(
-        sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend
-    )
-
-
-def _noisy_sweep(
-    sizes, indices, prior, corpora, seed, level, divisor, n_workers, backend
-):
-    items = [
-        (sizes[i], prior, level, stream(seed, i, r), divisor)
-        for i in indices
-        for r in range(corpora)
-    ]
-    done = sweep.run(
-        _noisy_one,
-        items,
-        n_workers,
-        backend,
-        desc="pretraining (corpus rule)",
-        cost=sweep.examples,
-    )
-    return [done[j * corpora : (j + 1) * corpora] for j in range(len(indices))]
-
-
-#: Corpora trained side by side in one item of :func:`train_past_freeze`'s sweep.
-SIDE_BY_SIDE = 8
-
-
-def train_past_freeze(sizes, prior, corpora, seed, factors, level=0.5, n_workers=None):
-    """Corpora frozen by the corpus rule, trained on to multiples of their frozen scale.
-
-    Corpus ``r`` of size ``sizes[i]`` (the corpus of :func:`pretrain_noisy` with the
-    same ``seed``) is frozen at ``b_T`` by :func:`train_until_noisy` from
-    :func:`size_start`, then trained on from there by :func:`train_side_by_side` (in
-    groups of ``SIDE_BY_SIDE`` corpora of one size), recorded where its scale first
-    reaches each ``f * b_T``, ``f`` in ``factors``. The groups, largest sizes first, are
-    spread over the sweep's workers; the result does not depend on them.
-
-    Returns
-    -------
-    list of list of list of Freeze
-        ``[i][r][j]``: size ``i``, corpus ``r``, at the freeze (``j = 0``, its time and
-        steps from the start) and at ``factors[j - 1] * b_T`` (time and steps from the
-        freeze).
-
-    Raises
-    ------
-    ValueError
-        If ``factors`` is not a 1-D non-decreasing sequence of numbers ``>= 1``.
-
-    Examples
-    --------
-    >>> from stumplib import tasks
-    >>> out = train_past_freeze([(40, 40)], tasks.Uniform(0.1, 0.9), 1, 1, [1.5],
-    ...                         n_workers=1)
-    >>> frozen, later = out[0][0]
-    >>> bool(later.b >= 1.5 * frozen.b)
-    True
-    """
-    sizes = validation.count_rows(sizes, "sizes", (1, 1))
-    corpora = validation.count(corpora, "corpora")
-    factors = validation.positive(factors, "factors")
-    if factors.ndim != 1 or np.any(np.diff(factors) < 0) or np.any(factors < 1):
-        raise ValueError(
-            "factors must be a 1-D non-decreasing sequence of numbers >= 1"
-        )
-    level = validation.positive_scalar(level, "level")
-    groups = [
-        (i, range(r, min(corpora, r + SIDE_BY_SIDE)))
-        for i in range(len(sizes))
-        for r in range(0, corpora, SIDE_BY_SIDE)
-    ]
-    items = [(sizes[i], prior, rs, stream(seed, i), factors, level) for i, rs in groups]
-    done = sweep.run(
-        _past_freeze_group,
-        items,
-        n_workers,
-        desc="training past the freeze",
-        cost=sweep.examples,
-    )
-    out = [[] for _ in sizes]
-    for (i, _), runs in zip(groups, done):
-        out[i].extend(runs)
-    return out
-
-
-def _past_freeze_group(item):
-    """One group of corpora of one size in :func:`train_past_freeze`."""
-    (m, n), prior, rs, seed, factors, level = item
-    theta0, eta = size_start(m, n, prior)
-    drawn = [Corpus.sample(m, n, prior, rng=stream(seed, r)) for r in rs]
-    frozen = [train_until_noisy(corpus, theta0, eta, level) for corpus in drawn]
-    theta = [(h.a, h.b) for h in frozen]
-    targets = np.outer([h.b for h in frozen], factors)
-    on = train_side_by_side(drawn, theta, targets, prior)
-    return [[h, *later] for h, later in zip(frozen, on)]
-
-
+@validation.constrained(
+    sizes=validation.Rows(1, 1),
+    targets=validation.Positive(),
+    prior=UNIFORM,
+    corpora=validation.Integer(),
+    seed=validation.Seed(as_given=True),
+    ratio=validation.Scalar(),
+)
 def pretrain(
     sizes,
     targets,
@@ -998,14 +504,11 @@ def pretrain(
     >>> [bool(h.b >= 6.0) for h in out[0]]
     [True, True]
     """
-    sizes = validation.count_rows(sizes, "sizes", (1, 1))
-    targets = validation.positive(targets, "targets")
     if targets.shape != (len(sizes),):
         raise ValueError(
             f"sizes and targets must have equal lengths (got {len(sizes)} and shape "
             f"{targets.shape})"
         )
-    corpora = validation.count(corpora, "corpora")
     items = [
         (m, n, float(target), prior, ratio, stream(seed, i, r))
         for i, ((m, n), target) in enumerate(zip(sizes, targets))

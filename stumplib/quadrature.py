@@ -14,6 +14,7 @@ NODES_PER_PANEL = 20
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(NODES_PER_PANEL)
 
 
+@validation.constrained(breaks=validation.Finite())
 def gauss_legendre(breaks):
     """Nodes and weights of the composite rule on the panels between sorted ``breaks``.
 
@@ -31,22 +32,12 @@ def gauss_legendre(breaks):
     ------
     ValueError
         If ``breaks`` holds NaN or inf.
-    """
-    return unchecked_gauss_legendre(validation.finite(breaks, "breaks"))
 
-
-def unchecked_gauss_legendre(breaks):
-    """:func:`gauss_legendre` without its check, for finite ``breaks``.
-
-    Parameters
-    ----------
-    breaks : ndarray
-        Finite panel ends (sorted and deduplicated here).
-
-    Returns
-    -------
-    nodes, weights : ndarray
-        As :func:`gauss_legendre`.
+    Examples
+    --------
+    >>> nodes, weights = gauss_legendre([1.0, 0.0, 0.5])
+    >>> nodes.shape, float(weights.sum()), bool(np.all(np.diff(nodes) > 0))
+    ((40,), 1.0, True)
     """
     breaks = np.unique(breaks)
     left, width = breaks[:-1, None], np.diff(breaks)[:, None]
@@ -54,6 +45,12 @@ def unchecked_gauss_legendre(breaks):
     return nodes.ravel(), (0.5 * width * _GL_W).ravel()
 
 
+@validation.constrained(
+    center=validation.Scalar(),
+    smallest=validation.PositiveScalar(),
+    largest=validation.PositiveScalar(),
+    ratio=validation.Exceeding(1),
+)
 def graded(center, smallest, largest=1.0, ratio=2.0):
     """Points ``center ± smallest * ratio**k`` up to distance ``largest``; ``center``.
 
@@ -75,34 +72,11 @@ def graded(center, smallest, largest=1.0, ratio=2.0):
     ------
     ValueError
         If a distance is not positive or ``ratio <= 1``.
-    """
-    center = validation.scalar(center, "center")
-    smallest, largest = (
-        validation.positive_scalar(v, n)
-        for v, n in ((smallest, "smallest"), (largest, "largest"))
-    )
-    ratio = validation.positive_scalar(ratio, "ratio")
-    if ratio <= 1:
-        raise ValueError(f"ratio must exceed 1 (got {ratio:g})")
-    return unchecked_graded(center, smallest, largest, ratio)
 
-
-def unchecked_graded(center, smallest, largest=1.0, ratio=2.0):
-    """:func:`graded` without its checks, for positive distances and ``ratio > 1``.
-
-    Parameters
-    ----------
-    center : float
-        The point toward which the points are graded.
-    smallest, largest : float
-        Smallest and largest distance from ``center``.
-    ratio : float
-        Growth factor between distances.
-
-    Returns
-    -------
-    ndarray
-        As :func:`graded`.
+    Examples
+    --------
+    >>> graded(0.5, 0.1, 0.3).tolist()
+    [0.5, 0.4, 0.3, 0.09999999999999998, 0.6, 0.7, 0.9]
     """
     steps = (
         np.ceil(np.log(largest / smallest) / np.log(ratio)) + 1
@@ -113,6 +87,9 @@ def unchecked_graded(center, smallest, largest=1.0, ratio=2.0):
     return np.concatenate([[center], center - offsets, center + offsets])
 
 
+@validation.constrained(
+    points=validation.Finite(), lo=validation.Scalar(), hi=validation.Scalar()
+)
 def clipped(points, lo, hi):
     """The points strictly inside ``(lo, hi)``, with ``lo`` and ``hi`` added.
 
@@ -132,31 +109,24 @@ def clipped(points, lo, hi):
     ------
     ValueError
         If ``points`` holds NaN or inf, or ``lo``, ``hi`` are not scalars.
-    """
-    points = validation.finite(points, "points")
-    return unchecked_clipped(
-        points, validation.scalar(lo, "lo"), validation.scalar(hi, "hi")
-    )
 
-
-def unchecked_clipped(points, lo, hi):
-    """:func:`clipped` without its checks, for finite 1-D ``points`` and scalar ends.
-
-    Parameters
-    ----------
-    points : ndarray, 1-D
-        Candidate points.
-    lo, hi : float
-        The interval's ends.
-
-    Returns
-    -------
-    ndarray
-        As :func:`clipped`.
+    Examples
+    --------
+    >>> clipped([0.1, 0.5, 0.9], 0.2, 1.0).tolist()
+    [0.2, 1.0, 0.5, 0.9]
     """
     return np.concatenate([[lo, hi], points[(points > lo) & (points < hi)]])
 
 
+def _power_offset(values):
+    validation.broadcastable((values["power"], values["offset"]), ("power", "offset"))
+
+
+@validation.constrained(
+    _power_offset,
+    power=validation.Exceeding(-1, scalar=False),
+    offset=validation.NonNegative(),
+)
 def power_panel(power, offset=0.0):
     """Gauss-Legendre rule on [0, 1] for integrands behaving as ``(offset + t)^power``.
 
@@ -186,29 +156,12 @@ def power_panel(power, offset=0.0):
     ------
     ValueError
         If ``power <= -1`` or ``offset < 0``.
-    """
-    power = validation.finite(power, "power")
-    if np.any(power <= -1):
-        raise ValueError("power must exceed -1 (an integrable power law)")
-    offset = validation.finite(offset, "offset")
-    if np.any(offset < 0):
-        raise ValueError("offset must be non-negative")
-    validation.broadcastable((power, offset), ("power", "offset"))
-    return unchecked_power_panel(power, offset)
 
-
-def unchecked_power_panel(power, offset):
-    """:func:`power_panel` without its checks, for ``power > -1`` and ``offset >= 0``.
-
-    Parameters
-    ----------
-    power, offset : float or ndarray
-        As :func:`power_panel` takes them (broadcastable).
-
-    Returns
-    -------
-    nodes, weights : ndarray
-        As :func:`power_panel`.
+    Examples
+    --------
+    >>> nodes, weights = power_panel(-0.5)  # the integral of t^-1/2 on [0, 1] is 2
+    >>> round(float(np.sum(weights * nodes**-0.5)), 12)
+    2.0
     """
     near = np.asarray((offset < 1) & (power < 0))[..., None]
     k = np.where(near, 1.0 / (np.asarray(power)[..., None] + 1.0), 1.0)  # t + c = u^k
@@ -218,6 +171,24 @@ def unchecked_power_panel(power, offset):
     return u**k - c, k * u ** (k - 1.0) * (u1 - u0) * (0.5 * _GL_W)
 
 
+def _sorted_complement_breaks(values):
+    g, h = values["g"], values["h"]
+    validation.same_shape(g, h, ("g", "h"))
+    if np.any(np.abs(g + h - 1.0) > 4 * np.finfo(float).eps):
+        raise ValueError("h must be 1 - g (to rounding)")
+    if g.ndim == 0 or g.shape[-1] < 2:
+        raise ValueError(
+            f"g needs at least two breaks along its last axis (got shape {g.shape})"
+        )
+    if np.any(np.diff(g, axis=-1) < 0):
+        raise ValueError("g must be sorted along its last axis")
+
+
+@validation.constrained(
+    _sorted_complement_breaks,
+    g=validation.UnitInterval(),
+    h=validation.UnitInterval(),
+)
 def gauss_legendre_rows(g, h):
     """Composite rules on ``[0, 1]``, one a row, from sorted break pairs ``(g, 1 - g)``.
 
@@ -239,21 +210,13 @@ def gauss_legendre_rows(g, h):
     ValueError
         If ``h`` is not ``1 - g`` to rounding, or ``g`` has fewer than two breaks or is
         not sorted along its last axis.
+
+    Examples
+    --------
+    >>> g, h, weights = gauss_legendre_rows([[0.0, 0.5, 1.0]], [[1.0, 0.5, 0.0]])
+    >>> g.shape, bool(np.allclose(g + h, 1.0)), float(weights.sum())
+    ((1, 40), True, 1.0)
     """
-    g, h = validation.unit_interval(g, "g"), validation.unit_interval(h, "h")
-    validation.same_shape(g, h, ("g", "h"))
-    if np.any(np.abs(g + h - 1.0) > 4 * np.finfo(float).eps):
-        raise ValueError("h must be 1 - g (to rounding)")
-    if g.ndim == 0 or g.shape[-1] < 2:
-        raise ValueError(
-            f"g needs at least two breaks along its last axis (got shape {g.shape})"
-        )
-    if np.any(np.diff(g, axis=-1) < 0):
-        raise ValueError("g must be sorted along its last axis")
-    return _gauss_legendre_rows(g, h)
-
-
-def _gauss_legendre_rows(g, h):
     left, right = g[..., :-1], g[..., 1:]
     width = np.where(left < 0.5, right - left, h[..., :-1] - h[..., 1:])
     half = 0.5 * width[..., None]

@@ -2,10 +2,10 @@
 
 At a fixed ``k = m ∧ n`` the corpus is made wide (``m > n``: many tasks, short
 contexts) or deep (``m < n``: few tasks, long contexts) by the ratio ``m / n``; each
-corpus is frozen by :func:`stumplib.pretraining.freeze_certified` and its head is
+corpus is frozen by :func:`stumplib.corpus_rule.freeze_certified` and its head is
 evaluated on infinitely long fresh contexts (:func:`stumplib.population.residual`).
 The slow-curve picture predicts a frozen scale ``b_T ≈ (level / C)² m``
-(:func:`stumplib.pretraining.rule_scale_ratio`) and an error of about ``1 / b_T``
+(:func:`stumplib.corpus_rule.rule_scale_ratio`) and an error of about ``1 / b_T``
 while contexts are long enough; this module measures where it holds.
 """
 
@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import population, pretraining, sweep, tasks, validation
+from . import corpus_rule, population, pretraining, sweep, tasks, validation
 
 #: Interior thresholds at which the frozen heads are evaluated.
 THRESHOLDS = (0.3, 0.5, 0.7)
@@ -33,7 +33,7 @@ class Shapes(NamedTuple):
     b : ndarray, shape (I, R)
         Frozen scales ``b_T``.
     q_max, rho_max, b_cert : ndarray, shape (I, R)
-        As :class:`stumplib.pretraining.CertifiedFreeze`.
+        As :class:`stumplib.corpus_rule.CertifiedFreeze`.
     error : ndarray, shape (I, R, T)
         ``|s_hat_inf(s) - s|`` of the frozen head at each threshold.
     thresholds : ndarray, shape (T,)
@@ -87,7 +87,7 @@ def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
 
     Corpus ``r`` of ratio ``ratios[i]`` has the shape :func:`shape_of` ``(k,
     ratios[i])`` and the stream ``(seed, i, r)`` (:func:`stumplib.pretraining.stream`);
-    it is frozen by :func:`stumplib.pretraining.freeze_certified` at ``level``.
+    it is frozen by :func:`stumplib.corpus_rule.freeze_certified` at ``level``.
 
     Parameters
     ----------
@@ -141,7 +141,7 @@ def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
     )
     runs = np.array([tuple(h) for h in done], dtype=object)
     runs = runs.reshape(len(shapes), corpora, -1)
-    field = {name: i for i, name in enumerate(pretraining.CertifiedFreeze._fields)}
+    field = {name: i for i, name in enumerate(corpus_rule.CertifiedFreeze._fields)}
 
     def grid(name):
         return runs[:, :, field[name]].astype(float)
@@ -157,4 +157,4 @@ def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
 
 def _freeze_one(item):
     m, n, prior, rng, level = item
-    return pretraining.freeze_certified(m, n, prior, rng, level)
+    return corpus_rule.freeze_certified(m, n, prior, rng, level)

@@ -118,7 +118,7 @@ class SparseCorpus(Corpus):
         """
         m = counts.shape[0]
         self.s, self.b_min, self._n = s, b_min, n
-        self.cutoff = corpus_module.unchecked_window_cutoff(n)
+        self.cutoff = corpus_module.window_cutoff(n)
         self._streams = [(*seed, j + 1) for j in range(m)]
         self._counts, self._empty = counts, counts == 0
         self._length = np.column_stack([s, 1.0 - s])  # each class's interval
@@ -620,8 +620,8 @@ def lowest_anchor(b0, n):
     """
     b0 = validation.positive_scalar(b0, "b0")
     n = validation.count(n, "n")
-    cutoff = corpus_module.unchecked_window_cutoff(n)
-    return float(b0 - corpus_module.unchecked_expansion_radius(b0, cutoff))
+    cutoff = corpus_module.window_cutoff(n)
+    return float(b0 - corpus_module.expansion_radius(b0, cutoff))
 
 
 def _block(key, size, remaining):

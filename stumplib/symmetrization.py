@@ -428,8 +428,8 @@ def _small_side(a, b, s, q):
     without the ``1/b``, which cancels from every residual, the terms keep full
     precision down to the smallest ``b``.
     """
-    lm_neg, mean_s, var_s = moments.unchecked_truncated_exponential(b, s)
-    lm_pos, mean_q, var_q = moments.unchecked_truncated_exponential(b, q)
+    lm_neg, mean_s, var_s = moments.truncated_exponential(b, s)
+    lm_pos, mean_q, var_q = moments.truncated_exponential(b, q)
     with np.errstate(invalid="ignore"):  # an empty class at an edge: logit ±inf
         logit = np.where(s <= 0.5, a - b * s, (a - b) + b * q) + lm_pos - lm_neg
     logit_b = -s + mean_s - mean_q
@@ -626,7 +626,7 @@ def loss_and_gradient(a, b, prior, rule="average"):
     a, b = validation.scalar_parameters(a, b)
     b = validation.positive_scalar(b, "b")
     s, q, w = threshold_nodes(a, b, prior)
-    return population.unchecked_squared_error(w, *RESIDUALS[rule](a, b, s, q))
+    return population.squared_error(w, *RESIDUALS[rule](a, b, s, q))
 
 
 def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):

@@ -55,6 +55,11 @@ class Trajectory:
         return self.a / self.b
 
 
+_STEPS = dict(steps=validation.Integer(minimum=0), points=validation.Integer())
+_START = dict(theta0=validation.Point(), eta=validation.PositiveScalar())
+
+
+@validation.constrained(**_STEPS)
 def log_steps(steps, points=200):
     """About ``points`` distinct integers from 0 to ``steps``, log-spaced.
 
@@ -80,8 +85,6 @@ def log_steps(steps, points=200):
     >>> log_steps(1000, points=8).tolist()
     [0, 2, 6, 18, 51, 138, 372, 1000]
     """
-    steps = validation.count(steps, "steps", minimum=0)
-    points = validation.count(points, "points")
     grid = np.unique(np.round(np.geomspace(1, steps + 1, points)).astype(int) - 1)
     return np.union1d(grid, [0, steps])
 
@@ -98,6 +101,11 @@ def _state(a, b, value=None, g_a=None, g_b=None):
     return text
 
 
+@validation.constrained(
+    direction=validation.Function(),
+    **_START,
+    max_steps=validation.Integer(minimum=0),
+)
 def descend(direction, theta0, eta, max_steps, goal="the stop", label=None):
     """Constant-step descent ``theta <- theta - eta * g`` until ``direction`` stops it.
 
@@ -137,45 +145,6 @@ def descend(direction, theta0, eta, max_steps, goal="the stop", label=None):
     >>> k, round(a, 6), round(b, 6)
     (9, 0.005859, 0.007812)
     """
-    validation.function(direction, "direction")
-    theta0 = validation.point(theta0)
-    eta = validation.positive_scalar(eta, "eta")
-    max_steps = validation.count(max_steps, "max_steps", minimum=0)
-    return unchecked_descend(direction, theta0, eta, max_steps, goal, label)
-
-
-def unchecked_descend(direction, theta0, eta, max_steps, goal="the stop", label=None):
-    """:func:`descend` without its checks, for the validated arguments of a caller.
-
-    Parameters
-    ----------
-    direction : callable
-        ``(a, b, k) -> (g_a, g_b)`` or ``None``, as :func:`descend` takes it.
-    theta0 : tuple of float
-        Initial ``(a, b)``, finite.
-    eta : float
-        Step size, positive.
-    max_steps : int
-        Steps allowed, ``>= 0``.
-    goal, label : str
-        As :func:`descend` takes them.
-
-    Returns
-    -------
-    tuple
-        ``(a, b, k)``, as :func:`descend`.
-
-    Raises
-    ------
-    FloatingPointError, RuntimeError
-        As :func:`descend`.
-
-    Examples
-    --------
-    >>> unchecked_descend(lambda a, b, k: None if k == 3 else (1.0, 1.0), (0.0, 0.0),
-    ...                   0.5, 10)
-    (-1.5, -1.5, 3)
-    """
     a, b = theta0
     name = label or "descent"
     steps = range(max_steps + 1)
@@ -195,6 +164,7 @@ def unchecked_descend(direction, theta0, eta, max_steps, goal="the stop", label=
     )
 
 
+@validation.constrained(loss_and_gradient=validation.Function(), **_START, **_STEPS)
 def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="GD"):
     """Constant-step gradient descent ``theta <- theta - eta * grad L(theta)``.
 
@@ -241,9 +211,7 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
     >>> run.a.round(6).tolist(), run.b.round(6).tolist()
     ([0.0, 0.5, 0.75, 0.96875, 0.999023], [0.0, 1.0, 1.5, 1.9375, 1.998047])
     """
-    validation.function(loss_and_gradient, "loss_and_gradient")
     keep = set(log_steps(steps, points).tolist())
-    steps = validation.count(steps, "steps", minimum=0)
     label = str(label)
     rows = []
 
@@ -265,10 +233,13 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
             rows.append((eta * k, a, b, value))
         return None if k == steps else (g_a, g_b)
 
-    descend(direction, theta0, eta, steps, label=label)  # validates theta0 and eta
+    descend(direction, theta0, eta, steps, label=label)
     return Trajectory(*map(np.array, zip(*rows)))
 
 
+@validation.constrained(
+    prior=validation.DensityLaw(), **_START, **_STEPS, features=validation.Features()
+)
 def population_descent(prior, theta0, eta, steps, features=None, points=200):
     """Gradient descent on the population loss (see :func:`gradient_descent`).
 
@@ -304,12 +275,8 @@ def population_descent(prior, theta0, eta, steps, features=None, points=200):
     >>> run.t.tolist(), bool(np.all(np.diff(run.loss) < 0))
     ([0.0, 150.0, 650.0, 2600.0, 10000.0], True)
     """
-    prior, features = (
-        validation.density_law(prior, "prior"),
-        validation.features(features),
-    )
     return gradient_descent(
-        lambda a, b: population.unchecked_loss_and_gradient(a, b, prior, features),
+        lambda a, b: population.loss_and_gradient(a, b, prior, features),
         theta0,
         eta,
         steps,
@@ -318,6 +285,7 @@ def population_descent(prior, theta0, eta, steps, features=None, points=200):
     )
 
 
+@validation.constrained(corpus=validation.Instance(Corpus), **_START, **_STEPS)
 def corpus_descent(corpus, theta0, eta, steps, points=200):
     """Gradient descent on a corpus's empirical loss (see :func:`gradient_descent`).
 
@@ -353,9 +321,8 @@ def corpus_descent(corpus, theta0, eta, steps, points=200):
     >>> run.t.tolist(), bool(run.loss[-1] < run.loss[0])
     ([0.0, 200.0, 1050.0, 5000.0], True)
     """
-    validation.instance(corpus, Corpus, "corpus")
     return gradient_descent(
-        corpus.follow().unchecked_loss_and_gradient,
+        corpus.follow().loss_and_gradient,
         theta0,
         eta,
         steps,
@@ -364,6 +331,13 @@ def corpus_descent(corpus, theta0, eta, steps, points=200):
     )
 
 
+@validation.constrained(
+    keys=validation.Rows(1, 1, 0),  # (m, n, copy)
+    prior=validation.Sampler(),
+    **_START,
+    **_STEPS,
+    seed=validation.Seed(),
+)
 def corpus_descents(keys, prior, theta0, eta, steps, seed, points=200, n_workers=None):
     """:func:`corpus_descent` on one corpus per key ``(m, n, copy)``, in parallel.
 
@@ -384,16 +358,7 @@ def corpus_descents(keys, prior, theta0, eta, steps, seed, points=200, n_workers
     >>> list(runs), runs[50, 20, 0].t.tolist()
     ([(50, 20, 0), (50, 20, 1)], [0.0, 200.0, 1000.0])
     """
-    keys = validation.count_rows(keys, "keys", (1, 1, 0))  # (m, n, copy)
-    validation.sampler(prior, "prior")
-    theta0 = validation.point(theta0)
-    eta = validation.positive_scalar(eta, "eta")
-    steps = validation.count(steps, "steps", minimum=0)
-    points = validation.count(points, "points")
-    items = [
-        (key, prior, theta0, eta, steps, (*validation.seed(seed), *key), points)
-        for key in keys
-    ]
+    items = [(key, prior, theta0, eta, steps, (*seed, *key), points) for key in keys]
     return dict(zip(keys, sweep.run(_corpus_run, items, n_workers, desc="corpus GD")))
 
 
@@ -408,6 +373,39 @@ def _corpus_run(item):
     )
 
 
+def _relative_tolerance(value, name):
+    value = validation.positive_scalar(value, name)
+    if value >= 1:
+        raise ValueError(f"{name} must be below 1 (got {value:g})")
+    return value
+
+
+#: A solver's relative tolerance, in (0, 1).
+RELATIVE_TOLERANCE = validation.Constraint(
+    _relative_tolerance,
+    ((0.0, ValueError), (1.0, ValueError), (np.nan, ValueError), (None, TypeError)),
+)
+
+
+def _increasing_times(values):
+    times = values["times"]
+    if (
+        times.ndim != 1
+        or times.size < 2
+        or times[0] != 0
+        or np.any(np.diff(times) <= 0)
+    ):
+        raise ValueError("times must be increasing from 0, at least two of them")
+
+
+@validation.constrained(
+    _increasing_times,
+    loss_and_gradient=validation.Function(),
+    theta0=validation.Point(),
+    times=validation.Finite(),
+    rtol=RELATIVE_TOLERANCE,
+    atol=validation.PositiveScalar(),
+)
 def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False):
     """Gradient flow ``dtheta/dt = -grad L(theta)``, recorded at ``times``.
 
@@ -448,20 +446,6 @@ def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False
     >>> bool(np.allclose(run.a, np.exp(-run.t), rtol=1e-6)), run.b.round(6).tolist()
     (True, [2.0, 0.735759, 0.270671])
     """
-    validation.function(loss_and_gradient, "loss_and_gradient")
-    theta0 = np.array(validation.point(theta0))
-    times = validation.finite(times, "times")
-    if (
-        times.ndim != 1
-        or times.size < 2
-        or times[0] != 0
-        or np.any(np.diff(times) <= 0)
-    ):
-        raise ValueError("times must be increasing from 0, at least two of them")
-    rtol = validation.positive_scalar(rtol, "rtol")
-    if rtol >= 1:
-        raise ValueError(f"rtol must be below 1 (got {rtol:g})")
-    atol = validation.positive_scalar(atol, "atol")
     clock = (np.log1p, np.expm1) if log_time else (np.asarray, np.asarray)
 
     def rhs(u, theta):
@@ -477,7 +461,7 @@ def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False
     sol = integrate.solve_ivp(
         rhs,
         (0.0, ticks[-1]),
-        theta0,
+        np.array(theta0),
         method="LSODA",
         t_eval=ticks,
         rtol=rtol,
@@ -492,6 +476,14 @@ def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False
     return Trajectory(clock[1](sol.t), a, b, loss)
 
 
+@validation.constrained(
+    prior=validation.DensityLaw(),
+    theta0=validation.Point(),
+    t_max=validation.PositiveScalar(),
+    points=validation.Integer(),
+    features=validation.Features(),
+    rtol=RELATIVE_TOLERANCE,
+)
 def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
     """Population gradient flow up to ``t_max`` (see :func:`flow`).
 
@@ -532,10 +524,6 @@ def gradient_flow(prior, theta0, t_max, points=200, features=None, rtol=1e-9):
     >>> run.t.round(6).tolist(), bool(run.b[-1] > run.b[0])
     ([0.0, 0.001, 0.215443, 46.415888, 10000.0], True)
     """
-    validation.density_law(prior, "prior")
-    validation.features(features)
-    t_max = validation.positive_scalar(t_max, "t_max")
-    points = validation.count(points, "points")
     first = 1e-3 if t_max > 1e-3 else 1e-3 * t_max
     t_eval = np.concatenate(
         [[0.0], np.geomspace(first, t_max, points) if points > 1 else [t_max]]

@@ -73,7 +73,6 @@ SLOW_TESTS = {
     "tests/test_population.py::test_loss_matches_careful_quadrature",
     "tests/test_population.py::test_loss_with_singular_beta_features_matches_quad",
     "tests/test_pretraining.py::test_pretrain_structured_streams_and_calibration",
-    "tests/test_pretraining.py::test_train_past_freeze_trains_pretrain_noisy_corpora_on",
     "tests/test_rank_test.py::test_exact_and_normal_p_values_agree_better_as_samples_grow",
     "tests/test_sparse_corpus.py::test_a_run_equals_the_run_on_its_completion",
     "tests/test_sparse_corpus.py::test_a_run_from_above_the_lowest_anchor_draws_nothing_more",

@@ -60,7 +60,7 @@ def test_mean_fraction_vs_mpmath():
     # Worst case is just above the series switch 1e-2, where 1/t - 1/expm1(t) cancels
     # (1/t ~ 100 vs result 0.5: ~200 eps = 4e-14); 1e-13 leaves a margin of ~2.5.
     np.testing.assert_allclose(
-        moments.unchecked_mean_fraction(T), ref_mean(T), rtol=1e-13, atol=0
+        moments.mean_fraction(T), ref_mean(T), rtol=1e-13, atol=0
     )
 
 
@@ -92,7 +92,7 @@ def test_log_phi_vs_mpmath():
 
 
 def test_exact_zero():
-    assert moments.unchecked_mean_fraction(0.0) == 0.5
+    assert moments.mean_fraction(0.0) == 0.5
     assert moments._variance_fraction(0.0) == 1 / 12
     assert moments._log_phi(0.0) == 0.0
 
@@ -122,7 +122,7 @@ def test_against_direct_sums(t):
     assert moments._log_phi(t) == pytest.approx(
         top + np.log(mass), rel=1e-12, abs=1e-12
     )
-    assert moments.unchecked_mean_fraction(t) == pytest.approx(mean, rel=1e-11)
+    assert moments.mean_fraction(t) == pytest.approx(mean, rel=1e-11)
     assert moments._variance_fraction(t) == pytest.approx(var, rel=1e-9)
 
 
@@ -134,14 +134,14 @@ def test_no_warnings_or_nonfinite_at_extremes():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         for fn in (
-            moments.unchecked_mean_fraction,
+            moments.mean_fraction,
             moments._variance_fraction,
             moments._log_phi,
         ):
             assert np.all(np.isfinite(fn(t)))
     # limits: mean -> 1/t (t -> inf), 1 - 1/|t| (t -> -inf); variance -> 1/t^2
-    assert moments.unchecked_mean_fraction(1e6) == pytest.approx(1e-6, rel=1e-15)
-    assert moments.unchecked_mean_fraction(-1e6) == pytest.approx(1 - 1e-6, rel=1e-15)
+    assert moments.mean_fraction(1e6) == pytest.approx(1e-6, rel=1e-15)
+    assert moments.mean_fraction(-1e6) == pytest.approx(1 - 1e-6, rel=1e-15)
     assert moments._variance_fraction(1e6) == pytest.approx(1e-12, rel=1e-15)
 
 
@@ -149,8 +149,8 @@ def test_no_warnings_or_nonfinite_at_extremes():
 def test_reflection_identities(t):
     """u -> 1 - u maps exp(-t u) to exp(-(-t) u): mean(-t) = 1 - mean(t), var(-t) =
     var(t), and log_phi(-t) = log_phi(t) + t."""
-    assert moments.unchecked_mean_fraction(-t) == pytest.approx(
-        1 - moments.unchecked_mean_fraction(t), abs=2e-15
+    assert moments.mean_fraction(-t) == pytest.approx(
+        1 - moments.mean_fraction(t), abs=2e-15
     )
     assert moments._variance_fraction(-t) == pytest.approx(
         moments._variance_fraction(t), rel=1e-15, abs=0
@@ -167,11 +167,8 @@ def test_monotone_and_bounded(t1, t2):
     The variance <= 1/12.
     """
     lo, hi = min(t1, t2), max(t1, t2)
-    assert (
-        moments.unchecked_mean_fraction(hi)
-        <= moments.unchecked_mean_fraction(lo) + 1e-15
-    )
-    assert 0 < moments.unchecked_mean_fraction(t1) < 1
+    assert moments.mean_fraction(hi) <= moments.mean_fraction(lo) + 1e-15
+    assert 0 < moments.mean_fraction(t1) < 1
     assert 0 < moments._variance_fraction(t1) <= 1 / 12 * (1 + 1e-15)
 
 
@@ -186,15 +183,13 @@ class TestTruncatedExponential:
         pts = [0, min(L, 1 / max(abs(r), 1)), L] if abs(rate) > 1 else [0, L]
         m0, m1, m2 = (mp.quad(lambda u, k=k: f(u, k), pts) for k in range(3))
         mean = m1 / m0
-        log_mass, got_mean, got_var = moments.unchecked_truncated_exponential(
-            rate, length, shift
-        )
+        log_mass, got_mean, got_var = moments.truncated_exponential(rate, length, shift)
         assert float(log_mass) == pytest.approx(float(mp.log(m0)), rel=1e-13, abs=1e-13)
         assert float(got_mean) == pytest.approx(float(mean), rel=1e-12)
         assert float(got_var) == pytest.approx(float(m2 / m0 - mean**2), rel=1e-10)
 
     def test_zero_length(self):
-        log_mass, mean, var = moments.unchecked_truncated_exponential(5.0, 0.0)
+        log_mass, mean, var = moments.truncated_exponential(5.0, 0.0)
         assert log_mass == -np.inf and mean == 0 and var == 0
 
 

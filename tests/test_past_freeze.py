@@ -3,7 +3,14 @@
 import numpy as np
 import pytest
 
-from stumplib import calibration, past_freeze, population, pretraining, tasks
+from stumplib import (
+    calibration,
+    corpus_rule,
+    past_freeze,
+    population,
+    pretraining,
+    tasks,
+)
 from stumplib.corpus import Corpus
 
 PRIOR = tasks.Uniform(0.1, 0.9)
@@ -16,9 +23,9 @@ def runs():
 
 def test_certified_step_is_a_third_of_the_lemma_step_at_the_start():
     theta0, eta = past_freeze.certified_step(32, 32, PRIOR)
-    start, full = pretraining.size_start(32, 32, PRIOR)
+    start, full = corpus_rule.size_start(32, 32, PRIOR)
     assert theta0 == start
-    assert eta == pytest.approx(full * pretraining.CERTIFIED_FRACTION, rel=1e-15)
+    assert eta == pytest.approx(full * corpus_rule.CERTIFIED_FRACTION, rel=1e-15)
 
 
 def test_runs_are_constant_step_descent_on_their_corpora(runs):
@@ -28,7 +35,7 @@ def test_runs_are_constant_step_descent_on_their_corpora(runs):
     theta0, eta = past_freeze.certified_step(12, 12, PRIOR)
     follower, (a, b) = corpus.follow(), theta0
     for _ in range(run.steps[-1]):
-        _, g_a, g_b = follower.unchecked_loss_and_gradient(a, b)
+        _, g_a, g_b = follower.loss_and_gradient(a, b)
         a, b = a - eta * g_a, b - eta * g_b
     assert run.eta == eta
     np.testing.assert_allclose([run.a[2, -1], run.b[2, -1]], [a, b], rtol=1e-9)

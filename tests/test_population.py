@@ -189,7 +189,7 @@ def test_edges_have_a_single_class(a, b):
 
     s_hat = mean of e^{-b x}.
     """
-    expected = moments.unchecked_mean_fraction(b)
+    expected = moments.mean_fraction(b)
     # at s = 1 the estimate is formed as 1 + (s_hat - 1): absolute rounding of one ulp
     # at 1
     np.testing.assert_allclose(
@@ -694,4 +694,4 @@ def test_prior_nodes_integrate_the_prior():
 def test_squared_error_reference():
     w = np.array([0.5, 0.25])
     r, r_a, r_b = np.array([1.0, -2.0]), np.array([3.0, 1.0]), np.array([0.0, 4.0])
-    assert population.unchecked_squared_error(w, r, r_a, r_b) == (1.5, 2.0, -4.0)
+    assert population.squared_error(w, r, r_a, r_b) == (1.5, 2.0, -4.0)

@@ -6,7 +6,13 @@ Large-resolution starts and runs to a target scale.
 import numpy as np
 import pytest
 
-from stumplib import calibration, descent_lemma, pretraining, tasks
+from stumplib import (
+    calibration,
+    corpus_rule,
+    descent_lemma,
+    pretraining,
+    tasks,
+)
 from stumplib import corpus as corpus_module
 from stumplib.corpus import Corpus, Follower
 from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
@@ -58,7 +64,7 @@ class Exploding(Corpus):
     def follow(self):
         return self
 
-    def unchecked_loss_and_gradient(self, a, b):  # what a run evaluates
+    def loss_and_gradient(self, a, b):  # what a run evaluates
         return 1.0, 1e300, -1e300
 
 
@@ -132,47 +138,47 @@ def test_train_until_noisy_freezes_where_the_noise_reaches_the_level():
 
 
 def test_size_start_and_pretrain_noisy_use_the_same_corpora():
-    (_a0, b0), eta = pretraining.size_start(200, 800, PRIOR)
+    (_a0, b0), eta = corpus_rule.size_start(200, 800, PRIOR)
     assert (
-        b0 == 200 * pretraining.SIZE_START
+        b0 == 200 * corpus_rule.SIZE_START
         and eta == pretraining.start(b0, PRIOR, 1.0)[1]
     )
-    assert pretraining.size_start(800, 800, PRIOR)[0][1] == 10.0  # (m ∧ n) / 80
+    assert corpus_rule.size_start(800, 800, PRIOR)[0][1] == 10.0  # (m ∧ n) / 80
     assert (
-        pretraining.size_start(1600, 200, PRIOR)[0][1]
-        == 200 * pretraining.CONTEXT_START
+        corpus_rule.size_start(1600, 200, PRIOR)[0][1]
+        == 200 * corpus_rule.CONTEXT_START
     )
-    assert pretraining.size_start(20, 20, PRIOR)[0][1] == pretraining.MIN_START
-    out = pretraining.pretrain_noisy(
+    assert corpus_rule.size_start(20, 20, PRIOR)[0][1] == corpus_rule.MIN_START
+    out = corpus_rule.pretrain_noisy(
         [(100, 100)], PRIOR, corpora=2, seed=5, n_workers=1
     )
     direct = pretraining.train_until_noisy(
         Corpus.sample(100, 100, PRIOR, rng=(5, 0, 1)),
-        *pretraining.size_start(100, 100, PRIOR),
+        *corpus_rule.size_start(100, 100, PRIOR),
         0.5,
     )
     assert out[0][1] == direct
     with pytest.raises(ValueError, match="^m must be an integer"):
-        pretraining.size_start(0, 3, PRIOR)
+        corpus_rule.size_start(0, 3, PRIOR)
 
 
 def test_lower_starts_train_the_same_corpora_from_lower_starts():
     sizes = [(60, 60), (100, 100)]
-    same = pretraining.lower_starts(
+    same = corpus_rule.lower_starts(
         sizes, [1], PRIOR, 2, seed=5, divisor=1.0, n_workers=1
     )
-    assert same == pretraining.pretrain_noisy(sizes, PRIOR, 2, seed=5, n_workers=1)[1:]
-    (lower,) = pretraining.lower_starts(sizes, [1], PRIOR, 1, seed=5, n_workers=1)
-    b0 = pretraining.size_start(100, 100, PRIOR)[0][1] / 2
+    assert same == corpus_rule.pretrain_noisy(sizes, PRIOR, 2, seed=5, n_workers=1)[1:]
+    (lower,) = corpus_rule.lower_starts(sizes, [1], PRIOR, 1, seed=5, n_workers=1)
+    b0 = corpus_rule.size_start(100, 100, PRIOR)[0][1] / 2
     direct = pretraining.train_until_noisy(
         Corpus.sample(100, 100, PRIOR, rng=(5, 1, 0)),
         *pretraining.start(b0, PRIOR, ratio=1.0),
     )
     assert lower == [direct] and direct.b >= b0
     with pytest.raises(ValueError, match="^indices must be below len"):
-        pretraining.lower_starts(sizes, [2], PRIOR, 1, seed=5)
+        corpus_rule.lower_starts(sizes, [2], PRIOR, 1, seed=5)
     with pytest.raises(ValueError, match="^divisor must be positive"):
-        pretraining.lower_starts(sizes, [0], PRIOR, 1, seed=5, divisor=0.0)
+        corpus_rule.lower_starts(sizes, [0], PRIOR, 1, seed=5, divisor=0.0)
 
 
 def test_train_from_start_on_and_off_the_valley():
@@ -200,12 +206,12 @@ def test_stream_prefixes_structured_seeds():
 
 
 def test_pretrain_noisy_with_an_experiment_prefix():
-    out = pretraining.pretrain_noisy(
+    out = corpus_rule.pretrain_noisy(
         [(100, 100)], PRIOR, corpora=1, seed=(5, 3), n_workers=1
     )
     direct = pretraining.train_until_noisy(
         Corpus.sample(100, 100, PRIOR, rng=(5, 3, 0, 0)),
-        *pretraining.size_start(100, 100, PRIOR),
+        *corpus_rule.size_start(100, 100, PRIOR),
         0.5,
     )
     assert out[0][0] == direct
@@ -292,45 +298,6 @@ def test_train_side_by_side_divergence_is_reported(monkeypatch):
         )
 
 
-def test_train_past_freeze_trains_pretrain_noisy_corpora_on():
-    sizes = [(40, 40), (60, 60)]
-    out = pretraining.train_past_freeze(
-        sizes, PRIOR, 2, (4, 1), [2.0, 4.0], n_workers=1
-    )
-    frozen = pretraining.pretrain_noisy(sizes, PRIOR, 2, (4, 1), n_workers=1)
-    for i, (m, n) in enumerate(sizes):
-        assert [row[0] for row in out[i]] == frozen[
-            i
-        ]  # the same corpora, the same freeze
-        drawn = [Corpus.sample(m, n, PRIOR, rng=(4, 1, i, r)) for r in range(2)]
-        b_T = np.array([h.b for h in frozen[i]])
-        later = pretraining.train_side_by_side(
-            drawn, [(h.a, h.b) for h in frozen[i]], np.outer(b_T, [2.0, 4.0]), PRIOR
-        )
-        assert [row[1:] for row in out[i]] == later
-    with pytest.raises(
-        ValueError, match="^factors must be a 1-D non-decreasing sequence"
-    ):
-        pretraining.train_past_freeze(sizes, PRIOR, 1, 0, [0.5])
-
-
-def test_train_past_freeze_does_not_depend_on_the_groups_or_workers(monkeypatch):
-    sizes = [(30, 30), (50, 40)]
-    default = pretraining.train_past_freeze(sizes, PRIOR, 3, 2, [2.0], n_workers=1)
-    monkeypatch.setattr(
-        pretraining, "SIDE_BY_SIDE", 2
-    )  # groups of 2 and 1, two workers
-    grouped = pretraining.train_past_freeze(sizes, PRIOR, 3, 2, [2.0], n_workers=2)
-    assert [[[h.steps for h in row] for row in size] for size in grouped] == [
-        [[h.steps for h in row] for row in size] for size in default
-    ]
-    np.testing.assert_allclose(
-        [[[(h.a, h.b, h.t) for h in row] for row in size] for size in grouped],
-        [[[(h.a, h.b, h.t) for h in row] for row in size] for size in default],
-        rtol=1e-12,
-    )
-
-
 def test_train_side_by_side_step_rule():
     corpus = Corpus.sample(40, 30, PRIOR, rng=10)
     (a0, b0), eta = pretraining.start(8.0, PRIOR, 1.2)
@@ -362,14 +329,14 @@ def test_train_side_by_side_stops_a_corpus_with_no_step_at_its_start():
 
 
 def test_freeze_by_rule_is_pretrain_noisy_for_one_corpus():
-    out = pretraining.pretrain_noisy([(80, 80)], PRIOR, corpora=2, seed=3, n_workers=1)
-    assert pretraining.freeze_by_rule(80, 80, PRIOR, (3, 0, 1)) == out[0][1]
-    lower = pretraining.lower_starts([(80, 80)], [0], PRIOR, 1, seed=3, n_workers=1)
+    out = corpus_rule.pretrain_noisy([(80, 80)], PRIOR, corpora=2, seed=3, n_workers=1)
+    assert corpus_rule.freeze_by_rule(80, 80, PRIOR, (3, 0, 1)) == out[0][1]
+    lower = corpus_rule.lower_starts([(80, 80)], [0], PRIOR, 1, seed=3, n_workers=1)
     assert (
-        pretraining.freeze_by_rule(80, 80, PRIOR, (3, 0, 0), divisor=2.0) == lower[0][0]
+        corpus_rule.freeze_by_rule(80, 80, PRIOR, (3, 0, 0), divisor=2.0) == lower[0][0]
     )
     with pytest.raises(ValueError, match="^divisor must be positive"):
-        pretraining.freeze_by_rule(80, 80, PRIOR, 0, divisor=0.0)
+        corpus_rule.freeze_by_rule(80, 80, PRIOR, 0, divisor=0.0)
 
 
 def test_freeze_by_rule_sparse_trains_a_sparse_corpus_of_the_size(monkeypatch):
@@ -382,26 +349,26 @@ def test_freeze_by_rule_sparse_trains_a_sparse_corpus_of_the_size(monkeypatch):
         "train_until_noisy",
         lambda corpus, *args: seen.append(corpus) or train(corpus, *args),
     )
-    h = pretraining.freeze_by_rule(80, 4000, PRIOR, (3, 0, 0), sparse=True)
+    h = corpus_rule.freeze_by_rule(80, 4000, PRIOR, (3, 0, 0), sparse=True)
     (corpus,) = seen
     assert isinstance(corpus, SparseCorpus) and corpus.shape == (80, 4000)
-    assert h.b > pretraining.size_start(80, 4000, PRIOR)[0][1]
-    pretraining.freeze_by_rule(80, 80, PRIOR, (3, 0, 0))
+    assert h.b > corpus_rule.size_start(80, 4000, PRIOR)[0][1]
+    corpus_rule.freeze_by_rule(80, 80, PRIOR, (3, 0, 0))
     assert type(seen[1]) is Corpus
 
 
 def test_rule_scale_ratio_is_the_level_over_the_slow_constant_squared():
     prior = tasks.Uniform(0.1, 0.9)
     c = calibration.slow_layer(prior).constant
-    assert pretraining.rule_scale_ratio(prior) == pytest.approx(
+    assert corpus_rule.rule_scale_ratio(prior) == pytest.approx(
         (0.5 / c) ** 2, rel=1e-15
     )
-    assert pretraining.rule_scale_ratio(prior, 1.0) == pytest.approx(
+    assert corpus_rule.rule_scale_ratio(prior, 1.0) == pytest.approx(
         1 / c**2, rel=1e-15
     )
-    assert round(pretraining.rule_scale_ratio(prior), 4) == 0.0361
+    assert round(corpus_rule.rule_scale_ratio(prior), 4) == 0.0361
     with pytest.raises(ValueError, match="level"):
-        pretraining.rule_scale_ratio(prior, 0.0)
+        corpus_rule.rule_scale_ratio(prior, 0.0)
 
 
 # --- certified runs: a constant step that keeps q <= 2/9, cut and resumed -------------
@@ -412,8 +379,8 @@ class Interrupted(Exception):
 
 
 def test_a_certified_run_resumes_bit_identically_from_any_state(monkeypatch):
-    monkeypatch.setattr(pretraining, "CHECK_STEPS", 20)  # a short run's checks thin out
-    whole = pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 0))
+    monkeypatch.setattr(corpus_rule, "CHECK_STEPS", 20)  # a short run's checks thin out
+    whole = corpus_rule.freeze_certified(160, 160, PRIOR, (3, 9, 0))
     states = []
 
     def save(state):
@@ -422,24 +389,24 @@ def test_a_certified_run_resumes_bit_identically_from_any_state(monkeypatch):
             raise Interrupted
 
     with pytest.raises(Interrupted):
-        pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 0), save=save, every=0.0)
+        corpus_rule.freeze_certified(160, 160, PRIOR, (3, 9, 0), save=save, every=0.0)
     assert states[-1]["steps"] > 20  # cut after the checks thin out
-    resumed = pretraining.freeze_certified(
+    resumed = corpus_rule.freeze_certified(
         160, 160, PRIOR, (3, 9, 0), resume=states[-1]
     )
     assert resumed == whole  # every field, bit for bit
-    early = pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 0), resume=states[10])
+    early = corpus_rule.freeze_certified(160, 160, PRIOR, (3, 9, 0), resume=states[10])
     assert early == whole
 
 
 def test_a_certified_run_keeps_q_below_two_ninths_between_its_checks(monkeypatch):
     """q checked at every iterate stays within the bound that checks ten times sparser
     than a run's give, q_max (1 + q_jump), and below 2/9."""
-    monkeypatch.setattr(pretraining, "CHECK_STEPS", 20)  # thinned from step 20 on
-    monkeypatch.setattr(pretraining, "CHECK_GROWTH", 10 * pretraining.CHECK_GROWTH)
-    thinned = pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 0))
-    monkeypatch.setattr(pretraining, "CHECK_STEPS", 10**9)
-    every = pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 0))
+    monkeypatch.setattr(corpus_rule, "CHECK_STEPS", 20)  # thinned from step 20 on
+    monkeypatch.setattr(corpus_rule, "CHECK_GROWTH", 10 * corpus_rule.CHECK_GROWTH)
+    thinned = corpus_rule.freeze_certified(160, 160, PRIOR, (3, 9, 0))
+    monkeypatch.setattr(corpus_rule, "CHECK_STEPS", 10**9)
+    every = corpus_rule.freeze_certified(160, 160, PRIOR, (3, 9, 0))
     assert every.checks == every.steps + 1 > thinned.checks
     assert (every.a, every.b, every.steps) == (thinned.a, thinned.b, thinned.steps)
     assert every.q_max <= thinned.q_max * (1 + thinned.q_jump)
@@ -448,9 +415,9 @@ def test_a_certified_run_keeps_q_below_two_ninths_between_its_checks(monkeypatch
 
 
 def test_a_certified_run_is_the_rule_at_a_third_of_the_step():
-    run = pretraining.freeze_certified(160, 160, PRIOR, (3, 9, 2))
-    (a0, b0), eta = pretraining.size_start(160, 160, PRIOR)
-    assert run.eta == eta * pretraining.CERTIFIED_FRACTION
+    run = corpus_rule.freeze_certified(160, 160, PRIOR, (3, 9, 2))
+    (a0, b0), eta = corpus_rule.size_start(160, 160, PRIOR)
+    assert run.eta == eta * corpus_rule.CERTIFIED_FRACTION
     sparse = SparseCorpus.sample(160, 160, lowest_anchor(b0, 160), PRIOR, (3, 9, 2))
     want = pretraining.train_until_noisy(sparse, (a0, b0), run.eta)
     assert (run.a, run.b, run.t, run.steps) == tuple(want)
@@ -459,13 +426,13 @@ def test_a_certified_run_is_the_rule_at_a_third_of_the_step():
 
 def test_freeze_certified_bad_inputs():
     with pytest.raises(ValueError, match="^m must be"):
-        pretraining.freeze_certified(1, 40, PRIOR, 0)
+        corpus_rule.freeze_certified(1, 40, PRIOR, 0)
     with pytest.raises(ValueError, match="^fraction must be in"):
-        pretraining.freeze_certified(40, 40, PRIOR, 0, fraction=1.5)
+        corpus_rule.freeze_certified(40, 40, PRIOR, 0, fraction=1.5)
     with pytest.raises(ValueError, match="^every must be"):
-        pretraining.freeze_certified(40, 40, PRIOR, 0, every=-1.0)
+        corpus_rule.freeze_certified(40, 40, PRIOR, 0, every=-1.0)
     with pytest.raises(TypeError, match="^save must be"):
-        pretraining.freeze_certified(40, 40, PRIOR, 0, save="file.json")
+        corpus_rule.freeze_certified(40, 40, PRIOR, 0, save="file.json")
 
 
 def test_freeze_by_rule_needs_two_tasks_and_a_seed():
@@ -473,6 +440,6 @@ def test_freeze_by_rule_needs_two_tasks_and_a_seed():
     frozen run would not be reproducible."""
     for sparse in (False, True):
         with pytest.raises(ValueError, match="^m must be"):
-            pretraining.freeze_by_rule(1, 40, PRIOR, 0, sparse=sparse)
+            corpus_rule.freeze_by_rule(1, 40, PRIOR, 0, sparse=sparse)
     with pytest.raises(TypeError, match="^rng"):
-        pretraining.freeze_by_rule(40, 40, PRIOR, None)
+        corpus_rule.freeze_by_rule(40, 40, PRIOR, None)

@@ -18,10 +18,8 @@ the engine of :class:`~stumplib.corpus.Corpus` beside it); and the public member
 standard library names with an underscore (``namedtuple._replace``).
 
 A function that several modules share is a plain name in the module whose concept it
-belongs to. Where it skips the checks of :mod:`stumplib.validation` (its callers in the
-package pass validated input, so that a loop validates once, at the public boundary) its
-name starts with ``unchecked_``, beside the checked public function where there is one
-(``moments.combine`` and ``moments.unchecked_combine``).
+belongs to. Its checks (declared with :func:`stumplib.validation.constrained`) run once,
+at the public boundary: the calls it makes inside the library skip them.
 """
 
 import ast

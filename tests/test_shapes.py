@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from stumplib import population, pretraining, shapes, tasks
+from stumplib import corpus_rule, population, pretraining, shapes, tasks
 
 PRIOR = tasks.Uniform(0.1, 0.9)
 
@@ -20,7 +20,7 @@ def test_shape_of(k, ratio, shape):
 def test_freeze_shapes_are_certified_freezes():
     out = shapes.freeze_shapes(6, [0.5, 2.0], PRIOR, 2, (3, 4), n_workers=1)
     assert out.m.tolist() == [6, 12] and out.n.tolist() == [12, 6]
-    h = pretraining.freeze_certified(12, 6, PRIOR, pretraining.stream((3, 4), 1, 1))
+    h = corpus_rule.freeze_certified(12, 6, PRIOR, pretraining.stream((3, 4), 1, 1))
     assert out.b[1, 1] == h.b and out.q_max[1, 1] == h.q_max
     assert out.rho_max[1, 1] == h.rho_max and out.b_cert[1, 1] == h.b_cert
     err = np.abs(population.residual(h.a, h.b, np.array(shapes.THRESHOLDS))[0])

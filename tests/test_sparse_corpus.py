@@ -11,7 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import special, stats
 
-from stumplib import calibration, pretraining, sparse_corpus, tasks, training
+from stumplib import (
+    calibration,
+    corpus_rule,
+    pretraining,
+    sparse_corpus,
+    tasks,
+    training,
+)
 from stumplib import corpus as corpus_module
 from stumplib.corpus import Corpus
 from stumplib.sparse_corpus import SparseCorpus, lowest_anchor
@@ -338,7 +345,7 @@ def test_a_run_of_the_sparse_follower_equals_the_direct_run():
     """Rounding differences add at most linearly over a descent along the valley: the
     frozen point within steps * FOLLOW_RTOL relative."""
     corpus = SparseCorpus.sample(200, 2000, 4.0, seed=(21, 2))
-    (a0, b0), eta = pretraining.size_start(200, 2000, PRIORS[0])
+    (a0, b0), eta = corpus_rule.size_start(200, 2000, PRIORS[0])
     got = pretraining.train_until_noisy(corpus, (a0, b0), eta)
     a, b, k = training.descend(
         lambda a, b, k: (

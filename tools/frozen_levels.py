@@ -12,7 +12,7 @@ command, commit and date it ran from; a later call skips the runs the file holds
   ``ℓ = 1/2`` over :data:`LAW_SIZES`, and every level of :data:`LEVELS` at
   :data:`LEVEL_SIZES`.
 - ``"certified"``: corpora with ``m = n`` frozen at level ``ℓ < 1/2`` by
-  :func:`stumplib.pretraining.freeze_certified` (a third of the lemma's step at the
+  :func:`stumplib.corpus_rule.freeze_certified` (a third of the lemma's step at the
   start, ``q`` and ``rho`` recorded), from the size-tied start divided by
   ``(1 / (2ℓ))²`` so that the freeze lies as far above the start as at ``ℓ = 1/2``
   (whose runs are ``frozen-rate-certified.json``'s).
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from full_corpus import commit
 
-from stumplib import frozen, infinite_corpus, pretraining, tasks
+from stumplib import corpus_rule, frozen, infinite_corpus, tasks
 from stumplib.book import full_data
 
 DATA = full_data.DATA / "frozen-levels.json"
@@ -80,7 +80,7 @@ def run(kind, level, k, r):
         )
     else:
         divisor = (0.5 / level) ** 2
-        h = pretraining.freeze_certified(k, k, PRIOR, rng, level, divisor)
+        h = corpus_rule.freeze_certified(k, k, PRIOR, rng, level, divisor)
         extra = dict(steps=h.steps, eta=h.eta, q_max=h.q_max, q_jump=h.q_jump)
     return dict(
         kind=kind,
@@ -117,7 +117,7 @@ def main(argv=None):
         command=COMMAND,
         prior=[PRIOR.lo, PRIOR.hi],
         levels=list(LEVELS),
-        fraction=pretraining.CERTIFIED_FRACTION,
+        fraction=corpus_rule.CERTIFIED_FRACTION,
     )
     done = {(v["kind"], v["level"], v["k"], v["corpus"]) for v in data["runs"]}
     deadline = time.time() + 3600 * min(args.hours, 1e6)

@@ -4,7 +4,7 @@
 full-corpus``) trains, for each size ``m = n = k`` of :data:`SIZES` in turn (small to
 large), :data:`CORPORA` sparse corpora from the size-tied start and the first of them
 again from half that start (is the frozen scale the rule's or the start's?), each with
-:func:`stumplib.pretraining.freeze_certified`: the corpus rule at a constant step that
+:func:`stumplib.corpus_rule.freeze_certified`: the corpus rule at a constant step that
 keeps ``q = eta lambda_max <= 2/9`` (a third of the lemma's step at the start), on the
 streams ``(6, 2, i, r)`` (size ``i`` of :data:`SIZES`). Each finished run is appended at
 once to ``frozen-rate-certified.json`` in :data:`stumplib.book.full_data.DATA`, with its
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stumplib import frozen, pretraining, sweep, tasks
+from stumplib import corpus_rule, frozen, pretraining, sweep, tasks
 from stumplib.book import full_data
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,7 +99,7 @@ def run(job):
             raise Stopped
 
     try:
-        h = pretraining.freeze_certified(
+        h = corpus_rule.freeze_certified(
             k,
             k,
             PRIOR,
@@ -118,7 +118,7 @@ def run(job):
         corpus=r,
         divisor=divisor,
         corpus_kind="sparse",
-        b0=pretraining.size_start(k, k, PRIOR)[0][1] / divisor,
+        b0=corpus_rule.size_start(k, k, PRIOR)[0][1] / divisor,
         eta=h.eta,
         a=h.a,
         b=h.b,
@@ -192,7 +192,7 @@ def main(argv=None):
         prior=[PRIOR.lo, PRIOR.hi],
         sizes=list(SIZES),
         corpora=CORPORA,
-        fraction=pretraining.CERTIFIED_FRACTION,
+        fraction=corpus_rule.CERTIFIED_FRACTION,
     )
     done = {(run["k"], run["corpus"], run["divisor"]) for run in data["runs"]}
     deadline = time.time() + 3600 * min(args.hours, 1e6)

@@ -7,6 +7,9 @@
 Batches: an *empty batch* (a leading axis of length 0) is valid and gives an empty
 result of the batch shape, everywhere in stumplib; an *empty context* (``N = 0``
 examples) is a ``ValueError``.
+
+A public function declares its arguments' constraints with :func:`constrained`
+(:mod:`stumplib.validation.constraints`); the checkers below do the work.
 """
 
 from .arrays import (
@@ -31,6 +34,33 @@ from .arrays import (
     scalar_parameters,
     unit_interval,
 )
+from .constraints import (
+    Constraint,
+    DensityLaw,
+    Exceeding,
+    Features,
+    Finite,
+    Function,
+    Instance,
+    Integer,
+    Integers,
+    Labels,
+    Law,
+    NonNegative,
+    Point,
+    Positive,
+    PositiveScalar,
+    Real,
+    Rng,
+    Rows,
+    Rules,
+    Sampler,
+    Scalar,
+    Seed,
+    Trajectory,
+    UnitInterval,
+    constrained,
+)
 from .objects import (
     density_law,
     features,
@@ -46,9 +76,34 @@ from .objects import (
 
 __all__ = [
     "LARGEST_COUNT",
+    "Constraint",
+    "DensityLaw",
+    "Exceeding",
+    "Features",
+    "Finite",
+    "Function",
+    "Instance",
+    "Integer",
+    "Integers",
+    "Labels",
+    "Law",
+    "NonNegative",
+    "Point",
+    "Positive",
+    "PositiveScalar",
+    "Real",
+    "Rng",
+    "Rows",
+    "Rules",
+    "Sampler",
+    "Scalar",
+    "Seed",
+    "Trajectory",
+    "UnitInterval",
     "batch",
     "broadcastable",
     "complements",
+    "constrained",
     "context",
     "count",
     "count_rows",

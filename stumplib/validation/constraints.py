@@ -1,0 +1,358 @@
+"""Declared constraints: a public function states what each argument must be, once.
+
+For example::
+
+    @constrained(a=Finite(), b=Finite(), prior=DensityLaw(), features=Features())
+    def loss_and_gradient(a, b, prior, features=None): ...
+
+A :class:`Constraint` is a checker of :mod:`stumplib.validation` (which converts the
+value, or raises a ``TypeError`` or ``ValueError`` naming the argument) with values it
+rejects (the bad-input tests are generated from them). :func:`constrained` checks and
+converts the declared arguments of a call made from outside the library; while that
+call runs, a context variable is set, and the calls it makes into other public
+functions skip the checks (the library passes them valid, converted values): loops
+inside the library pay for the checks once, at the boundary.
+
+Part of :mod:`stumplib.validation`, which gathers the checks.
+"""
+
+import contextvars
+import dataclasses
+import functools
+import inspect
+from collections.abc import Callable
+
+import numpy as np
+
+from . import arrays, objects
+
+_INSIDE = contextvars.ContextVar("stumplib_inside_a_checked_call", default=False)
+
+_TINY = np.nextafter(0.0, 1.0)  # the smallest positive float
+_NOT_REAL = ((None, TypeError), ("0.5", TypeError), (0.5 + 1j, TypeError))
+_NOT_FINITE = ((np.nan, ValueError), (np.inf, ValueError), (-np.inf, ValueError))
+_RAGGED = (([[0.1, 0.2], [0.3]], ValueError),)
+_NOT_A_LAW = ((None, TypeError), ("uniform", TypeError), (0.5, TypeError))
+
+
+@dataclasses.dataclass(frozen=True)
+class Constraint:
+    """What one argument must be.
+
+    Parameters
+    ----------
+    check : callable
+        ``check(value, name)`` returns the value converted (a float, a float array),
+        or raises a ``TypeError`` or ``ValueError`` naming ``name``.
+    bad : tuple of (object, type)
+        Values the check rejects, each with the exception it raises (for the tests).
+    optional : bool
+        ``None`` is valid (and passed on as is).
+
+    Examples
+    --------
+    >>> Integer(minimum=2)(5.0, "m")
+    5
+    >>> Integer(minimum=2)(1, "m")
+    Traceback (most recent call last):
+    ...
+    ValueError: m must be an integer >= 2 (got 1)
+    """
+
+    check: Callable
+    bad: tuple = ()
+    optional: bool = False
+
+    def __call__(self, value, name):
+        """``value`` checked and converted."""
+        if value is None and self.optional:
+            return None
+        return self.check(value, name)
+
+    def bad_values(self):
+        """The rejected values with their exceptions (``None`` left out if optional)."""
+        return tuple((v, e) for v, e in self.bad if not (self.optional and v is None))
+
+
+def _array(checker, *bad, optional=False):
+    return Constraint(checker, _NOT_REAL + _RAGGED + bad, optional=optional)
+
+
+def Real(optional=False):
+    """A real number or an array of them (:func:`~stumplib.validation.real`)."""
+    return _array(arrays.real, optional=optional)
+
+
+def Finite(optional=False):
+    """Finite real numbers (:func:`~stumplib.validation.finite`)."""
+    return _array(arrays.finite, *_NOT_FINITE, optional=optional)
+
+
+def Positive(optional=False):
+    """Finite numbers ``> 0`` (:func:`~stumplib.validation.positive`)."""
+    bad = (*_NOT_FINITE, (0.0, ValueError), (-_TINY, ValueError))
+    return _array(arrays.positive, *bad, optional=optional)
+
+
+def NonNegative(optional=False):
+    """Finite numbers ``>= 0`` (:func:`~stumplib.validation.non_negative`)."""
+    bad = (*_NOT_FINITE, (-_TINY, ValueError))
+    return _array(arrays.non_negative, *bad, optional=optional)
+
+
+def UnitInterval(optional=False):
+    """Numbers in [0, 1] (:func:`~stumplib.validation.unit_interval`)."""
+    bad = (*_NOT_FINITE, (-_TINY, ValueError), (np.nextafter(1.0, 2.0), ValueError))
+    return _array(arrays.unit_interval, *bad, optional=optional)
+
+
+def Labels(optional=False):
+    """Labels in {0, 1} (:func:`~stumplib.validation.labels`)."""
+    bad = (*_NOT_FINITE, (0.5, ValueError), (2.0, ValueError))
+    return _array(arrays.labels, *bad, optional=optional)
+
+
+def Scalar(optional=False):
+    """One finite number (:func:`~stumplib.validation.scalar`)."""
+    bad = _NOT_REAL + _NOT_FINITE + (([0.5, 0.5], ValueError),)
+    return Constraint(arrays.scalar, bad, optional=optional)
+
+
+def PositiveScalar(optional=False):
+    """One finite number ``> 0`` (:func:`~stumplib.validation.positive_scalar`)."""
+    bad = _NOT_REAL + _NOT_FINITE + ((0.0, ValueError), ([1.0, 1.0], ValueError))
+    return Constraint(arrays.positive_scalar, bad, optional=optional)
+
+
+def Exceeding(bound, scalar=True, optional=False):
+    """Finite numbers ``> bound`` (one number when ``scalar``; else any shape)."""
+
+    def check(value, name):
+        value = (arrays.scalar if scalar else arrays.finite)(value, name)
+        if np.any(value <= bound):
+            got = f" (got {value:g})" if scalar else ""
+            raise ValueError(f"{name} must exceed {bound:g}{got}")
+        return value
+
+    bad = _NOT_REAL + _NOT_FINITE + ((bound, ValueError),)
+    if scalar:
+        bad += (([bound + 1, bound + 1], ValueError),)
+    return Constraint(check, bad, optional=optional)
+
+
+def Integer(minimum=1, maximum=arrays.LARGEST_COUNT, optional=False):
+    """One integer in ``[minimum, maximum]`` (:func:`~stumplib.validation.count`)."""
+    bad = (
+        (minimum - 1, ValueError),
+        (True, ValueError),
+        (minimum + 0.5, ValueError),
+        (np.nan, ValueError),
+        (np.inf, ValueError),
+        ("3", TypeError),
+        (None, TypeError),
+        ([minimum, minimum], ValueError),
+    )
+    if maximum is not None:
+        bad += ((maximum + 1, ValueError),)
+    return Constraint(
+        lambda v, name: arrays.count(v, name, minimum, maximum),
+        bad,
+        optional=optional,
+    )
+
+
+def Integers(minimum=1):
+    """An integer or an array of them, each ``>= minimum`` (a list of ints)."""
+    bad = (
+        ([minimum, minimum - 1], ValueError),
+        ([minimum, True], ValueError),
+        ([minimum + 0.5], ValueError),
+        ([np.nan], ValueError),
+        ("3", TypeError),
+        (None, TypeError),
+    )
+    return Constraint(lambda v, name: arrays.counts(v, name, minimum), bad)
+
+
+def Rows(*minima):
+    """Rows of ``len(minima)`` integers, column ``j`` at least ``minima[j]``."""
+    width = len(minima)
+    bad = (
+        ([[*minima[:-1], minima[-1] - 1]], ValueError),
+        ([[*minima, minima[-1]]], ValueError),
+        ([[True] * width], ValueError),
+        ("3", TypeError),
+        (None, TypeError),
+    )
+    return Constraint(lambda v, name: arrays.count_rows(v, name, minima), bad)
+
+
+def Point():
+    """A pair ``(a, b)`` of finite numbers (:func:`~stumplib.validation.point`)."""
+    bad = (((1.0,), ValueError), ((1.0, np.nan), ValueError), ((1.0, "b"), TypeError))
+    return Constraint(arrays.point, bad)
+
+
+def _object(checker, bad, optional=False):
+    """A constraint on an object that is checked, never converted."""
+
+    def check(value, name):
+        checker(value, name)
+        return value
+
+    return Constraint(check, bad, optional=optional)
+
+
+def Law(*methods, optional=False):
+    """An object providing ``methods`` (:func:`~stumplib.validation.law`)."""
+    return _object(lambda v, name: objects.law(v, name, methods), _NOT_A_LAW, optional)
+
+
+def DensityLaw(optional=False):
+    """A law to integrate against (:func:`~stumplib.validation.density_law`)."""
+    return _object(objects.density_law, _NOT_A_LAW, optional)
+
+
+def Features():
+    """A feature law, ``None`` for uniform features (``validation.features``)."""
+    return DensityLaw(optional=True)
+
+
+def Sampler(optional=False):
+    """A law to sample from (:func:`~stumplib.validation.sampler`)."""
+    return _object(objects.sampler, _NOT_A_LAW, optional)
+
+
+def Instance(cls, optional=False):
+    """An instance of ``cls`` (:func:`~stumplib.validation.instance`)."""
+    return _object(
+        lambda v, name: objects.instance(v, cls, name),
+        ((None, TypeError), ("x", TypeError), (0.5, TypeError)),
+        optional,
+    )
+
+
+def _outside(func):
+    """``func`` called as from outside the library: the calls it makes are checked."""
+
+    @functools.wraps(func)
+    def call(*args, **kwargs):
+        token = _INSIDE.set(False)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _INSIDE.reset(token)
+
+    return call
+
+
+def _callable(value, name):
+    return _outside(objects.function(value, name))
+
+
+def Function(optional=False):
+    """A callable (:func:`~stumplib.validation.function`).
+
+    One passed from outside the library runs as outside it: the public functions it
+    calls check their input.
+    """
+    return Constraint(
+        _callable, ((None, TypeError), (0.5, TypeError)), optional=optional
+    )
+
+
+def Rules():
+    """A dict of named rules (:func:`~stumplib.validation.rules`)."""
+    return _object(objects.rules, ((None, TypeError), ([len], TypeError)))
+
+
+def Seed(as_given=False):
+    """A structured seed, a tuple of integers ``>= 0`` (``validation.seed``).
+
+    ``as_given``: passed on as given (an int stays an int), not as the tuple.
+    """
+    bad = (((), ValueError), (-1, ValueError), (0.5, ValueError), ("0", TypeError))
+    if as_given:
+        return _object(objects.seed, bad)
+    return Constraint(objects.seed, bad)
+
+
+def Rng():
+    """A random source: ``None``, a numpy generator or a seed (``validation.rng``)."""
+    bad = ((-1, ValueError), (0.5, ValueError), ("0", TypeError))
+    return _object(objects.rng, bad)
+
+
+def Trajectory():
+    """A recorded run (:func:`~stumplib.validation.trajectory`)."""
+    return _object(objects.trajectory, ((None, TypeError), (0.5, TypeError)))
+
+
+def constrained(*joint, **constraints):
+    """Declare the constraints of a public function's arguments (a decorator).
+
+    A call from outside the library checks and converts the declared arguments (their
+    defaults too), then runs the ``joint`` checks, before the function runs; a call
+    made while another checked call runs goes straight to the function. The declared
+    constraints are the function's ``__constraints__``.
+
+    Parameters
+    ----------
+    *joint : callable
+        Checks of several arguments together (shapes that must agree, an order), each
+        called with the dict of converted arguments; each raises naming them.
+    **constraints : Constraint
+        One per argument name.
+
+    Returns
+    -------
+    callable
+        The decorator.
+
+    Raises
+    ------
+    TypeError
+        If a name is not an argument of the decorated function.
+
+    Examples
+    --------
+    >>> @constrained(m=Integer(), s=UnitInterval())
+    ... def repeat(m, s):
+    ...     return m * [float(s)]
+    >>> repeat(2.0, 0.5)
+    [0.5, 0.5]
+    >>> repeat(2, 1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: s must lie in [0, 1]
+    """
+
+    def decorate(func):
+        signature = inspect.signature(func)
+        unknown = set(constraints) - set(signature.parameters)
+        if unknown:
+            raise TypeError(
+                f"{func.__qualname__} has no argument {', '.join(sorted(unknown))}"
+            )
+
+        @functools.wraps(func)
+        def checked(*args, **kwargs):
+            if _INSIDE.get():  # called by the library, on input it has checked
+                return func(*args, **kwargs)
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            values = bound.arguments
+            for name, constraint in constraints.items():
+                values[name] = constraint(values[name], name)
+            for check in joint:
+                check(values)
+            token = _INSIDE.set(True)
+            try:
+                return func(*bound.args, **bound.kwargs)
+            finally:
+                _INSIDE.reset(token)
+
+        checked.__constraints__ = dict(constraints)
+        return checked
+
+    return decorate
