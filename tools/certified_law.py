@@ -68,15 +68,19 @@ def main():
     ).stdout.strip()
     for k in args.sizes:
         runs = run_size(k, args.corpora)
+        provenance = {
+            "command": COMMAND,
+            "commit": commit,
+            "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        }
         data["sizes"][str(k)] = {
             "runs": runs,
             "seed": list(SEED),
             "start": START,
             "stop": STOP * k,
-            "command": COMMAND,
-            "commit": commit,
-            "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+            **provenance,
         }
+        data.update(provenance)  # the file's: its latest size's
         out.write_text(json.dumps(data, indent=1) + "\n")
         ends = np.array([r["b_cert"] for r in runs])
         print(f"m = n = {k}: median b_cert {np.median(ends):.3g}", flush=True)
