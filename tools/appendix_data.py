@@ -10,7 +10,6 @@ them with :func:`stumplib.book.full_data.load` and replay a subset live.
 """
 
 import argparse
-import subprocess
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +18,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from full_corpus import commit  # noqa: E402
 
 from stumplib import past_freeze, shapes, tasks  # noqa: E402
 from stumplib.book import full_data  # noqa: E402
@@ -32,21 +34,6 @@ SHAPE_CORPORA = 4
 PAST_SIZES = ((32, 32), (64, 64))
 PAST_CORPORA = 8
 PAST_STEPS = 100_000
-
-
-def commit():
-    """The commit the data come from (``+dirty`` if its library differs)."""
-    head = subprocess.run(
-        ["git", "rev-parse", "HEAD"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    dirty = subprocess.run(
-        ["git", "diff", "--quiet", "HEAD", "--", "stumplib"], cwd=ROOT
-    )
-    return head + ("+dirty" if dirty.returncode else "")  # fmt: skip
 
 
 def provenance(target):

@@ -16,16 +16,19 @@ smallest sizes live.
 
 import argparse
 import json
-import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from full_corpus import commit
+
 from stumplib import certified_runs, tasks
 from stumplib.book import full_data
 
-ROOT = Path(__file__).resolve().parents[1]
 DATA = full_data.DATA / "certified-law.json"
 SIZES = (100, 200, 400, 800, 1600, 3200)
 CORPORA = 8
@@ -63,14 +66,11 @@ def main():
     args = parser.parse_args()
     out = args.out
     data = json.loads(out.read_text()) if out.exists() else {"sizes": {}}
-    commit = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True
-    ).stdout.strip()
     for k in args.sizes:
         runs = run_size(k, args.corpora)
         provenance = {
             "command": COMMAND,
-            "commit": commit,
+            "commit": commit(),
             "date": datetime.now(UTC).strftime("%Y-%m-%d"),
         }
         data["sizes"][str(k)] = {
