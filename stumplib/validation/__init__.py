@@ -8,7 +8,8 @@ Batches: an *empty batch* (a leading axis of length 0) is valid and gives an emp
 result of the batch shape, everywhere in stumplib; an *empty context* (``N = 0``
 examples) is a ``ValueError``.
 
-A public function declares its arguments' constraints with :func:`constrained`
+A public function declares its arguments' constraints with
+:func:`~stumplib.validation.constraints.constrained`
 (:mod:`stumplib.validation.constraints`); the checkers below do the work.
 """
 

@@ -79,47 +79,50 @@ def _array(checker, *bad, optional=False):
 
 
 def Real(optional=False):
-    """A real number or an array of them (:func:`~stumplib.validation.real`)."""
+    """A real number or an array of them (:func:`~stumplib.validation.arrays.real`)."""
     return _array(arrays.real, optional=optional)
 
 
 def Finite(optional=False):
-    """Finite real numbers (:func:`~stumplib.validation.finite`)."""
+    """Finite real numbers (:func:`~stumplib.validation.arrays.finite`)."""
     return _array(arrays.finite, *_NOT_FINITE, optional=optional)
 
 
 def Positive(optional=False):
-    """Finite numbers ``> 0`` (:func:`~stumplib.validation.positive`)."""
+    """Finite numbers ``> 0`` (:func:`~stumplib.validation.arrays.positive`)."""
     bad = (*_NOT_FINITE, (0.0, ValueError), (-_TINY, ValueError))
     return _array(arrays.positive, *bad, optional=optional)
 
 
 def NonNegative(optional=False):
-    """Finite numbers ``>= 0`` (:func:`~stumplib.validation.non_negative`)."""
+    """Finite numbers ``>= 0`` (:func:`~stumplib.validation.arrays.non_negative`)."""
     bad = (*_NOT_FINITE, (-_TINY, ValueError))
     return _array(arrays.non_negative, *bad, optional=optional)
 
 
 def UnitInterval(optional=False):
-    """Numbers in [0, 1] (:func:`~stumplib.validation.unit_interval`)."""
+    """Numbers in [0, 1] (:func:`~stumplib.validation.arrays.unit_interval`)."""
     bad = (*_NOT_FINITE, (-_TINY, ValueError), (np.nextafter(1.0, 2.0), ValueError))
     return _array(arrays.unit_interval, *bad, optional=optional)
 
 
 def Labels(optional=False):
-    """Labels in {0, 1} (:func:`~stumplib.validation.labels`)."""
+    """Labels in {0, 1} (:func:`~stumplib.validation.arrays.labels`)."""
     bad = (*_NOT_FINITE, (0.5, ValueError), (2.0, ValueError))
     return _array(arrays.labels, *bad, optional=optional)
 
 
 def Scalar(optional=False):
-    """One finite number (:func:`~stumplib.validation.scalar`)."""
+    """One finite number (:func:`~stumplib.validation.arrays.scalar`)."""
     bad = _NOT_REAL + _NOT_FINITE + (([0.5, 0.5], ValueError),)
     return Constraint(arrays.scalar, bad, optional=optional)
 
 
 def PositiveScalar(optional=False):
-    """One finite number ``> 0`` (:func:`~stumplib.validation.positive_scalar`)."""
+    """One finite number ``> 0``.
+
+    See :func:`~stumplib.validation.arrays.positive_scalar`.
+    """
     bad = _NOT_REAL + _NOT_FINITE + ((0.0, ValueError), ([1.0, 1.0], ValueError))
     return Constraint(arrays.positive_scalar, bad, optional=optional)
 
@@ -141,7 +144,10 @@ def Exceeding(bound, scalar=True, optional=False):
 
 
 def Integer(minimum=1, maximum=arrays.LARGEST_COUNT, optional=False):
-    """One integer in ``[minimum, maximum]`` (:func:`~stumplib.validation.count`)."""
+    """One integer in ``[minimum, maximum]``.
+
+    See :func:`~stumplib.validation.arrays.count`.
+    """
     bad = (
         (minimum - 1, ValueError),
         (True, ValueError),
@@ -188,7 +194,10 @@ def Rows(*minima):
 
 
 def Point():
-    """A pair ``(a, b)`` of finite numbers (:func:`~stumplib.validation.point`)."""
+    """A pair ``(a, b)`` of finite numbers.
+
+    See :func:`~stumplib.validation.arrays.point`.
+    """
     bad = (((1.0,), ValueError), ((1.0, np.nan), ValueError), ((1.0, "b"), TypeError))
     return Constraint(arrays.point, bad)
 
@@ -204,12 +213,12 @@ def _object(checker, bad, optional=False):
 
 
 def Law(*methods, optional=False):
-    """An object providing ``methods`` (:func:`~stumplib.validation.law`)."""
+    """An object providing ``methods`` (:func:`~stumplib.validation.objects.law`)."""
     return _object(lambda v, name: objects.law(v, name, methods), _NOT_A_LAW, optional)
 
 
 def DensityLaw(optional=False):
-    """A law to integrate against (:func:`~stumplib.validation.density_law`)."""
+    """A law to integrate against (:func:`~stumplib.validation.objects.density_law`)."""
     return _object(objects.density_law, _NOT_A_LAW, optional)
 
 
@@ -219,12 +228,12 @@ def Features():
 
 
 def Sampler(optional=False):
-    """A law to sample from (:func:`~stumplib.validation.sampler`)."""
+    """A law to sample from (:func:`~stumplib.validation.objects.sampler`)."""
     return _object(objects.sampler, _NOT_A_LAW, optional)
 
 
 def Instance(cls, optional=False):
-    """An instance of ``cls`` (:func:`~stumplib.validation.instance`)."""
+    """An instance of ``cls`` (:func:`~stumplib.validation.objects.instance`)."""
     return _object(
         lambda v, name: objects.instance(v, cls, name),
         ((None, TypeError), ("x", TypeError), (0.5, TypeError)),
@@ -251,7 +260,7 @@ def _callable(value, name):
 
 
 def Function(optional=False):
-    """A callable (:func:`~stumplib.validation.function`).
+    """A callable (:func:`~stumplib.validation.objects.function`).
 
     One passed from outside the library runs as outside it: the public functions it
     calls check their input.
@@ -262,7 +271,7 @@ def Function(optional=False):
 
 
 def Rules():
-    """A dict of named rules (:func:`~stumplib.validation.rules`)."""
+    """A dict of named rules (:func:`~stumplib.validation.objects.rules`)."""
     return _object(objects.rules, ((None, TypeError), ([len], TypeError)))
 
 
@@ -284,7 +293,7 @@ def Rng():
 
 
 def Trajectory():
-    """A recorded run (:func:`~stumplib.validation.trajectory`)."""
+    """A recorded run (:func:`~stumplib.validation.objects.trajectory`)."""
     return _object(objects.trajectory, ((None, TypeError), (0.5, TypeError)))
 
 
