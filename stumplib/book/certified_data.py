@@ -1,16 +1,14 @@
 """Chapter 5's committed runs from a fixed start (``make certified-law``), typed."""
 
-import json
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from .. import certified_runs
-from .full_data import DATA
+from . import full_data
 
 #: The data file written by ``tools/certified_law.py``.
-LAW = DATA / "certified-law.json"
+LAW = full_data.DATA / "certified-law.json"
 
 
 class LawSize(NamedTuple):
@@ -73,7 +71,7 @@ def load(path=LAW):
     -------
     LawData
     """
-    raw = json.loads(Path(path).read_text())["sizes"]
+    raw = full_data.load(path)["sizes"]
     sizes = []
     for key in sorted(raw, key=int):
         runs = raw[key]["runs"]
