@@ -74,19 +74,20 @@ def test_a_run_cut_at_a_checkpoint_resumes_bit_identically(small, monkeypatch):
     saves its state and stops; the next call resumes it and ends where the uncut run
     ends."""
     job = (0, 160, 0, 1.0)
-    whole = full_corpus.run((*job, np.inf, 0.0))
+    whole = full_corpus.run((*job, np.inf, 0.0, "abc"))
     saves = iter(range(10**9))
     clock = types.SimpleNamespace(monotonic=time.monotonic, time=lambda: next(saves))
     monkeypatch.setattr(full_corpus, "time", clock)
-    assert full_corpus.run((*job, 50, 0.0)) is None  # cut
+    assert full_corpus.run((*job, 50, 0.0, "abc")) is None  # cut
     path = full_corpus.checkpoint_path(160, 0, 1.0)
     assert json.loads(path.read_text())["state"]["steps"] == 50
     monkeypatch.setattr(full_corpus.time, "time", time.time)
-    resumed = full_corpus.run((*job, np.inf, 0.0))
+    resumed = full_corpus.run((*job, np.inf, 0.0, "abc"))
     assert not path.exists()  # a finished run leaves no checkpoint
     assert resumed["sittings"] == 2 and whole["sittings"] == 1
+    assert resumed["commits"] == ["abc", "abc"] and whole["commits"] == ["abc"]
     assert whole["steps"] > 50
-    volatile = {"seconds", "sittings", "date"}
+    volatile = {"seconds", "sittings", "commits", "date"}
     assert {k: v for k, v in resumed.items() if k not in volatile} == {
         k: v for k, v in whole.items() if k not in volatile
     }
@@ -95,3 +96,23 @@ def test_a_run_cut_at_a_checkpoint_resumes_bit_identically(small, monkeypatch):
 def test_every_must_not_be_negative(small):
     with pytest.raises(SystemExit):
         full_corpus.main(["--every", "-1"])
+
+
+def test_a_run_resumed_under_other_code_lists_both_commits(small, monkeypatch):
+    """The checkpoint keeps the commit of its sitting; one written before commits
+    were kept counts as ``unknown``."""
+    job = (0, 160, 0, 1.0)
+    saves = iter(range(10**9))
+    clock = types.SimpleNamespace(monotonic=time.monotonic, time=lambda: next(saves))
+    monkeypatch.setattr(full_corpus, "time", clock)
+    assert full_corpus.run((*job, 20, 0.0, "abc")) is None
+    path = full_corpus.checkpoint_path(160, 0, 1.0)
+    assert json.loads(path.read_text())["commits"] == ["abc"]
+    assert full_corpus.run((*job, 40, 0.0, "def")) is None
+    old = json.loads(path.read_text())
+    assert old["commits"] == ["abc", "def"]
+    del old["commits"]  # as written before commits were kept
+    path.write_text(json.dumps(old))
+    monkeypatch.setattr(full_corpus.time, "time", time.time)
+    resumed = full_corpus.run((*job, np.inf, 0.0, "ghi"))
+    assert resumed["commits"] == ["unknown", "unknown", "ghi"]

@@ -12,12 +12,13 @@ once to ``frozen-rate-certified.json`` in :data:`stumplib.book.full_data.DATA`, 
 ran from (chapter 6 reads it with :func:`stumplib.book.frozen_data.certified_runs`).
 
 **Cut and resumed.** Every ``--every`` seconds (default 300) a run in progress writes
-its state to :data:`CHECKPOINTS` (one file per run, replaced atomically); a later call
-resumes each run from its checkpoint, bit-identically to a run that was never cut, and
-skips the runs the data file holds. ``--hours`` stops the target that long after it
-began: a run in progress saves its state at its next checkpoint and stops, and no new
-run starts; ``--jobs`` runs that many at once (one process each, one BLAS thread each
-under ``make full-corpus``).
+its state and the commit of each sitting so far to :data:`CHECKPOINTS` (one file per
+run, replaced atomically); a later call resumes each run from its checkpoint, bit-
+identically to a run that was never cut if the code is the same (the record's
+``commits`` says which code ran each sitting), and skips the runs the data file holds.
+``--hours`` stops the target that long after it began: a run in progress saves its state
+at its next checkpoint and stops, and no new run starts; ``--jobs`` runs that many at
+once (one process each, one BLAS thread each under ``make full-corpus``).
 """
 
 import argparse
@@ -81,20 +82,26 @@ def checkpoint_path(k, r, divisor):
 
 
 def run(job):
-    """One run ``(i, k, r, divisor, deadline, every)`` of the target.
+    """One run ``(i, k, r, divisor, deadline, every, source)`` of the target.
 
     Its data-file record (without its provenance), or ``None`` if it stopped at the
-    deadline (its state saved).
+    deadline (its state saved). A checkpoint keeps the commit of each sitting
+    (``source``; ``unknown`` for a checkpoint written before they were kept), and the
+    record lists them as ``commits``: a run resumed under other code says so.
     """
-    i, k, r, divisor, deadline, every = job
+    i, k, r, divisor, deadline, every, source = job
     path = checkpoint_path(k, r, divisor)
     saved = json.loads(path.read_text()) if path.exists() else None
     start, before = time.monotonic(), saved["seconds"] if saved else 0.0
     sittings = saved["sittings"] + 1 if saved else 1
+    earlier = saved.get("commits", ["unknown"] * saved["sittings"]) if saved else []
+    commits = [*earlier, source]
 
     def save(state):
         seconds = before + time.monotonic() - start
-        _write(path, dict(state=state, seconds=seconds, sittings=sittings))
+        _write(
+            path, dict(state=state, seconds=seconds, sittings=sittings, commits=commits)
+        )
         if time.time() >= deadline:
             raise Stopped
 
@@ -131,6 +138,7 @@ def run(job):
         checks=h.checks,
         seconds=round(before + time.monotonic() - start, 1),
         sittings=sittings,
+        commits=commits,
     )
     path.unlink(missing_ok=True)
     return record
@@ -197,7 +205,7 @@ def main(argv=None):
     done = {(run["k"], run["corpus"], run["divisor"]) for run in data["runs"]}
     deadline = time.time() + 3600 * min(args.hours, 1e6)
     todo = (
-        (i, k, r, divisor, deadline, args.every)
+        (i, k, r, divisor, deadline, args.every, source)
         for i, k, r, divisor in runs_to_do()
         if (k, r, divisor) not in done
     )
