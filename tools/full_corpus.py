@@ -13,8 +13,8 @@ ran from (chapter 6 reads it with :func:`stumplib.book.frozen_data.certified_run
 
 **Cut and resumed.** Every ``--every`` seconds (default 300) a run in progress writes
 its state and the commit of each sitting so far to :data:`CHECKPOINTS` (one file per
-run, replaced atomically); a later call resumes each run from its checkpoint, bit-
-identically to a run that was never cut if the code is the same (the record's
+run, replaced atomically); a later call resumes each run from its checkpoint,
+bit-identically to a run that was never cut if the code is the same (the record's
 ``commits`` says which code ran each sitting), and skips the runs the data file holds.
 ``--hours`` stops the target that long after it began: a run in progress saves its state
 at its next checkpoint and stops, and no new run starts; ``--jobs`` runs that many at
