@@ -21,6 +21,7 @@ import re
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -123,6 +124,14 @@ CONTEXTS = head.Contexts(XB, YB)
 EXPANSION = fitting.Expansion(np.array([1.0, 0.5]), np.array([0.1, 0.1]))
 LOSS_EXPANSION = symbolic_dynamics.LossExpansion("U[0, 1]", 1, 1, 0, 0, {})
 LAW = symbolic_symmetrized.Law(symbolic_symmetrized.lo, 1)
+FULL_EXPANSION = symbolic_dynamics.LossExpansion(  # full_expansion's, written out
+    "U[0, 1]",
+    sp.Integer(1),
+    sp.Integer(2),
+    symbolic_dynamics.xi - 2 * sp.zeta(3),
+    -(sp.pi**2) / 3 * symbolic_dynamics.xi,
+    {},
+)
 
 # (function, valid keyword arguments, real arguments, counts, density laws, sampling
 # laws)
@@ -528,16 +537,6 @@ CASES = [
         "",
     ),
     (
-        symbolic_population.residual_high_precision,
-        dict(a_=1.0, b_=2.0, s_=0.3),
-        "a_ b_ s_ dps",
-        "dps",
-        "",
-        "",
-    ),
-    (symbolic_head.context_symbols, dict(size=3), "size", "size", "", ""),
-    (symbolic_population.interior_series, dict(order=2), "order", "order", "", ""),
-    (
         frozen.localization_rate,
         dict(
             a=120.0, b=150.0, sizes=[4, 6, 8, 12], thresholds=[0.3], contexts=4, seed=0
@@ -844,20 +843,6 @@ CASES = [
         "",
     ),
     (plotting.subplots, dict(height=2.0), "nrows ncols height", "nrows ncols", "", ""),
-    (symbolic_head.estimate, dict(size=2), "size", "size", "", ""),
-    (symbolic_head.weighted_moments, dict(size=2), "size", "size", "", ""),
-    (symbolic_head.derive, dict(size=2), "size", "size", "", ""),
-    (symbolic_head.gradient_function, dict(size=2), "size", "size", "", ""),
-    (
-        symbolic_population.interior_terms_function,
-        dict(order=2),
-        "order",
-        "order",
-        "",
-        "",
-    ),
-    (symbolic_population.interior_valley, dict(order=1), "order", "order", "", ""),
-    (symbolic_population.quadrature_check, dict(dps=15), "dps", "dps", "", ""),
     (PRIOR.sample, dict(size=3, rng=0), "size", "size", "", ""),
     (PRIOR.density, dict(s=[0.3]), "s", "", "", ""),
     (PRIOR.log_density, dict(s=[0.3]), "s", "", "", ""),
@@ -876,8 +861,6 @@ CASES = [
     (CONTEXTS.log_positive_share, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (EXPANSION.__call__, dict(b=[2.0]), "b", "", "", ""),
     (FIT.__call__, dict(x=[2.0]), "x", "", "", ""),
-    (LOSS_EXPANSION.coordinate, dict(a=1.0, b_=2.0), "a b_", "", "", ""),
-    (LAW.at, dict(l=0.1, b_=[2.0]), "l b_", "", "", ""),
     (
         risk_checks.z_threshold,
         dict(comparisons=3, alpha=0.01),
@@ -1032,6 +1015,21 @@ CALLS = [
     (descent_lemma.guaranteed_decrease, dict(rho=0.5, q=0.2)),
     (calibration.sampling_constant, dict(prior=PRIOR)),
     (calibration.slow_layer, dict(prior=PRIOR)),
+    (symbolic_head.context_symbols, dict(size=3)),
+    (symbolic_head.estimate, dict(size=2)),
+    (symbolic_head.weighted_moments, dict(size=2)),
+    (symbolic_head.derive, dict(size=2)),
+    (symbolic_head.gradient_function, dict(size=2)),
+    (symbolic_population.residual_high_precision, dict(a_=1.0, b_=2.0, s_=0.3)),
+    (symbolic_population.interior_series, dict(order=2)),
+    (symbolic_population.interior_terms_function, dict(order=2)),
+    (symbolic_population.interior_valley, dict(order=1)),
+    (symbolic_population.quadrature_check, dict(dps=15)),
+    (LOSS_EXPANSION.coordinate, dict(a=1.0, b_=2.0)),
+    (symbolic_dynamics.interior_expansion, dict(lo=0.25, hi=0.5)),
+    (symbolic_dynamics.partials, dict(expansion=LOSS_EXPANSION)),
+    (symbolic_dynamics.reduce_flow, dict(expansion=FULL_EXPANSION)),
+    (LAW.at, dict(l=0.1, b_=[2.0])),
 ]
 CALL_IDS = [f"{c[0].__qualname__}" for c in CALLS]
 
@@ -1064,10 +1062,6 @@ UNDECLARED = {
     "stumplib.shapes",
     "stumplib.sparse_corpus",
     "stumplib.sweep",
-    "stumplib.symbolic.dynamics",
-    "stumplib.symbolic.head",
-    "stumplib.symbolic.population",
-    "stumplib.symbolic.symmetrized",
     "stumplib.symmetrization",
     "stumplib.tasks",
 }
@@ -1220,11 +1214,7 @@ NO_NUMERIC_INPUT = {
     symbolic_dynamics.LossExpansion.loss: _NO_ARGUMENTS,
     symbolic_dynamics.LossExpansion.numeric_loss: _NO_ARGUMENTS
     + " (its function checks via coordinate)",
-    symbolic_dynamics.interior_expansion: _SYMPY
-    + "; the range 0 < lo < hi < 1 is checked",
     symbolic_dynamics.full_expansion: _NO_ARGUMENTS,
-    symbolic_dynamics.partials: "takes a LossExpansion (symbolic)",
-    symbolic_dynamics.reduce_flow: "takes a LossExpansion (symbolic)",
     symbolic_dynamics.shared_descent_kappa: _SYMPY,
     symbolic_head.Derivation: _RESULT,
     symbolic_head.score_weight: _SYMPY,
