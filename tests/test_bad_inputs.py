@@ -69,6 +69,8 @@ from stumplib.book import (
     full_data,
     identities,
     interactive,
+    live_portrait,
+    playground,
     plotting,
     prose,
     scales,
@@ -755,14 +757,6 @@ CASES = [
         "",
     ),
     (
-        interactive.playground,
-        dict(seed=0, n=4, n_max=8, b=20.0, s=0.5),
-        "n n_max b s",
-        "n n_max",
-        "",
-        "",
-    ),
-    (
         sweep.run,
         dict(function=abs, items=[1, -2], n_workers=1),
         "n_workers",
@@ -978,6 +972,8 @@ CALLS = [
     (prose.text, dict(value=1.5)),
     (prose.glue, dict(name="x", value=1.234, decimals=2)),
     (scales.seed, dict(stored=1)),
+    (interactive.show, dict(figure_=interactive.Interactive("x", None, {}, None))),
+    (playground.playground, dict(seed=0, n=4, n_max=8, b=20.0, s=0.5)),
 ]
 CALL_IDS = [f"{c[0].__qualname__}" for c in CALLS]
 
@@ -985,7 +981,6 @@ CALL_IDS = [f"{c[0].__qualname__}" for c in CALLS]
 #: them by hand-written checks at the top of its functions, tested by CASES).
 UNDECLARED = {
     "stumplib.baselines",
-    "stumplib.book.interactive",
     "stumplib.certification",
     "stumplib.certified_law",
     "stumplib.certified_runs",
@@ -1134,10 +1129,11 @@ NO_NUMERIC_INPUT = {
     interactive.Interactive: _RESULT,
     interactive.Interactive.html: _NO_ARGUMENTS,
     interactive.Interactive.png: _NO_ARGUMENTS,
-    interactive.show: "takes an Interactive (TypeError naming figure_)",
-    interactive.phase_portrait: (
-        "each call precomputes every path (seconds); its arguments are validated and "
-        "tests/test_interactive.py names each bad one"
+    interactive.on_ready: "takes Bokeh models (machinery)",
+    interactive.book_axes: "takes a Bokeh plot (machinery)",
+    live_portrait.phase_portrait: (
+        "each valid call precomputes every path (seconds); tests/test_interactive.py "
+        "tries every bad value its declared constraints list"
     ),
     prose.Shown: "a float subclass for display; glue builds it from a validated value",
     symbolic_boundary.empty_side_survival: _NO_ARGUMENTS,
