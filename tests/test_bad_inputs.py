@@ -21,6 +21,7 @@ import re
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -69,6 +70,8 @@ from stumplib.book import (
     full_data,
     identities,
     interactive,
+    live_portrait,
+    playground,
     plotting,
     prose,
     scales,
@@ -109,7 +112,15 @@ def product(a, b):
 
 
 BIAS = certification.ContextBias(0.1, 0.01, 1.0, np.array([0.1, 0.0]))
-AX = plt.figure().add_subplot()
+FIG = plt.figure()
+AX = FIG.add_subplot()
+PORTRAIT = dynamics.Portrait(
+    np.array([0.0, 1.0]),
+    np.array([10.0, 20.0]),
+    0.9,
+    np.zeros((2, 2)),
+    np.ones((2, 2, 2)),
+)
 RECORD = dict(
     claim_id="rule",
     measured=1.0,
@@ -124,6 +135,14 @@ CONTEXTS = head.Contexts(XB, YB)
 EXPANSION = fitting.Expansion(np.array([1.0, 0.5]), np.array([0.1, 0.1]))
 LOSS_EXPANSION = symbolic_dynamics.LossExpansion("U[0, 1]", 1, 1, 0, 0, {})
 LAW = symbolic_symmetrized.Law(symbolic_symmetrized.lo, 1)
+FULL_EXPANSION = symbolic_dynamics.LossExpansion(  # full_expansion's, written out
+    "U[0, 1]",
+    sp.Integer(1),
+    sp.Integer(2),
+    symbolic_dynamics.xi - 2 * sp.zeta(3),
+    -(sp.pi**2) / 3 * symbolic_dynamics.xi,
+    {},
+)
 
 # (function, valid keyword arguments, real arguments, counts, density laws, sampling
 # laws)
@@ -458,42 +477,6 @@ CASES = [
         "",
         "prior",
     ),
-    (
-        plotting.reference_slope,
-        dict(ax=AX, x=[1.0, 2.0], slope=-1.0, anchor=1.0),
-        "x slope anchor",
-        "",
-        "",
-        "",
-    ),
-    (
-        plotting.phase_portrait,
-        dict(
-            ax=AX,
-            portrait=dynamics.Portrait(
-                np.array([0.0, 1.0]),
-                np.array([10.0, 20.0]),
-                0.9,
-                np.zeros((2, 2)),
-                np.ones((2, 2, 2)),
-            ),
-            vmax=4.0,
-        ),
-        "vmax",
-        "",
-        "",
-        "",
-    ),
-    (scales.sized, dict(book=1, full=2), "", "", "", ""),
-    (
-        prose.rounded,
-        dict(value=1.234, digits=2),
-        "value digits",
-        "digits",
-        "",
-        "",
-    ),
-    (claims.make_record, RECORD, "expected tol digits", "digits", "", ""),
     (symmetrization.side, dict(a=1.0, b=2.0, s=0.3, q=0.7), "a b s q", "", "", ""),
     (symmetrization.average_residual, dict(a=1.0, b=2.0, s=0.3), "a b s q", "", "", ""),
     (
@@ -528,16 +511,6 @@ CASES = [
         "",
         "",
     ),
-    (
-        symbolic_population.residual_high_precision,
-        dict(a_=1.0, b_=2.0, s_=0.3),
-        "a_ b_ s_ dps",
-        "dps",
-        "",
-        "",
-    ),
-    (symbolic_head.context_symbols, dict(size=3), "size", "size", "", ""),
-    (symbolic_population.interior_series, dict(order=2), "order", "order", "", ""),
     (
         frozen.localization_rate,
         dict(
@@ -768,7 +741,6 @@ CASES = [
         "",
         "",
     ),
-    (claims.number, dict(value=1.5), "value digits", "digits", "", ""),
     (
         posthoc.cubed_loss,
         dict(a=[25.0], b=[20.0], prior=PRIOR),
@@ -782,49 +754,6 @@ CASES = [
         dict(t=[1.0, 2.0, 3.0], first=[1.0, 2.0, 3.0], second=[3.0, 2.0, 1.0]),
         "t first second",
         "",
-        "",
-        "",
-    ),
-    (
-        interactive.playground,
-        dict(seed=0, n=4, n_max=8, b=20.0, s=0.5),
-        "n n_max b s",
-        "n n_max",
-        "",
-        "",
-    ),
-    (
-        argument.fresh_errors,
-        dict(a=9.0, b=10.0, sizes=(10,), contexts=2, seed=0),
-        "a b sizes contexts",
-        "contexts",
-        "",
-        "",
-    ),
-    (argument.argument_figure, dict(k=[320], a=[12.6], b=[12.0]), "k a b", "", "", ""),
-    (claims.check, RECORD, "expected tol digits", "digits", "", ""),
-    (prose.text, dict(value=1.5), "value", "", "", ""),
-    (
-        prose.glue,
-        dict(name="x", value=1.234, decimals=2),
-        "value decimals",
-        "decimals",
-        "",
-        "",
-    ),
-    (
-        prose.glue,
-        dict(name="x", value=1.234, digits=2),
-        "value digits",
-        "digits",
-        "",
-        "",
-    ),
-    (
-        prose.rounded,
-        dict(value=1.234, decimals=2),
-        "value decimals",
-        "decimals",
         "",
         "",
     ),
@@ -844,21 +773,6 @@ CASES = [
         "",
         "",
     ),
-    (plotting.subplots, dict(height=2.0), "nrows ncols height", "nrows ncols", "", ""),
-    (symbolic_head.estimate, dict(size=2), "size", "size", "", ""),
-    (symbolic_head.weighted_moments, dict(size=2), "size", "size", "", ""),
-    (symbolic_head.derive, dict(size=2), "size", "size", "", ""),
-    (symbolic_head.gradient_function, dict(size=2), "size", "size", "", ""),
-    (
-        symbolic_population.interior_terms_function,
-        dict(order=2),
-        "order",
-        "order",
-        "",
-        "",
-    ),
-    (symbolic_population.interior_valley, dict(order=1), "order", "order", "", ""),
-    (symbolic_population.quadrature_check, dict(dps=15), "dps", "dps", "", ""),
     (PRIOR.sample, dict(size=3, rng=0), "size", "size", "", ""),
     (PRIOR.density, dict(s=[0.3]), "s", "", "", ""),
     (PRIOR.log_density, dict(s=[0.3]), "s", "", "", ""),
@@ -877,8 +791,6 @@ CASES = [
     (CONTEXTS.log_positive_share, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (EXPANSION.__call__, dict(b=[2.0]), "b", "", "", ""),
     (FIT.__call__, dict(x=[2.0]), "x", "", "", ""),
-    (LOSS_EXPANSION.coordinate, dict(a=1.0, b_=2.0), "a b_", "", "", ""),
-    (LAW.at, dict(l=0.1, b_=[2.0]), "l b_", "", "", ""),
     (
         risk_checks.z_threshold,
         dict(comparisons=3, alpha=0.01),
@@ -939,7 +851,6 @@ CASES = [
         "",
     ),
     (head.limit_ratio, dict(a=[1.0], b=[2.0], x=X, y=Y), "a b x y", "", "", ""),
-    (scales.seed, dict(stored=1), "stored", "stored", "", ""),
 ]
 IDS = [f"{c[0].__qualname__}" for c in CASES]
 
@@ -1033,6 +944,37 @@ CALLS = [
     (descent_lemma.guaranteed_decrease, dict(rho=0.5, q=0.2)),
     (calibration.sampling_constant, dict(prior=PRIOR)),
     (calibration.slow_layer, dict(prior=PRIOR)),
+    (symbolic_head.context_symbols, dict(size=3)),
+    (symbolic_head.estimate, dict(size=2)),
+    (symbolic_head.weighted_moments, dict(size=2)),
+    (symbolic_head.derive, dict(size=2)),
+    (symbolic_head.gradient_function, dict(size=2)),
+    (symbolic_population.residual_high_precision, dict(a_=1.0, b_=2.0, s_=0.3)),
+    (symbolic_population.interior_series, dict(order=2)),
+    (symbolic_population.interior_terms_function, dict(order=2)),
+    (symbolic_population.interior_valley, dict(order=1)),
+    (symbolic_population.quadrature_check, dict(dps=15)),
+    (LOSS_EXPANSION.coordinate, dict(a=1.0, b_=2.0)),
+    (symbolic_dynamics.interior_expansion, dict(lo=0.25, hi=0.5)),
+    (symbolic_dynamics.partials, dict(expansion=LOSS_EXPANSION)),
+    (symbolic_dynamics.reduce_flow, dict(expansion=FULL_EXPANSION)),
+    (LAW.at, dict(l=0.1, b_=[2.0])),
+    (argument.fresh_errors, dict(a=9.0, b=10.0, sizes=(10,), contexts=2, seed=0)),
+    (argument.argument_figure, dict(k=[320], a=[12.6], b=[12.0])),
+    (claims.number, dict(value=1.5)),
+    (claims.make_record, RECORD),
+    (claims.check, RECORD),
+    (plotting.subplots, dict(height=2.0)),
+    (plotting.smallest_font, dict(fig=FIG)),
+    (plotting.show, dict(fig=plt.figure())),
+    (plotting.reference_slope, dict(ax=AX, x=[1.0, 2.0], slope=-1.0, anchor=1.0)),
+    (plotting.phase_portrait, dict(ax=AX, portrait=PORTRAIT, vmax=4.0)),
+    (prose.rounded, dict(value=1.234, digits=2)),
+    (prose.text, dict(value=1.5)),
+    (prose.glue, dict(name="x", value=1.234, decimals=2)),
+    (scales.seed, dict(stored=1)),
+    (interactive.show, dict(figure_=interactive.Interactive("x", None, {}, None))),
+    (playground.playground, dict(seed=0, n=4, n_max=8, b=20.0, s=0.5)),
 ]
 CALL_IDS = [f"{c[0].__qualname__}" for c in CALLS]
 
@@ -1040,15 +982,6 @@ CALL_IDS = [f"{c[0].__qualname__}" for c in CALLS]
 #: them by hand-written checks at the top of its functions, tested by CASES).
 UNDECLARED = {
     "stumplib.baselines",
-    "stumplib.book.argument",
-    "stumplib.book.certified_data",
-    "stumplib.book.certified_plots",
-    "stumplib.book.claims",
-    "stumplib.book.frozen_data",
-    "stumplib.book.interactive",
-    "stumplib.book.plotting",
-    "stumplib.book.prose",
-    "stumplib.book.scales",
     "stumplib.certification",
     "stumplib.certified_law",
     "stumplib.certified_runs",
@@ -1065,10 +998,6 @@ UNDECLARED = {
     "stumplib.shapes",
     "stumplib.sparse_corpus",
     "stumplib.sweep",
-    "stumplib.symbolic.dynamics",
-    "stumplib.symbolic.head",
-    "stumplib.symbolic.population",
-    "stumplib.symbolic.symmetrized",
     "stumplib.symmetrization",
     "stumplib.tasks",
 }
@@ -1163,6 +1092,7 @@ NO_NUMERIC_INPUT = {
     claims.read_margin: "takes a claim record (a dict of strings made by make_record)",
     claims.find: "takes claim records and a reference string (tested in test_claims)",
     claims.verdict: "takes claim records and reference strings",
+    scales.sized: "takes the two values to choose between, of any kind",
     scales.scale: _NO_ARGUMENTS
     + " (STUMPLIB_SCALE is checked, TestNonNumericArguments)",
     scales.setting: "reads the environment; names the variable (tests/test_scales.py)",
@@ -1200,17 +1130,14 @@ NO_NUMERIC_INPUT = {
     boundary_plots.collapse: _FIGURE,
     boundary_plots.pointwise_risks: _FIGURE,
     boundary_plots.strategies: _FIGURE,
-    plotting.smallest_font: (
-        "takes a Figure (TypeError naming fig, TestNonNumericArguments)"
-    ),
-    plotting.show: "takes a Figure (TypeError naming fig, TestNonNumericArguments)",
     interactive.Interactive: _RESULT,
     interactive.Interactive.html: _NO_ARGUMENTS,
     interactive.Interactive.png: _NO_ARGUMENTS,
-    interactive.show: "takes an Interactive (TypeError naming figure_)",
-    interactive.phase_portrait: (
-        "each call precomputes every path (seconds); its arguments are validated and "
-        "tests/test_interactive.py names each bad one"
+    interactive.on_ready: "takes Bokeh models (machinery)",
+    interactive.book_axes: "takes a Bokeh plot (machinery)",
+    live_portrait.phase_portrait: (
+        "each valid call precomputes every path (seconds); tests/test_interactive.py "
+        "tries every bad value its declared constraints list"
     ),
     prose.Shown: "a float subclass for display; glue builds it from a validated value",
     symbolic_boundary.empty_side_survival: _NO_ARGUMENTS,
@@ -1224,11 +1151,7 @@ NO_NUMERIC_INPUT = {
     symbolic_dynamics.LossExpansion.loss: _NO_ARGUMENTS,
     symbolic_dynamics.LossExpansion.numeric_loss: _NO_ARGUMENTS
     + " (its function checks via coordinate)",
-    symbolic_dynamics.interior_expansion: _SYMPY
-    + "; the range 0 < lo < hi < 1 is checked",
     symbolic_dynamics.full_expansion: _NO_ARGUMENTS,
-    symbolic_dynamics.partials: "takes a LossExpansion (symbolic)",
-    symbolic_dynamics.reduce_flow: "takes a LossExpansion (symbolic)",
     symbolic_dynamics.shared_descent_kappa: _SYMPY,
     symbolic_head.Derivation: _RESULT,
     symbolic_head.score_weight: _SYMPY,

@@ -1,4 +1,6 @@
-"""The interactive figures' builders (stumplib.book.interactive) and their extension.
+"""The interactive figures (stumplib.book.interactive, .playground, .live_portrait).
+
+Their builders and their extension.
 
 What runs in the browser (the callbacks, every control, the playground's estimate
 against stumplib's to 1e-9) is checked on the built page by tests/browser; these
@@ -16,15 +18,16 @@ import numpy as np
 import pytest
 
 from stumplib import head, symmetrization, tasks, training
-from stumplib.book import interactive
+from stumplib.book import interactive, live_portrait, playground
 
 EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 
 
 @pytest.fixture(scope="module")
-def playground():
-    return interactive.playground(seed=(42, 1))
+def built():
+    """The playground as chapter 2 builds it (another seed)."""
+    return playground.playground(seed=(42, 1))
 
 
 def expected_json(html, name):
@@ -38,10 +41,10 @@ def expected_json(html, name):
     return json.loads(found.group(1))
 
 
-def test_playground_expects_stumplibs_estimates(playground):
-    x_all = np.array(playground.expected["x"])
+def test_playground_expects_stumplibs_estimates(built):
+    x_all = np.array(built.expected["x"])
     assert np.all(np.round(x_all, 4) == x_all), "the context is on a 4-decimal grid"
-    checks = playground.expected["checks"]
+    checks = built.expected["checks"]
     assert {c["symmetrized"] for c in checks} == {False, True}
     assert any(c["nearest_positive"] == 1.0 for c in checks), "no edge setting"
     for c in checks:
@@ -51,19 +54,17 @@ def test_playground_expects_stumplibs_estimates(playground):
         assert abs(c["estimate"] - float(rule(c["a"], c["b"], x, y))) < 1e-11
 
 
-def test_html_is_portable_and_carries_the_expected_values(playground):
-    html = playground.html()
+def test_html_is_portable_and_carries_the_expected_values(built):
+    html = built.html()
     assert not UUID.search(html), "a random id would make the stored output volatile"
     assert 'class="stumplib-interactive"' in html
     assert "stumplib-playground-0" in html
-    assert expected_json(html, "playground") == json.loads(
-        json.dumps(playground.expected)
-    )
+    assert expected_json(html, "playground") == json.loads(json.dumps(built.expected))
     assert "cdn.bokeh.org" not in html and "<script src" not in html
 
 
-def test_mime_bundle_has_a_static_figure_for_the_pdf(playground):
-    bundle = playground._repr_mimebundle_()
+def test_mime_bundle_has_a_static_figure_for_the_pdf(built):
+    bundle = built._repr_mimebundle_()
     assert set(bundle) == {"text/html", "image/png", "text/plain"}
     assert base64.b64decode(bundle["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
     assert bundle["text/plain"]
@@ -80,13 +81,14 @@ def test_mime_bundle_has_a_static_figure_for_the_pdf(playground):
 )
 def test_playground_rejects_bad_settings(kwargs, error):
     with pytest.raises(error):
-        interactive.playground(seed=1, **kwargs)
+        playground.playground(seed=1, **kwargs)
 
 
 @pytest.mark.parametrize(
     "kwargs, error, name",
     [
         (dict(starts=[]), ValueError, "starts"),
+        (dict(steps=[1.0]), ValueError, "steps"),
         (dict(starts=[-1.0]), ValueError, "starts"),
         (dict(steps=[0.0]), ValueError, "steps"),
         (dict(t_max=float("nan")), ValueError, "t_max"),
@@ -98,7 +100,17 @@ def test_playground_rejects_bad_settings(kwargs, error):
 )
 def test_phase_portrait_rejects_bad_settings(kwargs, error, name):
     with pytest.raises(error, match=name):
-        interactive.phase_portrait(**kwargs)
+        live_portrait.phase_portrait(**kwargs)
+
+
+def test_phase_portrait_rejects_every_declared_bad_value():
+    """Generated from its declared constraints, as tests/test_bad_inputs.py does for
+    the functions whose valid call is quick (each bad value raises before any path is
+    computed)."""
+    for name, constraint in live_portrait.phase_portrait.__constraints__.items():
+        for value, error in constraint.bad_values():
+            with pytest.raises(error, match=f"^{name}"):
+                live_portrait.phase_portrait(**{name: value})
 
 
 def test_show_rejects_other_objects():
@@ -107,12 +119,12 @@ def test_show_rejects_other_objects():
 
 
 def test_portrait_descent_is_training_gradient_descent():
-    got = interactive._portrait_item(("descent", 0.1, 0.9, 20.0, "head", 1.0, 3))
+    got = live_portrait._portrait_item(("descent", 0.1, 0.9, 20.0, "head", 1.0, 3))
     assert len(got.t) == 4
     assert got.a[0] == pytest.approx(0.9 * 20.0) and got.b[0] == 20.0
     eta = got.t[1]
     again = training.gradient_descent(
-        interactive._loss_and_gradient(0.1, 0.9, "head"), (18.0, 20.0), eta, 3, 4
+        live_portrait._loss_and_gradient(0.1, 0.9, "head"), (18.0, 20.0), eta, 3, 4
     )
     np.testing.assert_array_equal(got.b, again.b)
 
@@ -132,15 +144,15 @@ def test_portrait_figure_selects_among_precomputed_paths():
     }
     keys = [
         f"{p}|{b0:g}|{c:g}|{rule}"
-        for p in interactive.PORTRAIT_PRIORS
+        for p in live_portrait.PORTRAIT_PRIORS
         for b0 in (10.0, 40.0)
         for c in (0.5, 1.0)
-        for rule in interactive.HEADS
+        for rule in live_portrait.HEADS
     ]
     curve = {"b": [10.0, 20.0], "valley": [], "slow": [1.0, 2.0]}
-    figure_ = interactive._portrait_figure(
+    figure_ = live_portrait._portrait_figure(
         dict.fromkeys(keys, path),
-        dict.fromkeys(interactive.PORTRAIT_PRIORS, curve),
+        dict.fromkeys(live_portrait.PORTRAIT_PRIORS, curve),
         (10.0, 40.0),
         (0.5, 1.0),
         3,

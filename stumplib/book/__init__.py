@@ -17,4 +17,8 @@ chapters and the book's Sphinx extensions do.
     chapter 6's committed frozen runs as typed records, and their summaries
 ``contexts``
     the figures and SymPy displays of a context, the threshold rules and the head
+``interactive``
+    the interactive figures' record and display (Bokeh, callbacks in the browser)
+``playground``, ``live_portrait``
+    the context playground and the live phase portrait, two interactive figures
 """

@@ -66,6 +66,13 @@ def frozen_runs(path=FROZEN_RUNS):
     return table[:, 0], table[:, 1], table[:, 2]
 
 
+@validation.constrained(
+    a=validation.Scalar(),
+    b=validation.Scalar(),
+    sizes=validation.Integers(),
+    contexts=validation.Integer(),
+    seed=validation.Seed(),
+)
 def fresh_errors(a, b, sizes=SIZES, contexts=200, seed=0):
     """Mean ``|s_hat - s|`` of a head on fresh contexts of each size ``N``, and at ∞.
 
@@ -94,10 +101,8 @@ def fresh_errors(a, b, sizes=SIZES, contexts=200, seed=0):
     >>> errors.shape, bool(infinite > 0)
     ((1,), True)
     """
-    a, b = validation.scalar_parameters(a, b)
-    sizes = np.asarray(validation.counts(sizes, "sizes"))
-    contexts = validation.count(contexts, "contexts")
-    rng = np.random.default_rng(validation.seed(seed))
+    sizes = np.asarray(sizes)
+    rng = np.random.default_rng(seed)
     errors = np.zeros(sizes.size)
     for k, n in enumerate(sizes):
         for s in THRESHOLDS:
@@ -107,6 +112,22 @@ def fresh_errors(a, b, sizes=SIZES, contexts=200, seed=0):
     return errors / len(THRESHOLDS), float(infinite)
 
 
+def _runs(values):
+    k, a, b = values["k"], values["a"], values["b"]
+    if not (k.ndim == 1 and k.shape == a.shape == b.shape and k.size):
+        raise ValueError(
+            "k, a and b must be 1-D arrays of one length "
+            f"(got shapes {k.shape}, {a.shape}, {b.shape})"
+        )
+
+
+@validation.constrained(
+    _runs,
+    k=validation.Positive(),
+    a=validation.Finite(),
+    b=validation.Positive(),
+    seed=validation.Seed(),
+)
 def argument_figure(k, a, b, seed=0):
     """The chain of the argument in six panels (see the module's description).
 
@@ -124,7 +145,8 @@ def argument_figure(k, a, b, seed=0):
     Raises
     ------
     ValueError
-        If ``k``, ``a`` and ``b`` are not positive arrays of one length.
+        If ``k``, ``a`` and ``b`` are not positive arrays of one length (``a``
+        finite), or ``seed`` is not a seed.
 
     Examples
     --------
@@ -132,13 +154,6 @@ def argument_figure(k, a, b, seed=0):
     >>> len(fig.axes)
     6
     """
-    k, b = validation.positive(k, "k"), validation.positive(b, "b")
-    a = validation.finite(a, "a")
-    if not (k.ndim == 1 and k.shape == a.shape == b.shape and k.size):
-        raise ValueError(
-            "k, a and b must be 1-D arrays of one length "
-            f"(got shapes {k.shape}, {a.shape}, {b.shape})"
-        )
     fig, axes = plotting.subplots(3, 2, height=6.6)
     axes = axes.ravel()
     x, y, s = _context(seed)
@@ -153,7 +168,7 @@ def argument_figure(k, a, b, seed=0):
 
 
 def _context(seed, n=12, s=0.5):
-    x = np.sort(np.random.default_rng(validation.seed(seed)).random(n))
+    x = np.sort(np.random.default_rng(seed).random(n))
     return x, tasks.labels(x, s), s
 
 

@@ -103,6 +103,7 @@ class ClaimFailed(AssertionError):
     """
 
 
+@validation.constrained(value=validation.Scalar(), digits=validation.Integer())
 def number(value, digits=4):
     """Finite ``value`` to ``digits`` significant digits, as the ledger shows it.
 
@@ -124,9 +125,7 @@ def number(value, digits=4):
     ValueError, TypeError
         If ``value`` is not a real scalar or ``digits`` not a positive integer.
     """
-    return _number(
-        validation.scalar(value, "value"), validation.count(digits, "digits")
-    )
+    return _number(value, digits)
 
 
 def _number(value, digits):
@@ -138,6 +137,42 @@ def _number(value, digits):
     return "0" if text in ("-0", "0") else text
 
 
+def _real_scalar(value, name):
+    """One real number, NaN and inf included (a failed measurement is shown)."""
+    value = validation.real(value, name)
+    if value.ndim:
+        raise ValueError(f"{name} must be a scalar (got shape {value.shape})")
+    return float(value)
+
+
+def _tolerance(value, name):
+    value = validation.scalar(value, name)
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0 (got {value:g})")
+    return value
+
+
+_NOT_A_SCALAR = ((None, TypeError), ("1.0", TypeError), (1j, TypeError),
+                 ([1.0, 2.0], ValueError))  # fmt: skip
+#: The numbers of a check: a measured value (NaN fails the claim), the expected value
+#: and the tolerance, the digits shown.
+_NUMBERS = dict(
+    measured=validation.Constraint(_real_scalar, _NOT_A_SCALAR),
+    expected=validation.Scalar(),
+    tol=validation.Constraint(
+        _tolerance,
+        (
+            *_NOT_A_SCALAR,
+            (np.nan, ValueError),
+            (np.inf, ValueError),
+            (-1e-300, ValueError),
+        ),
+    ),
+    digits=validation.Integer(),
+)
+
+
+@validation.constrained(**_NUMBERS)
 def check(
     claim_id,
     measured,
@@ -225,6 +260,7 @@ def failures():
     return scales.setting("STUMPLIB_CLAIM_FAILURES", FAILURES)
 
 
+@validation.constrained(**_NUMBERS)
 def make_record(
     claim_id,
     measured,
@@ -255,6 +291,8 @@ def make_record(
         other than "exact") or malformed, ``statement`` is empty, a value is not a real
         scalar, ``expected`` and ``tol`` are not finite with ``tol >= 0``, or ``key``
         is not of the form :data:`KEY`.
+    TypeError
+        If ``measured``, ``expected`` or ``tol`` is not a real number.
     """
     if key is not None and not (isinstance(key, str) and KEY.fullmatch(key)):
         raise ValueError(
@@ -274,13 +312,6 @@ def make_record(
         )
     if not (isinstance(statement, str) and statement.strip()):
         raise ValueError("statement must be a non-empty string")
-    for name, value in (("measured", measured), ("expected", expected), ("tol", tol)):
-        if validation.real(value, name).ndim:
-            raise ValueError(f"{name} must be a scalar (got shape {np.shape(value)})")
-    measured, expected, tol = float(measured), float(expected), float(tol)
-    digits = validation.count(digits, "digits")
-    if not (math.isfinite(expected) and math.isfinite(tol) and tol >= 0):
-        raise ValueError("expected and tol must be finite, with tol >= 0")
     holds = math.isfinite(measured) and abs(measured - expected) <= tol
     shown = [
         _number(measured, digits),

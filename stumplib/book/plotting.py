@@ -13,7 +13,7 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .. import validation
+from .. import dynamics, validation
 
 #: Width in inches of every column figure.
 COLUMN_WIDTH = 6.4
@@ -55,6 +55,27 @@ STYLE = {
 }
 
 
+def _matplotlib(cls, what):
+    """A constraint: an instance of the matplotlib class ``cls``, named ``what``."""
+
+    def check(value, name):
+        if not isinstance(value, cls):
+            raise TypeError(
+                f"{name} must be a matplotlib {what} (got {type(value).__name__})"
+            )
+        return value
+
+    return validation.Constraint(
+        check, ((None, TypeError), ("fig", TypeError), (0.5, TypeError))
+    )
+
+
+#: A matplotlib ``Axes`` to draw on.
+AXES = _matplotlib(mpl.axes.Axes, "Axes")
+#: A matplotlib ``Figure``.
+FIGURE = _matplotlib(mpl.figure.Figure, "Figure")
+
+
 def use_book_style():
     """Apply the book's matplotlib style; inline figures as PNG at :data:`DPI`.
 
@@ -72,6 +93,11 @@ def use_book_style():
         pass
 
 
+@validation.constrained(
+    nrows=validation.Integer(),
+    ncols=validation.Integer(),
+    height=validation.PositiveScalar(optional=True),
+)
 def subplots(nrows=1, ncols=1, *, height=None, **kwargs):
     """``plt.subplots`` under the book style.
 
@@ -91,18 +117,17 @@ def subplots(nrows=1, ncols=1, *, height=None, **kwargs):
     ValueError
         If both ``height`` and ``figsize`` are given.
     """
-    grid = validation.count(nrows, "nrows"), validation.count(ncols, "ncols")
     use_book_style()
     if height is None:
-        return plt.subplots(*grid, **kwargs)
+        return plt.subplots(nrows, ncols, **kwargs)
     if "figsize" in kwargs:
         raise ValueError("give height or figsize, not both")
-    height = validation.positive_scalar(height, "height")
-    fig, axes = plt.subplots(*grid, figsize=(COLUMN_WIDTH, height), **kwargs)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(COLUMN_WIDTH, height), **kwargs)
     fig.column = True
     return fig, axes
 
 
+@validation.constrained(fig=FIGURE)
 def smallest_font(fig):
     """The smallest font size, in points, of the visible text drawn in ``fig``.
 
@@ -121,7 +146,6 @@ def smallest_font(fig):
     TypeError
         If ``fig`` is not a matplotlib Figure.
     """
-    _figure(fig)
     fig.canvas.draw()  # legends, ticks and colorbars create their text when drawn
     sizes = [
         t.get_fontsize()
@@ -131,6 +155,19 @@ def smallest_font(fig):
     return min(sizes, default=np.inf)
 
 
+def _one_dimensional(values):
+    x = values["x"]
+    if x.ndim != 1 or x.size == 0:
+        raise ValueError(f"x must be a non-empty 1-D array (got shape {x.shape})")
+
+
+@validation.constrained(
+    _one_dimensional,
+    ax=AXES,
+    x=validation.Positive(),
+    slope=validation.Scalar(),
+    anchor=validation.PositiveScalar(),
+)
 def reference_slope(ax, x, slope, anchor, label=None, **kwargs):
     """Draw ``y = anchor * (x / x[0])**slope`` on log-log axes as a dashed guide.
 
@@ -164,23 +201,12 @@ def reference_slope(ax, x, slope, anchor, label=None, **kwargs):
     TypeError
         If ``ax`` is not a matplotlib Axes.
     """
-    x = validation.positive(x, "x")
-    if x.ndim != 1 or x.size == 0:
-        raise ValueError(f"x must be a non-empty 1-D array (got shape {x.shape})")
-    slope = validation.scalar(slope, "slope")
-    anchor = validation.positive_scalar(anchor, "anchor")
-    if not isinstance(ax, mpl.axes.Axes):
-        raise TypeError(f"ax must be a matplotlib Axes (got {type(ax).__name__})")
     kwargs = {"color": "0.4", "linestyle": "--", "linewidth": 1.0, **kwargs}
     label = label or f"slope {slope:g}"
     ax.plot(x, anchor * (x / x[0]) ** slope, label=label, **kwargs)
 
 
-def _figure(fig):
-    if not isinstance(fig, mpl.figure.Figure):
-        raise TypeError(f"fig must be a matplotlib Figure (got {type(fig).__name__})")
-
-
+@validation.constrained(fig=FIGURE)
 def show(fig):
     """Display ``fig`` once and close it (no stray ``<Figure ...>`` text in outputs).
 
@@ -201,7 +227,6 @@ def show(fig):
     TypeError
         If ``fig`` is not a matplotlib Figure.
     """
-    _figure(fig)
     if getattr(fig, "column", False):
         size = smallest_font(fig)
         if size < SMALLEST_FONT:
@@ -214,6 +239,11 @@ def show(fig):
     plt.close(fig)
 
 
+@validation.constrained(
+    ax=AXES,
+    portrait=validation.Instance(dynamics.Portrait),
+    vmax=validation.PositiveScalar(),
+)
 def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4.0):
     """Draw a :class:`stumplib.dynamics.Portrait` on ``ax``.
 
@@ -244,13 +274,10 @@ def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4
     Raises
     ------
     TypeError
-        If ``ax`` is not a matplotlib Axes.
+        If ``ax`` is not a matplotlib Axes or ``portrait`` not a ``Portrait``.
     ValueError
         If ``vmax`` is not positive.
     """
-    if not isinstance(ax, mpl.axes.Axes):
-        raise TypeError(f"ax must be a matplotlib Axes (got {type(ax).__name__})")
-    vmax = validation.positive_scalar(vmax, "vmax")
     x, y, p = portrait.offset, np.log10(portrait.b), portrait.p
     mesh = ax.pcolormesh(
         x,

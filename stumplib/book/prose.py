@@ -8,9 +8,44 @@ without ``.0``, very small or large ones as ``2.5 × 10⁻⁵``, and ``-0`` neve
 import math
 import numbers
 
+import numpy as np
+
 from .. import validation
 
 SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _real(value, name):
+    """One finite real number, a real SymPy number (``log(2)``) included, as a float."""
+    if getattr(value, "is_real", False) and not isinstance(value, numbers.Real):
+        try:  # a real SymPy number
+            value = float(value)
+        except TypeError:
+            raise TypeError(f"{name} must be a real number (got {value!r})") from None
+    return validation.scalar(value, name)
+
+
+def _one_rounding(values):
+    if values["digits"] is not None and values["decimals"] is not None:
+        raise ValueError("give digits or decimals, not both")
+
+
+#: What :func:`rounded` and :func:`glue` take.
+_ROUNDING = dict(
+    value=validation.Constraint(
+        _real,
+        (
+            (None, TypeError),
+            ("1.5", TypeError),
+            (1j, TypeError),
+            (np.nan, ValueError),
+            (np.inf, ValueError),
+            ([1.0, 2.0], ValueError),
+        ),
+    ),
+    digits=validation.Integer(optional=True),
+    decimals=validation.Integer(minimum=0, optional=True),
+)
 
 
 class Shown(float):
@@ -29,6 +64,7 @@ class Shown(float):
     __str__ = __repr__
 
 
+@validation.constrained(_one_rounding, **_ROUNDING)
 def rounded(value, digits=None, decimals=None):
     """``value`` rounded to ``digits`` significant digits or ``decimals`` decimals.
 
@@ -58,21 +94,14 @@ def rounded(value, digits=None, decimals=None):
     TypeError
         If ``value`` is not a real number.
     """
-    if getattr(value, "is_real", False) and not isinstance(value, numbers.Real):
-        try:  # a real SymPy number
-            value = float(value)
-        except TypeError:
-            raise TypeError(f"value must be a real number (got {value!r})") from None
-    value = validation.scalar(value, "value")
-    if digits is not None and decimals is not None:
-        raise ValueError("give digits or decimals, not both")
     if digits is not None:
-        value = float(f"{value:.{validation.count(digits, 'digits')}g}")
+        value = float(f"{value:.{digits}g}")
     elif decimals is not None:
-        value = round(value, validation.count(decimals, "decimals", minimum=0))
+        value = round(value, decimals)
     return value + 0.0  # -0.0 -> 0.0
 
 
+@validation.constrained(value=validation.Scalar())
 def text(value):
     """How a reader writes ``value`` (finite).
 
@@ -92,7 +121,7 @@ def text(value):
     ValueError, TypeError
         If ``value`` is not a real scalar.
     """
-    value = validation.scalar(value, "value") + 0.0
+    value = value + 0.0
     if value == 0:
         return "0"
     if value.is_integer() and abs(value) < 1e6:
@@ -105,6 +134,7 @@ def text(value):
     return power if mantissa == "1" else f"{mantissa} × {power}"
 
 
+@validation.constrained(_one_rounding, **_ROUNDING)
 def glue(name, value, digits=None, decimals=None):
     """Round ``value`` (see :func:`rounded`) and glue it under ``name``, not displayed.
 

@@ -96,6 +96,7 @@ def seed_offset():
     return int(value)
 
 
+@validation.constrained(stored=validation.Integer(minimum=0))
 def seed(stored):
     """A chapter's ``SEED``: ``stored`` itself, or another draw under a seed offset.
 
@@ -115,7 +116,6 @@ def seed(stored):
     -------
     int
     """
-    stored = validation.count(stored, "stored", minimum=0)
     offset = seed_offset()
     if offset == 0:
         return stored

@@ -61,10 +61,10 @@ class LossExpansion:
         """The expansion as a SymPy expression in ``xi`` and ``b``."""
         return 1 / b**2 + self.phi / b**3 + self.psi / b**4
 
+    @validation.constrained(a=validation.Finite(), b_=validation.Positive())
     def coordinate(self, a, b_):
         """Valley coordinate ``ξ = b^m e^{-(a - p b)}`` at real ``a`` and ``b_ > 0``."""
         m, p = float(self.m), float(self.p)
-        a, b_ = validation.finite(a, "a"), validation.positive(b_, "b_")
         return np.exp(m * np.log(b_) - (a - p * b_))
 
     def numeric_loss(self):
@@ -73,18 +73,42 @@ class LossExpansion:
         return lambda a, b_: f(self.coordinate(a, b_), b_)
 
 
-def _check_interior(lo, hi):
-    lo, hi = sp.nsimplify(lo), sp.nsimplify(hi)
-    if not (0 < lo < hi < 1):
+_INTERIOR = "an interior prior needs 0 < lo < hi < 1"
+
+
+def _bound(value, name):
+    """A prior bound in (0, 1), as an exact SymPy number."""
+    if isinstance(value, sp.Basic):
+        if not (value.is_number and value.is_real):
+            raise TypeError(f"{name} must be a real number (got {value})")
+    else:
+        value = validation.scalar(value, name)
+    exact = sp.nsimplify(value)
+    if not 0 < exact < 1:
+        raise ValueError(f"{name} must lie in (0, 1): {_INTERIOR} (got {exact})")
+    return exact
+
+
+#: A bound of an interior prior, kept exact.
+_BOUND = validation.Constraint(
+    _bound,
+    ((None, TypeError), ("0.5", TypeError), (sp.I, TypeError), (np.nan, ValueError),
+     (0, ValueError), (1.0, ValueError), ([0.5, 0.5], ValueError)),
+)  # fmt: skip
+
+
+def _ordered(values):
+    if not values["lo"] < values["hi"]:
         raise ValueError(
-            f"an interior prior needs 0 < lo < hi < 1 (got lo={lo}, hi={hi})"
+            f"lo must be below hi: {_INTERIOR} (got lo={values['lo']}, "
+            f"hi={values['hi']})"
         )
-    return lo, hi
 
 
 _TENTH, _NINE_TENTHS = sp.Rational(1, 10), sp.Rational(9, 10)
 
 
+@validation.constrained(_ordered, lo=_BOUND, hi=_BOUND)
 def interior_expansion(lo=_TENTH, hi=_NINE_TENTHS):
     """``Φ`` and ``Ψ`` for the interior prior ``U[lo, hi]`` (uniform features).
 
@@ -103,8 +127,13 @@ def interior_expansion(lo=_TENTH, hi=_NINE_TENTHS):
     Returns
     -------
     LossExpansion
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``lo`` or ``hi`` is not a real number, or not ``0 < lo < hi < 1``.
     """
-    lo, hi = _check_interior(lo, hi)
+    lo, hi = sp.nsimplify(lo), sp.nsimplify(hi)  # exact, from inside the library too
     valley = population.interior_valley(order=1)
     F = sp.expand(valley.F.subs({population.hi: hi, population.g: xi}))
     phi = sp.factor(F.coeff(population.h, 0) / (hi - lo))
@@ -190,6 +219,10 @@ class Reduction:
         return None if self.xi_valley is None else -sp.log(self.xi0 / self.xi_valley)
 
 
+_EXPANSION = validation.Instance(LossExpansion)
+
+
+@validation.constrained(expansion=_EXPANSION)
 def partials(expansion):
     """``(∂L/∂a, ∂L/∂b)`` of the expansion as functions of ``ξ`` and ``ε = 1/b``.
 
@@ -212,6 +245,7 @@ def partials(expansion):
     return sp.expand(l_a.subs(b, 1 / eps)), sp.expand(l_b.subs(b, 1 / eps))
 
 
+@validation.constrained(expansion=_EXPANSION)
 def reduce_flow(expansion):
     """Reduce the gradient flow to ``ḃ = (κ/4) b^{-3} (1 + e/b)`` on its slow curve.
 
@@ -231,6 +265,8 @@ def reduce_flow(expansion):
 
     Raises
     ------
+    TypeError
+        If ``expansion`` is not a :class:`LossExpansion`.
     ValueError
         If the slow curve has no single positive root.
     """

@@ -23,6 +23,10 @@ n = sp.Symbol("n", integer=True, positive=True)
 i = sp.Symbol("i", integer=True, positive=True)
 x, y = sp.IndexedBase("x"), sp.IndexedBase("y")
 
+#: A concrete context size; ``None`` (where allowed) for a symbolic size ``n``.
+_SIZE = validation.Integer()
+_SIZE_OR_SYMBOLIC = validation.Integer(optional=True)
+
 
 @dataclass(frozen=True)
 class Derivation:
@@ -55,6 +59,7 @@ class Derivation:
         return self.residual_a == 0 and self.residual_b == 0
 
 
+@validation.constrained(size=_SIZE)
 def context_symbols(size):
     """Explicit feature and label symbols ``(x_1..x_size), (y_1..y_size)``.
 
@@ -63,7 +68,6 @@ def context_symbols(size):
     size : int
         Context size, at least 1.
     """
-    size = validation.count(size, "size")
     xs = sp.symbols(f"x_1:{size + 1}", real=True)
     ys = sp.symbols(f"y_1:{size + 1}", real=True)
     return xs, ys
@@ -92,6 +96,7 @@ def score_weight(xi, yi):
     return sp.exp(a * yi - b * xi)
 
 
+@validation.constrained(size=_SIZE_OR_SYMBOLIC)
 def estimate(size=None):
     """The estimate ``s_hat`` as a SymPy quotient of sums.
 
@@ -104,6 +109,7 @@ def estimate(size=None):
     return total(lambda xi, yi: xi * score_weight(xi, yi)) / total(score_weight)
 
 
+@validation.constrained(size=_SIZE_OR_SYMBOLIC)
 def weighted_moments(size=None):
     """``Cov_w(x, y)`` and ``-Var_w(x)`` under the softmax weights, in SymPy.
 
@@ -128,6 +134,7 @@ def weighted_moments(size=None):
     return cov, neg_var
 
 
+@validation.constrained(size=_SIZE_OR_SYMBOLIC)
 def derive(size=None):
     """Differentiate ``s_hat`` in ``a`` and ``b`` and compare with the weighted moments.
 
@@ -154,6 +161,7 @@ def derive(size=None):
     )
 
 
+@validation.constrained(size=_SIZE)
 def gradient_function(size):
     """A NumPy function ``(a, b, x, y) -> (d/da, d/db)`` lambdified from the derivative.
 

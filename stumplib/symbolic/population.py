@@ -25,6 +25,7 @@ This module derives, step by step:
 from dataclasses import dataclass
 
 import mpmath
+import numpy as np
 import sympy as sp
 
 from .. import validation
@@ -34,6 +35,20 @@ v, g, h, nu, delta = sp.symbols("v g h nu delta", positive=True)
 lo, hi = sp.symbols("lo hi", positive=True)
 lam, eps_q, eps_s, tau = sp.symbols("lambda epsilon_q epsilon_s tau", positive=True)
 n = sp.Symbol("n", integer=True, positive=True)
+
+
+def _unit_scalar(value, name):
+    return validation.scalar(validation.unit_interval(value, name), name)
+
+
+#: One threshold in [0, 1].
+_THRESHOLD = validation.Constraint(
+    _unit_scalar,
+    ((None, TypeError), ("0.5", TypeError), (np.nan, ValueError), (-0.5, ValueError),
+     (1.5, ValueError), ([0.5, 0.5], ValueError)),
+)  # fmt: skip
+#: Orders of an expansion, digits of a working precision.
+_ORDER, _DIGITS = validation.Integer(), validation.Integer()
 
 # Exponentials replaced by independent symbols for algebraic identity proofs.
 _U, _A, _B = sp.symbols("U A B", positive=True)  # e^{-bs}, e^{a}, e^{-b}
@@ -134,6 +149,9 @@ def closed_form():
     )
 
 
+@validation.constrained(
+    a_=validation.Scalar(), b_=validation.Scalar(), s_=_THRESHOLD, dps=_DIGITS
+)
 def residual_high_precision(a_, b_, s_, dps=50):
     """``s_hat - s`` from the raw closed form, evaluated by mpmath at ``dps`` digits.
 
@@ -158,9 +176,7 @@ def residual_high_precision(a_, b_, s_, dps=50):
     ValueError
         If an argument is not a scalar, ``s_`` leaves [0, 1] or ``dps < 1``.
     """
-    a_, b_ = validation.scalar(a_, "a_"), validation.scalar(b_, "b_")
-    s_ = validation.scalar(validation.unit_interval(s_, "s_"), "s_")
-    with mpmath.workdps(validation.count(dps, "dps")):
+    with mpmath.workdps(dps):
         a_, b_, s_ = (mpmath.mpf(val) for val in (a_, b_, s_))
         neg_mass = -mpmath.expm1(-b_ * s_) / b_
         neg_first = (1 - (1 + b_ * s_) * mpmath.exp(-b_ * s_)) / b_**2
@@ -227,6 +243,7 @@ def gradient_identities(form=None):
 # --------------------------------------------------------------------------- interior s
 
 
+@validation.constrained(order=_ORDER)
 def interior_series(order=4):
     """Terms ``T_0, ..., T_{order-1}`` of ``s_hat - s``.
 
@@ -241,7 +258,6 @@ def interior_series(order=4):
     list of sympy.Expr
         ``T_0 = 1/b``, ``T_1 = -sλ - q ε_q``, ``T_2 = (λ - ε_q)(sλ + q ε_q)``, ...
     """
-    order = validation.count(order, "order")
     d_pos = 1 / b - q * eps_q / (1 - eps_q)
     d_neg = 1 / b - s / (1 - eps_s)
     rho = lam * (1 - eps_s) / (1 - eps_q)
@@ -252,6 +268,7 @@ def interior_series(order=4):
     return [sp.factor(ser.coeff(tau, k)) for k in range(order)]
 
 
+@validation.constrained(order=_ORDER)
 def interior_terms_function(order=4):
     """NumPy ``(a, b, s) -> [T_0, ..., T_{order-1}]`` of :func:`interior_series`.
 
@@ -378,6 +395,7 @@ class Valley:
     min_F: list
 
 
+@validation.constrained(order=_ORDER)
 def interior_valley(order=3):
     """Derive ``a*(b)`` and ``min_a L`` under ``U[lo, hi]`` to ``order`` in ``1/b``.
 
@@ -395,7 +413,6 @@ def interior_valley(order=3):
     ValueError, TypeError
         If ``order`` is not a positive integer.
     """
-    order = validation.count(order, "order")
     big_x = (hi - h * v) * g * sp.exp(-v) / (1 + h * g * sp.exp(-v))
     integrand = (1 - big_x) ** 2 - 1
     expanded = sp.expand(sp.series(integrand, h, 0, order + 1).removeO())
@@ -504,6 +521,7 @@ def full_prior():
     )
 
 
+@validation.constrained(dps=_DIGITS)
 def quadrature_check(dps=30):
     """The three full-prior integrals by mpmath quadrature (independent of the series).
 
@@ -512,7 +530,7 @@ def quadrature_check(dps=30):
     dict
         ``bias_integral``, ``J``, ``K`` as mpmath numbers at ``dps`` digits.
     """
-    with mpmath.workdps(validation.count(dps, "dps")):
+    with mpmath.workdps(dps):
         phi = lambda t_: t_ / mpmath.expm1(t_) if t_ else mpmath.mpf(1)  # noqa: E731
         pts = [0, 1, 10, 100, mpmath.inf]
         return {

@@ -99,16 +99,17 @@ class Law:
     limit: sp.Expr
     correction: sp.Expr
 
+    @validation.constrained(
+        l=validation.Scalar(), b_=validation.Positive(optional=True)
+    )
     def at(self, l, b_=None):
         """Value of the limit (``b_`` omitted) or of both terms at ``b_ > 0`` (array).
 
         ``l`` is one real number, the ``l`` of the prior ``U[l, 1 - l]``.
         """
-        l = validation.scalar(l, "l")
         limit = float(sp.N(sp.sympify(self.limit).subs(lo, l)))
         if b_ is None:
             return limit
-        b_ = validation.positive(b_, "b_")
         return limit + float(sp.N(sp.sympify(self.correction).subs(lo, l))) / b_
 
 

@@ -633,7 +633,7 @@ def test_page(inspected, page_name, check):
     assert not problems, f"{page_name} ({check}):\n" + "\n".join(problems)
 
 
-# The interactive figures (stumplib.book.interactive), where the chapters show them:
+# The interactive figures (stumplib.book.playground, .live_portrait), where shown:
 # BokehJS from the book itself, every control moved, and the playground's estimate
 # against stumplib's.
 PLAYGROUND = "book/02-softmax-head.html"
