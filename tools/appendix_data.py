@@ -30,14 +30,13 @@ from stumplib.book import full_data  # noqa: E402
 PRIOR = tasks.Uniform(0.1, 0.9)
 #: The shapes grid: m / n from 1/8 to 8 at each m ∧ n.
 SHAPE_RATIOS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)
-#: (m ∧ n, ratios m / n, corpora a shape, seed). At m ∧ n = 512 only m / n = 1/4, 1
-#: and 2 with 2 corpora each: one corpus of 4096 x 512 (m / n = 8) takes 8 minutes on
-#: one free core, and the machine was shared when these ran.
+#: (m ∧ n, ratios m / n, corpora a shape, seed). At m ∧ n = 512 only m / n = 1/4 to
+#: 2: one corpus of 4096 x 512 (m / n = 8) takes 8 minutes on one free core.
 SHAPE_SIZES = (
     (128, SHAPE_RATIOS, 4, (6, 20)),
     (64, SHAPE_RATIOS, 4, (6, 20, 64)),
     (256, SHAPE_RATIOS, 4, (6, 20, 256)),
-    (512, (1 / 4, 1, 2), 2, (6, 20, 512)),
+    (512, SHAPE_RATIOS[1:5], 4, (6, 20, 512)),
 )
 #: Past the freeze: m = n in PAST_SIZES, PAST_CORPORA each, PAST_STEPS steps.
 PAST_SIZES = ((32, 32), (64, 64))
