@@ -104,8 +104,10 @@ certified-law: venv
 # Data of appendices H and I (not run by CI; minutes each, one process): small corpora
 # trained at the certified constant step through the freeze and on
 # (stumplib/book/data/past-far.json), and certified freezes over a grid of shapes m/n
-# at one m ∧ n (stumplib/book/data/shapes.json); each file carries its command, commit
-# and date, and its page replays a subset live (tools/appendix_data.py).
+# at m ∧ n = 64, 128, 256 and 512 (stumplib/book/data/shapes.json, appended one m ∧ n
+# at a time, sizes it holds skipped; about 15 min on one free core); each file carries
+# its command, commit and date, and its page replays a subset live
+# (tools/appendix_data.py).
 past-far-data: venv
 	OPENBLAS_NUM_THREADS=1 STUMPLIB_WORKERS=1 $(PY) tools/appendix_data.py past
 

@@ -6,14 +6,23 @@ corpus is frozen by :func:`stumplib.corpus_rule.freeze_certified` and its head i
 evaluated on infinitely long fresh contexts (:func:`stumplib.population.residual`).
 The slow-curve picture predicts a frozen scale ``b_T ≈ (level / C)² m``
 (:func:`stumplib.corpus_rule.rule_scale_ratio`) and an error of about ``1 / b_T``
-while contexts are long enough; this module measures where it holds.
+while contexts are long enough; this module measures where it holds, and
+:func:`corpora_of` and :func:`log_slopes` compare the grids of several ``m ∧ n``.
 """
 
 from typing import NamedTuple
 
 import numpy as np
 
-from . import corpus_rule, population, pretraining, sweep, tasks, validation
+from . import (
+    corpus_rule,
+    fitting,
+    population,
+    pretraining,
+    sweep,
+    tasks,
+    validation,
+)
 
 #: Interior thresholds at which the frozen heads are evaluated.
 THRESHOLDS = (0.3, 0.5, 0.7)
@@ -158,3 +167,131 @@ def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
 def _freeze_one(item):
     m, n, prior, rng, level = item
     return corpus_rule.freeze_certified(m, n, prior, rng, level)
+
+
+class Corpora(NamedTuple):
+    """Every corpus of several grids, one entry a corpus.
+
+    Parameters
+    ----------
+    k, ratio, m, n : ndarray, shape (N,)
+        The corpus's ``m ∧ n``, ratio ``m / n`` and shape.
+    b : ndarray, shape (N,)
+        Its frozen scale ``b_T``.
+    error : ndarray, shape (N,)
+        Its error, the mean of ``|s_hat_inf(s) - s|`` over the thresholds.
+    inside : ndarray of bool, shape (N,)
+        Whether it froze inside its certified interval (``b_T <= b_cert``).
+    """
+
+    k: np.ndarray
+    ratio: np.ndarray
+    m: np.ndarray
+    n: np.ndarray
+    b: np.ndarray
+    error: np.ndarray
+    inside: np.ndarray
+
+
+def corpora_of(grids):
+    """The corpora of several :class:`Shapes` grids, one entry a corpus.
+
+    Parameters
+    ----------
+    grids : sequence of Shapes
+        Grids, typically one an ``m ∧ n``.
+
+    Returns
+    -------
+    Corpora
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``grids`` is empty or holds something else than a :class:`Shapes`.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> grid = freeze_shapes(8, [0.5, 2], tasks.Uniform(0.1, 0.9), 2, 3, n_workers=1)
+    >>> out = corpora_of([grid])
+    >>> out.k.tolist(), out.m.tolist()
+    ([8, 8, 8, 8], [8, 8, 16, 16])
+    """
+    if not len(grids):
+        raise ValueError("grids must hold at least one Shapes grid (got none)")
+    for grid in grids:
+        validation.instance(grid, Shapes, "grids")
+
+    def flat(grid, values):
+        return np.broadcast_to(np.asarray(values)[:, None], grid.b.shape).ravel()
+
+    parts = [
+        (
+            flat(grid, np.minimum(grid.m, grid.n)),
+            flat(grid, grid.m / grid.n),
+            flat(grid, grid.m),
+            flat(grid, grid.n),
+            np.asarray(grid.b, float).ravel(),
+            np.asarray(grid.error, float).mean(axis=-1).ravel(),
+            (np.asarray(grid.b) <= np.asarray(grid.b_cert)).ravel(),
+        )
+        for grid in grids
+    ]
+    return Corpora(*(np.concatenate(column) for column in zip(*parts)))
+
+
+def log_slopes(y, x, groups=None):
+    """Slopes of ``log y`` in ``log x``, with one intercept a group.
+
+    Fits ``log y_i = c_{g(i)} + sum_j slope_j log x_ij`` by least squares
+    (:func:`stumplib.fitting.least_squares`); the standard errors come from the
+    scatter of the points, each point one independent measurement (a corpus).
+
+    Parameters
+    ----------
+    y : array_like, shape (N,)
+        Positive measurements.
+    x : array_like, shape (N,) or (N, J)
+        Positive regressors, one column a slope.
+    groups : array_like, shape (N,), optional
+        Labels; each distinct label has its own intercept (one intercept if omitted).
+
+    Returns
+    -------
+    stumplib.fitting.LinearFit
+        The slopes and their standard errors (the intercepts are left out).
+
+    Raises
+    ------
+    ValueError
+        If the shapes do not match, or the fit has no degree of freedom or linearly
+        dependent columns.
+
+    Examples
+    --------
+    >>> x = np.array([1.0, 2.0, 4.0, 1.0, 2.0, 4.0])
+    >>> y = np.array([1.0, 0.5, 0.25, 3.0, 1.5, 0.75])
+    >>> fit = log_slopes(y, x, groups=[0, 0, 0, 1, 1, 1])
+    >>> round(float(fit.coef[0]), 12)
+    -1.0
+    """
+    y = validation.positive(y, "y")
+    x = validation.positive(x, "x")
+    if y.ndim != 1 or x.shape[:1] != y.shape or x.ndim > 2:
+        raise ValueError(
+            f"x must be of shape (N,) or (N, J) with y of shape (N,) "
+            f"(got {x.shape} and {y.shape})"
+        )
+    labels = np.zeros(y.shape) if groups is None else np.asarray(groups)
+    if labels.shape != y.shape:
+        raise ValueError(
+            f"groups must hold one label per point (got {labels.shape} for {y.shape})"
+        )
+    slopes = np.log(x.reshape(len(y), -1))
+    design = np.column_stack(
+        [labels == label for label in np.unique(labels)] + [slopes]
+    ).astype(float)
+    fit = fitting.least_squares(design, np.log(y))
+    J = slopes.shape[1]
+    return fitting.LinearFit(fit.coef[-J:], fit.se[-J:])

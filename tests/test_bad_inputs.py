@@ -734,6 +734,14 @@ CASES = [
         "",
     ),
     (
+        shapes.log_slopes,
+        dict(y=[1.0, 0.5, 0.3], x=[1.0, 2.0, 4.0]),
+        "y x",
+        "",
+        "",
+        "",
+    ),
+    (
         symmetrization.rates,
         dict(loss_and_gradient=quadratic, trajectory=TRAJ),
         "",
@@ -1054,6 +1062,8 @@ NO_NUMERIC_INPUT = {
     past_freeze.FarRun: _RESULT,
     past_freeze.ValleyErrors: _RESULT,
     shapes.Shapes: _RESULT,
+    shapes.Corpora: _RESULT,
+    shapes.corpora_of: "takes Shapes grids made by freeze_shapes (test_shapes.py)",
     rank_test.RankTest: _RESULT,
     rank_test.stratified_rank_sum: (
         "takes sequences of samples (tests/test_rank_test.py names each bad one)"

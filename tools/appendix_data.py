@@ -1,10 +1,12 @@
 """Data of the past-freeze and shapes appendices (make past-far-data, make shapes-data).
 
 ``python tools/appendix_data.py shapes`` freezes corpora of unequal shapes at a
-certified step (:func:`stumplib.shapes.freeze_shapes`) and writes
-``stumplib/book/data/shapes.json``; ``python tools/appendix_data.py past`` runs small
-corpora at the certified constant step far past the freeze
-(:func:`stumplib.past_freeze.run_far`) and writes ``stumplib/book/data/past-far.json``.
+certified step (:func:`stumplib.shapes.freeze_shapes`), one ``m ∧ n`` after another
+(:data:`SHAPE_SIZES`), and appends each size to ``stumplib/book/data/shapes.json`` as
+it ends (a size the file holds is skipped, so a cut run resumes);
+``python tools/appendix_data.py past`` runs small corpora at the certified constant
+step far past the freeze (:func:`stumplib.past_freeze.run_far`) and writes
+``stumplib/book/data/past-far.json``.
 Each file carries its command, the commit it ran from and the date; the pages read
 them with :func:`stumplib.book.full_data.load` and replay a subset live.
 """
@@ -26,10 +28,16 @@ from stumplib import past_freeze, shapes, tasks  # noqa: E402
 from stumplib.book import full_data  # noqa: E402
 
 PRIOR = tasks.Uniform(0.1, 0.9)
-#: The shapes grid: m / n from 1/8 to 8 at m ∧ n = SHAPE_K.
-SHAPE_K = 128
+#: The shapes grid: m / n from 1/8 to 8 at each m ∧ n.
 SHAPE_RATIOS = (1 / 8, 1 / 4, 1 / 2, 1, 2, 4, 8)
-SHAPE_CORPORA = 4
+#: (m ∧ n, ratios m / n, corpora a shape, seed). At m ∧ n = 512 only m / n = 1/4 to
+#: 2: one corpus of 4096 x 512 (m / n = 8) takes 8 minutes on one free core.
+SHAPE_SIZES = (
+    (128, SHAPE_RATIOS, 4, (6, 20)),
+    (64, SHAPE_RATIOS, 4, (6, 20, 64)),
+    (256, SHAPE_RATIOS, 4, (6, 20, 256)),
+    (512, SHAPE_RATIOS[1:5], 4, (6, 20, 512)),
+)
 #: Past the freeze: m = n in PAST_SIZES, PAST_CORPORA each, PAST_STEPS steps.
 PAST_SIZES = ((32, 32), (64, 64))
 PAST_CORPORA = 8
@@ -54,10 +62,19 @@ def lists(named_tuple):
 
 
 def shapes_data():
-    """Write ``shapes.json``."""
-    out = shapes.freeze_shapes(SHAPE_K, SHAPE_RATIOS, PRIOR, SHAPE_CORPORA, (6, 20))
-    data = dict(provenance("shapes-data"), k=SHAPE_K, seed=[6, 20], **lists(out))
-    full_data.save(full_data.DATA / "shapes.json", data)
+    """Append each size of :data:`SHAPE_SIZES` that ``shapes.json`` lacks."""
+    path = full_data.DATA / "shapes.json"
+    data = full_data.load(path) if path.exists() else {"sizes": []}
+    done = {size["k"] for size in data["sizes"]}
+    for k, ratios, corpora, seed in SHAPE_SIZES:
+        if k in done:
+            continue
+        out = shapes.freeze_shapes(k, ratios, PRIOR, corpora, seed)
+        size = dict(provenance("shapes-data"), k=k, seed=list(seed), **lists(out))
+        data["sizes"].append(size)
+        data.update({key: size[key] for key in full_data.PROVENANCE})
+        full_data.save(path, data)
+        print(f"m ∧ n = {k}: {len(ratios)} shapes x {corpora} corpora", flush=True)
 
 
 def past_data():
