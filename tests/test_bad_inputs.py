@@ -1233,6 +1233,8 @@ NO_NUMERIC_INPUT = {
     symbolic_sampling.SlowLayerConstant: _RESULT,
     symbolic_sampling.layer_constant: _NO_ARGUMENTS,
     symbolic_sampling.slow_layer_constant: _NO_ARGUMENTS,
+    symbolic_sampling.LayerCorrection: _RESULT,
+    symbolic_sampling.layer_correction: _NO_ARGUMENTS,
     symbolic_population.GradientIdentities: _RESULT,
     symbolic_population.InnerLayer: _RESULT,
     symbolic_population.Valley: _RESULT,

@@ -25,6 +25,11 @@ there, against ``|G| = O(b^{-3})`` in the bulk. Along the layer ``ds = du / b`` 
   1.2281 for ``U[0.1, 0.9]``. :func:`layer_constant` carries out these steps;
   :func:`stumplib.calibration.sampling_constant` evaluates the result, and its tests
   compare it with the quadrature ``sampling_coefficient(a*(b), b) / √b`` at large ``b``.
+
+:func:`layer_correction` derives the next order, ``σ_∞/√b = C_σ (1 + c_1/b + O(b⁻²))``
+with ``c_1 = 3/(hi - lo) - (19 hi² + 39)/(30 hi (1 + hi²))`` (2.637 for
+``U[0.1, 0.9]``): the largest parts are the valley's offset and the layer's share of the
+population gradient, which the leading order drops.
 """
 
 from dataclasses import dataclass
@@ -155,3 +160,136 @@ def _layer(top):
     )
     square = sp.expand(4 * residual**2 * (grad.T * grad)[0] * measure)
     return g_layer, sp.integrate(square, (rho, 0, top))
+
+
+# ------------------------------------------------------------------- next order in 1/b
+
+h, u, decay, g0, g1 = sp.symbols("h u E g_0 g_1", positive=True)
+
+#: The sources of the ``1/b`` correction, each a bookkeeping factor on one ``1/b`` term
+#: of the exact per-task gradient (see :func:`layer_correction`).
+SOURCES = (
+    "threshold across the layer",
+    "odds denominator",
+    "saturation",
+    "bulk d_b r",
+    "valley offset",
+)
+_MARKS = sp.symbols("e_1:6")
+
+
+@dataclass(frozen=True)
+class LayerCorrection:
+    """The steps of :func:`layer_correction`.
+
+    Parameters
+    ----------
+    valley : tuple of sympy.Expr
+        ``(g_0, g_1)``: ``a*(b) = hi·b + log b - log(g_0 + g_1/b) + O(1/b²)``, from
+        the valley condition ``∫ G_a du = 0`` order by order.
+    moments : tuple of sympy.Expr
+        ``(M_0, M_1)``: ``E|G|² = 4/b⁶ + (4/((hi - lo) b⁵))(M_0 + M_1/b + O(b⁻²))``,
+        the layer's second moment beside the bulk's ``4/b⁶``.
+    gradient_share : sympy.Expr
+        ``K``: the population gradient is ``(0, -(2/b³)(1 - K/((hi - lo) b)))`` plus
+        ``O(b^{-5})``, ``K = ∫ (ρ + u ρ (1 - ρ)) du = 3`` the layer's share.
+    sources : dict
+        The contribution of each source to ``c_1``, keyed by :data:`SOURCES` and
+        ``"population gradient"`` (``K / (hi - lo)``); they add up to ``c_1``.
+    c1 : sympy.Expr
+        ``σ_∞(b)/√b = C_σ (1 + c_1/b + O(1/b²))``, in ``lo``, ``hi``.
+    """
+
+    valley: tuple
+    moments: tuple
+    gradient_share: sp.Expr
+    sources: dict
+    c1: sp.Expr
+
+
+def layer_correction():
+    """Derive the ``1/b`` correction ``c_1`` to ``σ_∞(b)/√b`` on the valley.
+
+    Asymptotic (formal) in ``1/b``.
+
+    Up to terms exponentially small in ``b`` (``e^{-b(1 - hi)}``, ``e^{-b(hi - lo)}``)
+    the structured residual of :mod:`stumplib.symbolic.population` is, in
+    ``s = hi - u/b`` and ``E = e^{-u}``, with ``a = hi·b + log b - log g``,
+
+        r = (1 - X)/b,  ∂_a r = X (1 - Y/b)/b,  ∂_b r = -1/b² - s X (1 - Y/b)/b,
+
+    ``X = s g E / (1 + g E/b)`` and ``Y = g E / (1 + g E/b)``, exactly. Leading order
+    (:func:`layer_constant`) is ``X = ρ = hi g E``. Each ``1/b`` carries a mark: the
+    threshold ``s = hi - u/b`` across the layer, the odds' denominator ``1 + g E/b``,
+    the saturation ``1 - Y/b`` of ``∂ŝ``, the bulk's ``∂_b r = -1/b²`` (the cross term
+    of the bulk with the layer in ``|G|²``) and the valley's offset ``g_1``. With
+    ``W = hi - lo`` the prior's width and the bulk's ``|G| = 2/b³``:
+
+    * the valley condition ``∫ X (1 - X)(1 - Y/b) du = 0`` gives ``g = 2/hi +
+      4/(hi² b)``;
+    * ``E|G|² = 4/b⁶ + (4/(W b⁵))(M_0 + M_1/b)``, ``M_0 = 2(1 + hi²)/3``;
+    * the population gradient is ``(0, -(2/b³)(1 - K/(W b)))``: the layer's part of
+      ``∂_b L`` does not vanish at next order, ``K = 3``;
+    * ``tr Cov G = E|G|² - |g|²``: the bulk's ``4/b⁶`` cancels ``|g|²`` to
+      ``O(b^{-7})``, so ``σ_∞²/b = (M_0 + M_1/b)(1 + 2K/(W b))/W`` and
+      ``c_1 = M_1/(2 M_0) + K/W``.
+
+    Returns
+    -------
+    LayerCorrection
+
+    Examples
+    --------
+    >>> result = layer_correction()
+    >>> result.valley, result.gradient_share
+    ((2/hi, 4/hi**2), 3)
+    >>> result.c1
+    3/(hi - lo) - (19*hi**2 + 39)/(30*hi*(hi**2 + 1))
+    >>> sp.N(result.c1.subs({lo: sp.Rational(1, 10), hi: sp.Rational(9, 10)}), 5)
+    2.6370
+    """
+    marks = dict(zip(SOURCES, _MARKS))
+    g = g0 + marks["valley offset"] * g1 * h
+    s = hi - marks["threshold across the layer"] * h * u
+    odds = 1 + marks["odds denominator"] * h * g * decay
+    x, y = s * g * decay / odds, g * decay / odds
+    slope = x * (1 - marks["saturation"] * h * y)  # b ∂_a r
+    g_a = (1 - x) * slope
+    g_b = (1 - x) * (marks["bulk d_b r"] * h + s * slope)  # -b³ G_b / 2 (h = 1/b)
+    unmarked = {e: 1 for e in _MARKS}
+    top = sp.solve(_laplace(_order(g_a, 0).subs(unmarked)), g0)
+    top = next(r for r in top if r != 0)
+    shift = sp.solve(_laplace(_order(g_a, 1).subs(unmarked).subs(g0, top)), g1)[0]
+    valley = {g0: top, g1: shift}
+    square = g_a**2 + g_b**2 - (marks["bulk d_b r"] * h) ** 2
+    m0, m1 = (_laplace(_order(square, k)).subs(valley) for k in (0, 1))
+    m0 = sp.factor(m0.subs(unmarked))
+    share = sp.simplify(-_laplace(_order(g_b - h, 1).subs(unmarked).subs(valley)))
+    width = hi - lo
+    sources = {
+        name: sp.factor(sp.diff(m1, e).subs({k: 0 for k in _MARKS}) / (2 * m0))
+        for name, e in marks.items()
+    }
+    sources["population gradient"] = share / width
+    c1 = sp.factor(m1.subs(unmarked) / (2 * m0)) + share / width
+    return LayerCorrection(
+        (top, shift), (m0, sp.factor(m1.subs(unmarked))), share, sources, c1
+    )
+
+
+def _order(expr, k):
+    """The coefficient of ``h**k`` of ``expr`` at ``h = 0``, expanded."""
+    return sp.expand(sp.diff(expr, h, k).subs(h, 0) / sp.factorial(k))
+
+
+def _laplace(poly):
+    """``∫_0^∞ poly du``, ``poly`` a polynomial in ``u`` and ``E = e^{-u}``.
+
+    Each term must carry a power of ``E``.
+    """
+    total = sp.Integer(0)
+    for (power, n), coefficient in sp.Poly(poly, u, decay).terms():
+        if n == 0:
+            raise ArithmeticError(f"a term u^{power} does not decay with u")
+        total += coefficient * sp.factorial(power) / sp.Integer(n) ** (power + 1)
+    return sp.expand(total)
