@@ -911,6 +911,7 @@ CASES = [
         "",
     ),
     (calibration.sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
+    (calibration.sampling_correction, dict(prior=PRIOR), "", "", "prior", ""),
     (certified_runs.certified_scales, dict(k=4), "k", "k", "", ""),
     (
         certified_law.flow_constant,
@@ -1031,6 +1032,7 @@ CALLS = [
     (descent_lemma.step_bound, dict(a=17.0, b=20.0, prior=PRIOR)),
     (descent_lemma.guaranteed_decrease, dict(rho=0.5, q=0.2)),
     (calibration.sampling_constant, dict(prior=PRIOR)),
+    (calibration.sampling_correction, dict(prior=PRIOR)),
     (calibration.slow_layer, dict(prior=PRIOR)),
 ]
 CALL_IDS = [f"{c[0].__qualname__}" for c in CALLS]
@@ -1098,6 +1100,7 @@ NO_NUMERIC_INPUT = {
     certified_runs.CertifiedEnd: _RESULT,
     certification.SquaredErrorLaw: _RESULT,
     calibration.SlowLayer: _RESULT,
+    calibration.SamplingCorrection: _RESULT,
     certified_runs.CertifiedScales: _RESULT,
     certified_law.FlowConstant: _RESULT,
     certified_law.PredictedEnds: _RESULT,

@@ -181,3 +181,16 @@ def test_quadrature_b_squared_residual_is_the_derived_c2(correction, lo, hi):
     # The gap is the third order, c_3 / b: 1% allows |c_3| up to 100 c_2 (the quadrature
     # contributes ~1e-10 b² = 0.01 here)
     assert scaled == pytest.approx(c2, rel=0.01)
+
+
+@pytest.mark.parametrize("lo, hi", [(0.1, 0.9), (0.2, 0.7), (0.0, 0.5)])
+def test_numeric_correction_is_the_derived_one(correction, lo, hi):
+    values = {sym.lo: lo, sym.hi: hi}
+    numeric = calibration.sampling_correction(tasks.Uniform(lo, hi))
+    assert numeric.c1 == pytest.approx(float(correction.c1.subs(values)), rel=1e-13)
+    assert numeric.c2 == pytest.approx(float(correction.c2.subs(values)), rel=1e-13)
+
+
+def test_correction_refuses_a_prior_reaching_one():
+    with pytest.raises(ValueError, match="prior"):
+        calibration.sampling_correction(tasks.Uniform(0.0, 1.0))
