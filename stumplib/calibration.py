@@ -14,7 +14,8 @@ positive examples only.
 
 On the valley and on the slow curve of the flow, the per-task gradients are carried by
 a layer of thresholds of width ``1/b`` below ``hi``; its constants
-(:func:`sampling_constant`, :func:`slow_layer`) are derived in
+(:func:`sampling_constant`, its corrections :func:`sampling_correction`,
+:func:`slow_layer`) are derived in
 :mod:`stumplib.symbolic.sampling`.
 
 ``a*(b)`` is found as the root of the population gradient ``∂L/∂a`` (computed in
@@ -379,6 +380,69 @@ def sampling_constant(prior):
     """
     lo, hi = (float(v) for v in prior.support)
     return float(np.sqrt(2.0 * (1.0 + hi**2) / (3.0 * (hi - lo))))
+
+
+class SamplingCorrection(NamedTuple):
+    """``σ_∞(b)/√b = C_σ (1 + c1/b + c2/b² + O(b⁻³))`` on the valley (asymptotic).
+
+    Parameters
+    ----------
+    c1, c2 : float
+        The relative corrections of order ``1/b`` and ``1/b²``.
+    """
+
+    c1: float
+    c2: float
+
+
+@validation.constrained(prior=BELOW_ONE)
+def sampling_correction(prior):
+    """The ``1/b`` and ``1/b²`` corrections to :func:`sampling_constant` on the valley.
+
+    Derived in :func:`stumplib.symbolic.sampling.layer_correction` (asymptotic, large
+    ``b``): with ``w = hi - lo``, ``c1 = 3/w - (19 hi² + 39)/(30 hi (1 + hi²))``, the
+    layer's share of the population gradient (``3/w``) and the layer's own next order;
+    ``c2`` is that function's polynomial. 2.637 and 7.842 for ``U[0.1, 0.9]``.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform
+        Interior threshold prior, ``hi < 1``.
+
+    Returns
+    -------
+    SamplingCorrection
+
+    Raises
+    ------
+    TypeError
+        If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
+    ValueError
+        If ``prior`` reaches 1 (no valley).
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> correction = sampling_correction(tasks.Uniform(0.1, 0.9))
+    >>> round(correction.c1, 4), round(correction.c2, 4)
+    (2.637, 7.8417)
+    """
+    lo, hi = (float(v) for v in prior.support)
+    width, top = hi - lo, 1.0 + hi**2
+    c1 = 3.0 / width - (19.0 * hi**2 + 39.0) / (30.0 * hi * top)
+    numerator = (
+        12052 * hi**6
+        + 2476 * hi**5 * lo
+        + 1672 * hi**4 * lo**2
+        + 17183 * hi**4
+        + 15194 * hi**3 * lo
+        + 23 * hi**2 * lo**2
+        + 4731 * hi**2
+        + 13518 * hi * lo
+        - 2049 * lo**2
+    )
+    c2 = numerator / (1800.0 * hi**2 * width**2 * top**2)
+    return SamplingCorrection(float(c1), float(c2))
 
 
 class SlowLayer(NamedTuple):

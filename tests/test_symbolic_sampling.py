@@ -114,3 +114,83 @@ def test_numeric_slow_lag_is_the_derived_one(slow):
     assert calibration.slow_layer(tasks.Uniform(0.1, 0.9)).lag == pytest.approx(
         value, rel=1e-13
     )
+
+
+# ----------------------------------------------------------- the 1/b correction c_1
+
+
+@pytest.fixture(scope="module")
+def correction():
+    return sym.layer_correction()
+
+
+def test_correction_valley_is_the_interior_valleys_offset(correction):
+    from stumplib.symbolic import population as sym_population
+
+    # two derivations of a*(b) = hi b + log b + c + c_1/b: the valley condition on the
+    # per-task gradients here, the minimum of the layer's loss there
+    valley = sym_population.interior_valley(2)
+    top, shift, _ = correction.valley
+    c0, c1 = (sp.sympify(v).subs({sym_population.hi: sym.hi}) for v in valley.offset)
+    assert sp.simplify(-sp.log(top) - c0) == 0
+    assert sp.simplify(-shift / top - c1) == 0
+
+
+def test_correction_leading_moment_is_the_layer_constants(derived, correction):
+    leading = correction.moments[0] / (sym.hi - sym.lo)
+    assert sp.simplify(leading - derived.c_sigma**2) == 0
+
+
+def test_correction_sources_add_up(correction):
+    assert set(correction.sources) == {*sym.SOURCES, "population gradient"}
+    assert sp.simplify(sum(correction.sources.values()) - correction.c1) == 0
+    assert correction.gradient[0] == 3
+
+
+def test_correction_closed_form(correction):
+    expected = 3 / (sym.hi - sym.lo) - (19 * sym.hi**2 + 39) / (
+        30 * sym.hi * (1 + sym.hi**2)
+    )
+    assert sp.simplify(correction.c1 - expected) == 0
+
+
+def _relative_gap(prior, b):
+    a = float(calibration.a_star(b, prior))
+    limit = calibration.sampling_constant(prior)
+    return certification.sampling_coefficient(a, b, prior) / np.sqrt(b) / limit - 1
+
+
+@pytest.mark.parametrize("lo, hi", [(0.1, 0.9), (0.2, 0.7), (0.0, 0.5)])
+def test_quadrature_minus_two_terms_falls_like_one_over_b_squared(correction, lo, hi):
+    c1 = float(correction.c1.subs({sym.lo: lo, sym.hi: hi}))
+    prior = tasks.Uniform(lo, hi)
+    scaled = [(_relative_gap(prior, b) - c1 / b) * b**2 for b in (1e3, 1e4)]
+    # measured b² (gap - c_1/b): 7.86, 7.84 (U[0.1, 0.9]); 22.18, 22.10; 13.93, 13.91.
+    # A wrong c_1 (by δ) would make these grow tenfold (δ b); 10% allows a third order
+    # up to 100 c_2 / b at b = 1e3.
+    assert scaled[0] == pytest.approx(scaled[1], rel=0.1)
+
+
+@pytest.mark.parametrize("lo, hi", [(0.1, 0.9), (0.2, 0.7), (0.0, 0.5)])
+def test_quadrature_b_squared_residual_is_the_derived_c2(correction, lo, hi):
+    values = {sym.lo: lo, sym.hi: hi}
+    c1, c2 = (float(c.subs(values)) for c in (correction.c1, correction.c2))
+    b = 1e4
+    scaled = (_relative_gap(tasks.Uniform(lo, hi), b) - c1 / b) * b**2
+    # derived c_2: 7.8417, 22.091, 13.909; measured 7.8431, 22.100, 13.911 at b = 1e4.
+    # The gap is the third order, c_3 / b: 1% allows |c_3| up to 100 c_2 (the quadrature
+    # contributes ~1e-10 b² = 0.01 here)
+    assert scaled == pytest.approx(c2, rel=0.01)
+
+
+@pytest.mark.parametrize("lo, hi", [(0.1, 0.9), (0.2, 0.7), (0.0, 0.5)])
+def test_numeric_correction_is_the_derived_one(correction, lo, hi):
+    values = {sym.lo: lo, sym.hi: hi}
+    numeric = calibration.sampling_correction(tasks.Uniform(lo, hi))
+    assert numeric.c1 == pytest.approx(float(correction.c1.subs(values)), rel=1e-13)
+    assert numeric.c2 == pytest.approx(float(correction.c2.subs(values)), rel=1e-13)
+
+
+def test_correction_refuses_a_prior_reaching_one():
+    with pytest.raises(ValueError, match="prior"):
+        calibration.sampling_correction(tasks.Uniform(0.0, 1.0))

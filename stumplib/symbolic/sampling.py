@@ -25,6 +25,12 @@ there, against ``|G| = O(b^{-3})`` in the bulk. Along the layer ``ds = du / b`` 
   1.2281 for ``U[0.1, 0.9]``. :func:`layer_constant` carries out these steps;
   :func:`stumplib.calibration.sampling_constant` evaluates the result, and its tests
   compare it with the quadrature ``sampling_coefficient(a*(b), b) / √b`` at large ``b``.
+
+:func:`layer_correction` derives the next orders,
+``σ_∞/√b = C_σ (1 + c_1/b + c_2/b² + O(b⁻³))`` with
+``c_1 = 3/(hi - lo) - (19 hi² + 39)/(30 hi (1 + hi²))`` (2.637 for ``U[0.1, 0.9]``, and
+``c_2 = 7.842``): the largest parts of ``c_1`` are the valley's offset and the layer's
+share of the population gradient, which the leading order drops.
 """
 
 from dataclasses import dataclass
@@ -155,3 +161,171 @@ def _layer(top):
     )
     square = sp.expand(4 * residual**2 * (grad.T * grad)[0] * measure)
     return g_layer, sp.integrate(square, (rho, 0, top))
+
+
+# ------------------------------------------------------------------- next order in 1/b
+
+h, u, decay = sp.symbols("h u E", positive=True)
+_G = sp.symbols("g_0:3", positive=True)
+_D = sp.symbols("D_0:3")
+_B = sp.symbols("B_1:3")
+
+#: The sources of the ``1/b`` correction, each a bookkeeping factor on one ``1/b`` term
+#: of the exact per-task gradient (see :func:`layer_correction`).
+SOURCES = (
+    "threshold across the layer",
+    "odds denominator",
+    "saturation",
+    "bulk d_b r",
+    "valley offset",
+)
+_MARKS = sp.symbols("e_1:6")
+
+
+@dataclass(frozen=True)
+class LayerCorrection:
+    """The steps of :func:`layer_correction`.
+
+    Parameters
+    ----------
+    valley : tuple of sympy.Expr
+        ``(g_0, g_1, g_2)``: ``a*(b) = hi·b + log b - log(g_0 + g_1/b + g_2/b²)`` up to
+        ``O(b⁻³)``, from the valley condition ``∫ G_a du = 0`` order by order.
+    moments : tuple of sympy.Expr
+        ``(M_0, M_1, M_2)``: ``E|G|² = 4/b⁶ + (4/((hi - lo) b⁵))(M_0 + M_1/b + M_2/b²)``
+        up to ``O(b⁻⁸)``, the layer's second moment beside the bulk's ``4/b⁶``.
+    gradient : tuple of sympy.Expr
+        ``(K_1, K_2)``: the population gradient is ``(0, -(2/b³)(1 - (K_1/b +
+        K_2/b²)/(hi - lo)))`` up to ``O(b⁻⁶)``; ``K_1 = ∫ (ρ + u ρ (1 - ρ)) du = 3`` is
+        the layer's share, which the leading order drops.
+    sources : dict
+        The contribution of each source to ``c_1``, keyed by :data:`SOURCES` and
+        ``"population gradient"`` (``K_1 / (hi - lo)``); they add up to ``c_1``.
+    c1, c2 : sympy.Expr
+        ``σ_∞(b)/√b = C_σ (1 + c_1/b + c_2/b² + O(b⁻³))``, in ``lo``, ``hi``.
+    """
+
+    valley: tuple
+    moments: tuple
+    gradient: tuple
+    sources: dict
+    c1: sp.Expr
+    c2: sp.Expr
+
+
+def layer_correction():
+    """Derive the corrections ``c_1``, ``c_2`` to ``σ_∞(b)/√b`` on the valley.
+
+    Asymptotic (formal) in ``1/b``. Up to terms exponentially small in ``b``
+    (``e^{-b(1 - hi)}``, ``e^{-b(hi - lo)}``) the structured residual of
+    :mod:`stumplib.symbolic.population` is, in ``s = hi - u/b`` and ``E = e^{-u}``,
+    with ``a = hi·b + log b - log g``,
+
+        r = (1 - X)/b,  ∂_a r = X (1 - Y/b)/b,  ∂_b r = -1/b² - s X (1 - Y/b)/b,
+
+    ``X = s g E / (1 + g E/b)`` and ``Y = g E / (1 + g E/b)``, exactly. Leading order
+    (:func:`layer_constant`) is ``X = ρ = hi g E``. For ``c_1`` each ``1/b`` carries a
+    mark: the threshold ``s = hi - u/b`` across the layer, the odds' denominator
+    ``1 + g E/b``, the saturation ``1 - Y/b`` of ``∂ŝ``, the bulk's ``∂_b r = -1/b²``
+    (the cross term of the bulk with the layer in ``|G|²``) and the valley's offset
+    ``g_1``. With ``W = hi - lo`` the prior's width and the bulk's ``|G| = 2/b³``:
+
+    * the valley condition ``∫ X (1 - X)(1 - Y/b) du = 0`` gives ``g = 2/hi +
+      4/(hi² b) + ...``;
+    * ``E|G|² = 4/b⁶ + (4/(W b⁵))(M_0 + M_1/b + ...)``, ``M_0 = 2(1 + hi²)/3``;
+    * the population gradient is ``(0, -(2/b³)(1 - K_1/(W b) - ...))``: the layer's
+      part of ``∂_b L`` does not vanish at next order, ``K_1 = 3``;
+    * ``tr Cov G = E|G|² - |g|²``: the bulk's ``4/b⁶`` cancels ``|g|²`` to
+      ``O(b⁻⁷)``, so ``σ_∞²/b = (M_0 + M_1/b)(1 + 2K_1/(W b))/W + O(b⁻²)`` and
+      ``c_1 = M_1/(2 M_0) + K_1/W``; ``c_2`` follows from the same expansion one order
+      further (there ``|g|²`` no longer cancels the bulk's ``4/b⁶``).
+
+    Returns
+    -------
+    LayerCorrection
+
+    Examples
+    --------
+    >>> result = layer_correction()
+    >>> result.valley[:2], result.gradient[0]
+    ((2/hi, 4/hi**2), 3)
+    >>> sp.simplify(result.c1 - 3 / (hi - lo)), result.sources["population gradient"]
+    (-(19*hi**2 + 39)/(30*hi*(hi**2 + 1)), 3/(hi - lo))
+    >>> values = {lo: sp.Rational(1, 10), hi: sp.Rational(9, 10)}
+    >>> [sp.N(c.subs(values), 5) for c in (result.c1, result.c2)]
+    [2.6370, 7.8417]
+    """
+    marks = dict(zip(SOURCES, _MARKS))
+    g = _G[0] + marks["valley offset"] * h * (_G[1] + _G[2] * h)
+    s = hi - marks["threshold across the layer"] * h * u
+    odds = 1 + marks["odds denominator"] * h * g * decay
+    x, y = s * g * decay / odds, g * decay / odds
+    slope = x * (1 - marks["saturation"] * h * y)  # b ∂_a r
+    g_a = (1 - x) * slope  # b² G_a / 2
+    g_b = (1 - x) * (marks["bulk d_b r"] * h + s * slope)  # -b³ G_b / 2 (h = 1/b)
+    unmarked = {e: 1 for e in _MARKS}
+    valley = _valley(g_a.subs(unmarked))
+    square = g_a**2 + g_b**2 - (marks["bulk d_b r"] * h) ** 2
+    first = _laplace(_order(square, 1)).subs(valley)  # marked: split by source
+    plain = square.subs(unmarked)
+    moments = [sp.factor(_laplace(_order(plain, k)).subs(valley)) for k in range(3)]
+    share = [
+        sp.factor(-_laplace(_order((g_b - h).subs(unmarked), k)).subs(valley))
+        for k in (1, 2)
+    ]
+    width = hi - lo
+    sources = {
+        name: sp.factor(
+            sp.diff(first, e).subs({k: 0 for k in _MARKS}) / (2 * moments[0])
+        )
+        for name, e in marks.items()
+    }
+    sources["population gradient"] = share[0] / width
+    c1, c2 = _relative_series(moments, share, width)
+    return LayerCorrection(
+        tuple(valley[c] for c in _G), tuple(moments), tuple(share), sources, c1, c2
+    )
+
+
+def _valley(g_a):
+    """``{g_k: value}`` solving ``∫ g_a du = 0`` order by order in ``h``."""
+    solution = {}
+    for k, coefficient in enumerate(_G):
+        condition = _laplace(_order(g_a, k)).subs(solution)
+        roots = [r for r in sp.solve(condition, coefficient) if r != 0]
+        if len(roots) != 1:
+            raise ArithmeticError(f"the valley condition at order {k} gives {roots}")
+        solution[coefficient] = sp.simplify(roots[0])
+    return solution
+
+
+def _relative_series(moments, share, width):
+    """``(c_1, c_2)`` of ``σ_∞/(C_σ √b)`` from ``M_0..M_2`` and ``K_1, K_2``.
+
+    ``σ_∞²/b = [M/W + h (1 - (1 - κ)²)]/(1 - κ)²`` with ``M = Σ M_k h^k`` and
+    ``κ = (K_1 h + K_2 h²)/W`` (``h = 1/b``; the bulk's ``4 h⁶`` less ``|g|²``).
+    """
+    moment = _D[0] + _D[1] * h + _D[2] * h**2
+    kappa = (_B[0] * h + _B[1] * h**2) / width
+    ratio = (moment / width + h * (1 - (1 - kappa) ** 2)) / (1 - kappa) ** 2
+    relative = sp.series(sp.sqrt(ratio * width / _D[0]), h, 0, 3).removeO()
+    values = dict(zip(_D, moments)) | dict(zip(_B, share))
+    return tuple(sp.factor(relative.coeff(h, k).subs(values)) for k in (1, 2))
+
+
+def _order(expr, k):
+    """The coefficient of ``h**k`` of ``expr`` at ``h = 0``, expanded."""
+    return sp.expand(sp.diff(expr, h, k).subs(h, 0) / sp.factorial(k))
+
+
+def _laplace(poly):
+    """``∫_0^∞ poly du``, ``poly`` a polynomial in ``u`` and ``E = e^{-u}``.
+
+    Each term must carry a power of ``E``.
+    """
+    total = sp.Integer(0)
+    for (power, n), coefficient in sp.Poly(poly, u, decay).terms():
+        if n == 0:
+            raise ArithmeticError(f"a term u^{power} does not decay with u")
+        total += coefficient * sp.factorial(power) / sp.Integer(n) ** (power + 1)
+    return sp.expand(total)
