@@ -51,6 +51,7 @@ class Shapes(NamedTuple):
     thresholds: np.ndarray
 
 
+@validation.constrained(k=validation.Integer(), ratio=validation.PositiveScalar())
 def shape_of(k, ratio):
     """The shape ``(m, n)`` with ``m ∧ n = k`` and ``m / n`` nearest ``ratio``.
 
@@ -75,13 +76,27 @@ def shape_of(k, ratio):
     >>> shape_of(100, 4), shape_of(100, 0.25), shape_of(100, 1)
     ((400, 100), (100, 400), (100, 100))
     """
-    k = validation.count(k, "k")
-    ratio = validation.positive_scalar(ratio, "ratio")
     if ratio >= 1:
         return round(k * ratio), k
     return k, round(k / ratio)
 
 
+def _ratios(values):
+    ratios = values["ratios"]
+    if ratios.ndim != 1 or not ratios.size:
+        raise ValueError(f"ratios must be a non-empty 1-D sequence (got {ratios!r})")
+
+
+@validation.constrained(
+    _ratios,
+    k=validation.Integer(minimum=2),
+    ratios=validation.Positive(),
+    prior=validation.Instance(tasks.Uniform),
+    corpora=validation.Integer(),
+    seed=validation.Seed(as_given=True),
+    level=validation.PositiveScalar(),
+    n_workers=validation.Integer(optional=True),
+)
 def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
     """Corpora of each shape frozen at a certified step and evaluated.
 
@@ -122,14 +137,6 @@ def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
     >>> out.m.tolist(), out.n.tolist(), bool(np.all(out.q_max <= 2 / 9))
     ([8, 16], [16, 8], True)
     """
-    k = validation.count(k, "k", minimum=2)
-    ratios = validation.positive(ratios, "ratios")
-    if ratios.ndim != 1 or not ratios.size:
-        raise ValueError(f"ratios must be a non-empty 1-D sequence (got {ratios!r})")
-    validation.instance(prior, tasks.Uniform, "prior")
-    corpora = validation.count(corpora, "corpora")
-    validation.seed(seed, "seed")
-    level = validation.positive_scalar(level, "level")
     shapes = [shape_of(k, float(v)) for v in ratios]
     items = [
         (m, n, prior, pretraining.stream(seed, i, r), level)

@@ -560,6 +560,28 @@ def evidence_residual(a, b, s, q=None):
 RESIDUALS = {"average": average_residual, "evidence": evidence_residual}
 
 
+def _rule(value, name):
+    if not isinstance(value, str) or value not in RESIDUALS:
+        raise ValueError(f"{name} must be one of {tuple(RESIDUALS)} (got {value!r})")
+    return value
+
+
+def _t_max(value, name):
+    value = validation.positive_scalar(value, name)
+    if value <= 1e-2:
+        raise ValueError(f"{name} must exceed 1e-2 (got {value})")
+    return value
+
+
+#: A combination of head and mirror: a key of :data:`RESIDUALS`.
+RULE = validation.Constraint(_rule, (("joint", ValueError), (None, ValueError)))
+#: The end of a flow recorded from ``t = 1e-2`` on: a number ``> 1e-2``.
+T_MAX = validation.Constraint(
+    _t_max,
+    ((None, TypeError), ("1", TypeError), (np.nan, ValueError), (1e-2, ValueError)),
+)
+
+
 def threshold_nodes(a, b, prior):
     """Quadrature nodes ``(s, q, weight)`` for the symmetrized heads' population losses.
 

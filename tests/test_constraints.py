@@ -119,3 +119,19 @@ def test_an_optional_constraint_passes_none():
 
 def test_the_context_is_private_to_the_module():
     assert not constraints._INSIDE.get()
+
+
+def test_one_context_checks_x_and_y_together():
+    @validation.constrained(
+        validation.one_context, x=validation.UnitInterval(), y=validation.Labels()
+    )
+    def size(x, y):
+        return x.shape
+
+    assert size([[0.1, 0.9]], [[0, 1]]) == (1, 2)
+    with pytest.raises(ValueError, match=r"^x and y must have the same shape"):
+        size([0.1, 0.9], [0, 1, 1])
+    with pytest.raises(ValueError, match="^the context is empty"):
+        size(np.zeros((2, 0)), np.zeros((2, 0)))
+    with pytest.raises(ValueError, match="^y must"):
+        size([0.1], [0.5])  # each argument first, then the joint check

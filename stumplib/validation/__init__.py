@@ -61,6 +61,7 @@ from .constraints import (
     Trajectory,
     UnitInterval,
     constrained,
+    one_context,
 )
 from .objects import (
     density_law,
@@ -117,6 +118,7 @@ __all__ = [
     "labels",
     "law",
     "non_negative",
+    "one_context",
     "parameters",
     "point",
     "positive",

@@ -297,6 +297,36 @@ def Trajectory():
     return _object(objects.trajectory, ((None, TypeError), (0.5, TypeError)))
 
 
+def one_context(values):
+    """A joint check: ``x`` and ``y`` are one (batched) context.
+
+    Of one shape ``(..., N)``, ``N >= 1`` (:func:`~stumplib.validation.arrays.context`).
+
+    Parameters
+    ----------
+    values : dict
+        The converted arguments, with ``x`` and ``y``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` and ``y`` differ in shape or hold no example.
+
+    Examples
+    --------
+    >>> @constrained(one_context, x=UnitInterval(), y=Labels())
+    ... def count(x, y):
+    ...     return int(y.sum())
+    >>> count([0.2, 0.7], [0, 1])
+    1
+    >>> count([0.2, 0.7], [1])
+    Traceback (most recent call last):
+    ...
+    ValueError: x and y must have the same shape (got (2,) and (1,))
+    """
+    arrays.context(values["x"], values["y"])
+
+
 def constrained(*joint, **constraints):
     """Declare the constraints of a public function's arguments (a decorator).
 
