@@ -215,14 +215,6 @@ CASES = [
     (SPARSE.left_out_bound, dict(a=1.0, b=5.0), "a b", "", "", ""),
     (CORPUS.estimates, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (
-        frozen.fresh_errors,
-        dict(a=[5.0], b=[10.0], sizes=[3], contexts=4, rng=0),
-        "a b sizes contexts",
-        "contexts",
-        "",
-        "prior",
-    ),
-    (
         plotting.reference_slope,
         dict(ax=AX, x=[1.0, 2.0], slope=-1.0, anchor=1.0),
         "x slope anchor",
@@ -303,16 +295,6 @@ CASES = [
     (symbolic_head.context_symbols, dict(size=3), "size", "size", "", ""),
     (symbolic_population.interior_series, dict(order=2), "order", "order", "", ""),
     (
-        frozen.localization_rate,
-        dict(
-            a=120.0, b=150.0, sizes=[4, 6, 8, 12], thresholds=[0.3], contexts=4, seed=0
-        ),
-        "a b sizes thresholds contexts edge",
-        "contexts seed",
-        "",
-        "",
-    ),
-    (
         infinite_corpus.task_gradients,
         dict(a=1.0, b=2.0, s=[0.3]),
         "a b s",
@@ -339,25 +321,6 @@ CASES = [
     (infinite_corpus.predicted_share, dict(level=0.5), "level", "", "", ""),
     (sparse_corpus.SparseFollower, dict(corpus=SPARSE), "", "", "", ""),
     (SPARSE.follow, dict(), "", "", "", ""),
-    (frozen.pooled_slope, dict(fits=[FIT, FIT]), "", "", "", ""),
-    (
-        frozen.local_sizes,
-        dict(sizes=[3, 4], b=10.0, s=0.3),
-        "sizes b s edge",
-        "",
-        "",
-        "",
-    ),
-    (frozen.interior_error, dict(a=11.0, b=10.0), "a b thresholds", "", "", ""),
-    (frozen.excess_tilt, dict(excess=0.1, decades=1.0), "excess decades", "", "", ""),
-    (
-        frozen.scaled_difference,
-        dict(value=1.0, value_se=0.1, reference=1.1, reference_se=0.1, allowance=0.05),
-        "value value_se reference reference_se allowance width",
-        "",
-        "",
-        "",
-    ),
     (head.distance_to_limit, dict(a=[1.0], b=[2.0], x=X, y=Y), "a b x y", "", "", ""),
     (
         pretraining.pretrain,
@@ -789,6 +752,21 @@ CALLS = [
         ),
     ),
     (dynamics.reduced_time, dict(b_start=1.0, b_end=2.0, kappa=1.0, e=0.5)),
+    (frozen.fresh_errors, dict(a=[5.0], b=[10.0], sizes=[3], contexts=4, rng=0)),
+    (
+        frozen.localization_rate,
+        dict(
+            a=120.0, b=150.0, sizes=[4, 6, 8, 12], thresholds=[0.3], contexts=4, seed=0
+        ),
+    ),
+    (frozen.pooled_slope, dict(fits=[FIT, FIT])),
+    (frozen.local_sizes, dict(sizes=[3, 4], b=10.0, s=0.3)),
+    (frozen.interior_error, dict(a=11.0, b=10.0)),
+    (frozen.excess_tilt, dict(excess=0.1, decades=1.0)),
+    (
+        frozen.scaled_difference,
+        dict(value=1.0, value_se=0.1, reference=1.1, reference_se=0.1, allowance=0.05),
+    ),
 ]
 CALL_IDS = [f"{c[0].__qualname__}" for c in CALLS]
 
@@ -804,7 +782,6 @@ UNDECLARED = {
     "stumplib.book.plotting",
     "stumplib.book.prose",
     "stumplib.book.scales",
-    "stumplib.frozen",
     "stumplib.head",
     "stumplib.infinite_corpus",
     "stumplib.past_freeze",

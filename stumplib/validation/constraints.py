@@ -270,9 +270,9 @@ def Function(optional=False):
     )
 
 
-def Rules():
+def Rules(optional=False):
     """A dict of named rules (:func:`~stumplib.validation.objects.rules`)."""
-    return _object(objects.rules, ((None, TypeError), ([len], TypeError)))
+    return _object(objects.rules, ((None, TypeError), ([len], TypeError)), optional)
 
 
 def Seed(as_given=False):
