@@ -127,21 +127,6 @@ LAW = symbolic_symmetrized.Law(symbolic_symmetrized.lo, 1)
 # (function, valid keyword arguments, real arguments, counts, density laws, sampling
 # laws)
 CASES = [
-    (head.estimate, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
-    (head.gradient, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
-    (head.estimate_and_gradient, dict(a=1.0, b=2.0, x=XB, y=YB), "a b x y", "", "", ""),
-    (head.scores, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
-    (head.weights, dict(a=1.0, b=2.0, x=X, y=Y), "a b x y", "", "", ""),
-    (head.hard_limit, dict(x=X, y=Y), "x y", "", "", ""),
-    (
-        head.hard_limit_expansion,
-        dict(a=[1.0], b=[2.0], x=X, y=Y),
-        "a b x y",
-        "",
-        "",
-        "",
-    ),
-    (head.Contexts, dict(x=XB, y=YB), "x y", "", "", ""),
     (tasks.Uniform, dict(lo=0.1, hi=0.9), "lo hi", "", "", ""),
     (tasks.Beta, dict(alpha=2.0, beta=3.0), "alpha beta", "", "", ""),
     (tasks.Fixed, dict(s=0.3), "s", "", "", ""),
@@ -284,7 +269,6 @@ CASES = [
     (symbolic_head.context_symbols, dict(size=3), "size", "size", "", ""),
     (symbolic_population.interior_series, dict(order=2), "order", "order", "", ""),
     (SPARSE.follow, dict(), "", "", "", ""),
-    (head.distance_to_limit, dict(a=[1.0], b=[2.0], x=X, y=Y), "a b x y", "", "", ""),
     (
         pretraining.pretrain,
         dict(
@@ -443,13 +427,10 @@ CASES = [
     (CORPUS.gradient, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (CORPUS.follow, dict(), "", "", "", ""),
     (CORPUS.follow().summaries, dict(a=1.0, b=2.0), "a b", "", "", ""),
-    (CONTEXTS.summaries, dict(a=1.0, b=2.0), "a b", "", "", ""),
-    (CONTEXTS.log_positive_share, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (LOSS_EXPANSION.coordinate, dict(a=1.0, b_=2.0), "a b_", "", "", ""),
     (LAW.at, dict(l=0.1, b_=[2.0]), "l b_", "", "", ""),
     (calibration.sampling_constant, dict(prior=PRIOR), "", "", "prior", ""),
     (calibration.slow_layer, dict(prior=PRIOR), "", "", "prior", ""),
-    (head.limit_ratio, dict(a=[1.0], b=[2.0], x=X, y=Y), "a b x y", "", "", ""),
     (scales.seed, dict(stored=1), "stored", "stored", "", ""),
 ]
 IDS = [f"{c[0].__qualname__}" for c in CASES]
@@ -702,6 +683,18 @@ CALLS = [
     (sparse_corpus.lowest_anchor, dict(b0=5.0, n=10)),
     (SPARSE.left_out_bound, dict(a=1.0, b=5.0)),
     (sparse_corpus.SparseFollower, dict(corpus=SPARSE)),
+    (head.estimate, dict(a=1.0, b=2.0, x=X, y=Y)),
+    (head.gradient, dict(a=1.0, b=2.0, x=X, y=Y)),
+    (head.estimate_and_gradient, dict(a=1.0, b=2.0, x=XB, y=YB)),
+    (head.scores, dict(a=1.0, b=2.0, x=X, y=Y)),
+    (head.weights, dict(a=1.0, b=2.0, x=X, y=Y)),
+    (head.hard_limit, dict(x=X, y=Y)),
+    (head.hard_limit_expansion, dict(a=[1.0], b=[2.0], x=X, y=Y)),
+    (head.Contexts, dict(x=XB, y=YB)),
+    (head.distance_to_limit, dict(a=[1.0], b=[2.0], x=X, y=Y)),
+    (CONTEXTS.summaries, dict(a=1.0, b=2.0)),
+    (CONTEXTS.log_positive_share, dict(a=1.0, b=2.0)),
+    (head.limit_ratio, dict(a=[1.0], b=[2.0], x=X, y=Y)),
 ]
 CALL_IDS = [f"{c[0].__qualname__}" for c in CALLS]
 
@@ -717,7 +710,6 @@ UNDECLARED = {
     "stumplib.book.plotting",
     "stumplib.book.prose",
     "stumplib.book.scales",
-    "stumplib.head",
     "stumplib.rank_test",
     "stumplib.symbolic.dynamics",
     "stumplib.symbolic.head",
