@@ -25,12 +25,6 @@ def _batch(values, shape):
         validation.batch(values[name], name, shape)
 
 
-def _context_batch(values):
-    """A context ``x``, ``y``, and ``a``, ``b`` that broadcast to its batch."""
-    validation.one_context(values)
-    _batch(values, values["x"].shape[:-1])
-
-
 def _prepared_batch(values):
     _batch(values, values["self"].batch_shape)
 
@@ -225,7 +219,7 @@ def _prepared_or_context(values):
         _batch(values, x.batch_shape)
     else:
         values["y"] = validation.labels(y, "y")  # required with features
-        _context_batch(values)
+        validation.batched_context(values)
 
 
 #: Features in [0, 1], or a prepared :class:`Contexts`.
@@ -246,7 +240,7 @@ def _contexts(x, y):
     return Contexts(x, y)
 
 
-@validation.constrained(_context_batch, **_POINTS, **_CONTEXT)
+@validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def scores(a, b, x, y):
     """Attention scores ``a*y - b*x``, shape ``(..., N)``.
 
@@ -277,7 +271,7 @@ def scores(a, b, x, y):
     return a[..., None] * y - b[..., None] * x
 
 
-@validation.constrained(_context_batch, **_POINTS, **_CONTEXT)
+@validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def weights(a, b, x, y):
     """Softmax attention weights over the context axis, shape ``(..., N)``.
 

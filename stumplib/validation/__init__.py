@@ -60,6 +60,7 @@ from .constraints import (
     Seed,
     Trajectory,
     UnitInterval,
+    batched_context,
     constrained,
     one_context,
 )
@@ -103,6 +104,7 @@ __all__ = [
     "Trajectory",
     "UnitInterval",
     "batch",
+    "batched_context",
     "broadcastable",
     "complements",
     "constrained",

@@ -327,6 +327,40 @@ def one_context(values):
     arrays.context(values["x"], values["y"])
 
 
+def batched_context(values):
+    """A joint check: a context ``x``, ``y``, and ``a``, ``b`` that fit its batch.
+
+    :func:`one_context`, then ``a`` and ``b`` broadcast to the batch shape ``(...)``
+    of ``x`` (:func:`~stumplib.validation.arrays.batch`).
+
+    Parameters
+    ----------
+    values : dict
+        The converted arguments, with ``a``, ``b``, ``x`` and ``y``.
+
+    Raises
+    ------
+    ValueError
+        If the context is not one, or ``a`` or ``b`` does not fit its batch.
+
+    Examples
+    --------
+    >>> @constrained(batched_context, a=Finite(), b=Finite(), x=UnitInterval(),
+    ...              y=Labels())
+    ... def scores(a, b, x, y):
+    ...     return a[..., None] * y - b[..., None] * x
+    >>> scores([1.0, 2.0], 0.0, [[0.2], [0.7]], [[0], [1]]).tolist()
+    [[0.0], [2.0]]
+    >>> scores([1.0, 2.0, 3.0], 0.0, [[0.2], [0.7]], [[0], [1]])
+    Traceback (most recent call last):
+    ...
+    ValueError: a of shape (3,) does not broadcast against the batch shape (2,)
+    """
+    one_context(values)
+    for name in ("a", "b"):
+        arrays.batch(values[name], name, values["x"].shape[:-1])
+
+
 def constrained(*joint, **constraints):
     """Declare the constraints of a public function's arguments (a decorator).
 
