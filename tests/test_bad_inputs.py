@@ -127,12 +127,6 @@ LAW = symbolic_symmetrized.Law(symbolic_symmetrized.lo, 1)
 # (function, valid keyword arguments, real arguments, counts, density laws, sampling
 # laws)
 CASES = [
-    (tasks.Uniform, dict(lo=0.1, hi=0.9), "lo hi", "", "", ""),
-    (tasks.Beta, dict(alpha=2.0, beta=3.0), "alpha beta", "", "", ""),
-    (tasks.Fixed, dict(s=0.3), "s", "", "", ""),
-    (tasks.labels, dict(x=X, s=0.3), "x s", "", "", ""),
-    (tasks.mirror, dict(x=X, y=Y, s=0.3), "x y s", "", "", ""),
-    (tasks.sample_contexts, dict(m=3, n=4, rng=0), "m n", "m n", "", "prior features"),
     (CORPUS.estimates, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (
         plotting.reference_slope,
@@ -317,15 +311,6 @@ CASES = [
     ),
     (symbolic_population.interior_valley, dict(order=1), "order", "order", "", ""),
     (symbolic_population.quadrature_check, dict(dps=15), "dps", "dps", "", ""),
-    (PRIOR.sample, dict(size=3, rng=0), "size", "size", "", ""),
-    (PRIOR.density, dict(s=[0.3]), "s", "", "", ""),
-    (PRIOR.log_density, dict(s=[0.3]), "s", "", "", ""),
-    (PRIOR.cdf, dict(x=[0.3]), "x", "", "", ""),
-    (BETA.sample, dict(size=3, rng=0), "size", "size", "", ""),
-    (BETA.density, dict(s=[0.3]), "s q", "", "", ""),
-    (BETA.log_density, dict(s=[0.3]), "s q", "", "", ""),
-    (BETA.cdf, dict(x=[0.3]), "x", "", "", ""),
-    (FIXED.sample, dict(size=3), "size", "size", "", ""),
     (CORPUS.summaries, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (CORPUS.loss, dict(a=1.0, b=2.0), "a b", "", "", ""),
     (CORPUS.gradient, dict(a=1.0, b=2.0), "a b", "", "", ""),
@@ -621,6 +606,21 @@ CALLS = [
         dict(loss_and_gradient=quadratic, theta0=(1.0, 1.0), t_max=1.0, points=3),
     ),
     (symmetrization.rates, dict(loss_and_gradient=quadratic, trajectory=TRAJ)),
+    (tasks.Uniform, dict(lo=0.1, hi=0.9)),
+    (tasks.Beta, dict(alpha=2.0, beta=3.0)),
+    (tasks.Fixed, dict(s=0.3)),
+    (tasks.labels, dict(x=X, s=0.3)),
+    (tasks.mirror, dict(x=X, y=Y, s=0.3)),
+    (tasks.sample_contexts, dict(m=3, n=4, rng=0)),
+    (PRIOR.sample, dict(size=3, rng=0)),
+    (PRIOR.density, dict(s=[0.3])),
+    (PRIOR.log_density, dict(s=[0.3])),
+    (PRIOR.cdf, dict(x=[0.3])),
+    (BETA.sample, dict(size=3, rng=0)),
+    (BETA.density, dict(s=[0.3])),
+    (BETA.log_density, dict(s=[0.3])),
+    (BETA.cdf, dict(x=[0.3])),
+    (FIXED.sample, dict(size=3)),
 ]
 CALL_IDS = [f"{c[0].__qualname__}" for c in CALLS]
 
@@ -641,7 +641,6 @@ UNDECLARED = {
     "stumplib.symbolic.head",
     "stumplib.symbolic.population",
     "stumplib.symbolic.symmetrized",
-    "stumplib.tasks",
 }
 
 _RESULT = "a result record, built by stumplib from validated input"
