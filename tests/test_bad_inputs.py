@@ -621,6 +621,7 @@ CALLS = [
     (BETA.log_density, dict(s=[0.3])),
     (BETA.cdf, dict(x=[0.3])),
     (FIXED.sample, dict(size=3)),
+    (rank_test.stratified_rank_sum, dict(first=[[1.0, 2.0]], second=[[3.0]])),
 ]
 CALL_IDS = [f"{c[0].__qualname__}" for c in CALLS]
 
@@ -636,7 +637,6 @@ UNDECLARED = {
     "stumplib.book.plotting",
     "stumplib.book.prose",
     "stumplib.book.scales",
-    "stumplib.rank_test",
     "stumplib.symbolic.dynamics",
     "stumplib.symbolic.head",
     "stumplib.symbolic.population",
@@ -696,9 +696,6 @@ NO_NUMERIC_INPUT = {
     past_freeze.ValleyErrors: _RESULT,
     shapes.Shapes: _RESULT,
     rank_test.RankTest: _RESULT,
-    rank_test.stratified_rank_sum: (
-        "takes sequences of samples (tests/test_rank_test.py names each bad one)"
-    ),
     certification.GridCrossing: _RESULT,
     frozen.Errors: _RESULT,
     frozen.FreshErrors: _RESULT,
