@@ -30,6 +30,9 @@ class Estimate(NamedTuple):
     se: float
 
 
+@validation.constrained(
+    validation.one_context, x=validation.UnitInterval(), y=validation.Labels()
+)
 def gap(x, y):
     """The gap ``(L, R)`` around the threshold: largest negative, smallest positive.
 
@@ -48,12 +51,14 @@ def gap(x, y):
     ValueError
         If ``x`` and ``y`` differ in shape, are empty or out of range.
     """
-    x, y = validation.context(x, y)
     left = np.where(y == 0, x, 0.0).max(axis=-1)
     right = np.where(y == 1, x, 1.0).min(axis=-1)
     return left, right
 
 
+@validation.constrained(
+    validation.one_context, x=validation.UnitInterval(), y=validation.Labels()
+)
 def nearest_positive(x, y):
     """The smallest positive example ``R`` (1 when the context has no positive).
 
@@ -82,6 +87,9 @@ def nearest_positive(x, y):
     return gap(x, y)[1]
 
 
+@validation.constrained(
+    validation.one_context, x=validation.UnitInterval(), y=validation.Labels()
+)
 def nearest_negative(x, y):
     """The largest negative example ``L`` (0 when the context has no negative).
 
@@ -102,6 +110,9 @@ def nearest_negative(x, y):
     return gap(x, y)[0]
 
 
+@validation.constrained(
+    validation.one_context, x=validation.UnitInterval(), y=validation.Labels()
+)
 def midpoint(x, y):
     """The gap midpoint ``(L + R) / 2``: Bayes under uniform prior and features.
 
@@ -131,6 +142,14 @@ def midpoint(x, y):
     return 0.5 * (left + right)
 
 
+@validation.constrained(
+    rules=validation.Rules(),
+    n=validation.Integer(),
+    prior=validation.Sampler(),
+    tasks_per_batch=validation.Integer(minimum=2),
+    batches=validation.Integer(),
+    rng=validation.Rng(),
+)
 def monte_carlo_risks(
     rules, n, prior=tasks.Uniform(), tasks_per_batch=20000, batches=1, rng=None
 ):
@@ -153,13 +172,9 @@ def monte_carlo_risks(
     dict of str to Estimate
         Risk and its standard error for each rule.
     """
-    rules = validation.rules(rules)
-    n = validation.count(n, "n")
-    tasks_per_batch = validation.count(tasks_per_batch, "tasks_per_batch", minimum=2)
-    validation.sampler(prior, "prior")
-    rng = np.random.default_rng(validation.rng(rng))
+    rng = np.random.default_rng(rng)
     errors = {name: [] for name in rules}
-    for _ in range(validation.count(batches, "batches")):
+    for _ in range(batches):
         x, y, s = tasks.sample_contexts(tasks_per_batch, n, prior, rng=rng)
         for name, rule in rules.items():
             errors[name].append((rule(x, y) - s) ** 2)

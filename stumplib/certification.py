@@ -23,6 +23,7 @@ stated level (:mod:`stumplib.certified_runs`); the grid crossings here locate wh
 measured ratio or bias reaches a level.
 """
 
+import contextlib
 from typing import NamedTuple
 
 import numpy as np
@@ -30,7 +31,22 @@ import numpy as np
 from . import corpus as corpus_module
 from . import population, validation
 
+_POINT_AND_PRIOR = dict(
+    a=validation.Scalar(), b=validation.Scalar(), prior=validation.DensityLaw()
+)
 
+
+def _sampled(values):
+    """A prior to sample from as well as to integrate against."""
+    validation.sampler(values["prior"], "prior")
+
+
+@validation.constrained(
+    a=validation.Scalar(),
+    b=validation.Scalar(),
+    s=validation.UnitInterval(),
+    features=validation.Features(),
+)
 def population_task_gradients(a, b, s, features=None):
     """Infinite-context per-task gradients ``G^inf(s)``, shape ``(len(s), 2)``.
 
@@ -58,9 +74,8 @@ def population_task_gradients(a, b, s, features=None):
     >>> G.shape, bool(np.all(G[:, 0] * G[:, 1] <= 0))
     ((3, 2), True)
     """
-    a, b = validation.scalar_parameters(a, b)
-    s = np.atleast_1d(validation.unit_interval(s, "s"))
-    if s.ndim != 1:
+    s = np.atleast_1d(s)
+    if s.ndim != 1:  # checked here: infinite_corpus.task_gradients passes s on
         raise ValueError(f"s must be 1-D (got shape {s.shape})")
     r, r_a, r_b = population.residual(a, b, s, features=features)
     return np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
@@ -74,6 +89,9 @@ def _population_gradient(a, b, prior):
     return g, norm
 
 
+@validation.constrained(
+    corpus=validation.Instance(corpus_module.Corpus), **_POINT_AND_PRIOR
+)
 def relative_error(corpus, a, b, prior):
     """``|grad L_{m,n}(a, b) - grad L(a, b)| / |grad L(a, b)|`` for one corpus.
 
@@ -94,12 +112,29 @@ def relative_error(corpus, a, b, prior):
     >>> round(relative_error(corpus, 9.0, 10.0, prior), 3)
     0.293
     """
-    validation.instance(corpus, corpus_module.Corpus, "corpus")
-    a, b = validation.scalar_parameters(a, b)
     g, norm = _population_gradient(a, b, prior)
     return float(np.linalg.norm(np.array(corpus.gradient(a, b)) - g) / norm)
 
 
+def _points(values):
+    a, b = (np.atleast_1d(values[k]) for k in ("a", "b"))
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(
+            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
+        )
+
+
+@validation.constrained(
+    _points,
+    _sampled,
+    a=validation.Finite(),
+    b=validation.Finite(),
+    prior=validation.DensityLaw(),
+    repetitions=validation.Integer(),
+    m=validation.Integer(),
+    n=validation.Integer(),
+    rng=validation.Rng(),
+)
 def relative_errors(m, n, a, b, prior, repetitions, rng=None):
     """Relative gradient errors of independent corpora at several points.
 
@@ -126,9 +161,8 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
     >>> rho.shape, bool(np.all(rho > 0))
     ((3, 2), True)
     """
-    a, b, repetitions = _error_points(a, b, prior, repetitions)
-    m, n = validation.count(m, "m"), validation.count(n, "n")
-    rng = np.random.default_rng(validation.rng(rng))
+    a, b = (np.atleast_1d(np.asarray(v, dtype=float)) for v in (a, b))
+    rng = np.random.default_rng(rng)
     reference = [_population_gradient(ai, bi, prior) for ai, bi in zip(a, b)]
     out = np.empty((repetitions, a.size))
     for r in range(repetitions):
@@ -139,22 +173,7 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
     return out
 
 
-def _error_points(a, b, prior, repetitions):
-    """The points and the count of corpora of :func:`relative_errors`, checked.
-
-    And the prior.
-    """
-    a, b = (
-        np.atleast_1d(np.asarray(v, dtype=float)) for v in validation.parameters(a, b)
-    )
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(
-            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
-        )
-    validation.sampler(prior, "prior")
-    return a, b, validation.count(repetitions, "repetitions")
-
-
+@validation.constrained(**_POINT_AND_PRIOR, features=validation.Features())
 def sampling_coefficient(a, b, prior, features=None):
     """``sigma_inf``: RMS relative task-sampling error times ``sqrt(m)``.
 
@@ -213,6 +232,7 @@ class SquaredErrorLaw(NamedTuple):
     variance: float
 
 
+@validation.constrained(**_POINT_AND_PRIOR, m=validation.Integer())
 def squared_error_law(a, b, prior, m):
     """Exact mean and variance of ``|mean_j G^inf(s_j) - g|^2 / |g|^2``, ``m`` tasks.
 
@@ -252,7 +272,6 @@ def squared_error_law(a, b, prior, m):
     >>> bool(np.isclose(law.mean, sigma**2 / 100))
     True
     """
-    m = validation.count(m, "m")
     s, q, w = population.threshold_nodes(a, b, prior)
     r, r_a, r_b = population.residual(a, b, s, q)
     G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
@@ -267,6 +286,13 @@ def squared_error_law(a, b, prior, m):
     return SquaredErrorLaw(mean, moment4 - mean**2)
 
 
+@validation.constrained(
+    _sampled,
+    **_POINT_AND_PRIOR,
+    m=validation.Integer(),
+    repetitions=validation.Integer(),
+    rng=validation.Rng(),
+)
 def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
     """Relative errors ``|mean_j G^inf(s_j) - g| / |g|`` of infinite-context corpora.
 
@@ -284,16 +310,13 @@ def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
     >>> bool(abs(np.mean(errors**2) - law.mean) < 4 * np.sqrt(law.variance / 2000))
     True
     """
-    a, b = validation.scalar_parameters(a, b)
-    m = validation.count(m, "m")
-    repetitions = validation.count(repetitions, "repetitions")
-    validation.sampler(prior, "prior")
     g, norm = _population_gradient(a, b, prior)
-    s = prior.sample(m * repetitions, np.random.default_rng(validation.rng(rng)))
+    s = prior.sample(m * repetitions, np.random.default_rng(rng))
     G = population_task_gradients(a, b, s).reshape(repetitions, m, 2).mean(axis=1)
     return np.linalg.norm(G - g, axis=-1) / norm
 
 
+@validation.constrained(**_POINT_AND_PRIOR, s_max=validation.UnitInterval())
 def unseen_share(a, b, prior, s_max):
     """``|g - g_{s <= s_max}| / |g|``.
 
@@ -333,8 +356,7 @@ def unseen_share(a, b, prior, s_max):
     >>> round(unseen_share(9.0, 10.0, prior, 0.5), 3)
     1.036
     """
-    a, b = validation.scalar_parameters(a, b)
-    s_max = float(validation.unit_interval(s_max, "s_max"))
+    s_max = float(s_max)
     s, q, w = population.threshold_nodes(a, b, prior)
     r, r_a, r_b = population.residual(a, b, s, q)
     G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
@@ -370,6 +392,9 @@ class ContextBias(NamedTuple):
     vector: np.ndarray
 
 
+@validation.constrained(
+    corpus=validation.Instance(corpus_module.Corpus), **_POINT_AND_PRIOR
+)
 def context_bias(corpus, a, b, prior):
     """Estimate the finite-context bias ``beta_n(b)`` from one (large) corpus.
 
@@ -406,8 +431,6 @@ def context_bias(corpus, a, b, prior):
     >>> bool(bias.ratio > 0 and bias.se > 0), bias.vector.shape
     (True, (2,))
     """
-    validation.instance(corpus, corpus_module.Corpus, "corpus")
-    a, b = validation.scalar_parameters(a, b)
     _, norm = _population_gradient(a, b, prior)
     total = corpus.task_gradients(a, b) / norm
     diff = total - population_task_gradients(a, b, corpus.s) / norm
@@ -439,6 +462,36 @@ def _measurements(biases):
     )
 
 
+def _non_negative_or_nan(value, name):
+    value = validation.real(value, name)  # NaN counts as above the level
+    if np.any(value < 0):
+        raise ValueError(
+            f"{name} must be non-negative (NaN is allowed: above the level)"
+        )
+    return value
+
+
+def _grid(values):
+    b, ratio = values["b"], values["ratio"]
+    if b.ndim != 1 or b.shape != ratio.shape:
+        raise ValueError(
+            f"b and ratio must be 1-D of equal length (got {b.shape} and {ratio.shape})"
+        )
+    if b.size == 0:
+        raise ValueError("b must not be empty")
+    if np.any(np.diff(b) <= 0):
+        raise ValueError("b must be increasing")
+
+
+@validation.constrained(
+    _grid,
+    b=validation.Finite(),
+    ratio=validation.Constraint(
+        _non_negative_or_nan,
+        ((-1.0, ValueError), ("0.1", TypeError), (None, TypeError)),
+    ),
+    level=validation.PositiveScalar(),
+)
 def certified_end(b, ratio, level):
     """End of the certified interval on a grid of scales.
 
@@ -470,19 +523,6 @@ def certified_end(b, ratio, level):
     >>> certified_end([10.0, 20.0, 40.0, 80.0], [0.1, 0.2, 0.6, 0.9], level=0.5)
     20.0
     """
-    b = validation.finite(b, "b")
-    ratio = validation.real(ratio, "ratio")  # NaN counts as above the level
-    if np.any(ratio < 0):
-        raise ValueError("ratio must be non-negative (NaN is allowed: above the level)")
-    level = validation.positive_scalar(level, "level")
-    if b.ndim != 1 or b.shape != ratio.shape:
-        raise ValueError(
-            f"b and ratio must be 1-D of equal length (got {b.shape} and {ratio.shape})"
-        )
-    if b.size == 0:
-        raise ValueError("b must not be empty")
-    if np.any(np.diff(b) <= 0):
-        raise ValueError("b must be increasing")
     above = np.flatnonzero(~(ratio <= level))
     stop = above[0] if above.size else b.size
     return float(b[stop - 1]) if stop > 0 else float("nan")
@@ -506,6 +546,23 @@ class GridCrossing(NamedTuple):
     index: int
 
 
+def _increasing_grid(values):
+    b, on_grid = values["b"], values["values"]
+    if b.ndim != 1 or b.shape != on_grid.shape:
+        raise ValueError(
+            "b and values must be 1-D of equal length "
+            f"(got {b.shape} and {on_grid.shape})"
+        )
+    if np.any(np.diff(b) <= 0):
+        raise ValueError("b must be increasing")
+
+
+@validation.constrained(
+    _increasing_grid,
+    b=validation.Positive(),
+    values=validation.Positive(),
+    level=validation.PositiveScalar(),
+)
 def crossing(b, values, level):
     """First scale at which ``values`` reaches ``level``, interpolated log-linearly.
 
@@ -536,16 +593,7 @@ def crossing(b, values, level):
     >>> round(scale, 6), i  # 20 * 2 ** (log 2 / log 4) = 20 * sqrt(2)
     (28.284271, 2)
     """
-    b = validation.positive(b, "b")
-    values = validation.positive(values, "values")
-    level = validation.positive_scalar(level, "level")
-    if b.ndim != 1 or b.shape != values.shape:
-        raise ValueError(
-            "b and values must be 1-D of equal length "
-            f"(got {b.shape} and {values.shape})"
-        )
-    if np.any(np.diff(b) <= 0):
-        raise ValueError("b must be increasing")
+    b, values = np.asarray(b, dtype=float), np.asarray(values, dtype=float)
     reached = np.flatnonzero(values >= level)
     if reached.size == 0 or reached[0] == 0:
         raise ValueError("values must start below level and reach it on the grid")
@@ -571,6 +619,26 @@ class Crossing(NamedTuple):
     se: float
 
 
+def _biases(value, name):
+    with contextlib.suppress(TypeError):  # not iterable: named by _measurements
+        value = list(value)  # read once
+    tuple(_measurements(value))  # each a finite array
+    return value
+
+
+def _bias_grid(values):
+    beta = next(_measurements(values["biases"]))
+    _increasing_grid(dict(b=values["b"], values=validation.positive(beta, "values")))
+
+
+@validation.constrained(
+    _bias_grid,
+    biases=validation.Constraint(
+        _biases, ((None, TypeError), ([0.1], TypeError), ("x", TypeError))
+    ),
+    b=validation.Positive(),
+    level=validation.PositiveScalar(),
+)
 def bias_crossing(b, biases, level):
     """Scale at which the finite-context bias ``beta_n`` first reaches ``level``.
 

@@ -41,6 +41,19 @@ class FlowConstant(NamedTuple):
     constant: np.ndarray
 
 
+def _beyond_start(values):
+    b_max, b0 = values["b_max"], values["b0"]
+    if not b_max > b0:
+        raise ValueError(f"b_max must exceed b0 (got {b_max:g} and {b0:g})")
+
+
+@validation.constrained(
+    _beyond_start,
+    prior=validation.Instance(calibration.tasks.Uniform),
+    b0=validation.PositiveScalar(),
+    b_max=validation.PositiveScalar(),
+    points=validation.Integer(minimum=2),
+)
 def flow_constant(b_max, prior, b0=START, points=60):
     """``C(b)`` along the population gradient flow from ``(a*(b0), b0)`` to ``b_max``.
 
@@ -80,12 +93,6 @@ def flow_constant(b_max, prior, b0=START, points=60):
     >>> flow.b.round(1).tolist(), flow.constant.round(2).tolist()
     ([2.5, 31.6, 400.0], [1.95, 2.65, 2.64])
     """
-    validation.instance(prior, calibration.tasks.Uniform, "prior")
-    b0 = validation.positive_scalar(b0, "b0")
-    b_max = validation.positive_scalar(b_max, "b_max")
-    if not b_max > b0:
-        raise ValueError(f"b_max must exceed b0 (got {b_max:g} and {b0:g})")
-    points = validation.count(points, "points", minimum=2)
     a0 = float(calibration.a_star(b0, prior))
     path = integrate.solve_ivp(
         partial(_slope, prior=prior),
@@ -130,6 +137,11 @@ class PredictedEnds(NamedTuple):
     constant: np.ndarray
 
 
+@validation.constrained(
+    sizes=validation.Integers(),
+    prior=validation.Instance(calibration.tasks.Uniform),
+    b0=validation.PositiveScalar(),
+)
 def predicted_ends(sizes, prior, b0=START):
     """The scale where ``C(b) sqrt(b / m)`` reaches ``1/2``, for each ``m``.
 
@@ -163,9 +175,7 @@ def predicted_ends(sizes, prior, b0=START):
     >>> (ends.b / ends.m).round(3).tolist()
     [0.04, 0.034]
     """
-    m = np.asarray(validation.counts(sizes, "sizes"), float).ravel()
-    validation.instance(prior, calibration.tasks.Uniform, "prior")
-    b0 = validation.positive_scalar(b0, "b0")
+    m = np.asarray(sizes, float).ravel()
     flow = flow_constant(max(float(m.max()) / 8.0, 2.0 * b0), prior, b0, points=200)
     excess = (
         np.log(flow.b)[None, :] + 2.0 * np.log(2.0 * flow.constant) - np.log(m)[:, None]

@@ -123,6 +123,15 @@ class CertifiedRun:
         return self.decrease >= self.guaranteed
 
 
+@validation.constrained(
+    corpus=validation.Instance(corpus_module.Corpus),
+    prior=validation.DensityLaw(),
+    theta0=validation.Point(),
+    eta=validation.PositiveScalar(),
+    b_stop=validation.PositiveScalar(),
+    growth=validation.PositiveScalar(),
+    max_steps=validation.Integer(),
+)
 def certified_run(
     corpus,
     prior,
@@ -200,13 +209,6 @@ def certified_run(
     >>> run.censored == (run.b_cert == 3.0), bool(np.all(np.diff(run.b) > 0))
     (True, True)
     """
-    validation.instance(corpus, corpus_module.Corpus, "corpus")
-    validation.density_law(prior, "prior")
-    theta0 = validation.point(theta0)
-    eta = validation.positive_scalar(eta, "eta")
-    b_stop = validation.positive_scalar(b_stop, "b_stop")
-    growth = validation.positive_scalar(growth, "growth")
-    max_steps = validation.count(max_steps, "max_steps")
     follower = corpus.follow()
     reset = bool(reset)
     rows, state = [], {"next": -np.inf, "failed": False, "eta": eta, "lam0": None}
@@ -301,6 +303,29 @@ class CertifiedEnd(NamedTuple):
 BOOTSTRAP = 2000
 
 
+def _runs(runs, name):
+    try:
+        runs = list(runs)
+    except TypeError:
+        runs = None
+    if runs is None or not all(isinstance(r, CertifiedRun) for r in runs):
+        raise TypeError(f"{name} must be a sequence of CertifiedRun")
+    _at_least_two(len(runs))
+    return runs
+
+
+def _at_least_two(size):
+    if size < 2:
+        raise ValueError(f"runs must hold at least two runs (got {size})")
+
+
+#: Two or more :class:`CertifiedRun`.
+RUNS = validation.Constraint(
+    _runs, ((None, TypeError), ([1.0, 2.0], TypeError), ([], ValueError))
+)
+
+
+@validation.constrained(runs=RUNS)
 def certified_end_over(runs):
     """:class:`CertifiedEnd` of several :class:`CertifiedRun`.
 
@@ -334,12 +359,6 @@ def certified_end_over(runs):
     >>> end.scale, end.corpora, round(end.log_sd, 6)  # the median; sd of the logs
     (4.0, 3, 0.693147)
     """
-    try:
-        runs = list(runs)
-    except TypeError:
-        runs = None
-    if runs is None or not all(isinstance(r, CertifiedRun) for r in runs):
-        raise TypeError("runs must be a sequence of CertifiedRun")
     return certified_end_of_ends(
         [r.b_cert for r in runs],
         [r.censored for r in runs],
@@ -347,6 +366,15 @@ def certified_end_over(runs):
     )
 
 
+def _ends(values):
+    b_cert = np.ravel(values["b_cert"])
+    _at_least_two(b_cert.size)
+    flags = [np.ravel(np.asarray(values[k], bool)) for k in ("censored", "at_start")]
+    if any(f.shape != b_cert.shape for f in flags):
+        raise ValueError("censored and at_start must match b_cert")
+
+
+@validation.constrained(_ends, b_cert=validation.Positive())
 def certified_end_of_ends(b_cert, censored, at_start):
     """:class:`CertifiedEnd` of the ends ``b_cert`` of independent corpora.
 
@@ -375,12 +403,8 @@ def certified_end_of_ends(b_cert, censored, at_start):
     >>> end.scale, end.corpora, round(end.log_sd, 6)
     (4.0, 3, 0.693147)
     """
-    b_cert = np.ravel(validation.positive(b_cert, "b_cert"))
-    if b_cert.size < 2:
-        raise ValueError(f"runs must hold at least two runs (got {b_cert.size})")
+    b_cert = np.ravel(b_cert)
     flags = [np.ravel(np.asarray(v, bool)) for v in (censored, at_start)]
-    if any(f.shape != b_cert.shape for f in flags):
-        raise ValueError("censored and at_start must match b_cert")
     logs = np.log(b_cert)
     picks = np.random.default_rng(0).integers(0, logs.size, (BOOTSTRAP, logs.size))
     medians = np.median(logs[picks], axis=1)
@@ -409,6 +433,7 @@ class CertifiedScales(NamedTuple):
     b_stop: float
 
 
+@validation.constrained(k=validation.Integer())
 def certified_scales(k):
     """The start and stop of the certified runs on corpora of ``m = n = k``.
 
@@ -434,10 +459,28 @@ def certified_scales(k):
     >>> certified_scales(400)
     CertifiedScales(b0=10.0, b_stop=30.0)
     """
-    b0 = max(validation.count(k, "k") / 40, 2.5)
+    b0 = max(k / 40, 2.5)
     return CertifiedScales(b0, 3 * b0)
 
 
+def _b_stop_beyond_b0(values):
+    b0, b_stop = values["b0"], values["b_stop"]
+    if not b_stop > b0:
+        raise ValueError(f"b_stop must exceed b0 (got {b_stop:g} and {b0:g})")
+
+
+# n_workers and backend are checked by sweep.run
+@validation.constrained(
+    _b_stop_beyond_b0,
+    m=validation.Integer(),
+    n=validation.Integer(),
+    prior=calibration.UNIFORM,
+    corpora=validation.Integer(minimum=2),
+    seed=validation.Seed(),
+    b0=validation.PositiveScalar(),
+    b_stop=validation.PositiveScalar(),
+    growth=validation.PositiveScalar(),
+)
 def certified_end_of_size(
     m,
     n,
@@ -511,15 +554,6 @@ def certified_end_of_size(
     >>> end.corpora, len(runs), bool(2.5 <= end.scale <= 3.0)
     (2, 2, True)
     """
-    m, n = validation.count(m, "m"), validation.count(n, "n")
-    validation.density_law(prior, "prior")
-    corpora = validation.count(corpora, "corpora", minimum=2)
-    seed = validation.seed(seed)
-    b0 = validation.positive_scalar(b0, "b0")
-    b_stop = validation.positive_scalar(b_stop, "b_stop")
-    if not b_stop > b0:
-        raise ValueError(f"b_stop must exceed b0 (got {b_stop:g} and {b0:g})")
-    growth = validation.positive_scalar(growth, "growth")
     a0 = float(calibration.a_star(b0, prior))
     eta = STEP_FRACTION * descent_lemma.step_bound(a0, b0, prior)
     flags = (bool(until_failure), bool(reset))

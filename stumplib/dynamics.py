@@ -20,6 +20,13 @@ from scipy import optimize
 from . import calibration, population, training, validation
 
 
+@validation.constrained(
+    b=validation.Positive(),
+    p=validation.Scalar(),
+    m=validation.Scalar(),
+    xi0=validation.PositiveScalar(),
+    xi1=validation.Scalar(),
+)
 def slow_curve(b, p, m, xi0, xi1=0.0):
     """The slow curve ``h(b) = p b + m log b - log(ξ0 + ξ1/b)`` (see symbolic.dynamics).
 
@@ -37,15 +44,25 @@ def slow_curve(b, p, m, xi0, xi1=0.0):
     ValueError
         If ``xi0 + xi1/b`` is not positive at the given scales.
     """
-    b = validation.positive(b, "b")
-    p, m = (validation.scalar(v, name) for v, name in ((p, "p"), (m, "m")))
-    xi0 = validation.positive_scalar(xi0, "xi0")
-    xi = xi0 + validation.scalar(xi1, "xi1") / b
+    b = np.asarray(b, dtype=float)
+    xi = xi0 + xi1 / b
     if np.any(xi <= 0):
         raise ValueError("xi0 + xi1/b must be positive on the given scales")
     return p * b + m * np.log(b) - np.log(xi)
 
 
+def _positive_shift(values):
+    if values["b_start"] + values["e"] <= 0 or values["b_end"] + values["e"] <= 0:
+        raise ValueError("b + e must be positive on [b_start, b_end]")
+
+
+@validation.constrained(
+    _positive_shift,
+    b_start=validation.PositiveScalar(),
+    b_end=validation.PositiveScalar(),
+    kappa=validation.PositiveScalar(),
+    e=validation.Scalar(),
+)
 def reduced_time(b_start, b_end, kappa, e):
     """Time for the reduced flow ``d(b⁴)/dt = κ (1 + e/b)`` to take ``b`` to its end.
 
@@ -66,16 +83,7 @@ def reduced_time(b_start, b_end, kappa, e):
     ValueError
         If ``b + e`` is not positive on ``[b_start, b_end]``.
     """
-    b = np.array(
-        [
-            validation.positive_scalar(v, n)
-            for v, n in ((b_start, "b_start"), (b_end, "b_end"))
-        ]
-    )
-    kappa = validation.positive_scalar(kappa, "kappa")
-    e = validation.scalar(e, "e")
-    if np.any(b + e <= 0):
-        raise ValueError("b + e must be positive on [b_start, b_end]")
+    b = np.array([b_start, b_end], dtype=float)
     antiderivative = (
         b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * np.log(b + e)
     )
@@ -100,6 +108,22 @@ class Phases(NamedTuple):
     t_grown: float
 
 
+def _phases(values):
+    if values["fraction"] >= 1:
+        raise ValueError(f"fraction must be below 1 (got {values['fraction']})")
+    if values["growth"] <= 1:
+        raise ValueError(f"growth must exceed 1 (got {values['growth']})")
+    if len(values["trajectory"].t) < 2:
+        raise ValueError("the trajectory needs at least two records")
+
+
+@validation.constrained(
+    _phases,
+    fraction=validation.PositiveScalar(),
+    growth=validation.PositiveScalar(),
+    trajectory=validation.Trajectory(),
+    curve=validation.Function(),
+)
 def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
     """When the relative score has calibrated, and when ``b`` has grown by ``growth``.
 
@@ -126,16 +150,7 @@ def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
         If ``fraction`` is not in (0, 1), ``growth <= 1``, the trajectory has fewer than
         two records, or ``curve`` is not finite at its ``b``.
     """
-    fraction = validation.positive_scalar(fraction, "fraction")
-    growth = validation.positive_scalar(growth, "growth")
-    t, a, b = validation.trajectory(trajectory)
-    validation.function(curve, "curve")
-    if fraction >= 1:
-        raise ValueError(f"fraction must be below 1 (got {fraction})")
-    if growth <= 1:
-        raise ValueError(f"growth must exceed 1 (got {growth})")
-    if len(t) < 2:
-        raise ValueError("the trajectory needs at least two records")
+    t, a, b = (np.asarray(getattr(trajectory, k), dtype=float) for k in "tab")
     distance = np.abs(a - curve(b))
     if not np.all(np.isfinite(distance)):
         raise ValueError(
@@ -157,6 +172,9 @@ def _misalignment(a, b, prior, features, slope):
     return grad[1] - slope * grad[2]
 
 
+@validation.constrained(
+    b=validation.Positive(), prior=calibration.UNIFORM, features=validation.Features()
+)
 def aligned(b, prior, features=None):
     """The point below the valley where the flow runs along the valley's slope.
 
@@ -189,7 +207,7 @@ def aligned(b, prior, features=None):
         sign change is found within ``a*(b) - 64``.
     """
     valley = calibration.a_star(b, prior, features)
-    b = validation.positive(b, "b")
+    b = np.asarray(b, dtype=float)
     slope = float(prior.hi)
     out = []
     for bi, top in zip(b.ravel(), np.ravel(valley)):
@@ -211,6 +229,17 @@ def aligned(b, prior, features=None):
     return float(out) if out.ndim == 0 else out
 
 
+def _one_shape(values):
+    validation.same_shape(values["a"], values["b"], ("a", "b"))
+
+
+@validation.constrained(
+    _one_shape,
+    a=validation.Finite(),
+    b=validation.Finite(),
+    prior=validation.DensityLaw(),
+    features=validation.Features(),
+)
 def rate(a, b, prior, features=None):
     """The instantaneous ``d(b⁴)/dt = -4 b³ ∂L/∂b`` of the population flow at a point.
 
@@ -221,10 +250,7 @@ def rate(a, b, prior, features=None):
     prior, features
         As in :func:`stumplib.population.gradient`.
     """
-    a, b = validation.parameters(a, b)
-    validation.same_shape(a, b, ("a", "b"))
-    validation.density_law(prior, "prior")
-    validation.features(features)
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     out = [
         -4 * bi**3 * population.gradient(ai, bi, prior, features)[1]
         for ai, bi in zip(a.ravel(), b.ravel())
@@ -232,6 +258,12 @@ def rate(a, b, prior, features=None):
     return np.array(out).reshape(a.shape)
 
 
+@validation.constrained(
+    gradient=validation.Function(),
+    a=validation.Scalar(),
+    b=validation.Scalar(),
+    h=validation.PositiveScalar(),
+)
 def hessian(gradient, a, b, h=1e-4):
     """Hessian of a loss from central differences of its gradient, symmetrized.
 
@@ -248,9 +280,7 @@ def hessian(gradient, a, b, h=1e-4):
     -------
     ndarray, shape (2, 2)
     """
-    validation.function(gradient, "gradient")
-    a, b = validation.scalar_parameters(a, b)
-    step = validation.positive_scalar(h, "h") * max(1.0, abs(a), abs(b))
+    step = h * max(1.0, abs(a), abs(b))
     cols = []
     for da, db in ((step, 0.0), (0.0, step)):
         up, down = (
@@ -262,6 +292,12 @@ def hessian(gradient, a, b, h=1e-4):
     return (H + H.T) / 2
 
 
+@validation.constrained(
+    loss_and_gradient=validation.Function(),
+    theta0=validation.Point(),
+    eta=validation.PositiveScalar(),
+    steps=validation.Integer(minimum=0),
+)
 def descends(loss_and_gradient, theta0, eta, steps):
     """``True`` if ``steps`` steps of size ``eta`` never increase the loss.
 
@@ -288,10 +324,7 @@ def descends(loss_and_gradient, theta0, eta, steps):
     ValueError, TypeError
         If an argument is invalid.
     """
-    validation.function(loss_and_gradient, "loss_and_gradient")
-    a, b = validation.point(theta0)
-    eta = validation.positive_scalar(eta, "eta")
-    steps = validation.count(steps, "steps", minimum=0)
+    a, b = theta0
     return _descends(loss_and_gradient, a, b, eta, steps)
 
 
@@ -316,6 +349,13 @@ def _descends(loss_and_gradient, a, b, eta, steps):
     return True
 
 
+@validation.constrained(
+    loss_and_gradient=validation.Function(),
+    theta0=validation.Point(),
+    guess=validation.PositiveScalar(),
+    steps=validation.Integer(),
+    iterations=validation.Integer(),
+)
 def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=12):
     """Largest constant step at which gradient descent decreases the loss monotonically.
 
@@ -347,11 +387,7 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
     ValueError
         If descent fails even at ``guess / 64`` or still descends at ``guess * 64``.
     """
-    validation.function(loss_and_gradient, "loss_and_gradient")
-    a, b = validation.point(theta0)
-    guess = validation.positive_scalar(guess, "guess")
-    steps = validation.count(steps, "steps")
-    iterations = validation.count(iterations, "iterations")
+    a, b = theta0
 
     def ok(log_eta):
         return _descends(loss_and_gradient, a, b, float(np.exp(log_eta)), steps)
@@ -400,6 +436,21 @@ class Portrait(NamedTuple):
     velocity: np.ndarray
 
 
+def _grids(values):
+    for name in ("b", "offset"):
+        grid = values[name]
+        if grid.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional (got shape {grid.shape})")
+
+
+@validation.constrained(
+    _grids,
+    b=validation.Positive(),
+    offset=validation.Finite(),
+    p=validation.Scalar(),
+    prior=validation.DensityLaw(),
+    features=validation.Features(),
+)
 def portrait(prior, b, offset, p, features=None):
     """Population loss and gradient-flow field on a grid of ``(a - p b, b)``.
 
@@ -436,14 +487,7 @@ def portrait(prior, b, offset, p, features=None):
     >>> grid.excess.shape, grid.velocity.shape
     ((1, 2), (1, 2, 2))
     """
-    b = validation.positive(b, "b")
-    offset = validation.finite(offset, "offset")
-    for grid, name in ((b, "b"), (offset, "offset")):
-        if grid.ndim != 1:
-            raise ValueError(f"{name} must be one-dimensional (got shape {grid.shape})")
-    p = validation.scalar(p, "p")
-    prior = validation.density_law(prior, "prior")
-    features = validation.features(features)
+    b, offset = np.asarray(b, dtype=float), np.asarray(offset, dtype=float)
     values = np.array(
         [
             [
@@ -486,6 +530,18 @@ class StableSteps(NamedTuple):
         return self.largest / self.critical
 
 
+def _one_shape_of_starts(values):
+    validation.same_shape(values["a0"], values["b0"], ("a0", "b0"))
+
+
+@validation.constrained(
+    _one_shape_of_starts,
+    a0=validation.Finite(),
+    b0=validation.Finite(),
+    prior=validation.DensityLaw(),
+    steps=validation.Integer(),
+    iterations=validation.Integer(),
+)
 def stable_steps(prior, a0, b0, steps=50, iterations=8):
     """``2/λ_max`` and the largest monotone constant step at each start ``(a0, b0)``.
 
@@ -516,12 +572,7 @@ def stable_steps(prior, a0, b0, steps=50, iterations=8):
     >>> bool(out.largest[0] > out.critical[0] / 64)
     True
     """
-    a0, b0 = validation.finite(a0, "a0"), validation.finite(b0, "b0")
-    validation.same_shape(a0, b0, ("a0", "b0"))
-    a0, b0 = np.atleast_1d(a0).ravel(), np.atleast_1d(b0).ravel()
-    prior = validation.density_law(prior, "prior")
-    steps = validation.count(steps, "steps")
-    iterations = validation.count(iterations, "iterations")
+    a0, b0 = (np.atleast_1d(np.asarray(v, dtype=float)).ravel() for v in (a0, b0))
 
     def gradient(a, b):
         return population.loss_and_gradient(a, b, prior, None)[1:]

@@ -30,6 +30,23 @@ class LinearFit(NamedTuple):
     se: np.ndarray
 
 
+def _rows(values):
+    design, y = values["design"], values["y"]
+    if design.ndim != 2 or design.shape[0] <= design.shape[1]:
+        raise ValueError(
+            f"design must have more rows than columns, shape (n, p) with n > p "
+            f"(got {design.shape})"
+        )
+    if y.shape != design.shape[:1]:
+        raise ValueError(f"y must have one value per row of design (got {y.shape})")
+
+
+@validation.constrained(
+    _rows,
+    design=validation.Finite(),
+    y=validation.Finite(),
+    weights=validation.Positive(optional=True),
+)
 def least_squares(design, y, weights=None):
     """Fit ``y ≈ design @ coef`` by (weighted) least squares.
 
@@ -60,16 +77,8 @@ def least_squares(design, y, weights=None):
     >>> np.round(fit.coef, 12).tolist()
     [1.0, 2.0]
     """
-    design = validation.finite(design, "design")
-    y = validation.finite(y, "y")
-    if design.ndim != 2 or design.shape[0] <= design.shape[1]:
-        raise ValueError(
-            f"design must have more rows than columns, shape (n, p) with n > p "
-            f"(got {design.shape})"
-        )
-    if y.shape != design.shape[:1]:
-        raise ValueError(f"y must have one value per row of design (got {y.shape})")
-    w = np.ones_like(y) if weights is None else validation.positive(weights, "weights")
+    design, y = np.asarray(design, dtype=float), np.asarray(y, dtype=float)
+    w = np.ones_like(y) if weights is None else np.asarray(weights, dtype=float)
     return _least_squares(design, y, w, scatter=weights is None)
 
 
@@ -121,11 +130,34 @@ class PowerLaw(NamedTuple):
         """The constant ``C`` in ``y ≈ C x^slope``."""
         return float(np.exp(self.log_prefactor))
 
+    @validation.constrained(x=validation.Positive())
     def __call__(self, x):
         """The fitted curve at ``x`` (positive)."""
-        return self.prefactor * validation.positive(x, "x") ** self.slope
+        return self.prefactor * x**self.slope
 
 
+def _power_law_points(values):
+    x, y, y_se = values["x"], values["y"], values["y_se"]
+    if x.ndim != 1 or x.shape != y.shape:
+        raise ValueError(
+            f"x and y must be 1-D of the same length (got {x.shape} and {y.shape})"
+        )
+    if len(x) < 3:
+        raise ValueError(f"a power-law fit needs at least 3 points (got {len(x)})")
+    if np.ptp(x) == 0:
+        raise ValueError("x must take at least two distinct values")
+    if y_se is not None and y_se.shape != y.shape:
+        raise ValueError(
+            f"y_se must have the shape of y (got {y_se.shape} and {y.shape})"
+        )
+
+
+@validation.constrained(
+    _power_law_points,
+    x=validation.Positive(),
+    y=validation.Positive(),
+    y_se=validation.Positive(optional=True),
+)
 def power_law(x, y, y_se=None):
     """Fit ``log y = log C + slope log x`` by least squares.
 
@@ -148,26 +180,9 @@ def power_law(x, y, y_se=None):
         If ``x`` and ``y`` are not 1-D of the same length, hold fewer than 3 points or a
         single distinct ``x``, or ``y_se`` does not have the shape of ``y``.
     """
-    x = validation.positive(x, "x")
-    y = validation.positive(y, "y")
-    if x.ndim != 1 or x.shape != y.shape:
-        raise ValueError(
-            f"x and y must be 1-D of the same length (got {x.shape} and {y.shape})"
-        )
-    if len(x) < 3:
-        raise ValueError(f"a power-law fit needs at least 3 points (got {len(x)})")
-    if np.ptp(x) == 0:
-        raise ValueError("x must take at least two distinct values")
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     design = np.column_stack([np.ones_like(x), np.log(x)])
-    if y_se is None:
-        weights = np.ones_like(x)
-    else:
-        y_se = validation.positive(y_se, "y_se")
-        if y_se.shape != y.shape:
-            raise ValueError(
-                f"y_se must have the shape of y (got {y_se.shape} and {y.shape})"
-            )
-        weights = y / y_se
+    weights = np.ones_like(x) if y_se is None else y / np.asarray(y_se, dtype=float)
     coef, se = _least_squares(design, np.log(y), weights, scatter=y_se is None)
     return PowerLaw(float(coef[1]), float(se[1]), float(coef[0]), float(se[0]))
 
@@ -187,6 +202,15 @@ class Pooled(NamedTuple):
     se: float
 
 
+def _one_axis(values):
+    if values["values"].ndim != 1 or values["values"].size == 0:
+        raise ValueError(
+            f"values must be 1-D and not empty (got shape {values['values'].shape})"
+        )
+    validation.same_shape(values["values"], values["se"], ("values", "se"))
+
+
+@validation.constrained(_one_axis, values=validation.Finite(), se=validation.Positive())
 def pooled(values, se):
     """Pool independent estimates of one quantity by inverse-variance weights.
 
@@ -208,11 +232,7 @@ def pooled(values, se):
     ValueError
         If ``values`` is not 1-D and non-empty.
     """
-    values = validation.finite(values, "values")
-    se = validation.positive(se, "se")
-    if values.ndim != 1 or values.size == 0:
-        raise ValueError(f"values must be 1-D and not empty (got shape {values.shape})")
-    validation.same_shape(values, se, ("values", "se"))
+    values, se = np.asarray(values, dtype=float), np.asarray(se, dtype=float)
     # the errors divided by a power of two near the smallest (exact), so that the
     # weights neither overflow nor all vanish
     _, exponent = np.frexp(np.min(se))
@@ -258,6 +278,19 @@ class BoundTrend(NamedTuple):
         return self.slope * np.log(np.sqrt(self.lo * self.hi))
 
 
+def _sizes(values):
+    x, y = values["x"], values["y"]
+    if x.ndim != 1 or x.shape != y.shape:
+        raise ValueError(
+            f"x and y must be 1-D of one length (got {x.shape} and {y.shape})"
+        )
+    if x.size < 3 or np.unique(x).size < 2:
+        raise ValueError(
+            "x must hold at least three points at two or more distinct sizes"
+        )
+
+
+@validation.constrained(_sizes, x=validation.Positive(), y=validation.Positive())
 def bound_trend(x, y):
     """Sup and trend of ``y x``, for a bound ``y = O(x^{-1})`` over a finite range.
 
@@ -288,15 +321,7 @@ def bound_trend(x, y):
     >>> round(trend.sup, 12), round(trend.slope, 12) + 0.0
     (5.0, 0.0)
     """
-    x, y = validation.positive(x, "x"), validation.positive(y, "y")
-    if x.ndim != 1 or x.shape != y.shape:
-        raise ValueError(
-            f"x and y must be 1-D of one length (got {x.shape} and {y.shape})"
-        )
-    if x.size < 3 or np.unique(x).size < 2:
-        raise ValueError(
-            "x must hold at least three points at two or more distinct sizes"
-        )
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     scaled = y * x
     fit = least_squares(np.column_stack([np.ones_like(x), np.log(x)]), np.log(scaled))
     return BoundTrend(
@@ -324,9 +349,10 @@ class Expansion(NamedTuple):
     coef: np.ndarray
     se: np.ndarray
 
+    @validation.constrained(b=validation.Positive())
     def __call__(self, b):
         """The fitted power series at ``b`` (positive; without its log terms)."""
-        inv = 1.0 / validation.positive(b, "b")
+        inv = 1.0 / b
         return sum(c * inv**j for j, c in enumerate(self.coef))
 
 
@@ -337,6 +363,34 @@ def _design(b, degree, log, log_from):
     return np.column_stack(columns)
 
 
+def _fit_points(b, y, degree, log, log_from):
+    """Check that ``b``, ``y`` determine the expansion of ``degree``."""
+    if b.ndim != 1 or b.shape != y.shape:
+        raise ValueError(
+            f"b and y must be 1-D of the same length (got {b.shape} and {y.shape})"
+        )
+    columns = _design(b, degree, log, log_from).shape[1]
+    if len(b) < columns + 1:
+        raise ValueError(f"this fit needs at least {columns + 1} points (got {len(b)})")
+    if np.unique(b).size < columns + 1:
+        raise ValueError(
+            f"b must hold at least {columns + 1} distinct scales for this fit "
+            f"(got {np.unique(b).size}: repeated scales do not determine the expansion)"
+        )
+
+
+def _expansion_points(values):
+    _fit_points(*(values[k] for k in ("b", "y", "degree", "log", "log_from")))
+
+
+_EXPANSION = dict(
+    b=validation.Positive(), y=validation.Finite(), log_from=validation.Integer()
+)
+
+
+@validation.constrained(
+    _expansion_points, degree=validation.Integer(minimum=0), **_EXPANSION
+)
 def inverse_expansion(b, y, degree=1, log=False, log_from=2):
     """Least-squares fit of ``y`` by a polynomial in ``1/b``, with standard errors.
 
@@ -372,24 +426,7 @@ def inverse_expansion(b, y, degree=1, log=False, log_from=2):
     >>> np.round(fit.coef, 10).tolist()
     [3.0, -2.0]
     """
-    degree = validation.count(degree, "degree", minimum=0)
-    log_from = validation.count(log_from, "log_from")
-    b = validation.positive(b, "b")
-    y = validation.finite(y, "y")
-    if b.ndim != 1 or b.shape != y.shape:
-        raise ValueError(
-            f"b and y must be 1-D of the same length (got {b.shape} and {y.shape})"
-        )
-    design = _design(b, degree, log, log_from)
-    if len(b) < design.shape[1] + 1:
-        raise ValueError(
-            f"this fit needs at least {design.shape[1] + 1} points (got {len(b)})"
-        )
-    if np.unique(b).size < design.shape[1] + 1:
-        raise ValueError(
-            f"b must hold at least {design.shape[1] + 1} distinct scales for this fit "
-            f"(got {np.unique(b).size}: repeated scales do not determine the expansion)"
-        )
+    design = _design(np.asarray(b, dtype=float), degree, log, log_from)
     return Expansion(*least_squares(design, y))
 
 
@@ -410,6 +447,29 @@ class Limit(NamedTuple):
     slope_tol: float
 
 
+def _truncation(value, name):
+    if value not in ("next", "last"):
+        raise ValueError(f"{name} must be 'next' or 'last' (got {value!r})")
+    return value
+
+
+def _limit_points(values):
+    degree, truncation = values["degree"], values["truncation"]
+    if truncation == "last":
+        validation.count(degree, "degree", minimum=2)
+    other = degree + 1 if truncation == "next" else degree - 1
+    for d in (degree, other):
+        _fit_points(values["b"], values["y"], d, values["log"], values["log_from"])
+
+
+@validation.constrained(
+    _limit_points,
+    truncation=validation.Constraint(
+        _truncation, (("first", ValueError), (None, ValueError))
+    ),
+    degree=validation.Integer(),
+    **_EXPANSION,
+)
 def extrapolate(b, y, degree=2, log=False, log_from=2, truncation="next"):
     """Extrapolate ``y(b)`` to ``b → ∞`` by a polynomial in ``1/b``.
 
@@ -456,10 +516,6 @@ def extrapolate(b, y, degree=2, log=False, log_from=2, truncation="next"):
     >>> round(lim.limit, 6), lim.limit_tol < 1e-3
     (2.0, True)
     """
-    if truncation not in ("next", "last"):
-        raise ValueError(f"truncation must be 'next' or 'last' (got {truncation!r})")
-    least = 2 if truncation == "last" else 1
-    degree = validation.count(degree, "degree", minimum=least)
     other = degree + 1 if truncation == "next" else degree - 1
     fit = inverse_expansion(b, y, degree, log, log_from)
     neighbour = inverse_expansion(b, y, other, log, log_from)

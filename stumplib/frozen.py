@@ -20,6 +20,21 @@ RULES = {"nearest positive": baselines.nearest_positive, "midpoint": baselines.m
 INTERIOR = (0.3, 0.5, 0.7)
 
 
+def _interior(values):
+    validation.broadcastable([values["a"], values["b"]], ["a", "b"])
+    s = values["thresholds"]
+    if s.ndim != 1 or not s.size:
+        raise ValueError(
+            f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})"
+        )
+
+
+@validation.constrained(
+    _interior,
+    a=validation.Finite(),
+    b=validation.Finite(),
+    thresholds=validation.UnitInterval(),
+)
 def interior_error(a, b, thresholds=INTERIOR):
     """The interior error of heads ``(a, b)`` on infinitely long fresh contexts.
 
@@ -52,13 +67,7 @@ def interior_error(a, b, thresholds=INTERIOR):
     >>> interior_error([36.0, 360.0], [40.0, 400.0]).round(6).tolist()
     [0.024921, 0.0025]
     """
-    a, b = validation.parameters(a, b)
-    validation.broadcastable([a, b], ["a", "b"])
-    s = validation.unit_interval(thresholds, "thresholds")
-    if s.ndim != 1 or not s.size:
-        raise ValueError(
-            f"thresholds must be a non-empty 1-D sequence (got shape {s.shape})"
-        )
+    a, b, s = (np.asarray(v, dtype=float) for v in (a, b, thresholds))
     offset, _, _ = population.residual(a[..., None], b[..., None], s)
     return np.sqrt(np.mean(offset**2, axis=-1))
 
@@ -104,6 +113,26 @@ def _rms(squared):
     return rms, se_mse / (2.0 * np.where(rms > 0, rms, 1.0))
 
 
+def _heads_and_sizes(values):
+    a, b = (np.atleast_1d(values[k]) for k in ("a", "b"))
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(
+            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
+        )
+    if not values["sizes"]:
+        raise ValueError("sizes must hold at least one context size")
+
+
+@validation.constrained(
+    _heads_and_sizes,
+    a=validation.Finite(),
+    b=validation.Finite(),
+    sizes=validation.Integers(),
+    contexts=validation.Integer(minimum=2),
+    prior=validation.Sampler(),
+    rules=validation.Rules(optional=True),
+    rng=validation.Rng(),
+)
 def fresh_errors(
     a, b, sizes, prior=tasks.Uniform(0.1, 0.9), contexts=2000, rng=None, rules=None
 ):
@@ -144,18 +173,9 @@ def fresh_errors(
     >>> errors.head.rms.round(3).tolist(), midpoint.rms.round(3).tolist()
     ([[0.26, 0.071]], [0.069, 0.019])
     """
-    a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(
-            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
-        )
-    sizes = validation.counts(sizes, "sizes")
-    if not sizes:
-        raise ValueError("sizes must hold at least one context size")
-    contexts = validation.count(contexts, "contexts", minimum=2)
-    validation.sampler(prior, "prior")
-    rules = RULES if rules is None else validation.rules(rules)
-    rng = np.random.default_rng(validation.rng(rng))
+    a, b = (np.atleast_1d(np.asarray(v, dtype=float)) for v in (a, b))
+    rules = RULES if rules is None else rules
+    rng = np.random.default_rng(rng)
     heads = np.empty((2, a.size, len(sizes)))
     out = {name: np.empty((2, len(sizes))) for name in rules}
     for j, size in enumerate(progress.bar(sizes, desc="fresh contexts")):
@@ -169,6 +189,26 @@ def fresh_errors(
     return FreshErrors(Errors(*heads), {name: Errors(*v) for name, v in out.items()})
 
 
+def _fits(fits, name):
+    if not np.iterable(fits):
+        raise TypeError(
+            f"{name} must be a sequence of fits (got {type(fits).__name__})"
+        )
+    fits = [validation.law(f, name, ("slope", "slope_se")) for f in fits]
+    if not fits:
+        raise ValueError(f"{name} must not be empty")
+    validation.finite([f.slope for f in fits], f"{name}.slope")
+    se = validation.finite([f.slope_se for f in fits], f"{name}.slope_se")
+    if not np.all(se > 0):
+        raise ValueError(f"{name} must have positive slope standard errors")
+    return fits
+
+
+@validation.constrained(
+    fits=validation.Constraint(
+        _fits, ((None, TypeError), ([], ValueError), ([0.5], TypeError))
+    )
+)
 def pooled_slope(fits):
     """Inverse-variance weighted mean of the slopes of independent power-law fits.
 
@@ -196,18 +236,38 @@ def pooled_slope(fits):
     >>> round(slope.value, 12), round(slope.se, 12)
     (-1.0, 0.070710678119)
     """
-    if not np.iterable(fits):
-        raise TypeError(f"fits must be a sequence of fits (got {type(fits).__name__})")
-    fits = [validation.law(f, "fits", ("slope", "slope_se")) for f in fits]
-    if not fits:
-        raise ValueError("fits must not be empty")
-    slope = validation.finite([f.slope for f in fits], "fits.slope")
-    se = validation.finite([f.slope_se for f in fits], "fits.slope_se")
-    if not np.all(se > 0):
-        raise ValueError("fits must have positive slope standard errors")
+    slope, se = (np.array([getattr(f, k) for f in fits], float) for k in _SLOPE)
     return fitting.pooled(slope, se)
 
 
+_SLOPE = ("slope", "slope_se")
+
+
+def _unit_scalar(value, name):
+    return float(validation.unit_interval(validation.scalar(value, name), name))
+
+
+def _non_negative_scalar(value, name):
+    return float(validation.non_negative(validation.scalar(value, name), name))
+
+
+_NOT_ONE_NUMBER = ((None, TypeError), (np.nan, ValueError), ([0.5, 0.5], ValueError))
+#: One number in [0, 1].
+UNIT_SCALAR = validation.Constraint(
+    _unit_scalar, (*_NOT_ONE_NUMBER, (-0.5, ValueError), (1.5, ValueError))
+)
+#: One finite number ``>= 0``.
+NON_NEGATIVE_SCALAR = validation.Constraint(
+    _non_negative_scalar, (*_NOT_ONE_NUMBER, (-0.5, ValueError))
+)
+
+
+@validation.constrained(
+    sizes=validation.Integers(),
+    b=validation.PositiveScalar(),
+    s=UNIT_SCALAR,
+    edge=validation.PositiveScalar(),
+)
 def local_sizes(sizes, b, s, edge=1e-3):
     """Context sizes at which a head of scale ``b`` localizes like the nearest positive.
 
@@ -235,10 +295,7 @@ def local_sizes(sizes, b, s, edge=1e-3):
     >>> local_sizes([4, 16, 64, 256], b=200.0, s=0.5).tolist()
     [False, True, True, False]
     """
-    sizes = np.array(validation.counts(sizes, "sizes"), float)
-    b = validation.positive_scalar(b, "b")
-    s = float(validation.unit_interval(validation.scalar(s, "s"), "s"))
-    edge = validation.positive_scalar(edge, "edge")
+    sizes = np.array(sizes, float)
     return (sizes <= b / 2) & (s**sizes <= edge)
 
 
@@ -269,6 +326,15 @@ class Localization(NamedTuple):
     tilt: float
 
 
+@validation.constrained(
+    a=validation.Scalar(),
+    b=validation.Scalar(),
+    seed=validation.Seed(),
+    thresholds=validation.UnitInterval(),
+    sizes=validation.Integers(),
+    contexts=validation.Integer(minimum=2),
+    edge=validation.PositiveScalar(),
+)
 def localization_rate(
     a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, edge=1e-3
 ):
@@ -310,11 +376,11 @@ def localization_rate(
     >>> round(rate.head.value, 2), round(rate.rule.value, 2)
     (-0.93, -0.97)
     """
-    a, b = validation.scalar_parameters(a, b)
-    seed = validation.seed(seed)
-    thresholds = validation.unit_interval(thresholds, "thresholds")
-    n = np.array(validation.counts(sizes, "sizes"), float)
-    windows = {float(s): local_sizes(n.astype(int), b, s, edge) for s in thresholds}
+    n = np.array(sizes, float)
+    windows = {
+        float(s): local_sizes(n.astype(int), b, float(s), edge)
+        for s in np.ravel(thresholds)
+    }
     short = [s for s, w in windows.items() if w.sum() < 3]
     if short:
         raise ValueError(
@@ -340,6 +406,7 @@ def localization_rate(
     )
 
 
+@validation.constrained(excess=NON_NEGATIVE_SCALAR, decades=validation.PositiveScalar())
 def excess_tilt(excess, decades):
     """How far an excess at a fitting window's top tilts a fitted power law's slope.
 
@@ -365,13 +432,25 @@ def excess_tilt(excess, decades):
     >>> round(excess_tilt(0.1, 1.0), 6)  # log(1.1) / log(10)
     0.041393
     """
-    excess = float(
-        validation.non_negative(validation.scalar(excess, "excess"), "excess")
-    )
-    decades = validation.positive_scalar(decades, "decades")
     return float(np.log1p(excess) / (decades * np.log(10)))
 
 
+_COMPARED = ("value", "value_se", "reference", "reference_se", "allowance")
+
+
+def _broadcast(values):
+    validation.broadcastable([values[n] for n in _COMPARED], _COMPARED)
+
+
+@validation.constrained(
+    _broadcast,
+    value=validation.Positive(),
+    reference=validation.Positive(),
+    value_se=validation.NonNegative(),
+    reference_se=validation.NonNegative(),
+    allowance=validation.NonNegative(),
+    width=NON_NEGATIVE_SCALAR,
+)
 def scaled_difference(value, value_se, reference, reference_se, allowance, width=3.0):
     """``|value / reference - 1|`` in units of its allowance (agreement when ``<= 1``).
 
@@ -405,20 +484,9 @@ def scaled_difference(value, value_se, reference, reference_se, allowance, width
     >>> round(float(scaled_difference(1.05, 0.01, 1.0, 0.0, allowance=0.0)), 6)
     1.75
     """
-    value = validation.positive(value, "value")
-    reference = validation.positive(reference, "reference")
-    value_se, reference_se, allowance = (
-        validation.non_negative(v, name)
-        for v, name in (
-            (value_se, "value_se"),
-            (reference_se, "reference_se"),
-            (allowance, "allowance"),
-        )
-    )
-    width = validation.non_negative(validation.scalar(width, "width"), "width")
-    names = ("value", "value_se", "reference", "reference_se", "allowance")
-    validation.broadcastable(
-        (value, value_se, reference, reference_se, allowance), names
+    value, value_se, reference, reference_se, allowance = (
+        np.asarray(v, dtype=float)
+        for v in (value, value_se, reference, reference_se, allowance)
     )
     noise = width * (value_se / value + reference_se / reference)
     diff, bound = np.broadcast_arrays(np.abs(value / reference - 1), allowance + noise)

@@ -36,6 +36,12 @@ class Comparison(NamedTuple):
     b_max: float  #: largest b at which some entry is resolved
 
 
+@validation.constrained(
+    f=validation.Function(),
+    a=validation.Finite(),
+    b=validation.Finite(),
+    h=validation.PositiveScalar(),
+)
 def central_differences(f, a, b, h, *args):
     """Central differences ``(df/da, df/db)`` of ``f(a, b, *args)`` with step ``h``.
 
@@ -62,14 +68,26 @@ def central_differences(f, a, b, h, *args):
     ValueError
         If ``h`` is not positive or ``a``, ``b`` are not real.
     """
-    validation.function(f, "f")
-    a, b = validation.parameters(a, b)
-    h = validation.positive_scalar(h, "h")
     d_a = (f(a + h, b, *args) - f(a - h, b, *args)) / (2 * h)
     d_b = (f(a, b + h, *args) - f(a, b - h, *args)) / (2 * h)
     return d_a, d_b
 
 
+def _pairs(values):
+    validation.broadcastable((values["a"], values["b"]), ("a", "b"))
+    g, d = values["gradient"], values["differences"]
+    if g.size != d.size or g.size != 2 * np.broadcast(values["a"], values["b"]).size:
+        raise ValueError("gradient and differences must hold one pair per (a, b)")
+
+
+@validation.constrained(
+    _pairs,
+    gradient=validation.Finite(),
+    differences=validation.Finite(),
+    a=validation.Finite(),
+    b=validation.Finite(),
+    h=validation.PositiveScalar(),
+)
 def compare(gradient, differences, a, b, h):
     """Compare gradient entries with central differences of step ``h``.
 
@@ -95,14 +113,8 @@ def compare(gradient, differences, a, b, h):
     ValueError
         If the gradient and the differences do not hold one pair per ``(a, b)``.
     """
-    a, b = validation.parameters(a, b)
-    validation.broadcastable((a, b), ("a", "b"))
     a, b = np.broadcast_arrays(a, b)
-    h = validation.positive_scalar(h, "h")
-    g = validation.finite(gradient, "gradient").ravel()
-    d = validation.finite(differences, "differences").ravel()
-    if g.shape != d.shape or g.size != 2 * a.size:
-        raise ValueError("gradient and differences must hold one pair per (a, b)")
+    g, d = np.ravel(gradient), np.ravel(differences)
     phi = np.tile(EPS * (1 + np.abs(a) + np.abs(b)).ravel() / h, 2)
     scale = np.tile(b.ravel(), 2)
     error = np.abs(d - g)

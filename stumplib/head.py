@@ -16,6 +16,18 @@ from scipy import special
 
 from . import moments, validation
 
+_CONTEXT = dict(x=validation.UnitInterval(), y=validation.Labels())
+_POINTS = dict(a=validation.Finite(), b=validation.Finite())
+
+
+def _batch(values, shape):
+    for name in ("a", "b"):
+        validation.batch(values[name], name, shape)
+
+
+def _prepared_batch(values):
+    _batch(values, values["self"].batch_shape)
+
 
 class Contexts:
     """A batch of contexts laid out for fast repeated evaluation of the head.
@@ -38,8 +50,9 @@ class Contexts:
     True
     """
 
+    @validation.constrained(validation.one_context, **_CONTEXT)
     def __init__(self, x, y):
-        x, y = validation.context(x, y)
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
         self.batch_shape, n = x.shape[:-1], x.shape[-1]
         x, y = x.reshape(-1, n), y.reshape(-1, n)
         order = np.argsort(y.astype(np.int8), axis=-1, kind="stable")
@@ -119,6 +132,7 @@ class Contexts:
             np.add.reduceat(v, starts, out=sums[2, first : last + 1])
         return sums[:, :-1]
 
+    @validation.constrained(_prepared_batch, **_POINTS)
     def summaries(self, a, b):
         """Estimate, ``d/da`` and ``d/db`` for every context, of the batch shape.
 
@@ -132,6 +146,7 @@ class Contexts:
             v.reshape(self.batch_shape) for v in moments.combine(*self._classes(a, b))
         )
 
+    @validation.constrained(_prepared_batch, **_POINTS)
     def log_positive_share(self, a, b):
         """Log attention mass on positives, ``log sum_i w_i y_i``, of the batch shape.
 
@@ -153,9 +168,10 @@ class Contexts:
 
     def _classes(self, a, b):
         """Flat class summaries ``(log_mass, mean, variance)`` of both classes."""
-        a, b = validation.parameters(a, b)
-        a = validation.batch(a, "a", self.batch_shape).ravel()
-        b = validation.batch(b, "b", self.batch_shape).ravel()
+        a, b = (
+            np.broadcast_to(np.asarray(v, dtype=float), self.batch_shape).ravel()
+            for v in (a, b)
+        )
         if a.size == 0:
             return tuple((np.zeros(0), np.zeros(0), np.zeros(0)) for _ in range(2))
         sign = 1 if np.all(b >= 0) else -1 if np.all(b < 0) else 0
@@ -187,6 +203,33 @@ class Contexts:
         return tuple(tuple(cls) for cls in out)
 
 
+def _contexts_or_features(value, name):
+    if isinstance(value, Contexts):
+        return value
+    return validation.unit_interval(value, name)
+
+
+def _prepared_or_context(values):
+    x, y = values["x"], values["y"]
+    if isinstance(x, Contexts):
+        if y is not None:
+            raise ValueError(
+                "y must be omitted when x is a prepared Contexts (it holds the labels)"
+            )
+        _batch(values, x.batch_shape)
+    else:
+        values["y"] = validation.labels(y, "y")  # required with features
+        validation.batched_context(values)
+
+
+#: Features in [0, 1], or a prepared :class:`Contexts`.
+FEATURES_OR_CONTEXTS = validation.Constraint(
+    _contexts_or_features,
+    (*validation.UnitInterval().bad, (object(), TypeError)),
+)
+_PREPARED = dict(**_POINTS, x=FEATURES_OR_CONTEXTS, y=validation.Labels(optional=True))
+
+
 def _contexts(x, y):
     if isinstance(x, Contexts):
         if y is not None:
@@ -197,6 +240,7 @@ def _contexts(x, y):
     return Contexts(x, y)
 
 
+@validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def scores(a, b, x, y):
     """Attention scores ``a*y - b*x``, shape ``(..., N)``.
 
@@ -222,13 +266,12 @@ def scores(a, b, x, y):
     >>> scores(2.0, 5.0, [0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1]).round(6).tolist()
     [-0.5, -2.0, -1.0, -2.5]
     """
-    a, b = validation.parameters(a, b)
-    x, y = validation.context(x, y)
-    a = validation.batch(a, "a", x.shape[:-1])
-    b = validation.batch(b, "b", x.shape[:-1])
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    a, b = (np.broadcast_to(v, x.shape[:-1]) for v in (a, b))
     return a[..., None] * y - b[..., None] * x
 
 
+@validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def weights(a, b, x, y):
     """Softmax attention weights over the context axis, shape ``(..., N)``.
 
@@ -258,6 +301,7 @@ def weights(a, b, x, y):
     return special.softmax(scores(a, b, x, y), axis=-1)
 
 
+@validation.constrained(_prepared_or_context, **_PREPARED)
 def estimate_and_gradient(a, b, x, y=None):
     """The estimate and its gradient ``(s_hat, d/da, d/db)`` in one pass.
 
@@ -293,6 +337,7 @@ def estimate_and_gradient(a, b, x, y=None):
     return _contexts(x, y).summaries(a, b)
 
 
+@validation.constrained(_prepared_or_context, **_PREPARED)
 def estimate(a, b, x, y=None):
     """The head's threshold estimate ``sum_i w_i x_i``.
 
@@ -324,6 +369,7 @@ def estimate(a, b, x, y=None):
     return estimate_and_gradient(a, b, x, y)[0]
 
 
+@validation.constrained(_prepared_or_context, **_PREPARED)
 def gradient(a, b, x, y=None):
     """Gradient of the estimate: ``(Cov_w(x, y), -Var_w(x))``, each of shape ``(...)``.
 
@@ -357,6 +403,7 @@ def gradient(a, b, x, y=None):
     return d_a, d_b
 
 
+@validation.constrained(validation.one_context, **_CONTEXT)
 def hard_limit(x, y):
     """Limit of the estimate as ``b -> inf`` with ``a - b -> inf``.
 
@@ -384,11 +431,19 @@ def hard_limit(x, y):
     >>> hard_limit([[0.3, 0.2], [0.5, 0.7]], [[0, 0], [1, 1]]).tolist()
     [0.2, 0.5]
     """
-    x, y = validation.context(x, y)
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     nearest = np.where(y == 1, x, np.inf).min(axis=-1)
     return np.where(np.isfinite(nearest), nearest, x.min(axis=-1))
 
 
+def _path_and_context(values):
+    validation.broadcastable((values["a"], values["b"]), ("a", "b"))
+    validation.one_context(values)
+    if values["x"].ndim != 1:
+        raise ValueError("x and y must be one context (1-D)")
+
+
+@validation.constrained(_path_and_context, **_POINTS, **_CONTEXT)
 def distance_to_limit(a, b, x, y):
     """``|s_hat - hard_limit|`` along a path of parameters, for one context.
 
@@ -414,17 +469,14 @@ def distance_to_limit(a, b, x, y):
     >>> distance_to_limit([40.0, 80.0], [20.0, 40.0], x, y).round(6).tolist()
     [0.000742, 2e-06]
     """
-    a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
-    validation.broadcastable((a, b), ("a", "b"))
-    a, b = np.broadcast_arrays(a, b)
-    x, y = validation.context(x, y)
-    if x.ndim != 1:
-        raise ValueError("x and y must be one context (1-D)")
+    a, b = np.broadcast_arrays(*(np.atleast_1d(np.asarray(v, float)) for v in (a, b)))
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     batch = (a.size, x.size)
     s_hat = estimate(a, b, np.broadcast_to(x, batch), np.broadcast_to(y, batch))
     return np.abs(s_hat - hard_limit(x, y))
 
 
+@validation.constrained(validation.one_context, **_POINTS, **_CONTEXT)
 def hard_limit_expansion(a, b, x, y):
     """Leading term of ``s_hat - hard_limit`` and a bound on the rest, for one context.
 
@@ -479,12 +531,12 @@ def _limit_path(a, b, x, y):
     Returns ``a, b, x, y, first, second, gap`` with ``x[first] < x[second]`` the two
     smallest examples in the role of positives (all examples when there is no positive).
     """
-    a, b = (np.atleast_1d(v) for v in validation.parameters(a, b))
+    a, b = (np.atleast_1d(np.asarray(v, dtype=float)) for v in (a, b))
     if a.ndim != 1 or a.shape != b.shape:
         raise ValueError(
             f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
         )
-    x, y = validation.context(x, y)
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if x.ndim != 1:
         raise ValueError(f"x and y must be one context of shape (N,) (got {x.shape})")
     role = y if y.any() else np.ones_like(y)
@@ -501,6 +553,7 @@ def _limit_path(a, b, x, y):
     return a, b, x, y, first, second, float(gap)
 
 
+@validation.constrained(validation.one_context, **_POINTS, **_CONTEXT)
 def limit_ratio(a, b, x, y):
     """``(s_hat - hard_limit) / (gap * exp(-b * gap))`` on a path, exact in ratios.
 

@@ -63,6 +63,9 @@ class InfiniteFreeze(NamedTuple):
     b_cert: float
 
 
+@validation.constrained(
+    a=validation.Scalar(), b=validation.Scalar(), s=validation.UnitInterval()
+)
 def task_gradients(a, b, s):
     """Per-task gradients of an infinite-context corpus with thresholds ``s``.
 
@@ -91,6 +94,27 @@ def task_gradients(a, b, s):
     return certification.population_task_gradients(a, b, s)
 
 
+def _below_one(value, name):
+    value = validation.positive_scalar(value, name)
+    if not value < 1:
+        raise ValueError(f"{name} must be below 1 (got {value})")
+    return value
+
+
+#: One number in (0, 1): a noise level, a relative tolerance.
+FRACTION = validation.Constraint(
+    _below_one,
+    ((None, TypeError), (np.nan, ValueError), (0.0, ValueError), (1.0, ValueError)),
+)
+
+
+@validation.constrained(
+    m=validation.Integer(minimum=2),
+    rng=validation.Seed(as_given=True),
+    level=FRACTION,
+    rtol=FRACTION,
+    prior=calibration.BELOW_ONE,
+)
 def freeze_infinite(m, prior, rng, level=0.5, rtol=1e-8):
     """Draw ``m`` thresholds and follow the corpus's gradient flow to the rule's level.
 
@@ -137,16 +161,8 @@ def freeze_infinite(m, prior, rng, level=0.5, rtol=1e-8):
     >>> round(run.noise, 6), bool(run.b > run.b0)
     (0.5, True)
     """
-    m = validation.count(m, "m", minimum=2)
-    validation.seed(rng, "rng")
-    level = validation.positive_scalar(level, "level")
-    if not level < 1:
-        raise ValueError(f"level must be below 1 (got {level})")
-    rtol = validation.positive_scalar(rtol, "rtol")
-    if not rtol < 1:
-        raise ValueError(f"rtol must be below 1 (got {rtol})")
     constant = calibration.slow_layer(prior).constant
-    s = prior.sample(m, np.random.default_rng(validation.rng(rng)))
+    s = prior.sample(m, np.random.default_rng(rng))
     b0 = max(START_FRACTION * (level / constant) ** 2 * m, MIN_START)
     a0 = float(calibration.a_star(b0, prior))
 
@@ -200,6 +216,9 @@ class Prediction(NamedTuple):
     constant: float
 
 
+@validation.constrained(
+    m=validation.Integer(minimum=2), level=FRACTION, prior=calibration.BELOW_ONE
+)
 def predicted_freeze(m, prior, level=0.5):
     """``b_T = (level / C(b_T))² m`` with the finite-``b`` constant of the flow's path.
 
@@ -237,10 +256,6 @@ def predicted_freeze(m, prior, level=0.5):
     >>> 2.4 < out.constant < 2.9, bool(abs(out.b - law) < 1e-6 * out.b)
     (True, True)
     """
-    m = validation.count(m, "m", minimum=2)
-    level = validation.positive_scalar(level, "level")
-    if not level < 1:
-        raise ValueError(f"level must be below 1 (got {level})")
     constant = calibration.slow_layer(prior).constant
     b0 = max(START_FRACTION * (level / constant) ** 2 * m, MIN_START)
     # the flow takes a time of about b^4 to reach b: to about 3 times the freeze
@@ -293,6 +308,7 @@ class ShareRange(NamedTuple):
     isotropic: float
 
 
+@validation.constrained(level=validation.PositiveScalar())
 def predicted_share(level):
     """The share of corpora frozen with ``rho <= 1/2``, task sampling alone.
 
@@ -324,7 +340,6 @@ def predicted_share(level):
     >>> round(out.one_direction, 3), round(out.isotropic, 3)
     (0.683, 0.632)
     """
-    level = validation.positive_scalar(level, "level")
     edge = 0.5 / level
     return ShareRange(
         float(special.erf(edge / np.sqrt(2.0))), float(-np.expm1(-(edge**2)))

@@ -66,6 +66,10 @@ class FarRun(NamedTuple):
     failed: np.ndarray
 
 
+_UNIFORM = pretraining.UNIFORM
+
+
+@validation.constrained(m=validation.Integer(), n=validation.Integer(), prior=_UNIFORM)
 def certified_step(m, n, prior):
     """The constant step of a certified run of shape ``(m, n)``, and its start.
 
@@ -92,11 +96,19 @@ def certified_step(m, n, prior):
     >>> b0, round(eta, 2)
     (2.5, 5.6)
     """
-    validation.instance(prior, tasks.Uniform, "prior")
     theta0, eta = corpus_rule.size_start(m, n, prior)
     return theta0, eta * corpus_rule.CERTIFIED_FRACTION
 
 
+@validation.constrained(
+    sizes=validation.Rows(2, 1),
+    prior=_UNIFORM,
+    corpora=validation.Integer(),
+    seed=validation.Seed(as_given=True),
+    steps=validation.Integer(),
+    points=validation.Integer(minimum=2),
+    level=validation.PositiveScalar(),
+)
 def run_far(sizes, prior, corpora, seed, steps=100_000, points=25, level=0.5):
     """Corpora trained at the certified constant step, through the freeze and on.
 
@@ -138,13 +150,6 @@ def run_far(sizes, prior, corpora, seed, steps=100_000, points=25, level=0.5):
     >>> run.steps.tolist(), bool(np.all(run.b[:, -1] > run.freeze_b))
     ([1, 7, 45, 300], True)
     """
-    sizes = validation.count_rows(sizes, "sizes", (2, 1))
-    validation.instance(prior, tasks.Uniform, "prior")
-    corpora = validation.count(corpora, "corpora")
-    validation.seed(seed, "seed")
-    steps = validation.count(steps, "steps")
-    points = validation.count(points, "points", minimum=2)
-    level = validation.positive_scalar(level, "level")
     at = np.unique(np.round(np.geomspace(1, steps, points)).astype(int))
     out = []
     for i, (m, n) in enumerate(sizes):
@@ -187,6 +192,11 @@ def _run_size(drawn, prior, at, level):
     )  # fmt: skip
 
 
+@validation.constrained(
+    corpus=validation.Instance(Corpus),
+    b=validation.PositiveScalar(),
+    guess=validation.Scalar(),
+)
 def corpus_valley(corpus, b, guess):
     """The minimizer in ``a`` of the corpus loss at scale ``b`` (the corpus valley).
 
@@ -220,9 +230,6 @@ def corpus_valley(corpus, b, guess):
     >>> abs(corpus.gradient(a, 40.0)[0]) < 1e-9
     True
     """
-    validation.instance(corpus, Corpus, "corpus")
-    b = validation.positive_scalar(b, "b")
-    guess = validation.scalar(guess, "guess")
     follower = corpus.follow()
 
     def slope(a):
@@ -238,6 +245,14 @@ def corpus_valley(corpus, b, guess):
     return float(brentq(slope, lo, hi, xtol=1e-12, rtol=1e-14))
 
 
+@validation.constrained(
+    m=validation.Integer(),
+    n=validation.Integer(),
+    prior=_UNIFORM,
+    corpora=validation.Integer(),
+    seed=validation.Seed(as_given=True),
+    index=validation.Integer(minimum=0),
+)
 def collapse_points(m, n, prior, corpora, seed, index):
     """``c = max_j (x+_j - x-_j)`` of each corpus of :func:`run_far`'s size ``index``.
 
@@ -271,11 +286,6 @@ def collapse_points(m, n, prior, corpora, seed, index):
     >>> c.shape, bool(np.all((0 < c) & (c < 1)))
     ((2,), True)
     """
-    m, n = validation.count(m, "m"), validation.count(n, "n")
-    validation.instance(prior, tasks.Uniform, "prior")
-    corpora = validation.count(corpora, "corpora")
-    validation.seed(seed, "seed")
-    index = validation.count(index, "index", minimum=0)
     out = np.empty(corpora)
     for r in range(corpora):
         rng = np.random.default_rng(pretraining.stream(seed, index, r))
@@ -286,6 +296,7 @@ def collapse_points(m, n, prior, corpora, seed, index):
     return out
 
 
+@validation.constrained(c=validation.Finite(), prior=_UNIFORM)
 def lost_share(c, prior):
     """The prior's share above ``c``, ``(hi - c)_+ / (hi - lo)``.
 
@@ -306,11 +317,18 @@ def lost_share(c, prior):
     >>> lost_share([0.86, 0.95], tasks.Uniform(0.1, 0.9)).round(3).tolist()
     [0.05, 0.0]
     """
-    c = validation.finite(c, "c")
-    validation.instance(prior, tasks.Uniform, "prior")
-    return np.clip(prior.hi - c, 0.0, None) / (prior.hi - prior.lo)
+    return np.clip(prior.hi - np.asarray(c, dtype=float), 0.0, None) / (
+        prior.hi - prior.lo
+    )
 
 
+def _broadcast(values):
+    validation.broadcastable((values["a"], values["b"]), ("a", "b"))
+
+
+@validation.constrained(
+    _broadcast, a=validation.Finite(), b=validation.Finite(), prior=_UNIFORM
+)
 def averaged_error(a, b, prior):
     """Prior-averaged fresh-context error, and the share of the prior collapsed.
 
@@ -338,8 +356,7 @@ def averaged_error(a, b, prior):
     >>> bool(0.02 < error < 0.03), float(lost)
     (True, 0.0)
     """
-    a, b = np.broadcast_arrays(*validation.parameters(a, b))
-    validation.instance(prior, tasks.Uniform, "prior")
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
     lo, hi = prior.lo, prior.hi
     grid = lo + (hi - lo) * (np.arange(PRIOR_POINTS) + 0.5) / PRIOR_POINTS
     off = np.abs(population.residual(a[..., None], b[..., None], grid)[0])
@@ -379,6 +396,29 @@ class ValleyErrors(NamedTuple):
     s_max: np.ndarray
 
 
+def _shape(value, name):
+    (m, n), = validation.count_rows([value], name, (2, 1))  # fmt: skip
+    return m, n
+
+
+def _increasing(values):
+    factors = values["factors"]
+    if factors.ndim != 1 or np.any(np.diff(factors) <= 0):
+        raise ValueError("factors must be an increasing 1-D sequence")
+
+
+@validation.constrained(
+    _increasing,
+    shape=validation.Constraint(
+        _shape, ((None, TypeError), ((1, 1), ValueError), ((2, 0), ValueError))
+    ),
+    prior=_UNIFORM,
+    corpora=validation.Integer(),
+    seed=validation.Seed(as_given=True),
+    index=validation.Integer(minimum=0),
+    factors=validation.Positive(),
+    thresholds=validation.UnitInterval(),
+)
 def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESHOLDS):
     """The corpora of :func:`run_far` (size ``index``) along their valleys.
 
@@ -420,15 +460,8 @@ def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESH
     >>> out.error.shape, bool(out.error[0, 1, 0] < out.error[0, 0, 0])
     ((1, 2, 4), True)
     """
-    (m, n), = validation.count_rows([shape], "shape", (2, 1))  # fmt: skip
-    validation.instance(prior, tasks.Uniform, "prior")
-    corpora = validation.count(corpora, "corpora")
-    validation.seed(seed, "seed")
-    index = validation.count(index, "index", minimum=0)
-    factors = validation.positive(factors, "factors")
-    if factors.ndim != 1 or np.any(np.diff(factors) <= 0):
-        raise ValueError("factors must be an increasing 1-D sequence")
-    s = validation.unit_interval(thresholds, "thresholds")
+    m, n = shape
+    factors, s = np.asarray(factors, dtype=float), np.asarray(thresholds, dtype=float)
     scales = factors * min(m, n)
     a = np.full((corpora, scales.size), np.nan)
     s_max = np.zeros(corpora)

@@ -50,6 +50,19 @@ class Strategies(NamedTuple):
         return crossover(self.t[1:], self.posthoc[1:], self.symmetrized.loss[1:])
 
 
+def _start(values):
+    validation.positive_scalar(values["theta0"][1], "theta0[1] (b)")
+
+
+@validation.constrained(
+    _start,
+    prior=validation.DensityLaw(),
+    theta0=validation.Point(),
+    t_max=symmetrization.T_MAX,
+    points=validation.Integer(minimum=2),
+    rule=symmetrization.RULE,
+    rtol=validation.PositiveScalar(),
+)
 def compare(prior, theta0, t_max, points=60, rule="average", rtol=1e-10):
     """Run the one-head and the symmetrized population flows and compare the losses.
 
@@ -84,18 +97,6 @@ def compare(prior, theta0, t_max, points=60, rule="average", rtol=1e-10):
     TypeError
         If ``prior`` is not a prior.
     """
-    validation.density_law(prior, "prior")
-    theta0 = validation.point(theta0)
-    validation.positive_scalar(theta0[1], "theta0[1] (b)")
-    t_max = validation.positive_scalar(t_max, "t_max")
-    if t_max <= 1e-2:
-        raise ValueError(f"t_max must exceed 1e-2 (got {t_max})")
-    points = validation.count(points, "points", minimum=2)
-    if rule not in symmetrization.RESIDUALS:
-        raise ValueError(
-            f"rule must be one of {tuple(symmetrization.RESIDUALS)} (got {rule!r})"
-        )
-    rtol = validation.positive_scalar(rtol, "rtol")
     times = np.concatenate([[0.0], np.geomspace(1e-2, t_max, points)])
     run = partial(
         training.flow, times=times, rtol=rtol, atol=rtol * 1e-2, log_time=True
@@ -107,6 +108,19 @@ def compare(prior, theta0, t_max, points=60, rule="average", rtol=1e-10):
     return Strategies(one.t, one, sym, posthoc)
 
 
+def _one_shape(values):
+    a, b = values["a"], values["b"]
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have one shape (got {a.shape} and {b.shape})")
+
+
+@validation.constrained(
+    _one_shape,
+    a=validation.Finite(),
+    b=validation.Positive(),
+    prior=validation.DensityLaw(),
+    rule=symmetrization.RULE,
+)
 def cubed_loss(a, b, prior, rule="average"):
     """``b³ L̄(a, b)``: the scaled population loss of a symmetrized head, elementwise.
 
@@ -132,15 +146,6 @@ def cubed_loss(a, b, prior, rule="average"):
     TypeError
         If ``prior`` is not a prior.
     """
-    validation.density_law(prior, "prior")
-    a = validation.finite(a, "a")
-    b = validation.positive(b, "b")
-    if a.shape != b.shape:
-        raise ValueError(f"a and b must have one shape (got {a.shape} and {b.shape})")
-    if rule not in symmetrization.RESIDUALS:
-        raise ValueError(
-            f"rule must be one of {tuple(symmetrization.RESIDUALS)} (got {rule!r})"
-        )
     loss = [
         symmetrization.loss_and_gradient(ai, bi, prior, rule)[0]
         for ai, bi in zip(a.ravel(), b.ravel())
@@ -148,6 +153,20 @@ def cubed_loss(a, b, prior, rule="average"):
     return b**3 * np.reshape(loss, b.shape)
 
 
+def _records(values):
+    t, first, second = values["t"], values["first"], values["second"]
+    if t.ndim != 1 or first.shape != t.shape or second.shape != t.shape:
+        raise ValueError("t, first and second must be one-dimensional, of one shape")
+    if np.any(np.diff(t) <= 0):
+        raise ValueError("t must be increasing")
+
+
+@validation.constrained(
+    _records,
+    t=validation.Positive(),
+    first=validation.Positive(),
+    second=validation.Positive(),
+)
 def crossover(t, first, second):
     """The last time at which two curves change order (log-log interpolation).
 
@@ -172,13 +191,6 @@ def crossover(t, first, second):
         If the arrays differ in shape, are not one-dimensional, or hold a value that is
         not positive, or if ``t`` is not increasing.
     """
-    t = validation.positive(t, "t")
-    first = validation.positive(first, "first")
-    second = validation.positive(second, "second")
-    if t.ndim != 1 or first.shape != t.shape or second.shape != t.shape:
-        raise ValueError("t, first and second must be one-dimensional, of one shape")
-    if np.any(np.diff(t) <= 0):
-        raise ValueError("t must be increasing")
     gap = np.log(first) - np.log(second)
     sign = np.sign(gap)
     for i in range(sign.size - 2, -1, -1):  # a zero takes the sign that follows it

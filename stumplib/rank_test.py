@@ -44,6 +44,50 @@ class RankTest(NamedTuple):
     exact: bool = True
 
 
+def _strata_match(values):
+    first, second = values["first"], values["second"]
+    if len(first) != len(second):
+        raise ValueError(
+            f"first and second must have as many strata (got {len(first)} and "
+            f"{len(second)})"
+        )
+
+
+def _samples(value, name):
+    """``value`` as a non-empty list of non-empty finite 1-D float arrays."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+        raise TypeError(
+            f"{name} must be a sequence of samples, one per stratum "
+            f"(got {type(value).__name__})"
+        )
+    if len(value) == 0:
+        raise ValueError(f"{name} must hold at least one stratum")
+    samples = []
+    for i, sample in enumerate(value):
+        x = validation.finite(sample, f"{name}[{i}]")
+        if x.ndim != 1 or x.size == 0:
+            raise ValueError(
+                f"{name}[{i}] must be a non-empty 1-D sample (got shape {x.shape})"
+            )
+        samples.append(x)
+    return samples
+
+
+#: Samples, one a stratum: a non-empty sequence of non-empty finite 1-D samples.
+SAMPLES = validation.Constraint(
+    _samples,
+    (
+        (None, TypeError),
+        ("1", TypeError),
+        ([], ValueError),
+        ([[]], ValueError),
+        ([[1.0, np.nan]], ValueError),
+        ([[[1.0]]], ValueError),
+    ),
+)
+
+
+@validation.constrained(_strata_match, first=SAMPLES, second=SAMPLES)
 def stratified_rank_sum(first, second):
     """Stratified rank-sum test that two draws follow the same law.
 
@@ -74,7 +118,10 @@ def stratified_rank_sum(first, second):
     >>> round(test.p_value, 4), test.statistic, test.exact
     (0.1, -4.5, True)
     """
-    strata = [_doubled_ranks(x, y) for x, y in _strata(first, second)]
+    strata = [
+        _doubled_ranks(np.asarray(x, float), np.asarray(y, float))
+        for x, y in zip(first, second)
+    ]
     observed = sum(int(r[:size].sum()) - size * (r.size + 1) for r, size in strata)
     if sum(_work(r, size) for r, size in strata) > EXACT_WORK:
         return _normal(strata, observed)
@@ -145,34 +192,3 @@ def _normal(strata, observed):
     return RankTest(
         observed / 2, float(min(1.0, 2 * stats.norm.sf(z))), float(z), False
     )
-
-
-def _strata(first, second):
-    """The strata as pairs of finite 1-D float arrays, each non-empty."""
-    first, second = _samples(first, "first"), _samples(second, "second")
-    if len(first) != len(second):
-        raise ValueError(
-            f"first and second must have as many strata (got {len(first)} and "
-            f"{len(second)})"
-        )
-    return list(zip(first, second))
-
-
-def _samples(value, name):
-    """``value`` as a non-empty list of non-empty finite 1-D float arrays."""
-    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
-        raise TypeError(
-            f"{name} must be a sequence of samples, one per stratum "
-            f"(got {type(value).__name__})"
-        )
-    if len(value) == 0:
-        raise ValueError(f"{name} must hold at least one stratum")
-    samples = []
-    for i, sample in enumerate(value):
-        x = validation.finite(sample, f"{name}[{i}]")
-        if x.ndim != 1 or x.size == 0:
-            raise ValueError(
-                f"{name}[{i}] must be a non-empty 1-D sample (got shape {x.shape})"
-            )
-        samples.append(x)
-    return samples

@@ -20,6 +20,22 @@ from scipy import special, stats
 from . import baselines, tasks, validation
 
 
+def _one_dimensional(values):
+    thresholds = values["thresholds"]
+    if thresholds.ndim != 1:
+        raise ValueError(
+            f"thresholds must be one-dimensional (got shape {thresholds.shape})"
+        )
+
+
+@validation.constrained(
+    _one_dimensional,
+    rules=validation.Rules(),
+    n=validation.Integer(),
+    thresholds=validation.UnitInterval(),
+    seed=validation.Seed(),
+    tasks_per_batch=validation.Integer(minimum=2),
+)
 def pointwise_risks(rules, n, thresholds, seed, tasks_per_batch=20000):
     """Monte Carlo risks of several rules at each threshold of a grid.
 
@@ -46,13 +62,6 @@ def pointwise_risks(rules, n, thresholds, seed, tasks_per_batch=20000):
     ValueError
         If ``thresholds`` is not 1-D.
     """
-    rules = validation.rules(rules)
-    thresholds = validation.unit_interval(thresholds, "thresholds")
-    if thresholds.ndim != 1:
-        raise ValueError(
-            f"thresholds must be one-dimensional (got shape {thresholds.shape})"
-        )
-    seed = validation.seed(seed)
     runs = [
         baselines.monte_carlo_risks(
             rules,
@@ -109,6 +118,14 @@ class RiskCurves(NamedTuple):
         }
 
 
+@validation.constrained(
+    rules=validation.Rules(),
+    sizes=validation.Integers(),
+    prior=validation.Sampler(),
+    tasks_per_size=validation.Integer(minimum=2),
+    seed=validation.Seed(),
+    batch=validation.Integer(),
+)
 def risk_curves(rules, sizes, prior, tasks_per_size, seed, batch=2_000_000):
     """Monte Carlo risks of several rules over context sizes, the same tasks count each.
 
@@ -136,12 +153,6 @@ def risk_curves(rules, sizes, prior, tasks_per_size, seed, batch=2_000_000):
     -------
     RiskCurves
     """
-    rules = validation.rules(rules)
-    sizes = np.atleast_1d(validation.finite(sizes, "sizes"))
-    sizes = [validation.count(n, "sizes") for n in sizes.ravel().tolist()]
-    tasks_per_size = validation.count(tasks_per_size, "tasks_per_size", minimum=2)
-    batch = validation.count(batch, "batch")
-    seed = validation.seed(seed)
     runs, counts = [], []
     for k, n in enumerate(sizes):
         per_batch = max(2, min(tasks_per_size, batch // n))
@@ -167,6 +178,19 @@ def risk_curves(rules, sizes, prior, tasks_per_size, seed, batch=2_000_000):
     return RiskCurves(np.array(sizes), risks, np.array(counts))
 
 
+def _not_empty(values):
+    names = ("measured", "errors", "exact")
+    shape = validation.broadcastable([values[n] for n in names], names)
+    if 0 in shape:
+        raise ValueError("measured must not be empty")
+
+
+@validation.constrained(
+    _not_empty,
+    measured=validation.Finite(),
+    errors=validation.Positive(),
+    exact=validation.Finite(),
+)
 def largest_z(measured, errors, exact):
     """The largest ``|measured - exact| / errors`` over a set of Monte Carlo risks.
 
@@ -185,16 +209,29 @@ def largest_z(measured, errors, exact):
     ValueError
         If ``measured`` is empty.
     """
-    measured = validation.finite(measured, "measured")
-    errors = validation.positive(errors, "errors")
-    exact = validation.finite(exact, "exact")
-    validation.broadcastable((measured, errors, exact), ("measured", "errors", "exact"))
-    z = np.abs(measured - exact) / errors
-    if z.size == 0:
-        raise ValueError("measured must not be empty")
+    z = np.abs(np.subtract(measured, exact)) / errors
     return float(np.max(z))
 
 
+def _level(alpha, name):
+    alpha = validation.scalar(alpha, name)
+    if not 0 < alpha < 1:
+        raise ValueError(f"{name} must lie in (0, 1) (got {alpha:g})")
+    return alpha
+
+
+@validation.constrained(
+    comparisons=validation.Integer(maximum=None),
+    alpha=validation.Constraint(
+        _level,
+        (
+            (0.0, ValueError),
+            (1.0, ValueError),
+            (np.nan, ValueError),
+            ("0.1", TypeError),
+        ),
+    ),
+)
 def z_threshold(comparisons, alpha):
     """Bonferroni threshold for ``max |z|`` of ``comparisons`` scores, level ``alpha``.
 
@@ -222,38 +259,12 @@ def z_threshold(comparisons, alpha):
     ValueError
         If ``alpha`` is not in (0, 1).
     """
-    comparisons = validation.count(comparisons, "comparisons", maximum=None)
-    alpha = validation.scalar(alpha, "alpha")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie in (0, 1) (got {alpha:g})")
     log_tail = math.log(alpha) - math.log(2) - math.log(comparisons)
     if log_tail > math.log(np.finfo(float).tiny):
         return float(stats.norm.isf(alpha / (2 * comparisons)))
     # a tail probability below the smallest normal float (or a count past the floats):
     # the quantile from its logarithm
     return float(-special.ndtri_exp(log_tail))
-
-
-def ratio(numerator, denominator):
-    """The ratio of two Monte Carlo risks and its first-order standard error.
-
-    Parameters
-    ----------
-    numerator, denominator : (float, float)
-        Each a risk (positive) and its standard error (non-negative), as returned by
-        :func:`stumplib.baselines.monte_carlo_risks`.
-
-    Returns
-    -------
-    (float, float)
-        ``r = r1 / r2`` and ``r * hypot(se1 / r1, se2 / r2)`` (errors independent).
-    """
-    (r1, se1), (r2, se2) = (
-        _risk(numerator, "numerator"),
-        _risk(denominator, "denominator"),
-    )
-    value = r1 / r2
-    return value, value * float(np.hypot(se1 / r1, se2 / r2))
 
 
 def _risk(pair, name):
@@ -268,3 +279,35 @@ def _risk(pair, name):
             f"{name} must hold a positive risk and a non-negative standard error"
         )
     return risk, error
+
+
+_NOT_A_RISK = (
+    ((1.0,), ValueError),
+    ((-1.0, 0.1), ValueError),
+    ((1.0, -0.1), ValueError),
+    ((1.0, np.nan), ValueError),
+    (None, TypeError),
+)
+
+
+@validation.constrained(
+    numerator=validation.Constraint(_risk, _NOT_A_RISK),
+    denominator=validation.Constraint(_risk, _NOT_A_RISK),
+)
+def ratio(numerator, denominator):
+    """The ratio of two Monte Carlo risks and its first-order standard error.
+
+    Parameters
+    ----------
+    numerator, denominator : (float, float)
+        Each a risk (positive) and its standard error (non-negative), as returned by
+        :func:`stumplib.baselines.monte_carlo_risks`.
+
+    Returns
+    -------
+    (float, float)
+        ``r = r1 / r2`` and ``r * hypot(se1 / r1, se2 / r2)`` (errors independent).
+    """
+    (r1, se1), (r2, se2) = numerator, denominator
+    value = r1 / r2
+    return value, value * float(np.hypot(se1 / r1, se2 / r2))

@@ -60,6 +60,7 @@ class Shapes(NamedTuple):
     thresholds: np.ndarray
 
 
+@validation.constrained(k=validation.Integer(), ratio=validation.PositiveScalar())
 def shape_of(k, ratio):
     """The shape ``(m, n)`` with ``m ∧ n = k`` and ``m / n`` nearest ``ratio``.
 
@@ -84,13 +85,27 @@ def shape_of(k, ratio):
     >>> shape_of(100, 4), shape_of(100, 0.25), shape_of(100, 1)
     ((400, 100), (100, 400), (100, 100))
     """
-    k = validation.count(k, "k")
-    ratio = validation.positive_scalar(ratio, "ratio")
     if ratio >= 1:
         return round(k * ratio), k
     return k, round(k / ratio)
 
 
+def _ratios(values):
+    ratios = values["ratios"]
+    if ratios.ndim != 1 or not ratios.size:
+        raise ValueError(f"ratios must be a non-empty 1-D sequence (got {ratios!r})")
+
+
+@validation.constrained(
+    _ratios,
+    k=validation.Integer(minimum=2),
+    ratios=validation.Positive(),
+    prior=validation.Instance(tasks.Uniform),
+    corpora=validation.Integer(),
+    seed=validation.Seed(as_given=True),
+    level=validation.PositiveScalar(),
+    n_workers=validation.Integer(optional=True),
+)
 def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
     """Corpora of each shape frozen at a certified step and evaluated.
 
@@ -131,14 +146,6 @@ def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
     >>> out.m.tolist(), out.n.tolist(), bool(np.all(out.q_max <= 2 / 9))
     ([8, 16], [16, 8], True)
     """
-    k = validation.count(k, "k", minimum=2)
-    ratios = validation.positive(ratios, "ratios")
-    if ratios.ndim != 1 or not ratios.size:
-        raise ValueError(f"ratios must be a non-empty 1-D sequence (got {ratios!r})")
-    validation.instance(prior, tasks.Uniform, "prior")
-    corpora = validation.count(corpora, "corpora")
-    validation.seed(seed, "seed")
-    level = validation.positive_scalar(level, "level")
     shapes = [shape_of(k, float(v)) for v in ratios]
     items = [
         (m, n, prior, pretraining.stream(seed, i, r), level)
@@ -241,6 +248,32 @@ def corpora_of(grids):
     return Corpora(*(np.concatenate(column) for column in zip(*parts)))
 
 
+def _points(values):
+    """``y`` (N,) and ``x`` (N,) or (N, J), one label a point, a degree of freedom."""
+    y, x, groups = values["y"], values["x"], values["groups"]
+    if y.ndim != 1 or x.shape[:1] != y.shape or x.ndim > 2:
+        raise ValueError(
+            f"x must be of shape (N,) or (N, J) with y of shape (N,) "
+            f"(got {x.shape} and {y.shape})"
+        )
+    if groups is not None and groups.shape != y.shape:
+        raise ValueError(
+            f"groups must hold one label per point (got {groups.shape} for {y.shape})"
+        )
+    fitted = (1 if groups is None else np.unique(groups).size) + x[0].size
+    if y.size <= fitted:
+        raise ValueError(
+            f"y must hold more points than the fit's {fitted} intercepts and slopes, "
+            f"to leave a degree of freedom for the standard errors (got {y.size})"
+        )
+
+
+@validation.constrained(
+    _points,
+    y=validation.Positive(),
+    x=validation.Positive(),
+    groups=validation.Finite(optional=True),
+)
 def log_slopes(y, x, groups=None):
     """Slopes of ``log y`` in ``log x``, with one intercept a group.
 
@@ -255,7 +288,8 @@ def log_slopes(y, x, groups=None):
     x : array_like, shape (N,) or (N, J)
         Positive regressors, one column a slope.
     groups : array_like, shape (N,), optional
-        Labels; each distinct label has its own intercept (one intercept if omitted).
+        Numeric labels; each distinct label has its own intercept (one intercept if
+        omitted).
 
     Returns
     -------
@@ -276,18 +310,7 @@ def log_slopes(y, x, groups=None):
     >>> round(float(fit.coef[0]), 12)
     -1.0
     """
-    y = validation.positive(y, "y")
-    x = validation.positive(x, "x")
-    if y.ndim != 1 or x.shape[:1] != y.shape or x.ndim > 2:
-        raise ValueError(
-            f"x must be of shape (N,) or (N, J) with y of shape (N,) "
-            f"(got {x.shape} and {y.shape})"
-        )
-    labels = np.zeros(y.shape) if groups is None else np.asarray(groups)
-    if labels.shape != y.shape:
-        raise ValueError(
-            f"groups must hold one label per point (got {labels.shape} for {y.shape})"
-        )
+    labels = np.zeros(y.shape) if groups is None else groups
     slopes = np.log(x.reshape(len(y), -1))
     design = np.column_stack(
         [labels == label for label in np.unique(labels)] + [slopes]

@@ -54,6 +54,12 @@ SLACK = 16
 SPARE = 0.01
 
 
+def _task_of(values):
+    m, task = values["self"].s.size, values["task"]
+    if task >= m:
+        raise ValueError(f"task must be below m = {m} (got {task})")
+
+
 class SparseCorpus(Corpus):
     """A corpus with uniform features that holds only the members that carry weight.
 
@@ -75,6 +81,13 @@ class SparseCorpus(Corpus):
         raise TypeError("a SparseCorpus is drawn by SparseCorpus.sample")
 
     @classmethod
+    @validation.constrained(
+        m=validation.Integer(),
+        n=validation.Integer(),
+        b_min=validation.PositiveScalar(),
+        prior=validation.Law("sample"),
+        seed=validation.Seed(as_given=True),
+    )
     def sample(cls, m, n, b_min, prior=tasks.Uniform(0.1, 0.9), seed=0):
         """Draw a corpus of ``m`` tasks with ``n`` uniform features each.
 
@@ -101,10 +114,7 @@ class SparseCorpus(Corpus):
         >>> bool((corpus.held <= corpus.counts).all())
         True
         """
-        m, n = validation.count(m, "m"), validation.count(n, "n")
-        b_min = validation.positive_scalar(b_min, "b_min")
-        validation.law(prior, "prior", ("sample",))
-        seed = validation.seed(seed)
+        seed = validation.seed(seed)  # its tuple form, for a seed passed on as given
         rng = np.random.default_rng(seed)
         s = validation.unit_interval(prior.sample(m, rng), "prior")
         positives = rng.binomial(n, 1.0 - s)
@@ -251,6 +261,7 @@ class SparseCorpus(Corpus):
         """
         return self._sizes.copy()
 
+    @validation.constrained(_task_of, task=validation.Integer(minimum=0))
     def members(self, task):
         """The features held of task ``task``: ``(negatives, positives)``, each
         ascending (the smallest members of each class).
@@ -262,14 +273,12 @@ class SparseCorpus(Corpus):
         >>> bool(negatives.max() < corpus.s[0] < positives.min())
         True
         """
-        task = validation.count(task, "task", minimum=0)
-        if task >= self.s.size:
-            raise ValueError(f"task must be below m = {self.s.size} (got {task})")
         return tuple(
             self._lead[task, c] + self._dev[c][start[task] : start[task + 1]]
             for c, start in enumerate(self._starts)
         )
 
+    @validation.constrained(a=validation.Scalar(), b=validation.PositiveScalar())
     def left_out_bound(self, a, b):
         """Bound on the weight of the members not held, relative to their task's leader,
         at one point ``(a, b)`` with ``b > 0``: the sum over classes of
@@ -283,9 +292,6 @@ class SparseCorpus(Corpus):
         >>> bool(corpus.left_out_bound(12.0, 12.0).max() < np.exp(-40))
         True
         """
-        a, b = validation.scalar_parameters(a, b)
-        if b <= 0:
-            raise ValueError(f"b must be positive (got {b:g})")
         with np.errstate(invalid="ignore"):  # a complete or empty class: 0 e^{-inf}
             weight = np.exp(-self._gaps(a, b) - b * self._reach)
             bound = (self._counts - self._sizes) * weight
@@ -436,9 +442,9 @@ class SparseFollower(corpus_module.Follower):
     #: ``x_J`` of the term count's reach (``_term_reach``) for ``J = 1 .. TERMS``.
     REACH = _term_reach(corpus_module.Follower.TERMS)
 
+    @validation.constrained(corpus=validation.Instance(SparseCorpus))
     def __init__(self, corpus):
-        super().__init__(corpus)  # a Corpus ...
-        validation.instance(corpus, SparseCorpus, "corpus")  # ... and a sparse one
+        super().__init__(corpus)
         lead = corpus._lead_by_class
         self._rise = lead[1] - lead[0]  # a - b * rise: the positives' score above
         empty = np.ascontiguousarray(corpus._empty.T)
@@ -595,6 +601,7 @@ def _plain(value):
     return float(value) if value.ndim == 0 else value.tolist()
 
 
+@validation.constrained(b0=validation.PositiveScalar(), n=validation.Integer())
 def lowest_anchor(b0, n):
     """The lowest scale a :class:`~stumplib.corpus.Follower` evaluates on a run from
     ``b0`` over contexts of ``n`` examples: ``b0 - R(b0)``, with ``R`` the radius of its
@@ -618,8 +625,6 @@ def lowest_anchor(b0, n):
     >>> round(lowest_anchor(100.0, 1000), 3)
     97.913
     """
-    b0 = validation.positive_scalar(b0, "b0")
-    n = validation.count(n, "n")
     cutoff = corpus_module.window_cutoff(n)
     return float(b0 - corpus_module.expansion_radius(b0, cutoff))
 

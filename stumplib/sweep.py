@@ -40,6 +40,14 @@ def workers():
     return count
 
 
+#: A callable sent to the workers as given (a wrapper would not pickle).
+SENT = validation.Constraint(
+    validation.function, ((None, TypeError), (0.5, TypeError), ("abs", TypeError))
+)
+
+
+# n_workers and backend are checked where used: the library passes them on as given
+@validation.constrained(function=SENT, cost=validation.Function(optional=True))
 def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
     """``[function(item) for item in items]``, computed in parallel.
 
@@ -71,12 +79,10 @@ def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
     ValueError
         If ``backend`` is neither None nor ``'dask'``.
     """
-    validation.function(function, "function")
     items = list(items)
     if backend not in (None, "dask"):
         raise ValueError(f"backend must be None or 'dask' (got {backend!r})")
     if cost is not None:
-        validation.function(cost, "cost")
         order = sorted(range(len(items)), key=lambda i: -cost(items[i]))  # stable
         done = run(function, [items[i] for i in order], n_workers, backend, desc)
         out = [None] * len(items)
@@ -101,6 +107,7 @@ def run(function, items, n_workers=None, backend=None, desc="sweep", cost=None):
     )
 
 
+@validation.constrained(function=SENT)
 def as_done(function, items, n_workers=None):
     """``function(item)`` for each item, in parallel, yielded as each call ends.
 
@@ -127,7 +134,6 @@ def as_done(function, items, n_workers=None):
     TypeError, ValueError
         If ``function`` is not callable or ``n_workers`` is not an integer ``>= 1``.
     """
-    validation.function(function, "function")
     n_workers = (
         workers() if n_workers is None else validation.count(n_workers, "n_workers")
     )

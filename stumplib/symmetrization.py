@@ -50,7 +50,28 @@ from . import (
     validation,
 )
 
+_POINTS = dict(a=validation.Finite(), b=validation.Finite())
+_CONTEXT = dict(x=validation.UnitInterval(), y=validation.Labels())
 
+
+def _complements(values):
+    validation.complements(values["s"], values["q"])
+
+
+_SIDE = dict(
+    a=validation.Scalar(),
+    b=validation.PositiveScalar(),
+    s=validation.UnitInterval(),
+    q=validation.UnitInterval(optional=True),
+)
+
+
+def _thresholds(s, q):
+    s = np.asarray(s, dtype=float)
+    return s, 1.0 - s if q is None else np.asarray(q, dtype=float)
+
+
+@validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def mirrored_estimate(a, b, x, y):
     """The mirrored head ``1 - s_hat(a, b, 1 - x, 1 - y)``, shape ``(...)``.
 
@@ -74,6 +95,7 @@ def mirrored_estimate(a, b, x, y):
     return 1.0 - head.estimate(a, b, *tasks.mirror(x, y))
 
 
+@validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def average_estimate_and_gradient(a, b, x, y):
     """The average of head and mirror and its gradient ``(s_bar, d/da, d/db)``.
 
@@ -102,6 +124,7 @@ def average_estimate_and_gradient(a, b, x, y):
     return 0.5 * (est + 1.0 - est_m), 0.5 * (d_a - d_am), 0.5 * (d_b - d_bm)
 
 
+@validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def average_estimate(a, b, x, y):
     """``(s_hat + mirrored s_hat) / 2``, shape ``(...)``.
 
@@ -124,6 +147,7 @@ def average_estimate(a, b, x, y):
     return average_estimate_and_gradient(a, b, x, y)[0]
 
 
+@validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def log_positive_mass(a, b, x, y):
     """Log of the attention mass ``sum_i w_i y_i`` the head puts on positive examples.
 
@@ -150,6 +174,7 @@ def log_positive_mass(a, b, x, y):
     return head.Contexts(x, y).log_positive_share(a, b)
 
 
+@validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def positive_mass(a, b, x, y):
     """Attention mass ``sum_i w_i y_i`` that the head puts on positive examples.
 
@@ -176,6 +201,7 @@ def positive_mass(a, b, x, y):
     return np.exp(log_positive_mass(a, b, x, y))
 
 
+@validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def evidence_estimate(a, b, x, y):
     """Head and mirror weighted by the evidence each has on its own side.
 
@@ -210,6 +236,7 @@ def evidence_estimate(a, b, x, y):
     return weight * est + (1.0 - weight) * (1.0 - est_m)
 
 
+@validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def joint_estimate(a, b, x, y):
     """One softmax over the head's and the mirrored head's scores.
 
@@ -234,16 +261,15 @@ def joint_estimate(a, b, x, y):
     ValueError
         As :func:`stumplib.head.estimate`.
     """
-    a, b = validation.parameters(a, b)
-    x, y = validation.context(x, y)
-    a = validation.batch(a, "a", x.shape[:-1])[..., None]
-    b = validation.batch(b, "b", x.shape[:-1])[..., None]
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    a, b = (np.broadcast_to(v, x.shape[:-1])[..., None] for v in (a, b))
     scores = np.concatenate([a * y - b * x, a * (1 - y) - b * (1 - x)], axis=-1)
     return np.sum(
         special.softmax(scores, axis=-1) * np.concatenate([x, x], axis=-1), axis=-1
     )
 
 
+@validation.constrained(validation.one_context, **_CONTEXT)
 def mirrored_hard_limit(x, y):
     """Hard limit of the mirrored head: the largest negative.
 
@@ -266,6 +292,7 @@ def mirrored_hard_limit(x, y):
     return 1.0 - head.hard_limit(*tasks.mirror(x, y))
 
 
+@validation.constrained(validation.one_context, **_CONTEXT)
 def average_hard_limit(x, y):
     """Hard limit of the average: the gap midpoint, or the midrange of an empty side.
 
@@ -286,6 +313,7 @@ def average_hard_limit(x, y):
     return 0.5 * (head.hard_limit(x, y) + mirrored_hard_limit(x, y))
 
 
+@validation.constrained(validation.one_context, **_CONTEXT)
 def evidence_hard_limit(x, y):
     """Hard limit of :func:`evidence_estimate`: the gap midpoint, or the present side.
 
@@ -303,7 +331,7 @@ def evidence_hard_limit(x, y):
     ValueError
         If the context is invalid.
     """
-    x, y = validation.context(x, y)
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
     mid = average_hard_limit(x, y)
     return np.where(
@@ -313,6 +341,7 @@ def evidence_hard_limit(x, y):
     )
 
 
+@validation.constrained(validation.one_context, **_CONTEXT)
 def joint_hard_limit(x, y):
     """Hard limit of :func:`joint_estimate`: the side whose top score is higher.
 
@@ -337,7 +366,7 @@ def joint_hard_limit(x, y):
     ValueError
         If the context is invalid.
     """
-    x, y = validation.context(x, y)
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     has_pos, has_neg = y.any(axis=-1), (y == 0).any(axis=-1)
     xm, ym = tasks.mirror(x, y)
     right, right_m = (
@@ -392,6 +421,7 @@ class Side(NamedTuple):
     logit_b: np.ndarray
 
 
+@validation.constrained(_complements, **_SIDE)
 def side(a, b, s, q=None):
     """Edge term ``eps`` and the logit of the positive mass, with gradients.
 
@@ -408,7 +438,7 @@ def side(a, b, s, q=None):
         ``eps``, ``d eps/da``, ``d eps/db``, ``logit(pi_+)`` and its ``b``-derivative
         (its ``a``-derivative is 1).
     """
-    a, b, s, q = _checked(a, b, s, q)
+    s, q = _thresholds(s, q)
     if b >= 1:
         return _side(a, b, s, q)
     excess = _small_side(a, b, s, q)
@@ -455,6 +485,9 @@ def _side(a, b, s, q):
     return Side(eps, eps_a, eps_b, logit, logit_b)
 
 
+@validation.constrained(
+    a=validation.Scalar(), b=validation.PositiveScalar(), s=validation.UnitInterval()
+)
 def edge_terms(a, b, s):
     """``eps(s)`` in the exact decomposition ``s_hat^inf(s) - s = 1/b - eps(s)``.
 
@@ -483,12 +516,7 @@ def edge_terms(a, b, s):
     return one.eps, special.expit(one.logit)
 
 
-def _checked(a, b, s, q):
-    a, b = validation.scalar_parameters(a, b)
-    b = validation.positive_scalar(b, "b")
-    return (a, b, *validation.complements(s, q))
-
-
+@validation.constrained(_complements, **_SIDE)
 def average_residual(a, b, s, q=None):
     """Residual of the mirror average, ``(eps(1 - s) - eps(s))/2``, and its gradient.
 
@@ -505,12 +533,13 @@ def average_residual(a, b, s, q=None):
     -------
     r, r_a, r_b : ndarray
     """
-    a, b, s, q = _checked(a, b, s, q)
+    s, q = _thresholds(s, q)
     one = _side if b >= 1 else _small_side  # the 1/b cancels: excesses below 1
     head, mirror = one(a, b, s, q), one(a, b, q, s)
     return tuple(0.5 * (m - h) for h, m in zip(head[:3], mirror[:3]))
 
 
+@validation.constrained(_complements, **_SIDE)
 def evidence_residual(a, b, s, q=None):
     """Residual of the evidence-aware head at infinite context, and its gradient.
 
@@ -531,7 +560,7 @@ def evidence_residual(a, b, s, q=None):
     -------
     r, r_a, r_b : ndarray
     """
-    a, b, s, q = _checked(a, b, s, q)
+    s, q = _thresholds(s, q)
     if b >= 1:
         head, mirror = _side(a, b, s, q), _side(a, b, q, s)
     else:  # the terms in 1/b (w/b - (1 - w)/b = tilt/b) cancel: excesses below 1
@@ -560,6 +589,31 @@ def evidence_residual(a, b, s, q=None):
 RESIDUALS = {"average": average_residual, "evidence": evidence_residual}
 
 
+def _rule(value, name):
+    if not isinstance(value, str) or value not in RESIDUALS:
+        raise ValueError(f"{name} must be one of {tuple(RESIDUALS)} (got {value!r})")
+    return value
+
+
+def _t_max(value, name):
+    value = validation.positive_scalar(value, name)
+    if value <= 1e-2:
+        raise ValueError(f"{name} must exceed 1e-2 (got {value})")
+    return value
+
+
+#: A combination of head and mirror: a key of :data:`RESIDUALS`.
+RULE = validation.Constraint(_rule, (("joint", ValueError), (None, ValueError)))
+#: The end of a flow recorded from ``t = 1e-2`` on: a number ``> 1e-2``.
+T_MAX = validation.Constraint(
+    _t_max,
+    ((None, TypeError), ("1", TypeError), (np.nan, ValueError), (1e-2, ValueError)),
+)
+
+
+@validation.constrained(
+    a=validation.Scalar(), b=validation.Scalar(), prior=validation.DensityLaw()
+)
 def threshold_nodes(a, b, prior):
     """Quadrature nodes ``(s, q, weight)`` for the symmetrized heads' population losses.
 
@@ -586,11 +640,10 @@ def threshold_nodes(a, b, prior):
     TypeError
         If ``prior`` is not a law with a density.
     """
-    a, b = validation.scalar_parameters(a, b)
     scale = 1.0 / max(abs(b), 1.0)
     edge = max(1e-3 * scale * np.exp(-max(a - b, -a, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
-    lo, hi = validation.density_law(prior, "prior").support
+    lo, hi = prior.support
     points = [quadrature.graded(0.0, edge, 0.5)[1:]]
     points += [
         quadrature.graded(p, 1e-2 * scale) for p in (center, 1.0 - center, lo, 1.0 - hi)
@@ -600,6 +653,12 @@ def threshold_nodes(a, b, prior):
     return population.prior_nodes(prior, breaks, breaks)
 
 
+@validation.constrained(
+    rule=RULE,
+    a=validation.Scalar(),
+    b=validation.PositiveScalar(),
+    prior=validation.DensityLaw(),
+)
 def loss_and_gradient(a, b, prior, rule="average"):
     """Population loss ``E_s r(s)^2`` of a symmetrized head and its gradient.
 
@@ -621,14 +680,17 @@ def loss_and_gradient(a, b, prior, rule="average"):
     ValueError
         If ``rule`` is not one of ``"average"`` or ``"evidence"``.
     """
-    if rule not in RESIDUALS:
-        raise ValueError(f"rule must be one of {tuple(RESIDUALS)} (got {rule!r})")
-    a, b = validation.scalar_parameters(a, b)
-    b = validation.positive_scalar(b, "b")
     s, q, w = threshold_nodes(a, b, prior)
     return population.squared_error(w, *RESIDUALS[rule](a, b, s, q))
 
 
+@validation.constrained(
+    t_max=T_MAX,
+    points=validation.Integer(minimum=2),
+    rtol=validation.PositiveScalar(),
+    loss_and_gradient=validation.Function(),
+    theta0=validation.Point(),
+)
 def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
     """Gradient flow of a symmetrized loss from ``t = 0``, integrated in log time.
 
@@ -657,11 +719,6 @@ def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
     ValueError
         If ``t_max <= 1e-2``.
     """
-    t_max = validation.positive_scalar(t_max, "t_max")
-    if t_max <= 1e-2:
-        raise ValueError(f"t_max must exceed 1e-2 (got {t_max})")
-    points = validation.count(points, "points", minimum=2)
-    rtol = validation.positive_scalar(rtol, "rtol")
     times = np.concatenate([[0.0], np.geomspace(1e-2, t_max, points)])
     return training.flow(
         loss_and_gradient, theta0, times, rtol=rtol, atol=rtol * 1e-2, log_time=True
@@ -683,6 +740,16 @@ class Rates(NamedTuple):
     loss_exponent: np.ndarray
 
 
+def _from_zero(values):
+    if np.any(np.asarray(values["trajectory"].t, dtype=float) < 0):
+        raise ValueError("trajectory.t must be non-negative")
+
+
+@validation.constrained(
+    _from_zero,
+    loss_and_gradient=validation.Function(),
+    trajectory=validation.Trajectory(),
+)
 def rates(loss_and_gradient, trajectory):
     """``db/dlog t = -t dL/db`` and ``dlog L/dlog t = -t |grad L|^2 / L`` per record.
 
@@ -703,10 +770,7 @@ def rates(loss_and_gradient, trajectory):
         If ``trajectory.t`` is negative or the loss is not positive along the
         trajectory.
     """
-    validation.function(loss_and_gradient, "loss_and_gradient")
-    t, a, b = validation.trajectory(trajectory)
-    if np.any(t < 0):
-        raise ValueError("trajectory.t must be non-negative")
+    t, a, b = (np.asarray(getattr(trajectory, k), dtype=float) for k in "tab")
     values = np.array([loss_and_gradient(ai, bi) for ai, bi in zip(a, b)])
     loss, g_a, g_b = values.T
     if np.any(loss <= 0):

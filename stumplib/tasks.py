@@ -40,11 +40,20 @@ def _stirling_remainder(x):
     return (1 / 12 - inv2 * (1 / 360 - inv2 * (1 / 1260 - inv2 / 1680))) / x
 
 
-def _size(size):
+def _size(size, name="size"):
     """A sample size: a count (``>= 0``) or a tuple of counts."""
     if isinstance(size, tuple):
-        return tuple(validation.count(v, "size", minimum=0) for v in size)
-    return validation.count(size, "size", minimum=0)
+        return tuple(validation.count(v, name, minimum=0) for v in size)
+    return validation.count(size, name, minimum=0)
+
+
+#: A sample size: a count (``>= 0``) or a tuple of counts.
+SIZE = validation.Constraint(
+    _size,
+    ((-1, ValueError), (0.5, ValueError), ((2, -1), ValueError), ("3", TypeError)),
+)
+_DRAW = dict(size=SIZE, rng=validation.Rng())
+_AT = dict(s=validation.Finite(), q=validation.Finite(optional=True))
 
 
 @dataclass(frozen=True)
@@ -101,28 +110,30 @@ class Uniform:
         """Centre and width of the law's mass, ``((lo + hi)/2, hi - lo)``."""
         return 0.5 * (self.lo + self.hi), self.hi - self.lo
 
+    @validation.constrained(**_DRAW)
     def sample(self, size, rng):
         """Draw ``size`` values with the generator (or seed) ``rng``."""
-        return np.random.default_rng(validation.rng(rng)).uniform(
-            self.lo, self.hi, _size(size)
-        )
+        return np.random.default_rng(rng).uniform(self.lo, self.hi, size)
 
+    @validation.constrained(**_AT)
     def density(self, s, q=None):
         """Density at ``s`` (``q = 1 - s`` may be given exactly; unused here)."""
-        s = validation.finite(s, "s")
+        s = np.asarray(s, dtype=float)
         return np.where((s >= self.lo) & (s <= self.hi), 1.0 / (self.hi - self.lo), 0.0)
 
+    @validation.constrained(**_AT)
     def log_density(self, s, q=None):
         """Log density at ``s`` (``-inf`` outside ``[lo, hi]``)."""
-        s = validation.finite(s, "s")
+        s = np.asarray(s, dtype=float)
         return np.where(
             (s >= self.lo) & (s <= self.hi), -np.log(self.hi - self.lo), -np.inf
         )
 
+    @validation.constrained(x=validation.Finite())
     def cdf(self, x):
         """Distribution function at ``x``."""
         return np.clip(
-            (validation.finite(x, "x") - self.lo) / (self.hi - self.lo), 0.0, 1.0
+            (np.asarray(x, dtype=float) - self.lo) / (self.hi - self.lo), 0.0, 1.0
         )
 
 
@@ -176,16 +187,17 @@ class Beta:
         mean = self.alpha / total
         return mean, float(np.sqrt(mean * (self.beta / total) / (total + 1.0)))
 
+    @validation.constrained(**_DRAW)
     def sample(self, size, rng):
         """Draw ``size`` values with the generator (or seed) ``rng``."""
-        return np.random.default_rng(validation.rng(rng)).beta(
-            self.alpha, self.beta, _size(size)
-        )
+        return np.random.default_rng(rng).beta(self.alpha, self.beta, size)
 
+    @validation.constrained(**_AT)
     def density(self, s, q=None):
         """Density at ``s``; pass ``q = 1 - s`` exactly to resolve ``s`` near 1."""
         return np.exp(self.log_density(s, q))
 
+    @validation.constrained(**_AT)
     def log_density(self, s, q=None):
         """Log density at ``s``; ``-inf`` outside [0, 1].
 
@@ -194,8 +206,8 @@ class Beta:
         relative to the mean, ``(alpha-1) log(s/m) + (beta-1) log(q/(1-m))``, accurate
         for ``alpha, beta`` up to 1e12.
         """
-        s = validation.finite(s, "s")
-        q = 1.0 - s if q is None else validation.finite(q, "q")
+        s = np.asarray(s, dtype=float)
+        q = 1.0 - s if q is None else np.asarray(q, dtype=float)
         if (
             max(self.alpha, self.beta) <= _MODERATE
         ):  # direct form, relative error < 1e-13
@@ -253,9 +265,20 @@ class Beta:
             + shift * total * (1.0 / beta - 1.0 / alpha)
         )
 
+    @validation.constrained(x=validation.Finite())
     def cdf(self, x):
         """Distribution function at ``x``."""
-        return stats.beta.cdf(validation.finite(x, "x"), self.alpha, self.beta)
+        return stats.beta.cdf(np.asarray(x, dtype=float), self.alpha, self.beta)
+
+
+# the declared constraints of the dataclasses' __init__ (__post_init__ converts the
+# fields, and checks what the declarations cannot say: their order, their range)
+Uniform.__init__ = validation.constrained(
+    lo=validation.Scalar(), hi=validation.Scalar()
+)(Uniform.__init__)
+Beta.__init__ = validation.constrained(
+    alpha=validation.PositiveScalar(), beta=validation.PositiveScalar()
+)(Beta.__init__)
 
 
 @dataclass(frozen=True)
@@ -293,11 +316,25 @@ class Fixed:
         """The degenerate interval ``(s, s)``."""
         return self.s, self.s
 
+    @validation.constrained(size=SIZE)
     def sample(self, size, rng=None):
         """Return ``s`` repeated ``size`` times."""
-        return np.full(_size(size), self.s)
+        return np.full(size, self.s)
 
 
+Fixed.__init__ = validation.constrained(s=validation.Scalar())(Fixed.__init__)
+
+
+def _batch_of_thresholds(values):
+    x = values["x"]
+    if x.ndim == 0:
+        raise ValueError("x must have at least one axis (the context axis)")
+    validation.batch(values["s"], "s", x.shape[:-1])
+
+
+@validation.constrained(
+    _batch_of_thresholds, x=validation.UnitInterval(), s=validation.UnitInterval()
+)
 def labels(x, s):
     """Labels ``y = 1{x > s}``.
 
@@ -328,14 +365,18 @@ def labels(x, s):
     >>> labels([[0.2, 0.8], [0.2, 0.8]], [0.1, 0.9]).tolist()
     [[1.0, 1.0], [0.0, 0.0]]
     """
-    x = validation.unit_interval(x, "x")
-    s = validation.unit_interval(s, "s")
-    if x.ndim == 0:
-        raise ValueError("x must have at least one axis (the context axis)")
-    s = validation.batch(s, "s", x.shape[:-1])
+    x = np.asarray(x, dtype=float)
+    s = np.broadcast_to(np.asarray(s, dtype=float), x.shape[:-1])
     return (x > s[..., None]).astype(float)
 
 
+@validation.constrained(
+    m=validation.Integer(),
+    n=validation.Integer(),
+    prior=validation.Sampler(),
+    features=validation.Sampler(),
+    rng=validation.Rng(),
+)
 def sample_contexts(m, n, prior=Uniform(), features=Uniform(), rng=None):
     """Sample ``m`` tasks with ``n`` labelled examples each.
 
@@ -363,15 +404,24 @@ def sample_contexts(m, n, prior=Uniform(), features=Uniform(), rng=None):
     >>> bool(np.all(y == (x > s[:, None])))
     True
     """
-    m, n = validation.count(m, "m"), validation.count(n, "n")
-    validation.sampler(prior, "prior")
-    validation.sampler(features, "features")
-    rng = np.random.default_rng(validation.rng(rng))
+    rng = np.random.default_rng(rng)
     s = prior.sample(m, rng)
     x = features.sample((m, n), rng)
     return x, labels(x, s), s
 
 
+def _mirrored(values):
+    validation.one_context(values)
+    if values["s"] is not None:
+        validation.batch(values["s"], "s", values["x"].shape[:-1])
+
+
+@validation.constrained(
+    _mirrored,
+    x=validation.UnitInterval(),
+    y=validation.Labels(),
+    s=validation.UnitInterval(optional=True),
+)
 def mirror(x, y, s=None):
     """The mirror map ``x -> 1 - x``, ``y -> 1 - y`` (and ``s -> 1 - s`` if given).
 
@@ -403,8 +453,8 @@ def mirror(x, y, s=None):
     >>> x.round(12).tolist(), y.tolist(), float(s)
     ([0.9, 0.6, 0.4, 0.1], [1.0, 1.0, 0.0, 0.0], 0.5)
     """
-    x, y = validation.context(x, y)
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if s is None:
         return 1.0 - x, 1.0 - y
-    s = validation.batch(validation.unit_interval(s, "s"), "s", x.shape[:-1])
+    s = np.broadcast_to(np.asarray(s, dtype=float), x.shape[:-1])
     return 1.0 - x, 1.0 - y, 1.0 - s

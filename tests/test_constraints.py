@@ -119,3 +119,37 @@ def test_an_optional_constraint_passes_none():
 
 def test_the_context_is_private_to_the_module():
     assert not constraints._INSIDE.get()
+
+
+def test_one_context_checks_x_and_y_together():
+    @validation.constrained(
+        validation.one_context, x=validation.UnitInterval(), y=validation.Labels()
+    )
+    def size(x, y):
+        return x.shape
+
+    assert size([[0.1, 0.9]], [[0, 1]]) == (1, 2)
+    with pytest.raises(ValueError, match=r"^x and y must have the same shape"):
+        size([0.1, 0.9], [0, 1, 1])
+    with pytest.raises(ValueError, match="^the context is empty"):
+        size(np.zeros((2, 0)), np.zeros((2, 0)))
+    with pytest.raises(ValueError, match="^y must"):
+        size([0.1], [0.5])  # each argument first, then the joint check
+
+
+def test_batched_context_fits_a_and_b_to_the_batch():
+    @validation.constrained(
+        validation.batched_context,
+        a=validation.Finite(),
+        b=validation.Finite(),
+        x=validation.UnitInterval(),
+        y=validation.Labels(),
+    )
+    def shapes(a, b, x, y):
+        return np.shape(a), x.shape
+
+    assert shapes(1.0, [1.0, 2.0], [[0.1], [0.9]], [[0], [1]]) == ((), (2, 1))
+    with pytest.raises(ValueError, match=r"^b of shape \(3,\) does not broadcast"):
+        shapes(1.0, [1.0, 2.0, 3.0], [[0.1], [0.9]], [[0], [1]])
+    with pytest.raises(ValueError, match="^x and y must have the same shape"):
+        shapes(1.0, 1.0, [[0.1], [0.9]], [[0, 1]])

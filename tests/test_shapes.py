@@ -86,3 +86,12 @@ def test_log_slopes_rejects_mismatched_shapes():
         shapes.log_slopes([1.0, 2.0, 3.0], [1.0, 2.0])
     with pytest.raises(ValueError, match="groups"):
         shapes.log_slopes([1.0, 2.0, 3.0], [1.0, 2.0, 3.0], groups=[0, 1])
+
+
+@pytest.mark.parametrize(
+    "y, x, groups",
+    [([1.0, 0.5], [1.0, 2.0], None), ([1.0, 0.5, 0.3], [1.0, 2.0, 4.0], [0, 0, 1])],
+)
+def test_log_slopes_needs_a_degree_of_freedom(y, x, groups):
+    with pytest.raises(ValueError, match="y must hold more points"):
+        shapes.log_slopes(y, x, groups)

@@ -60,7 +60,9 @@ from .constraints import (
     Seed,
     Trajectory,
     UnitInterval,
+    batched_context,
     constrained,
+    one_context,
 )
 from .objects import (
     density_law,
@@ -102,6 +104,7 @@ __all__ = [
     "Trajectory",
     "UnitInterval",
     "batch",
+    "batched_context",
     "broadcastable",
     "complements",
     "constrained",
@@ -117,6 +120,7 @@ __all__ = [
     "labels",
     "law",
     "non_negative",
+    "one_context",
     "parameters",
     "point",
     "positive",

@@ -270,9 +270,9 @@ def Function(optional=False):
     )
 
 
-def Rules():
+def Rules(optional=False):
     """A dict of named rules (:func:`~stumplib.validation.objects.rules`)."""
-    return _object(objects.rules, ((None, TypeError), ([len], TypeError)))
+    return _object(objects.rules, ((None, TypeError), ([len], TypeError)), optional)
 
 
 def Seed(as_given=False):
@@ -295,6 +295,70 @@ def Rng():
 def Trajectory():
     """A recorded run (:func:`~stumplib.validation.objects.trajectory`)."""
     return _object(objects.trajectory, ((None, TypeError), (0.5, TypeError)))
+
+
+def one_context(values):
+    """A joint check: ``x`` and ``y`` are one (batched) context.
+
+    Of one shape ``(..., N)``, ``N >= 1`` (:func:`~stumplib.validation.arrays.context`).
+
+    Parameters
+    ----------
+    values : dict
+        The converted arguments, with ``x`` and ``y``.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` and ``y`` differ in shape or hold no example.
+
+    Examples
+    --------
+    >>> @constrained(one_context, x=UnitInterval(), y=Labels())
+    ... def count(x, y):
+    ...     return int(y.sum())
+    >>> count([0.2, 0.7], [0, 1])
+    1
+    >>> count([0.2, 0.7], [1])
+    Traceback (most recent call last):
+    ...
+    ValueError: x and y must have the same shape (got (2,) and (1,))
+    """
+    arrays.context(values["x"], values["y"])
+
+
+def batched_context(values):
+    """A joint check: a context ``x``, ``y``, and ``a``, ``b`` that fit its batch.
+
+    :func:`one_context`, then ``a`` and ``b`` broadcast to the batch shape ``(...)``
+    of ``x`` (:func:`~stumplib.validation.arrays.batch`).
+
+    Parameters
+    ----------
+    values : dict
+        The converted arguments, with ``a``, ``b``, ``x`` and ``y``.
+
+    Raises
+    ------
+    ValueError
+        If the context is not one, or ``a`` or ``b`` does not fit its batch.
+
+    Examples
+    --------
+    >>> @constrained(batched_context, a=Finite(), b=Finite(), x=UnitInterval(),
+    ...              y=Labels())
+    ... def scores(a, b, x, y):
+    ...     return a[..., None] * y - b[..., None] * x
+    >>> scores([1.0, 2.0], 0.0, [[0.2], [0.7]], [[0], [1]]).tolist()
+    [[0.0], [2.0]]
+    >>> scores([1.0, 2.0, 3.0], 0.0, [[0.2], [0.7]], [[0], [1]])
+    Traceback (most recent call last):
+    ...
+    ValueError: a of shape (3,) does not broadcast against the batch shape (2,)
+    """
+    one_context(values)
+    for name in ("a", "b"):
+        arrays.batch(values[name], name, values["x"].shape[:-1])
 
 
 def constrained(*joint, **constraints):
