@@ -554,7 +554,8 @@ class SparseFollower(corpus_module.Follower):
         r *= 2.0
         gradients = np.empty((2, r.size))
         for row, d in zip(gradients, (d_a, d_b)):
-            np.take(np.multiply(r, d, out=d), self._inverse, out=row)
+            np.multiply(r, d, out=d)
+            np.take(d, self._inverse, out=row, mode="clip")  # clip: not buffered
         return gradients.T
 
     def _sorted(self, a, b):
