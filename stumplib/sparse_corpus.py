@@ -402,12 +402,13 @@ class SparseFollower(corpus_module.Follower):
     The anchor (the same scales, radius and windows as the Follower's) holds the moment
     sums ``S_p`` of each class once, ``p < TERMS + 2``, term-major (shape
     ``(TERMS + 2, 2 m)``): the three series ``sum_j c_j S_{k+j}``, ``k < 3``, with
-    ``c_j = (-delta)^j / j!``, are one product of a banded ``(3, J + 2)`` matrix of
-    coefficients with the first ``J + 2`` rows (a matrix-vector pass, no temporary of
-    the series' size). ``J`` is the fewest terms whose remainder at ``x = |delta| / R``,
-    ``x^J / J! e^{2x}``, stays within the bound of all ``TERMS`` terms at the radius,
-    ``e^2 / TERMS! < 4e-18`` (relative, for every class sum: every term is positive and
-    ``|delta| d <= x`` on the windows); near the anchor a few terms suffice.
+    ``c_j = (-delta)^j / j!``, are three products of the ``J`` coefficients with rows
+    ``k .. k + J - 1`` (matrix-vector passes over ``J + 2`` rows, no temporary of the
+    series' size; faster than one product with a banded matrix). ``J`` is the fewest
+    terms whose remainder at ``x = |delta| / R``, ``x^J / J! e^{2x}``, stays within the
+    bound of all ``TERMS`` terms at the radius, ``e^2 / TERMS! < 4e-18`` (relative, for
+    every class sum: every term is positive and ``|delta| d <= x`` on the windows);
+    near the anchor a few terms suffice.
 
     The tasks are held sorted by ``rise``, how far the positives' leader lies above the
     negatives' (a class that is empty puts its task at an end). At one point ``(a, b)``
@@ -574,15 +575,12 @@ class SparseFollower(corpus_module.Follower):
         m = self._key.size
         if np.ndim(delta) == 0:
             coef = np.cumprod(np.concatenate([[1.0], steps]))
-            band = np.zeros((3, terms + 2))
-            for k in range(3):
-                band[k, k : k + terms] = coef
             rows = rows[: terms + 2].reshape(terms + 2, 2, m)
             lo, hi = self._ends(a, b)
-            self._alone_class(band, rows, 1, slice(0, lo))
-            self._alone_class(band, rows, 0, slice(hi, m))
+            self._alone_class(coef, rows, 1, slice(0, lo))
+            self._alone_class(coef, rows, 0, slice(hi, m))
             for c in (0, 1):
-                np.matmul(band, rows[:, c, lo:hi], out=self._sums[:, c, lo:hi])
+                self._series(coef, rows, c, slice(lo, hi))
             self._combine(self._sums[:, :, lo:hi], a, b, slice(lo, hi))
         else:  # one scale per task: the same sums, term by term, every task combined
             a, b, steps = a[self._order], b[self._order], steps[self._order]
@@ -612,14 +610,23 @@ class SparseFollower(corpus_module.Follower):
         hi = prefix(lambda r: r >= -cutoff, np.searchsorted(key, (a + cutoff) / b))
         return lo, max(lo, hi)
 
-    def _alone_class(self, band, rows, c, part):
+    def _series(self, coef, rows, c, part):
+        """The moment sums of class ``c`` of the sorted tasks ``part`` from the
+        coefficients ``coef`` and the anchor's ``rows`` (shape ``(J + 2, 2, m)``), into
+        the work array; returned (shape ``(3, h)``).
+        """
+        sums, terms = self._sums[:, c, part], coef.size
+        for k in range(3):
+            np.matmul(coef, rows[k : k + terms, c, part], out=sums[k])
+        return sums
+
+    def _alone_class(self, coef, rows, c, part):
         """The summaries of the sorted tasks ``part`` from class ``c`` alone: its
         leader plus its mean deviation, ``d/da = 0`` and minus its variance, as
         :meth:`_combine` gives them with the other class's weight 0.
         """
-        mass, first, second = sums = self._sums[:, c, part]
+        mass, first, second = self._series(coef, rows, c, part)
         est, d_a, d_b = self._out[:, part]
-        np.matmul(band, rows[:, c, part], out=sums)
         np.divide(1.0, mass, out=mass)  # no empty class leads
         np.multiply(first, mass, out=est)
         np.multiply(second, mass, out=d_b)
