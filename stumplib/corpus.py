@@ -733,12 +733,11 @@ def noise_ratio(gradients):
     """
     m = gradients.shape[0]
     # scale-free: divided by a power of two near the largest entry (exact), so that
-    # neither the squares nor the sums overflow or underflow
-    _, exponent = np.frexp(np.max(np.abs(gradients)))
-    gradients = np.ldexp(gradients, -exponent)
-    mean = gradients.mean(axis=0)
-    spread = np.sum((gradients - mean) ** 2) / (
-        (m - 1) * m
-    )  # elementwise: no BLAS rounding
+    # neither the squares nor the sums overflow or underflow (in one copy, in place)
+    _, exponent = np.frexp(max(np.max(gradients), -np.min(gradients)))
+    scaled = np.ldexp(gradients, -exponent)
+    mean = scaled.mean(axis=0)
+    scaled -= mean
+    spread = np.sum(np.square(scaled, out=scaled)) / ((m - 1) * m)  # no BLAS rounding
     norm = float(np.sqrt(mean[0] ** 2 + mean[1] ** 2))
     return float(np.sqrt(spread) / norm) if norm > 0 else float("inf")

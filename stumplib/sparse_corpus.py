@@ -403,22 +403,29 @@ def _term_reach(terms):
 
 class SparseFollower(corpus_module.Follower):
     """The :class:`~stumplib.corpus.Follower` of a :class:`SparseCorpus`, at the cost of
-    one pass over the terms a step needs.
+    one pass over the terms a step needs, for the classes that carry weight.
 
     The anchor (the same scales, radius and windows as the Follower's) holds the moment
     sums ``S_p`` of each class once, ``p < TERMS + 2``, term-major (shape
     ``(TERMS + 2, 2 m)``): the three series ``sum_j c_j S_{k+j}``, ``k < 3``, with
-    ``c_j = (-delta)^j / j!``, are one product of a banded ``(3, J + 2)`` matrix of
-    coefficients with the first ``J + 2`` rows (a matrix-vector pass, no temporary of
-    the series' size). ``J`` is the fewest terms whose remainder at ``x = |delta| / R``,
-    ``x^J / J! e^{2x}``, stays within the bound of all ``TERMS`` terms at the radius,
-    ``e^2 / TERMS! < 4e-18`` (relative, for every class sum: every term is positive and
-    ``|delta| d <= x`` on the windows); near the anchor a few terms suffice. With one
-    scale per task (stacked corpora) the same sums are taken term by term. The
-    summaries are then combined from the sums with fewer elementwise passes over the
-    tasks than :class:`~stumplib.corpus.Corpus` takes (in place where it can, one
-    exponential for both classes' weights). The values are those of
-    ``SparseCorpus.summaries`` to rounding.
+    ``c_j = (-delta)^j / j!``, are three products of the ``J`` coefficients with rows
+    ``k .. k + J - 1`` (matrix-vector passes over ``J + 2`` rows, no temporary of the
+    series' size; faster than one product with a banded matrix). ``J`` is the fewest
+    terms whose remainder at ``x = |delta| / R``, ``x^J / J! e^{2x}``, stays within the
+    bound of all ``TERMS`` terms at the radius, ``e^2 / TERMS! < 4e-18`` (relative, for
+    every class sum: every term is positive and ``|delta| d <= x`` on the windows);
+    near the anchor a few terms suffice.
+
+    The tasks are held sorted by ``rise``, how far the positives' leader lies above the
+    negatives' (a class that is empty puts its task at an end). At one point ``(a, b)``
+    the positives' leader's score over the negatives', ``r = a - b rise``, then falls
+    along the tasks, so the tasks where a class lies more than ``cutoff`` below the
+    other (the other class alone carries weight) are the two ends, found by bisection:
+    only the middle is combined from both classes (:meth:`_combine`); at the ends only
+    the leading class's series is evaluated. With one scale per task (stacked corpora)
+    every task is combined and the sums are taken term by term. The values are those of
+    ``SparseCorpus.summaries`` to rounding (the ends exactly as the combination gives
+    them, where the class left out weighs 0).
 
     A run can be cut and resumed bit-identically: :meth:`state` gives the anchor's
     scale, the last scale evaluated and the anchor count, :meth:`restore` rebuilds the
@@ -445,14 +452,18 @@ class SparseFollower(corpus_module.Follower):
     @validation.constrained(corpus=validation.Instance(SparseCorpus))
     def __init__(self, corpus):
         super().__init__(corpus)
-        lead = corpus._lead_by_class
-        self._rise = lead[1] - lead[0]  # a - b * rise: the positives' score above
-        empty = np.ascontiguousarray(corpus._empty.T)
-        self._empty_flat = np.flatnonzero(empty)  # in a (2, m) array, raveled
-        self._alone = [np.flatnonzero(empty[1 - c]) for c in (0, 1)]  # class c alone
-        m = empty.shape[1]
+        lead, empty = corpus._lead_by_class, corpus._empty.T
+        rise = lead[1] - lead[0]  # a - b * rise: the positives' score above
+        key = np.where(empty[0], -np.inf, np.where(empty[1], np.inf, rise))
+        self._order = np.argsort(key, kind="stable")  # sorted task -> task
+        self._inverse = np.argsort(self._order)  # task -> sorted task
+        self._key, self._rise = key[self._order], rise[self._order]
+        self._lead, self._s = lead[:, self._order], corpus.s[self._order]
+        self._alone = [np.flatnonzero(empty[1 - c, self._order]) for c in (0, 1)]
+        m = key.size
         # work arrays of every step (fresh arrays of this size cost page faults)
-        self._sums = np.empty((3, 2 * m))
+        self._sums = np.empty((3, 2, m))
+        self._out = np.empty((3, m))  # estimate, d/da, d/db of the sorted tasks
         self._pairs = np.empty((4, 2, m))  # inverse mass, mean, variance, weights
         self._single = np.empty((4, m))  # rise, up, down, gap
         self._mask = np.empty(m, dtype=bool)
@@ -508,17 +519,56 @@ class SparseFollower(corpus_module.Follower):
 
     def _term_major(self, b, last):
         """The Follower's anchor for a run at ``b`` (before at ``last``) as
-        ``(b_0, R, S)``, ``S_p`` at row ``p``: shape ``(TERMS + 2, 2 m)``.
+        ``(b_0, R, S)``, ``S_p`` at row ``p`` with the tasks sorted: shape
+        ``(TERMS + 2, 2 m)``.
         """
         b0, radius, series = self._expand(b, last)  # S_{k+j} at [k, j]
         terms = self.TERMS
         rows = np.concatenate([series[0], series[2, terms - 2 :]])
-        return b0, radius, rows.reshape(terms + 2, -1)
+        return b0, radius, rows[..., self._order].reshape(terms + 2, -1)
 
     def _summaries(self, a, b):
         """``SparseCorpus.summaries`` at points as from ``Corpus._points``."""
         if not np.all(b > 0):
             return self.corpus._summaries(a, b)
+        return tuple(np.take(row, self._inverse) for row in self._sorted(a, b))
+
+    @validation.constrained(a=validation.Scalar(), b=validation.Scalar())
+    def task_gradients(self, a, b):
+        """Per-task gradients at one point (:func:`stumplib.corpus.task_gradients`).
+
+        Parameters
+        ----------
+        a, b : float
+            Head parameters.
+
+        Returns
+        -------
+        ndarray, shape (m, 2)
+            As :func:`stumplib.corpus.task_gradients` (a view of a ``(2, m)`` array).
+
+        Examples
+        --------
+        >>> corpus = SparseCorpus.sample(40, 100, 5.0, seed=(3,))
+        >>> G = corpus.follow().task_gradients(6.0, 6.5)
+        >>> bool(np.allclose(G, corpus.task_gradients(6.0, 6.5), rtol=1e-12, atol=0))
+        True
+        """
+        if not b > 0:
+            return super().task_gradients(a, b)
+        est, d_a, d_b = self._sorted(a, b)
+        r = np.subtract(est, self._s, out=est)
+        r *= 2.0
+        gradients = np.empty((2, r.size))
+        for row, d in zip(gradients, (d_a, d_b)):
+            np.multiply(r, d, out=d)
+            np.take(d, self._inverse, out=row, mode="clip")  # clip: not buffered
+        return gradients.T
+
+    def _sorted(self, a, b):
+        """Estimate, ``d/da`` and ``d/db`` of the sorted tasks at ``b > 0``, the rows of
+        a work array of shape ``(3, m)``.
+        """
         if self._anchor is None or np.any(
             np.abs(b - self._anchor[0]) > self._anchor[1]
         ):
@@ -528,22 +578,73 @@ class SparseFollower(corpus_module.Follower):
         delta = b - b0
         terms = 1 + int(np.searchsorted(self.REACH, np.max(np.abs(delta) / radius)))
         steps = -np.divide.outer(delta, np.arange(1, terms))  # (-delta) / j
+        m = self._key.size
         if np.ndim(delta) == 0:
             coef = np.cumprod(np.concatenate([[1.0], steps]))
-            band = np.zeros((3, terms + 2))
-            for k in range(3):
-                band[k, k : k + terms] = coef
-            sums = np.matmul(band, rows[: terms + 2], out=self._sums)  # (3, 2 m)
-        else:  # one scale per task: the same sums, term by term
-            coef = np.cumprod(np.column_stack([np.ones_like(delta), steps]), axis=1)
+            rows = rows[: terms + 2].reshape(terms + 2, 2, m)
+            lo, hi = self._ends(a, b)
+            self._alone_class(coef, rows, 1, slice(0, lo))
+            self._alone_class(coef, rows, 0, slice(hi, m))
+            for c in (0, 1):
+                self._series(coef, rows, c, slice(lo, hi))
+            self._combine(self._sums[:, :, lo:hi], a, b, slice(lo, hi))
+        else:  # one scale per task: the same sums, term by term, every task combined
+            a, b, steps = a[self._order], b[self._order], steps[self._order]
+            coef = np.cumprod(np.column_stack([np.ones(m), steps]), axis=1)
             coef = np.tile(coef.T, (1, 2))  # (terms, 2 m), per task of each class
-            sums = np.stack(
-                [np.einsum("jt,jt->t", coef, rows[k : k + terms]) for k in range(3)]
-            )
-        return self._combine(sums.reshape(3, 2, -1), a, b)
+            sums = self._sums.reshape(3, -1)
+            for k in range(3):
+                np.einsum("jt,jt->t", coef, rows[k : k + terms], out=sums[k])
+            self._combine(self._sums, a, b, slice(0, m))
+        return self._out
 
-    def _combine(self, sums, a, b):
-        """The summaries from the moment sums of each class, shape ``(3, 2, m)``.
+    def _ends(self, a, b):
+        """``(lo, hi)``: the sorted tasks below ``lo`` are their positives alone
+        (``r > cutoff``, or no negatives), those from ``hi`` their negatives alone
+        (``r < -cutoff``, or no positives); ``r`` as :meth:`_combine` computes it.
+        """
+        cutoff, key = self.corpus.cutoff, self._key
+
+        def prefix(holds, guess):  # the prefix where holds(r) (it falls along tasks)
+            while guess > 0 and not holds(key[guess - 1] * -b + a):
+                guess -= 1
+            while guess < key.size and holds(key[guess] * -b + a):
+                guess += 1
+            return guess
+
+        lo = prefix(lambda r: r > cutoff, np.searchsorted(key, (a - cutoff) / b))
+        hi = prefix(lambda r: r >= -cutoff, np.searchsorted(key, (a + cutoff) / b))
+        return lo, max(lo, hi)
+
+    def _series(self, coef, rows, c, part):
+        """The moment sums of class ``c`` of the sorted tasks ``part`` from the
+        coefficients ``coef`` and the anchor's ``rows`` (shape ``(J + 2, 2, m)``), into
+        the work array; returned (shape ``(3, h)``).
+        """
+        sums, terms = self._sums[:, c, part], coef.size
+        for k in range(3):
+            np.matmul(coef, rows[k : k + terms, c, part], out=sums[k])
+        return sums
+
+    def _alone_class(self, coef, rows, c, part):
+        """The summaries of the sorted tasks ``part`` from class ``c`` alone: its
+        leader plus its mean deviation, ``d/da = 0`` and minus its variance, as
+        :meth:`_combine` gives them with the other class's weight 0.
+        """
+        mass, first, second = self._series(coef, rows, c, part)
+        est, d_a, d_b = self._out[:, part]
+        np.divide(1.0, mass, out=mass)  # no empty class leads
+        np.multiply(first, mass, out=est)
+        np.multiply(second, mass, out=d_b)
+        np.multiply(est, est, out=first)
+        np.subtract(first, d_b, out=d_b)  # minus the variance, at most 0
+        np.minimum(d_b, 0.0, out=d_b)
+        est += self._lead[c, part]
+        d_a.fill(0.0)
+
+    def _combine(self, sums, a, b, part):
+        """The summaries of the sorted tasks ``part`` from the moment sums of each
+        class, shape ``(3, 2, h)``, into the rows of the work array.
 
         Each class's mass ``M``, mean deviation and variance, mixed with the weights of
         :func:`stumplib.moments.combine`: with ``r`` the positives' leader's score over
@@ -551,22 +652,29 @@ class SparseFollower(corpus_module.Follower):
         ``M_1 min(E, 1)`` (one exponential, no logarithm, as exact as the softmax of the
         log masses), a class more than ``cutoff`` below its task's leader weighs 0; a
         task with an empty class is its other class alone. The work is done in place,
-        in the follower's work arrays; only the three results are new arrays.
+        in the follower's work arrays.
         """
+        h = sums.shape[-1]
+        if not h:
+            return
         mass, first, second = sums
-        inv, mean, var, p = self._pairs
-        rise, up, down, gap = self._single
-        mask, cutoff = self._mask, self.corpus.cutoff
+        inv, mean, var, p = self._pairs[..., :h]
+        rise, up, down, gap = self._single[:, :h]
+        mask, cutoff = self._mask[:h], self.corpus.cutoff
+        alone = [
+            k[(k >= part.start) & (k < part.stop)] - part.start for k in self._alone
+        ]
         with np.errstate(divide="ignore"):  # an empty class: no mass
             np.divide(1.0, mass, out=inv)
-        inv.ravel()[self._empty_flat] = 0.0
+        for c in (0, 1):
+            inv[1 - c, alone[c]] = 0.0
         np.multiply(first, inv, out=mean)
         np.multiply(second, inv, out=var)
         np.multiply(mean, mean, out=p)  # p as scratch
         var -= p
         np.maximum(var, 0.0, out=var)
-        np.multiply(self._rise, -b, out=rise)  # the positives' leader's score over
-        rise += a  # the negatives': a - b (lead_1 - lead_0)
+        np.multiply(self._rise[part], -b, out=rise)  # the positives' leader's score
+        rise += a  # over the negatives': a - b (lead_1 - lead_0)
         with np.errstate(over="ignore", divide="ignore"):
             np.exp(rise, out=up)
             np.divide(1.0, up, out=down)
@@ -579,18 +687,19 @@ class SparseFollower(corpus_module.Follower):
         np.add(p[0], p[1], out=gap)
         with np.errstate(invalid="ignore"):  # 0/0: a class alone, left out; set below
             p /= gap
-        for c, alone in enumerate(self._alone):
-            p[c, alone], p[1 - c, alone] = 1.0, 0.0
-        mean += self.corpus._lead_by_class
+        for c in (0, 1):
+            p[c, alone[c]], p[1 - c, alone[c]] = 1.0, 0.0
+        mean += self._lead[:, part]
         np.subtract(mean[1], mean[0], out=gap)
         np.multiply(p[0], p[1], out=up)  # mixed
-        estimate = p[0] * mean[0]
+        estimate, d_a, d_b = self._out[:, part]
+        np.multiply(p[0], mean[0], out=estimate)
         estimate += np.multiply(p[1], mean[1], out=down)
-        d_b = p[0] * var[0]
+        np.multiply(p[0], var[0], out=d_b)
         d_b += np.multiply(p[1], var[1], out=down)
-        d_a = up * gap
+        np.multiply(up, gap, out=d_a)
         d_b += np.multiply(d_a, gap, out=down)
-        return estimate, d_a, np.negative(d_b, out=d_b)
+        np.negative(d_b, out=d_b)
 
 
 def _plain(value):

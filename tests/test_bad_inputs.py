@@ -273,6 +273,7 @@ CALLS = [
         dict(prior=PRIOR, theta0=(5.0, 10.0), t_max=1.0, points=3),
     ),
     (corpus.task_gradients, dict(corpus=CORPUS, a=1.0, b=2.0)),
+    (SPARSE.follow().task_gradients, dict(a=1.0, b=6.0)),
     (
         training.descend,
         dict(direction=lambda a, b, k: None, theta0=(1.0, 2.0), eta=0.1, max_steps=3),

@@ -330,6 +330,27 @@ def test_sparse_follower_equals_direct_evaluation_at_random_points(
     assert follower.anchors == 1  # within the radius: the anchor held
 
 
+def test_sparse_follower_combines_only_the_tasks_where_both_classes_weigh():
+    """At b = 300 over contexts of 30 the tasks where one class alone carries weight
+    (r beyond the cutoff, or the other class empty) are both ends of the sorted tasks:
+    the follower still equals direct evaluation, and its per-task gradients are those
+    of its summaries exactly."""
+    corpus = SparseCorpus.sample(400, 30, 250.0, tasks.Uniform(0.01, 0.99), (21, 2))
+    follower = corpus.follow()
+    assert (corpus.counts == 0).any(axis=0).all()  # empty classes of either kind
+    for b in (300.0, 304.0, 296.0):
+        a = 0.5 * b
+        lo, hi = follower._ends(a, b)
+        assert 0 < lo < hi < 400  # both ends and a middle
+        assert_follows(follower, corpus, a, b)
+        est, d_a, d_b = follower.summaries(a, b)
+        r = 2.0 * (est - corpus.s)
+        np.testing.assert_array_equal(
+            follower.task_gradients(a, b), np.column_stack([r * d_a, r * d_b])
+        )
+    assert follower.anchors == 1
+
+
 def test_sparse_follower_equals_direct_evaluation_along_a_run():
     corpus = SparseCorpus.sample(200, 2000, 8.0, seed=(21, 1))
     follower = corpus.follow()
