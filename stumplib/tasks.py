@@ -102,28 +102,59 @@ class Uniform:
 
     @property
     def support(self):
-        """The interval ``(lo, hi)`` outside which the density vanishes."""
+        """The interval ``(lo, hi)`` outside which the density vanishes.
+
+        Examples
+        --------
+        >>> Uniform(0.2, 0.6).support
+        (0.2, 0.6)
+        """
         return self.lo, self.hi
 
     @property
     def bulk(self):
-        """Centre and width of the law's mass, ``((lo + hi)/2, hi - lo)``."""
+        """Centre and width of the law's mass, ``((lo + hi)/2, hi - lo)``.
+
+        Examples
+        --------
+        >>> centre, width = Uniform(0.2, 0.6).bulk
+        >>> round(centre, 4), round(width, 4)
+        (0.4, 0.4)
+        """
         return 0.5 * (self.lo + self.hi), self.hi - self.lo
 
     @validation.constrained(**_DRAW)
     def sample(self, size, rng):
-        """Draw ``size`` values with the generator (or seed) ``rng``."""
+        """Draw ``size`` values with the generator (or seed) ``rng``.
+
+        Examples
+        --------
+        >>> Uniform(0.2, 0.6).sample(3, rng=0).round(4).tolist()
+        [0.4548, 0.3079, 0.2164]
+        """
         return np.random.default_rng(rng).uniform(self.lo, self.hi, size)
 
     @validation.constrained(**_AT)
     def density(self, s, q=None):
-        """Density at ``s`` (``q = 1 - s`` may be given exactly; unused here)."""
+        """Density at ``s`` (``q = 1 - s`` may be given exactly; unused here).
+
+        Examples
+        --------
+        >>> Uniform(0.2, 0.6).density([0.1, 0.3]).tolist()
+        [0.0, 2.5]
+        """
         s = np.asarray(s, dtype=float)
         return np.where((s >= self.lo) & (s <= self.hi), 1.0 / (self.hi - self.lo), 0.0)
 
     @validation.constrained(**_AT)
     def log_density(self, s, q=None):
-        """Log density at ``s`` (``-inf`` outside ``[lo, hi]``)."""
+        """Log density at ``s`` (``-inf`` outside ``[lo, hi]``).
+
+        Examples
+        --------
+        >>> Uniform(0.2, 0.6).log_density([0.1, 0.3]).round(4).tolist()  # log 2.5
+        [-inf, 0.9163]
+        """
         s = np.asarray(s, dtype=float)
         return np.where(
             (s >= self.lo) & (s <= self.hi), -np.log(self.hi - self.lo), -np.inf
@@ -131,7 +162,13 @@ class Uniform:
 
     @validation.constrained(x=validation.Finite())
     def cdf(self, x):
-        """Distribution function at ``x``."""
+        """Distribution function at ``x``.
+
+        Examples
+        --------
+        >>> Uniform(0.2, 0.6).cdf([0.1, 0.4, 0.9]).round(4).tolist()
+        [0.0, 0.5, 1.0]
+        """
         return np.clip(
             (np.asarray(x, dtype=float) - self.lo) / (self.hi - self.lo), 0.0, 1.0
         )
@@ -177,24 +214,49 @@ class Beta:
 
     @property
     def support(self):
-        """The interval ``(0, 1)``."""
+        """The interval ``(0, 1)``.
+
+        Examples
+        --------
+        >>> Beta(2.0, 3.0).support
+        (0.0, 1.0)
+        """
         return 0.0, 1.0
 
     @property
     def bulk(self):
-        """Centre and width of the law's mass, as its mean and standard deviation."""
+        """Centre and width of the law's mass, as its mean and standard deviation.
+
+        Examples
+        --------
+        >>> mean, sd = Beta(2.0, 3.0).bulk  # 2/5 and sqrt(6/150)
+        >>> round(mean, 4), round(sd, 4)
+        (0.4, 0.2)
+        """
         total = self.alpha + self.beta
         mean = self.alpha / total
         return mean, float(np.sqrt(mean * (self.beta / total) / (total + 1.0)))
 
     @validation.constrained(**_DRAW)
     def sample(self, size, rng):
-        """Draw ``size`` values with the generator (or seed) ``rng``."""
+        """Draw ``size`` values with the generator (or seed) ``rng``.
+
+        Examples
+        --------
+        >>> Beta(2.0, 3.0).sample(3, rng=0).round(4).tolist()
+        [0.3224, 0.1646, 0.34]
+        """
         return np.random.default_rng(rng).beta(self.alpha, self.beta, size)
 
     @validation.constrained(**_AT)
     def density(self, s, q=None):
-        """Density at ``s``; pass ``q = 1 - s`` exactly to resolve ``s`` near 1."""
+        """Density at ``s``; pass ``q = 1 - s`` exactly to resolve ``s`` near 1.
+
+        Examples
+        --------
+        >>> Beta(2.0, 3.0).density([0.0, 0.5]).round(4).tolist()  # 12 s (1 - s)^2
+        [0.0, 1.5]
+        """
         return np.exp(self.log_density(s, q))
 
     @validation.constrained(**_AT)
@@ -205,6 +267,11 @@ class Beta:
         (so thresholds within float spacing of 1 are resolved). Each factor is computed
         relative to the mean, ``(alpha-1) log(s/m) + (beta-1) log(q/(1-m))``, accurate
         for ``alpha, beta`` up to 1e12.
+
+        Examples
+        --------
+        >>> Beta(2.0, 3.0).log_density([0.5, 1.5]).round(4).tolist()  # log 1.5 inside
+        [0.4055, -inf]
         """
         s = np.asarray(s, dtype=float)
         q = 1.0 - s if q is None else np.asarray(q, dtype=float)
@@ -267,7 +334,13 @@ class Beta:
 
     @validation.constrained(x=validation.Finite())
     def cdf(self, x):
-        """Distribution function at ``x``."""
+        """Distribution function at ``x``.
+
+        Examples
+        --------
+        >>> round(float(Beta(2.0, 3.0).cdf(0.5)), 4)  # 11/16
+        0.6875
+        """
         return stats.beta.cdf(np.asarray(x, dtype=float), self.alpha, self.beta)
 
 
@@ -313,12 +386,24 @@ class Fixed:
 
     @property
     def support(self):
-        """The degenerate interval ``(s, s)``."""
+        """The degenerate interval ``(s, s)``.
+
+        Examples
+        --------
+        >>> Fixed(0.3).support
+        (0.3, 0.3)
+        """
         return self.s, self.s
 
     @validation.constrained(size=SIZE)
     def sample(self, size, rng=None):
-        """Return ``s`` repeated ``size`` times."""
+        """Return ``s`` repeated ``size`` times.
+
+        Examples
+        --------
+        >>> Fixed(0.3).sample((2, 2)).tolist()
+        [[0.3, 0.3], [0.3, 0.3]]
+        """
         return np.full(size, self.s)
 
 
