@@ -89,11 +89,27 @@ class _Empirical:
         """Estimate, ``d/da`` and ``d/db`` for every task, each of shape ``(m,)``.
 
         ``a`` and ``b`` are one point or one point per task (shape ``(m,)``).
+
+        Examples
+        --------
+        >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+        >>> estimate, d_a, d_b = corpus.summaries(9.0, 10.0)
+        >>> estimate.shape, estimate[:3].round(4).tolist()
+        ((200,), [0.6851, 0.4053, 0.2317])
         """
         return self._summaries(*self._points(a, b))
 
     def estimates(self, a, b):
-        """The head's estimate on each task, shape ``(m,)``."""
+        """The head's estimate on each task, shape ``(m,)``.
+
+        Examples
+        --------
+        >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+        >>> corpus.estimates(9.0, 10.0)[:3].round(4).tolist()
+        [0.6851, 0.4053, 0.2317]
+        >>> corpus.s[:3].round(4).tolist()  # the true thresholds
+        [0.6096, 0.3158, 0.1328]
+        """
         return self.summaries(a, b)[0]
 
     @validation.constrained(a=validation.Scalar(), b=validation.Scalar())
@@ -109,6 +125,12 @@ class _Empirical:
         -------
         tuple of float
             ``(L, dL/da, dL/db)``.
+
+        Examples
+        --------
+        >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+        >>> np.round(corpus.loss_and_gradient(9.0, 10.0), 4).tolist()
+        [0.03, -0.0226, 0.0181]
         """
         est, d_a, d_b = self._summaries(a, b)
         r = est - self.s
@@ -119,11 +141,25 @@ class _Empirical:
         )
 
     def loss(self, a, b):
-        """Empirical loss ``L_{m,n}(a, b)``."""
+        """Empirical loss ``L_{m,n}(a, b)``.
+
+        Examples
+        --------
+        >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+        >>> round(corpus.loss(9.0, 10.0), 4)
+        0.03
+        """
         return self.loss_and_gradient(a, b)[0]
 
     def gradient(self, a, b):
-        """Empirical gradient ``(dL/da, dL/db)``."""
+        """Empirical gradient ``(dL/da, dL/db)``.
+
+        Examples
+        --------
+        >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+        >>> np.round(corpus.gradient(9.0, 10.0), 4).tolist()
+        [-0.0226, 0.0181]
+        """
         return self.loss_and_gradient(a, b)[1:]
 
     @validation.constrained(a=validation.Scalar(), b=validation.Scalar())
@@ -139,6 +175,13 @@ class _Empirical:
         -------
         ndarray, shape (m, 2)
             As :func:`stumplib.corpus.task_gradients`.
+
+        Examples
+        --------
+        >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+        >>> G = corpus.task_gradients(9.0, 10.0)
+        >>> G.shape, np.round(G.mean(axis=0), 4).tolist()  # their mean is the gradient
+        ((200, 2), [-0.0226, 0.0181])
         """
         est, d_a, d_b = self._summaries(a, b)
         r = 2.0 * (est - self.s)
@@ -270,6 +313,12 @@ class Corpus(_Empirical):
         :func:`stumplib.tasks.sample_contexts` with the same ``rng``), so a corpus of
         ``m n = 1e8`` examples needs about 2.4 GB (features, deviations and search keys)
         besides one row block.
+
+        Examples
+        --------
+        >>> corpus = Corpus.sample(3, 4, tasks.Uniform(0.1, 0.9), rng=0)
+        >>> corpus.shape, corpus.s.round(4).tolist()
+        ((3, 4), [0.6096, 0.3158, 0.1328])
         """
         rng = np.random.default_rng(rng)
         s = prior.sample(m, rng)
@@ -295,6 +344,13 @@ class Corpus(_Empirical):
         so many corpora of one size can be trained side by side in one evaluation per
         step. The corpora must be of one class (all dense, or all
         :class:`~stumplib.sparse_corpus.SparseCorpus`); so is the stack.
+
+        Examples
+        --------
+        >>> corpus = Corpus.sample(3, 4, rng=0)
+        >>> both = Corpus.stack([corpus, corpus])
+        >>> both.shape, bool(np.all(both.s[3:] == corpus.s))
+        ((6, 4), True)
         """
         kinds = {type(corpus) for corpus in corpora}
         return kinds.pop()._stack(corpora)
@@ -311,13 +367,26 @@ class Corpus(_Empirical):
 
     @property
     def shape(self):
-        """``(m, n)``."""
+        """``(m, n)``.
+
+        Examples
+        --------
+        >>> Corpus.sample(3, 4, rng=0).shape
+        (3, 4)
+        """
         return self._x.shape
 
     def follow(self):
         """A :class:`Follower` of this corpus.
 
         The same summaries, much cheaper along a run.
+
+        Examples
+        --------
+        >>> corpus = Corpus.sample(200, 50, tasks.Uniform(0.1, 0.9), rng=0)
+        >>> follower = corpus.follow()
+        >>> round(follower.loss(9.0, 10.0), 4), round(corpus.loss(9.0, 10.0), 4)
+        (0.03, 0.03)
         """
         return Follower(self)
 
@@ -334,6 +403,14 @@ class Corpus(_Empirical):
         -------
         ndarray of int, shape (m, 2)
             Counts of negatives and of positives.
+
+        Examples
+        --------
+        >>> corpus = Corpus.sample(3, 10, rng=0)
+        >>> corpus.windows(9.0, 10.0).tolist()  # at a small b, every example counts
+        [[4, 6], [5, 5], [0, 10]]
+        >>> corpus.windows(9.0, 1000.0).tolist()  # at a large b, the nearest
+        [[2, 0], [2, 0], [0, 1]]
         """
         a, b = self._points(a, b)
         if not np.all(b > 0):
