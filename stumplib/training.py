@@ -46,12 +46,30 @@ class Trajectory:
 
     @property
     def offset(self):
-        """The relative score ``a - b``."""
+        """The relative score ``a - b``.
+
+        Examples
+        --------
+        >>> from stumplib import tasks
+        >>> prior = tasks.Uniform(0.1, 0.9)
+        >>> run = population_descent(prior, (9.0, 10.0), 50.0, 200, points=3)
+        >>> run.t.tolist(), run.offset.round(4).tolist()
+        ([0.0, 650.0, 10000.0], [-1.0, 0.8082, 0.5918])
+        """
         return self.a - self.b
 
     @property
     def ratio(self):
-        """The calibrated threshold ``a / b``."""
+        """The calibrated threshold ``a / b``.
+
+        Examples
+        --------
+        >>> from stumplib import tasks
+        >>> prior = tasks.Uniform(0.1, 0.9)
+        >>> run = population_descent(prior, (9.0, 10.0), 50.0, 200, points=3)
+        >>> run.ratio.round(4).tolist()
+        [0.9, 1.0839, 1.0431]
+        """
         return self.a / self.b
 
 
