@@ -81,6 +81,12 @@ class Errors(NamedTuple):
         Root-mean-square threshold errors.
     se : ndarray
         Their standard errors.
+
+    Examples
+    --------
+    >>> errors = fresh_errors([365.0], [400.0], [8, 32], contexts=500, rng=0)
+    >>> errors.head.rms.round(3).tolist(), errors.head.se.round(3).tolist()
+    ([[0.26, 0.071]], [[0.014, 0.014]])
     """
 
     rms: np.ndarray
@@ -99,6 +105,14 @@ class FreshErrors(NamedTuple):
         Errors of the frozen heads, shape ``(k, p)``.
     rules : dict of str to Errors
         Errors of the reference rules, each of shape ``(p,)``.
+
+    Examples
+    --------
+    >>> errors = fresh_errors([365.0], [400.0], [8, 32], contexts=500, rng=0)
+    >>> errors.head.rms.shape, sorted(errors.rules)
+    ((1, 2), ['midpoint', 'nearest positive'])
+    >>> errors.rules["midpoint"].rms.round(3).tolist()
+    [0.069, 0.019]
     """
 
     head: Errors
@@ -316,6 +330,14 @@ class Localization(NamedTuple):
     tilt : float
         :func:`excess_tilt` of the declared model of the head's excess over the rule, a
         relative ``N / b`` at the top of the widest-reaching window, over ``decades``.
+
+    Examples
+    --------
+    >>> rate = localization_rate(365.0, 400.0, [24, 48, 96, 192], contexts=400)
+    >>> rate.windows[0.5].tolist(), round(rate.decades, 4)  # log10(192 / 24)
+    ([True, True, True, True], 0.9031)
+    >>> round(rate.head.value, 2), round(rate.head.se, 2)
+    (-0.93, 0.02)
     """
 
     sizes: np.ndarray
