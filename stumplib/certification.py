@@ -226,6 +226,13 @@ class SquaredErrorLaw(NamedTuple):
         ``E |X_bar|^2 = sigma_inf^2 / m``.
     variance : float
         ``Var |X_bar|^2``.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> law = squared_error_law(9.0, 10.0, tasks.Uniform(0.1, 0.9), m=100)
+    >>> round(law.mean, 4), round(law.variance, 4)
+    (0.0724, 0.0108)
     """
 
     mean: float
@@ -384,6 +391,15 @@ class ContextBias(NamedTuple):
         ``sigma_n``.
     vector : ndarray, shape (2,)
         Mean of ``(G - G^inf) / |g|``.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> corpus = corpus_module.Corpus.sample(400, 40, prior, rng=0)
+    >>> bias = context_bias(corpus, 9.0, 10.0, prior)
+    >>> round(bias.ratio, 3), round(bias.se, 3), round(bias.spread, 3)
+    (0.036, 0.064, 3.013)
     """
 
     ratio: float
@@ -540,6 +556,12 @@ class GridCrossing(NamedTuple):
         The interpolated crossing.
     index : int
         The first grid point at or above the level.
+
+    Examples
+    --------
+    >>> found = crossing([10.0, 20.0, 40.0], [0.1, 0.2, 0.8], level=0.4)
+    >>> round(found.scale, 4), found.index  # 20 sqrt(2), between grid points 1 and 2
+    (28.2843, 2)
     """
 
     scale: float
@@ -613,6 +635,13 @@ class Crossing(NamedTuple):
         The crossing scale.
     se : float
         Its standard error.
+
+    Examples
+    --------
+    >>> biases = [ContextBias(r, 0.01, 1.0, np.zeros(2)) for r in (0.1, 0.2, 0.8)]
+    >>> crossed = bias_crossing([10.0, 20.0, 40.0], biases, level=0.4)
+    >>> round(crossed.scale, 4), round(crossed.se, 4)
+    (28.2843, 0.1768)
     """
 
     scale: float
