@@ -97,12 +97,29 @@ class CertifiedRun:
         """Recorded iterates where both hypotheses hold.
 
         ``rho <= RHO_MAX``, ``q <= Q_MAX``.
+
+        Examples
+        --------
+        >>> b, rho = np.array([2.5, 2.8, 3.0]), np.array([0.1, 0.6, 0.2])
+        >>> run = CertifiedRun(0.1, np.arange(3), b, b, rho, np.full(3, 0.1),
+        ...                    np.array([1.0, 0.5, 0.1]), np.full(3, 0.2), 2.8, False)
+        >>> run.certified.tolist()  # rho = 0.6 fails at the second
+        [True, False, True]
         """
         return (self.rho <= descent_lemma.RHO_MAX) & (self.q <= descent_lemma.Q_MAX)
 
     @property
     def inside(self):
-        """Recorded iterates before the first failure (the certified interval)."""
+        """Recorded iterates before the first failure (the certified interval).
+
+        Examples
+        --------
+        >>> b, rho = np.array([2.5, 2.8, 3.0]), np.array([0.1, 0.6, 0.2])
+        >>> run = CertifiedRun(0.1, np.arange(3), b, b, rho, np.full(3, 0.1),
+        ...                    np.array([1.0, 0.5, 0.1]), np.full(3, 0.2), 2.8, False)
+        >>> run.inside.tolist()  # b < b_cert = 2.8
+        [True, False, False]
+        """
         return self.b < self.b_cert if not self.censored else np.ones(self.b.size, bool)
 
     @property
@@ -110,6 +127,14 @@ class CertifiedRun:
         """The hypothesis that failed first.
 
         ``"rho"``, ``"q"``, ``"both"``; ``""`` if none.
+
+        Examples
+        --------
+        >>> b, rho = np.array([2.5, 2.8, 3.0]), np.array([0.1, 0.6, 0.2])
+        >>> run = CertifiedRun(0.1, np.arange(3), b, b, rho, np.full(3, 0.1),
+        ...                    np.array([1.0, 0.5, 0.1]), np.full(3, 0.2), 2.8, False)
+        >>> run.ended_by
+        'rho'
         """
         if self.censored:
             return ""
@@ -119,7 +144,16 @@ class CertifiedRun:
 
     @property
     def held(self):
-        """Recorded steps whose population decrease reaches ``eta |grad L|^2 / 4``."""
+        """Recorded steps whose population decrease reaches ``eta |grad L|^2 / 4``.
+
+        Examples
+        --------
+        >>> b, rho = np.array([2.5, 2.8, 3.0]), np.array([0.1, 0.6, 0.2])
+        >>> run = CertifiedRun(0.1, np.arange(3), b, b, rho, np.full(3, 0.1),
+        ...                    np.array([1.0, 0.5, 0.1]), np.full(3, 0.2), 2.8, False)
+        >>> run.held.tolist()  # decreases 1, 0.5, 0.1 against guarantees of 0.2
+        [True, True, False]
+        """
         return self.decrease >= self.guaranteed
 
 
@@ -288,6 +322,12 @@ class CertifiedEnd(NamedTuple):
         bound).
     empty : int
         How many runs failed at their first record (the start is already past the end).
+
+    Examples
+    --------
+    >>> end = certified_end_of_ends([2.0, 8.0, 4.0], [False, True, False], [False] * 3)
+    >>> end.scale, end.censored, end.empty
+    (4.0, 1, 0)
     """
 
     scale: float
@@ -427,6 +467,12 @@ class CertifiedScales(NamedTuple):
         The start, ``max(k / 40, 2.5)``.
     b_stop : float
         The stop, ``3 b0``.
+
+    Examples
+    --------
+    >>> scales = certified_scales(400)
+    >>> scales.b0, scales.b_stop
+    (10.0, 30.0)
     """
 
     b0: float

@@ -52,6 +52,13 @@ class InfiniteFreeze(NamedTuple):
     b_cert : float
         Scale of the first step with ``rho > 1/2`` (the end of the certified interval),
         or ``b`` if none.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> run = freeze_infinite(100, tasks.Uniform(0.1, 0.9), (1, 2))
+    >>> round(run.noise, 6), round(run.b, 3), round(run.rho, 3)
+    (0.5, 2.779, 0.111)
     """
 
     a: float
@@ -302,6 +309,12 @@ class ShareRange(NamedTuple):
     isotropic : float
         The sampling error isotropic in the plane: ``rho² = level² E``, ``E``
         standard exponential, ``1 - exp(-1 / (4 level²))``.
+
+    Examples
+    --------
+    >>> share = predicted_share(0.25)
+    >>> round(share.one_direction, 4), round(share.isotropic, 4)
+    (0.9545, 0.9817)
     """
 
     one_direction: float
