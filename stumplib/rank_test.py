@@ -73,7 +73,7 @@ def _samples(value, name):
     return samples
 
 
-#: Samples, one a stratum: a non-empty sequence of non-empty finite 1-D samples.
+#: The samples, one a stratum (a non-empty sequence of non-empty finite 1-D samples).
 SAMPLES = validation.Constraint(
     _samples,
     (

@@ -421,7 +421,7 @@ class SparseFollower(corpus_module.Follower):
     the positives' leader's score over the negatives', ``r = a - b rise``, then falls
     along the tasks, so the tasks where a class lies more than ``cutoff`` below the
     other (the other class alone carries weight) are the two ends, found by bisection:
-    only the middle is combined from both classes (:meth:`_combine`); at the ends only
+    only the middle is combined from both classes (``_combine``); at the ends only
     the leading class's series is evaluated. With one scale per task (stacked corpora)
     every task is combined and the sums are taken term by term. The values are those of
     ``SparseCorpus.summaries`` to rounding (the ends exactly as the combination gives

@@ -47,7 +47,7 @@ def _size(size, name="size"):
     return validation.count(size, name, minimum=0)
 
 
-#: A sample size: a count (``>= 0``) or a tuple of counts.
+#: A sample size, a count (``>= 0``) or a tuple of counts.
 SIZE = validation.Constraint(
     _size,
     ((-1, ValueError), (0.5, ValueError), ((2, -1), ValueError), ("3", TypeError)),
