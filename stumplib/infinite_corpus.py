@@ -108,7 +108,7 @@ def _below_one(value, name):
     return value
 
 
-#: One number in (0, 1): a noise level, a relative tolerance.
+#: One number in (0, 1), such as a noise level or a relative tolerance.
 FRACTION = validation.Constraint(
     _below_one,
     ((None, TypeError), (np.nan, ValueError), (0.0, ValueError), (1.0, ValueError)),

@@ -602,7 +602,7 @@ def _t_max(value, name):
     return value
 
 
-#: A combination of head and mirror: a key of :data:`RESIDUALS`.
+#: A combination of head and mirror, one of the keys of ``RESIDUALS``.
 RULE = validation.Constraint(_rule, (("joint", ValueError), (None, ValueError)))
 #: The end of a flow recorded from ``t = 1e-2`` on: a number ``> 1e-2``.
 T_MAX = validation.Constraint(
