@@ -41,14 +41,8 @@ class FlowConstant(NamedTuple):
     constant: np.ndarray
 
 
-def _beyond_start(values):
-    b_max, b0 = values["b_max"], values["b0"]
-    if not b_max > b0:
-        raise ValueError(f"b_max must exceed b0 (got {b_max:g} and {b0:g})")
-
-
 @validation.constrained(
-    _beyond_start,
+    validation.exceeding("b_max", "b0"),
     prior=validation.Instance(calibration.tasks.Uniform),
     b0=validation.PositiveScalar(),
     b_max=validation.PositiveScalar(),

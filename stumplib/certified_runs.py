@@ -509,15 +509,9 @@ def certified_scales(k):
     return CertifiedScales(b0, 3 * b0)
 
 
-def _b_stop_beyond_b0(values):
-    b0, b_stop = values["b0"], values["b_stop"]
-    if not b_stop > b0:
-        raise ValueError(f"b_stop must exceed b0 (got {b_stop:g} and {b0:g})")
-
-
 # n_workers and backend are checked by sweep.run
 @validation.constrained(
-    _b_stop_beyond_b0,
+    validation.exceeding("b_stop", "b0"),
     m=validation.Integer(),
     n=validation.Integer(),
     prior=calibration.UNIFORM,

@@ -137,6 +137,23 @@ def test_one_context_checks_x_and_y_together():
         size([0.1], [0.5])  # each argument first, then the joint check
 
 
+def test_exceeding_asks_for_a_strict_order_naming_both():
+    @validation.constrained(
+        validation.exceeding("b_max", "b0"),
+        b0=validation.PositiveScalar(),
+        b_max=validation.PositiveScalar(),
+    )
+    def span(b0, b_max):
+        return b_max - b0
+
+    assert span(2.5, 10.0) == 7.5
+    for b_max in (2.5, 1.0):  # equal is not beyond
+        with pytest.raises(
+            ValueError, match=r"^b_max must exceed b0 \(got .* and 2\.5\)"
+        ):
+            span(2.5, b_max)
+
+
 def test_batched_context_fits_a_and_b_to_the_batch():
     @validation.constrained(
         validation.batched_context,

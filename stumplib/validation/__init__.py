@@ -62,6 +62,7 @@ from .constraints import (
     UnitInterval,
     batched_context,
     constrained,
+    exceeding,
     one_context,
 )
 from .objects import (
@@ -113,6 +114,7 @@ __all__ = [
     "count_rows",
     "counts",
     "density_law",
+    "exceeding",
     "features",
     "finite",
     "function",

@@ -297,6 +297,43 @@ def Trajectory():
     return _object(objects.trajectory, ((None, TypeError), (0.5, TypeError)))
 
 
+def exceeding(upper, lower):
+    """A joint check: argument ``upper`` exceeds argument ``lower`` (an order).
+
+    Parameters
+    ----------
+    upper, lower : str
+        The arguments' names.
+
+    Returns
+    -------
+    callable
+        The check, called with the dict of converted arguments; it raises a
+        ``ValueError`` naming both.
+
+    Examples
+    --------
+    >>> @constrained(exceeding("b_stop", "b0"), b0=Scalar(), b_stop=Scalar())
+    ... def span(b0, b_stop):
+    ...     return b_stop - b0
+    >>> span(2.0, 5.0)
+    3.0
+    >>> span(5.0, 2.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: b_stop must exceed b0 (got 2 and 5)
+    """
+
+    def check(values):
+        if not values[upper] > values[lower]:
+            raise ValueError(
+                f"{upper} must exceed {lower} "
+                f"(got {values[upper]:g} and {values[lower]:g})"
+            )
+
+    return check
+
+
 def one_context(values):
     """A joint check: ``x`` and ``y`` are one (batched) context.
 
