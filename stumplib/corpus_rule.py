@@ -24,6 +24,7 @@ from . import (
     training,
     validation,
 )
+from . import corpus as corpus_module
 from .corpus import Corpus, noise_ratio
 
 #: Start of a run frozen by the corpus rule, ``b_0 = min(SIZE_START m, CONTEXT_START
@@ -139,11 +140,22 @@ def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0, sparse=False):
     """
     theta0, eta = pretraining.start(_size_scale(m, n) / divisor, prior, ratio=1.0)
     if sparse:
-        b_min = sparse_corpus.lowest_anchor(theta0[1], n)
-        corpus = sparse_corpus.SparseCorpus.sample(m, n, b_min, prior, seed=rng)
+        corpus = _sparse_sample(m, n, theta0[1], prior, rng)
     else:
         corpus = Corpus.sample(m, n, prior, rng=rng)
     return pretraining.train_until_noisy(corpus, theta0, eta, level)
+
+
+def _sparse_sample(m, n, b0, prior, rng):
+    """The sparse corpus of a run from ``b0``, drawn down to its lowest anchor.
+
+    In full (``b_min`` at the window's cutoff: every member lies within distance 1)
+    when the first anchor reaches down to ``b <= 0`` (a start ``b0 <= 1``).
+    """
+    b_min = sparse_corpus.lowest_anchor(b0, n)
+    if b_min <= 0:
+        b_min = corpus_module.window_cutoff(n)
+    return sparse_corpus.SparseCorpus.sample(m, n, b_min, prior, seed=rng)
 
 
 #: The step of a certified run, as this fraction of the lemma's step at its start, so
@@ -274,8 +286,7 @@ def freeze_certified(
         raise ValueError(f"every must be >= 0 (got {every})")
     theta0, eta = pretraining.start(_size_scale(m, n) / divisor, prior, ratio=1.0)
     eta *= fraction
-    b_min = sparse_corpus.lowest_anchor(theta0[1], n)
-    corpus = sparse_corpus.SparseCorpus.sample(m, n, b_min, prior, seed=rng)
+    corpus = _sparse_sample(m, n, theta0[1], prior, rng)
     follower = corpus.follow()
     state = _CertifiedState(prior, eta, resume)
     if resume is not None:

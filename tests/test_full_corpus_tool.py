@@ -15,14 +15,20 @@ import full_corpus
 
 
 @pytest.fixture
-def small(tmp_path, monkeypatch):
-    """The target at two small sizes, into a file and checkpoints of its own."""
-    monkeypatch.setattr(full_corpus, "SIZES", (40, 60))
-    monkeypatch.setattr(full_corpus, "CORPORA", 2)
-    monkeypatch.setattr(full_corpus, "DATA", tmp_path / "frozen-rate-certified.json")
+def plan(tmp_path, monkeypatch):
+    """The ``half`` plan at two small sizes, into a file and checkpoints of its own."""
+    small = full_corpus.PLANS["half"]._replace(
+        sizes=(40, 60), corpora=(2, 2), data=tmp_path / "frozen-rate-certified.json"
+    )
+    monkeypatch.setitem(full_corpus.PLANS, "half", small)
     monkeypatch.setattr(full_corpus, "CHECKPOINTS", tmp_path / "checkpoints")
     monkeypatch.setattr(full_corpus, "commit", lambda: "abc")
-    return full_corpus.DATA
+    return small
+
+
+@pytest.fixture
+def small(plan):
+    return plan.data
 
 
 def _runs(path):
@@ -33,7 +39,8 @@ def test_two_jobs_write_every_run_in_the_targets_order(small):
     full_corpus.main(["--jobs", "2"])
     runs = _runs(small)
     keys = [(r["k"], r["corpus"], r["divisor"]) for r in runs]
-    assert keys == [(k, r, d) for _, k, r, d in full_corpus.runs_to_do()]
+    plan = full_corpus.PLANS["half"]
+    assert keys == [(k, r, d) for _, k, r, d in full_corpus.runs_to_do(plan)]
     assert all(r["corpus_kind"] == "sparse" for r in runs)
     assert all(r["b"] >= r["b0"] and r["steps"] >= 0 for r in runs)
     assert all(0 < r["q_max"] <= 2 / 9 and r["rho_max"] > 0 for r in runs)
@@ -69,17 +76,17 @@ def test_jobs_must_be_positive(small):
         full_corpus.main(["--jobs", "0"])
 
 
-def test_a_run_cut_at_a_checkpoint_resumes_bit_identically(small, monkeypatch):
+def test_a_run_cut_at_a_checkpoint_resumes_bit_identically(plan, monkeypatch):
     """The deadline passes at step 50 (a checkpoint at every step, of 90): the run
     saves its state and stops; the next call resumes it and ends where the uncut run
     ends."""
-    job = (0, 160, 0, 1.0)
+    job = (plan, 0, 160, 0, 1.0)
     whole = full_corpus.run((*job, np.inf, 0.0, "abc"))
     saves = iter(range(10**9))
     clock = types.SimpleNamespace(monotonic=time.monotonic, time=lambda: next(saves))
     monkeypatch.setattr(full_corpus, "time", clock)
     assert full_corpus.run((*job, 50, 0.0, "abc")) is None  # cut
-    path = full_corpus.checkpoint_path(160, 0, 1.0)
+    path = full_corpus.checkpoint_path(plan, 160, 0, 1.0)
     assert json.loads(path.read_text())["state"]["steps"] == 50
     monkeypatch.setattr(full_corpus.time, "time", time.time)
     resumed = full_corpus.run((*job, np.inf, 0.0, "abc"))
@@ -98,15 +105,15 @@ def test_every_must_not_be_negative(small):
         full_corpus.main(["--every", "-1"])
 
 
-def test_a_run_resumed_under_other_code_lists_both_commits(small, monkeypatch):
+def test_a_run_resumed_under_other_code_lists_both_commits(plan, monkeypatch):
     """The checkpoint keeps the commit of its sitting; one written before commits
     were kept counts as ``unknown``."""
-    job = (0, 160, 0, 1.0)
+    job = (plan, 0, 160, 0, 1.0)
     saves = iter(range(10**9))
     clock = types.SimpleNamespace(monotonic=time.monotonic, time=lambda: next(saves))
     monkeypatch.setattr(full_corpus, "time", clock)
     assert full_corpus.run((*job, 20, 0.0, "abc")) is None
-    path = full_corpus.checkpoint_path(160, 0, 1.0)
+    path = full_corpus.checkpoint_path(plan, 160, 0, 1.0)
     assert json.loads(path.read_text())["commits"] == ["abc"]
     assert full_corpus.run((*job, 40, 0.0, "def")) is None
     old = json.loads(path.read_text())

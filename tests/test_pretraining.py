@@ -443,3 +443,15 @@ def test_freeze_by_rule_needs_two_tasks_and_a_seed():
             corpus_rule.freeze_by_rule(1, 40, PRIOR, 0, sparse=sparse)
     with pytest.raises(TypeError, match="^rng"):
         corpus_rule.freeze_by_rule(40, 40, PRIOR, None)
+
+
+@pytest.mark.parametrize("sparse", [True, False])
+def test_a_start_at_or_below_one_runs_on_the_whole_corpus(sparse):
+    """A start ``b0 <= 1`` puts the first anchor at ``b <= 0``: the sparse corpus is
+    then drawn whole, and the run matches the dense corpus of the same seed."""
+    b0 = corpus_rule.size_start(100, 300, PRIOR)[0][1] / 4
+    assert lowest_anchor(b0, 300) <= 0
+    h = corpus_rule.freeze_by_rule(100, 300, PRIOR, 5, divisor=4, sparse=sparse)
+    assert np.isfinite(h.b) and h.b >= b0
+    run = corpus_rule.freeze_certified(100, 300, PRIOR, 5, divisor=4)
+    assert run.q_max <= 2 / 9 and run.b >= b0
