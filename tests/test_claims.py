@@ -360,3 +360,16 @@ def test_each_kind_of_evidence_has_one_definition_quoted_in_contributing():
     assert tuple(claims.DEFINITIONS) == claims.EVIDENCE
     for kind, definition in claims.DEFINITIONS.items():
         assert f"`{kind}`: {definition}" in text
+
+
+def test_sides_are_kept_in_the_record_and_must_be_two_different_strings():
+    record = claims.make_record(
+        "rule", 1.0, 1.0, 0.1, "x", evidence="exact", sides=("library", "SymPy")
+    )
+    assert record["sides"] == ["library", "SymPy"]
+    assert "sides" not in claims.make_record(
+        "rule", 1.0, 1.0, 0.1, "x", evidence="exact"
+    )
+    for bad in (("a",), ("a", "a"), ("a", ""), "ab", ("a", 1)):
+        with pytest.raises(ValueError, match="sides"):
+            claims.make_record("rule", 1.0, 1.0, 0.1, "x", evidence="exact", sides=bad)

@@ -184,6 +184,7 @@ def check(
     span=None,
     digits=4,
     key=None,
+    sides=None,
 ):
     """Check ``|measured - expected| <= tol``, show the claim line and its record.
 
@@ -207,6 +208,13 @@ def check(
         A name of this check that is unique in the book (lower-case words joined by
         hyphens, :data:`KEY`), by which a page refers to it (:func:`find`). Kept in
         the record only; the printed line does not change.
+    sides : tuple of str, optional
+        Where the two compared values come from, ``(measured, expected)``: for
+        instance ``("stumplib.population.estimate", "SymPy derivation")``, or
+        ``("library, 40 corpora", "closed form 2/((N+1)(N+2))")``. Kept in the record
+        and shown by the claims ledger. The two must be independent computations; a
+        check whose two sides are one computation is a replay (``evidence="replay"``)
+        and never counts toward a verdict (see :func:`verdict`).
 
     Returns
     -------
@@ -231,6 +239,7 @@ def check(
         span=span,
         digits=digits,
         key=key,
+        sides=sides,
     )
     _show(record)
     if not record["holds"] and mode == "raise":
@@ -272,6 +281,7 @@ def make_record(
     span=None,
     digits=4,
     key=None,
+    sides=None,
 ):
     """The record of a check (arguments as for :func:`check`), validated, nothing shown.
 
@@ -281,8 +291,8 @@ def make_record(
         ``id``, ``holds``, ``measured``, ``expected``, ``tol`` (strings as shown),
         ``evidence``, ``span``, ``statement`` and ``margin`` (an upper bound on
         ``abs(measured - expected) / tol`` from the shown values, to two decimals; see
-        ``_margin``; :func:`read_margin` reads it), and ``key`` when one is given
-        (so a record without a key is unchanged).
+        ``_margin``; :func:`read_margin` reads it), and ``key`` and ``sides`` (a list
+        of two strings) when given (so a record without them is unchanged).
 
     Raises
     ------
@@ -290,10 +300,21 @@ def make_record(
         If ``claim_id`` or ``evidence`` is unknown, ``span`` is missing (for evidence
         other than "exact") or malformed, ``statement`` is empty, a value is not a real
         scalar, ``expected`` and ``tol`` are not finite with ``tol >= 0``, or ``key``
-        is not of the form :data:`KEY`.
+        is not of the form :data:`KEY`, or ``sides`` is not two different non-empty
+        strings.
     TypeError
         If ``measured``, ``expected`` or ``tol`` is not a real number.
     """
+    if sides is not None and not (
+        isinstance(sides, (tuple, list))
+        and len(sides) == 2
+        and all(isinstance(x, str) and x.strip() for x in sides)
+        and sides[0].strip() != sides[1].strip()
+    ):
+        raise ValueError(
+            "sides must be two different non-empty strings, (measured, expected)"
+            f" (got {sides!r})"
+        )
     if key is not None and not (isinstance(key, str) and KEY.fullmatch(key)):
         raise ValueError(
             f"key must be lower-case words joined by hyphens (got {key!r})"
@@ -329,7 +350,11 @@ def make_record(
         "statement": statement,
         "margin": _margin(shown, holds, digits),
     }
-    return record if key is None else dict(record, key=key)
+    if key is not None:
+        record["key"] = key
+    if sides is not None:
+        record["sides"] = [x.strip() for x in sides]
+    return record
 
 
 def _round_up(tol, digits=2):
