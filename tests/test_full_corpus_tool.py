@@ -2,6 +2,7 @@
 run cut at a checkpoint resumed bit-identically."""
 
 import json
+import subprocess
 import sys
 import time
 import types
@@ -123,3 +124,42 @@ def test_a_run_resumed_under_other_code_lists_both_commits(plan, monkeypatch):
     monkeypatch.setattr(full_corpus.time, "time", time.time)
     resumed = full_corpus.run((*job, np.inf, 0.0, "ghi"))
     assert resumed["commits"] == ["unknown", "unknown", "ghi"]
+
+
+COMMITTED = (
+    Path(__file__).resolve().parent / "data" / "checkpoint-half-k160-corpus0.json"
+)
+
+
+def test_a_committed_checkpoint_resumes_in_a_fresh_clone(plan, monkeypatch):
+    """A checkpoint committed with the repository (cut at step 50 by a sitting at
+    commit 0ed4226) resumes here, in whatever clone runs the tests, and ends where the
+    uncut run ends: checkpoints travel with the repository, not with a machine."""
+    job = (plan, 0, 160, 0, 1.0)
+    whole = full_corpus.run((*job, np.inf, 0.0, "abc"))
+    path = full_corpus.checkpoint_path(plan, 160, 0, 1.0)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(COMMITTED.read_text())
+    resumed = full_corpus.run((*job, np.inf, 0.0, "abc"))
+    assert resumed["commits"] == ["0ed4226", "abc"] and resumed["sittings"] == 2
+    volatile = {"seconds", "sittings", "commits", "date"}
+    assert {k: v for k, v in resumed.items() if k not in volatile} == {
+        k: v for k, v in whole.items() if k not in volatile
+    }
+
+
+def test_the_checkpoints_folder_is_committed_not_ignored():
+    """The plans' checkpoints live in the repository (a git-tracked folder), so a
+    fresh clone holds the runs in progress."""
+    root = Path(full_corpus.ROOT)
+    assert full_corpus.CHECKPOINTS.is_relative_to(root)
+    ignored = subprocess.run(
+        [
+            "git",
+            "check-ignore",
+            "-q",
+            str(full_corpus.CHECKPOINTS / "headline" / "x.json"),
+        ],
+        cwd=root,
+    )
+    assert ignored.returncode == 1  # not ignored
