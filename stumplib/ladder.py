@@ -140,6 +140,22 @@ class Ladder(NamedTuple):
         """
         return self.slope + TREND_Z * self.slope_se
 
+    @property
+    def trend_floor(self):
+        """One-sided 99% lower bound of the trend, ``slope - TREND_Z · slope_se``.
+
+        Above :attr:`allowance`, the data show ``error · k`` growing faster than one
+        logarithm: the bound ``Õ(1/k)`` fails.
+
+        Examples
+        --------
+        >>> k, error = [10, 10, 20, 20, 40, 40], [1, 1, 1, 1, 1, 1]
+        >>> out = ladder(k, error, [1] * 6)
+        >>> round(out.trend_floor, 12), out.trend_floor > out.allowance
+        (1.0, True)
+        """
+        return self.slope - TREND_Z * self.slope_se
+
 
 def _ladder_inputs(values):
     k, error, inside = values["k"], values["error"], values["inside"]

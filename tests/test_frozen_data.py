@@ -25,9 +25,27 @@ def test_the_levels_file_reads_as_runs():
 
 
 def _run(kind, level, k, b, b_cert, error, predicted=np.nan, divisor=1.0):
+    """A run that left its certificate (rho > 1/2) where ``b_cert < b``."""
+    rho = 0.1 if b_cert >= b else 0.6
     return frozen_data.Run(
-        kind, level, k, 0, divisor, 1.0, b, error, 0.1, b_cert, 0.1, predicted
+        kind, level, k, 0, divisor, 1.0, b, error, rho, b_cert, 0.1, predicted
     )
+
+
+def test_inside_means_rho_and_q_within_the_lemma_all_along():
+    run = _run("certified", 0.5, 100, 10.0, 10.0, 0.2)
+    assert run.inside
+    assert not run._replace(rho_max=0.51).inside
+    assert not run._replace(q_max=0.23).inside
+    assert run._replace(q_max=np.nan).inside  # the flow has no step
+
+
+def test_the_headline_file_reads_as_runs_of_its_declared_level():
+    data = frozen_data.headline_runs()
+    declared = frozen_data.headline_declaration()
+    assert {r.level for r in data.runs} == {declared["level"]} == {0.25}
+    assert {r.k for r in data.runs} <= set(declared["sizes"])
+    assert max(r.q_max for r in data.runs) <= 2 / 9
 
 
 def test_by_level_counts_the_share_inside_and_the_scaled_error():

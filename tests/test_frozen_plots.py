@@ -4,8 +4,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
+from stumplib import ladder
 from stumplib.book import frozen_plots
-from stumplib.book.frozen_data import Run
 from stumplib.frozen import Errors, FreshErrors
 
 SIZES = np.array([2.0, 8.0, 32.0])
@@ -17,28 +17,30 @@ def _close():
     plt.close("all")
 
 
-def _run(level, k, b, b_cert, kind="certified", divisor=1.0):
-    nan = float("nan")
-    return Run(kind, level, k, 0, divisor, b, b, 30 / k, 0.2, b_cert, 0.1, nan)
-
-
-def test_price_figure_marks_inside_filled_and_past_open_and_skips_other_starts():
-    runs = [
-        _run(0.5, 400, 12.0, 20.0),  # inside
-        _run(1 / 3, 1000, 30.0, 20.0, kind="infinite"),  # past
-        _run(0.5, 400, 12.0, 20.0, divisor=2.0),  # another start: left out
+def test_ladder_figure_shows_shares_and_scaled_errors_per_level():
+    half = ladder.ladder([320, 320, 1000, 1000], [0.1, 0.12, 0.04, 0.05], [1, 0, 1, 1])
+    quarter = ladder.ladder([320, 320, 1000, 1000], [0.3, 0.3, 0.1, 0.1], [1, 1, 1, 1])
+    fig = frozen_plots.ladder_figure({0.5: half, 0.25: quarter}, 2.5)
+    left, right = fig.axes
+    assert len(left.containers) == len(right.containers) == 2
+    shares = left.containers[0][0].get_ydata()  # level 1/2 first
+    assert list(shares) == [0.5, 1.0]
+    means = right.containers[1][0].get_ydata()  # level 1/4
+    assert list(means) == pytest.approx([96.0, 100.0])
+    dashed = [
+        line.get_ydata()[0]
+        for line in right.lines
+        if line.get_linestyle() == "--" and len(line.get_ydata())
     ]
-    fig = frozen_plots.price_figure(runs, 2.5)
-    ax = fig.axes[0]
-    points = [line for line in ax.lines if len(line.get_xdata()) == 1]
-    assert [p.get_marker() for p in points] == ["o", "^"]
-    assert points[0].get_markerfacecolor() != "none"
-    assert points[1].get_markerfacecolor() == "none"
-    bounds = [line.get_ydata()[0] for line in ax.lines if line.get_linestyle() == "--"]
-    assert bounds == pytest.approx(
-        [(2.5 / level) ** 2 for level in (0.5, 1 / 3, 0.25, 0.125)]
-    )
-    assert ax.get_xscale() == ax.get_yscale() == "log"
+    assert sorted(dashed) == pytest.approx([25.0, 100.0])
+    floor = [line.get_ydata()[0] for line in left.lines if line.get_linestyle() == ":"]
+    assert floor == [0.95]
+
+
+def test_size_colours_run_light_to_dark():
+    colours = frozen_plots.size_colours(4)
+    brightness = [sum(c[:3]) for c in colours]
+    assert brightness == sorted(brightness, reverse=True)
 
 
 def test_fresh_figure_draws_a_line_per_head_and_the_two_rules():

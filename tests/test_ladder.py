@@ -70,12 +70,13 @@ def test_the_trend_is_clustered_by_size():
     assert few.slope == pytest.approx(slope, rel=1e-10)
     assert few.slope_se == pytest.approx(se, rel=1e-10)
     assert few.trend_bound == pytest.approx(slope + 2.3263478740 * se, rel=1e-9)
+    assert few.trend_floor == pytest.approx(slope - 2.3263478740 * se, rel=1e-9)
 
 
 def test_a_growing_error_k_fails_the_allowance():
     k = np.repeat([320.0, 1000.0, 3200.0, 10000.0], 3)
     out = ladder.ladder(k, k**-0.5 * np.tile([1.0, 1.1, 0.9], 4), [1] * 12)
-    assert out.slope == pytest.approx(0.5) and out.trend_bound > out.allowance
+    assert out.slope == pytest.approx(0.5) and out.trend_floor > out.allowance
 
 
 def test_two_sizes_give_a_slope_without_an_error():

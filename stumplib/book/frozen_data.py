@@ -1,11 +1,12 @@
 """Chapter 6's committed frozen runs as typed records, and their summaries.
 
-Two data files of :data:`stumplib.book.full_data.DATA`: ``frozen-rate-certified.json``
-(``make full-corpus``: corpora with ``m = n`` frozen by the corpus rule at level 1/2 at
-a certified step) and ``frozen-levels.json`` (``make frozen-levels``: the levels below
-1/2 at a certified step, and infinite-context corpora). :func:`certified_runs` and
-:func:`level_runs` read them into :class:`Run` records; :func:`by_level` and
-:func:`law_rows` summarize them for the chapter's tables.
+Three data files of :data:`stumplib.book.full_data.DATA`: ``frozen-headline.json``
+(``make headline``: the certified ladder at the level declared before its runs, corpora
+with ``m = n``), ``frozen-rate-certified.json`` (``make full-corpus``: the same at level
+1/2, the certificate's edge) and ``frozen-levels.json`` (``make frozen-levels``: other
+levels at a certified step, and infinite-context corpora). :func:`headline_runs`,
+:func:`certified_runs` and :func:`level_runs` read them into :class:`Run` records;
+:func:`by_level` and :func:`law_rows` summarize them for the chapter's tables.
 """
 
 from typing import NamedTuple
@@ -14,6 +15,7 @@ import numpy as np
 
 from . import full_data
 
+HEADLINE = full_data.DATA / "frozen-headline.json"
 CERTIFIED = full_data.DATA / "frozen-rate-certified.json"
 LEVELS = full_data.DATA / "frozen-levels.json"
 
@@ -63,8 +65,12 @@ class Run(NamedTuple):
 
     @property
     def inside(self):
-        """Frozen inside its certified interval (``b_T <= b_cert``)."""
-        return self.b <= self.b_cert
+        """Inside the certificate all along the run.
+
+        ``rho <= 1/2`` and ``q <= 2/9`` at every checked iterate (``q`` is not checked
+        for the flow of infinite contexts).
+        """
+        return self.rho_max <= 0.5 and not self.q_max > 2 / 9
 
 
 class Data(NamedTuple):
@@ -80,6 +86,48 @@ class Data(NamedTuple):
     runs: tuple
     commit: str
     date: str
+
+
+def headline_runs(path=HEADLINE):
+    """The runs of ``make headline`` (the declared level, ``m = n``), as :class:`Data`.
+
+    Examples
+    --------
+    >>> data = headline_runs()
+    >>> {r.level for r in data.runs}
+    {0.25}
+    """
+    data = full_data.load(path)
+    runs = tuple(
+        Run(
+            "certified",
+            float(data["level"]),
+            int(r["k"]),
+            int(r["corpus"]),
+            1.0,
+            r["a"],
+            r["b"],
+            r["error"],
+            r["rho_max"],
+            r["b_cert"],
+            r["q_max"],
+            float("nan"),
+        )
+        for r in data["runs"]
+    )
+    return Data(runs, data["commit"], data["date"])
+
+
+def headline_declaration(path=HEADLINE):
+    """What ``make headline`` declared before its first run: level, sizes, checks.
+
+    Examples
+    --------
+    >>> declared = headline_declaration()
+    >>> declared["level"], declared["sizes"][-1]
+    (0.25, 100000)
+    """
+    return full_data.load(path)["declared"]
 
 
 def certified_runs(path=CERTIFIED):

@@ -1,6 +1,7 @@
-"""Chapter 6's figures: the price of certification; frozen heads on fresh contexts."""
+"""Chapter 6's figures: the certified ladders, frozen heads on fresh contexts."""
 
 import numpy as np
+from matplotlib import colormaps
 
 from . import plotting
 
@@ -8,48 +9,72 @@ from . import plotting
 LEVEL_COLOURS = {0.5: "C0", 1 / 3: "C1", 0.25: "C2", 0.125: "C3"}
 
 
-def price_figure(runs, constant):
-    """Error times ``m ∧ n`` of each frozen run against the size, by freeze level.
+def size_colours(count):
+    """One colour a corpus size, light to dark along a sequential map (sizes ascending).
 
-    Filled markers froze inside their certified interval, open ones past it; the
-    dashed lines are each level's bound constant ``(C / l)²``. Runs from another start
-    (``divisor != 1``) are left out.
+    Examples
+    --------
+    >>> colours = size_colours(3)
+    >>> len(colours), colours[0] != colours[-1]
+    (3, True)
+    """
+    return [colormaps["viridis"](x) for x in np.linspace(0.85, 0.0, count)]
+
+
+def ladder_figure(ladders, constant, floor=0.95):
+    """Two certified ladders side by side: the share inside and error times ``m ∧ n``.
+
+    Left, each size's share of corpora inside the certificate with its 95%
+    Clopper–Pearson interval, against the declared floor; right, the mean of
+    ``error · (m ∧ n)`` (± 2 standard errors) and its largest value (crosses), with each
+    level's long-context constant ``(K / l)²`` dashed.
 
     Parameters
     ----------
-    runs : sequence of stumplib.book.frozen_data.Run
-        The runs (certified ``m = n`` and infinite contexts).
+    ladders : dict of float to stumplib.ladder.Ladder
+        The ladder of each level ``l``.
     constant : float
-        ``C``, the slow curve's layer constant.
+        ``K``, the slow curve's noise constant.
+    floor : float
+        The declared least share inside (dotted).
 
     Returns
     -------
     matplotlib.figure.Figure
     """
-    fig, ax = plotting.subplots(1, 1, height=4.2)
-    for r in runs:
-        if r.divisor != 1.0:
-            continue
-        colour = LEVEL_COLOURS[r.level]
-        marker = "o" if r.kind == "certified" else "^"
-        face = colour if r.inside else "none"
-        ax.plot(r.k, r.error * r.k, marker, color=colour, mfc=face, ms=4)
-    for level, colour in LEVEL_COLOURS.items():
-        ax.axhline((constant / level) ** 2, color=colour, ls="--", lw=0.9)
-        ax.plot([], [], "s", color=colour, label=f"$\\ell={level:.3g}$")
-    ax.plot([], [], "o", color="0.3", label="$m=n$, certified step")
-    ax.plot([], [], "^", color="0.3", label="infinite contexts")
-    ax.plot([], [], "o", color="0.3", mfc="none", label=r"frozen past $b_{\rm cert}$")
-    ax.set(
+    fig, (left, right) = plotting.subplots(1, 2, height=3.8)
+    for i, (level, out) in enumerate(sorted(ladders.items(), reverse=True)):
+        colour, shift = LEVEL_COLOURS[level], 1.0 + 0.06 * (i - 0.5)
+        k = np.array([r.k for r in out.rungs])
+        share = np.array([r.share for r in out.rungs])
+        low = share - np.array([r.share_lo for r in out.rungs])
+        high = np.array([r.share_hi for r in out.rungs]) - share
+        name = f"$\\ell={level:.3g}$"
+        left.errorbar(k * shift, share, yerr=[low, high], fmt="o", color=colour, ms=4)
+        mean = np.array([r.error_k for r in out.rungs])
+        se = np.nan_to_num([r.error_k_se for r in out.rungs])
+        right.errorbar(k, mean, yerr=2 * se, fmt="o-", color=colour, ms=4, label=name)
+        right.plot(k, [r.error_k_max for r in out.rungs], "x", color=colour, ms=5)
+        right.axhline((constant / level) ** 2, color=colour, ls="--", lw=0.9)
+    left.axhline(floor, color="0.4", ls=":", lw=1.0)
+    left.set(
+        xscale="log",
+        ylim=(0, 1.05),
+        xlabel=r"$m\wedge n$",
+        ylabel="share inside the certificate",
+    )
+    right.plot([], [], "x", color="0.3", label="largest corpus")
+    right.plot([], [], "--", color="0.3", label=r"$(K/\ell)^2$")
+    right.set(
         xscale="log",
         yscale="log",
-        xlabel=r"$m\wedge n$ (infinite contexts: $m$)",
-        ylabel=r"error $\times\,(m\wedge n)$, infinite context",
+        xlabel=r"$m\wedge n$",
+        ylabel=r"error $\times\,(m\wedge n)$",
     )
-    ticks = [20, 30, 50, 100, 200, 500]
-    ax.set_yticks(ticks, [str(t) for t in ticks])
-    ax.minorticks_off()
-    fig.legend(loc="outside lower center", ncol=4)
+    ticks = [20, 50, 100, 200]
+    right.set_yticks(ticks, [str(t) for t in ticks])
+    right.minorticks_off()
+    fig.legend(*right.get_legend_handles_labels(), loc="outside lower center", ncol=4)
     return fig
 
 
@@ -75,6 +100,7 @@ def fresh_figure(sizes, errors, sizes_trained, b_frozen, floor):
     matplotlib.figure.Figure
     """
     fig, ax = plotting.subplots(1, 1, height=4.4)
+    colours = size_colours(len(sizes_trained))
     for i, k in enumerate(sizes_trained):
         ax.errorbar(
             sizes,
@@ -82,10 +108,10 @@ def fresh_figure(sizes, errors, sizes_trained, b_frozen, floor):
             yerr=2 * errors.head.se[i],
             fmt="o-",
             ms=3,
-            color=f"C{i}",
+            color=colours[i],
             label=f"$m\\wedge n={k}$ ($b_T={b_frozen[i]:.0f}$)",
         )
-        ax.axhline(floor[i], color=f"C{i}", ls=":", lw=0.8)
+        ax.axhline(floor[i], color=colours[i], ls=":", lw=0.8)
     nearest = errors.rules["nearest positive"].rms
     ax.plot(sizes, nearest, "k--", label="nearest positive")
     ax.plot(sizes, errors.rules["midpoint"].rms, "k:", label="gap midpoint")
@@ -120,13 +146,14 @@ def ratio_figure(sizes, ratios, limits, sizes_trained, b_frozen):
     matplotlib.figure.Figure
     """
     fig, axes = plotting.subplots(1, len(ratios), height=3.6, sharey=True)
+    colours = size_colours(len(sizes_trained))
     for ax, (s, ratio) in zip(np.atleast_1d(axes), ratios.items()):
         for i, k in enumerate(sizes_trained):
             ax.plot(
                 sizes / b_frozen[i],
                 ratio[i],
                 "-",
-                color=f"C{i}",
+                color=colours[i],
                 lw=1.2,
                 label=f"$m\\wedge n={k}$",
             )
