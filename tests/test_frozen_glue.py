@@ -5,12 +5,17 @@ from pathlib import Path
 
 CHAPTER = Path(__file__).resolve().parents[1] / "book" / "06-frozen-estimator.ipynb"
 NAMES = (
-    "q_max",
-    "runs_checked",
-    "runs_total",
-    "cert_share",
-    "freeze_levels",
     "headline_level",
+    "headline_k_lo",
+    "headline_k_hi",
+    "headline_corpora_min",
+    "headline_share_min",
+    "headline_share",
+    "headline_error_k_max",
+    "headline_trend",
+    "headline_trend_se",
+    "headline_q",
+    "half_share",
     "rule_m_lo",
     "rule_m_hi",
 )
@@ -32,10 +37,12 @@ def test_chapter_6_glues_its_certification_numbers():
     assert set(NAMES) <= set(glue)
 
 
-def test_every_frozen_run_is_certified_and_checked():
+def test_the_headline_ladder_is_certified_from_320_with_8_corpora_a_size():
     glue = stored_glue(CHAPTER)
-    assert float(glue["q_max"]) <= 2 / 9
-    assert int(glue["runs_checked"]) == int(glue["runs_total"]) > 0
-    assert 0 <= float(glue["cert_share"]) <= 1
-    assert int(glue["freeze_levels"]) >= 3
+    assert float(glue["headline_level"]) == 0.25
+    assert int(glue["headline_k_lo"]) <= 320
+    assert int(glue["headline_k_hi"]) >= 10 * int(glue["headline_k_lo"])
+    assert int(glue["headline_corpora_min"]) >= 8
+    assert float(glue["headline_q"]) <= 2 / 9
+    assert float(glue["headline_share_min"]) <= float(glue["headline_share"]) <= 1
     assert int(glue["rule_m_hi"]) >= 16 * int(glue["rule_m_lo"])
