@@ -25,8 +25,9 @@ from . import full_data, plotting
 
 #: The interior prior of the book.
 PRIOR = tasks.Uniform(0.1, 0.9)
-#: The committed full-scale runs of the frozen estimator (``make full-corpus``).
-FROZEN_RUNS = full_data.DATA / "frozen-rate-certified.json"
+#: The committed certified runs of the frozen estimator (``make headline``: the level
+#: declared before its runs).
+FROZEN_RUNS = full_data.DATA / "frozen-headline.json"
 #: Thresholds at which panel 6 measures the error.
 THRESHOLDS = (0.3, 0.5, 0.7)
 #: Context sizes of panel 6.
@@ -39,8 +40,8 @@ def frozen_runs(path=FROZEN_RUNS):
     Parameters
     ----------
     path : str or pathlib.Path
-        A data file of ``make full-corpus`` (its ``runs`` carry ``k = m = n`` and the
-        frozen ``a`` and ``b``).
+        A data file of ``make headline`` or ``make full-corpus`` (its ``runs`` carry
+        ``k = m = n`` and the frozen ``a`` and ``b``).
 
     Returns
     -------
