@@ -30,6 +30,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     finite-difference checks of a gradient at rounding-aware tolerances
 ``fitting``
     least squares, power laws, expansions in ``1/b`` and their limits, with errors
+``ladder``
+    a ladder of certified runs as evidence for a bound: shares inside, trend, maximum
 ``descent_lemma``
     the corpus-step descent lemma: its bracket, the curvature and the step it allows
 ``certification``

@@ -655,6 +655,8 @@ NO_NUMERIC_INPUT = {
     frozen_data.LawRow: _RESULT,
     frozen_data.certified_runs: "reads a committed data file (a path)",
     frozen_data.level_runs: "reads a committed data file (a path)",
+    frozen_data.headline_runs: "reads a committed data file (a path)",
+    frozen_data.headline_declaration: "reads a committed data file (a path)",
     frozen_data.by_level: "takes Run records read by the library",
     frozen_data.law_rows: "takes Run records read by the library",
     symmetrization.Side: _RESULT,

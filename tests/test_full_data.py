@@ -53,7 +53,7 @@ def test_the_data_files_ship_with_the_package():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     patterns = config["tool"]["setuptools"]["package-data"]["stumplib.book"]
     package = full_data.DATA.parent
-    files = sorted(full_data.DATA.iterdir())
+    files = sorted(full_data.DATA.glob("*.json"))  # checkpoints/: runs in progress
     assert files, "no data files"
     for path in files:
         assert any(path.relative_to(package).match(p) for p in patterns), path
