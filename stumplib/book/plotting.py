@@ -298,7 +298,7 @@ def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4
         linewidths=0.5,
         alpha=0.6,
     )
-    beyond = vmax * 2.0 ** np.arange(1, 12)  # the clipped region keeps its relief
+    beyond = vmax * 4.0 ** np.arange(1, 7)  # the clipped region keeps its relief
     if np.nanmax(portrait.excess) > beyond[0]:
         ax.contour(x, y, portrait.excess, levels=beyond, colors="white",
                    linewidths=0.5, alpha=0.8)  # fmt: skip
