@@ -227,6 +227,32 @@ def inner_layer(wrong):
     return float(np.max(deviation / tol)), 0.0, 1.0
 
 
+def valley_coefficients(wrong):
+    """SymPy valley coefficients against log(hi/2), -2/hi (log hi, if wrong)."""
+    derived = sym.interior_valley(3)
+    stated = sp.log(sym.hi) if wrong else sp.log(sym.hi / 2)
+    differences = (derived.offset[0] - stated, derived.offset[1] + 2 / sym.hi)
+    return sum(float(sp.simplify(d) != 0) for d in differences), 0, 0
+
+
+def zeta_coefficient(wrong):
+    """The SymPy bias integral against -2 zeta(3) (-2 zeta(2), if wrong)."""
+    stated = -2 * sp.zeta(2 if wrong else 3)
+    full = sym.full_prior()
+    return float(sp.simplify(full.bias_integral - stated) != 0), 0, 0
+
+
+def library_against_closed_form(wrong):
+    """population.residual against the 50-digit closed form, in units of
+    eps (1 + |a| + |b|) (at a shifted by 1e-9, if wrong), against 0 +- 4."""
+    units = []
+    for a, b, s in ((3.0, 30.0, 0.3), (95.0, 100.0, 0.95), (20.0, 3.0, 0.5)):
+        reference = sym.residual_high_precision(a + 1e-9 * wrong, b, s)
+        library = float(population.residual(a, b, s)[0])
+        units.append(abs(library - reference) / (EPS * (1 + abs(a) + abs(b))))
+    return max(units), 0.0, 4.0
+
+
 CASES = {
     "ch1 interior risk, nearest positive": functools.partial(
         interior_fraction, "nearest_positive"
@@ -246,6 +272,9 @@ CASES = {
     "ch3 excess at a - b = 22": functools.partial(full_excess, 22.0),
     "ch3 inner layer": inner_layer,
     "appendix A nu term": nu_coefficient,
+    "ch3 valley coefficients (SymPy)": valley_coefficients,
+    "ch3 2 zeta(3) (SymPy)": zeta_coefficient,
+    "appendix A library against the closed form": library_against_closed_form,
 }
 
 
