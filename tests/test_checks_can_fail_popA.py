@@ -23,6 +23,7 @@ from stumplib import (
     tasks,
 )
 from stumplib.book import contexts
+from stumplib.symbolic import head as symbolic_head
 from stumplib.symbolic import population as sym
 from stumplib.symbolic import risks
 
@@ -118,6 +119,13 @@ def gradient_against_differences(wrong):
     differences = gradcheck.central_differences(head.estimate, a, b, h, contexts_)
     fd = gradcheck.compare(gradient, differences, a, b, h)
     return fd.relative, 0.0, np.exp(h) * h**2 / 6 + 1e-5
+
+
+def gradient_in_b(wrong):
+    """SymPy d s_hat/db over Var_w(x), symbolic N, against -1 (+1, if wrong)."""
+    proof = symbolic_head.derive()
+    ratio = contexts.constant(proof.d_b / -proof.neg_var)
+    return ratio, 1.0 if wrong else -1.0, 0.0
 
 
 # Chapter 3 and appendix A ---------------------------------------------------
@@ -263,6 +271,7 @@ CASES = {
     "ch1 Monte Carlo constant": monte_carlo_constant,
     "ch2 hard limit, nearest positive": functools.partial(hard_limit_rate, True),
     "ch2 hard limit, smallest feature": functools.partial(hard_limit_rate, False),
+    "ch2 gradient in b (SymPy)": gradient_in_b,
     "appendix E gradient": gradient_against_differences,
     "ch3 interior series": interior_series,
     "ch3 valley offset": valley_offset,
