@@ -605,3 +605,65 @@ def limit_ratio(a, b, x, y):
     )
     denominator = special.logsumexp(a * (y - y[first]) - b * (x - x[first]), axis=1)
     return sign * np.exp(numerator - denominator)
+
+
+def _two_growing_scales(values):
+    b = np.asarray(values["b"], dtype=float)
+    if np.shape(values["a"]) != (2,) or b.shape != (2,) or not b[1] > b[0]:
+        raise ValueError(
+            "a and b must be two points of a path, shape (2,), with b[1] > b[0] "
+            f"(got a of shape {np.shape(values['a'])} and b = {b.tolist()})"
+        )
+
+
+@validation.constrained(
+    validation.one_context, _two_growing_scales, **_POINTS, **_CONTEXT
+)
+def limit_decay(a, b, x, y):
+    """Decay rate of ``|s_hat - hard_limit|`` between two scales, and its bound.
+
+    The rate ``-(log d(b2) - log d(b1)) / (b2 - b1)`` of the distance
+    ``d = |s_hat - hard_limit|`` (:func:`distance_to_limit`, from the estimate
+    itself) tends to the gap ``x2 - x1`` of :func:`hard_limit_expansion`. With ``B``
+    its bound, ``d = r (1 + e)``, ``|e| <= B`` and ``r = gap exp(-b gap)``, so
+    ``|rate - gap| <= (|log(1 - B1)| + |log(1 - B2)|) / (b2 - b1)``, to which the
+    bound adds the rounding of ``d`` (``4 eps (1 + |a| + |b|) / d`` relative at each
+    end).
+
+    Parameters
+    ----------
+    a, b : array_like, shape (2,)
+        Two points of a path, ``b[1] > b[0]``.
+    x, y : array_like, shape (N,)
+        One context, with two distinct smallest examples in the role of positives.
+
+    Returns
+    -------
+    rate, bound : float
+        The measured rate and the bound on ``|rate - gap|`` (``inf`` unless
+        ``B < 1`` and the distance is resolved at both ends).
+
+    Raises
+    ------
+    ValueError
+        If ``a``, ``b`` are not two points with growing ``b``, or as
+        :func:`hard_limit_expansion`.
+
+    Examples
+    --------
+    >>> x, y = [0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1]
+    >>> rate, bound = limit_decay([70.0, 100.0], [35.0, 50.0], x, y)
+    >>> bool(abs(rate - 0.3) <= bound < 0.01)
+    True
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    d = distance_to_limit(a, b, x, y)
+    bound = hard_limit_expansion(a, b, x, y)[1]
+    rounding = 4 * np.finfo(float).eps * (1 + np.abs(a) + np.abs(b))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = -(np.log(d[1]) - np.log(d[0])) / (b[1] - b[0])
+        relative = bound + rounding / d
+        below = relative < 1
+        error = np.where(below, -np.log1p(-np.where(below, relative, 0.0)), np.inf)
+    total = float(np.sum(error) / (b[1] - b[0]))
+    return float(rate), (total if np.isfinite(rate) else float("inf"))

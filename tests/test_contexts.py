@@ -13,6 +13,12 @@ X = np.array([0.05, 0.2, 0.41, 0.5, 0.62, 0.9])
 Y = tasks.labels(X, 0.45)
 
 
+def test_constant_is_the_number_an_expression_simplifies_to():
+    n = sp.Symbol("n", positive=True)
+    assert contexts.constant((n + 1) * (n + 2) / (2 * (n + 1) * (n + 2))) == 0.5
+    assert contexts.constant(1 / (n + 1)) == float("inf")
+
+
 def test_residual_is_zero_for_an_identity_and_positive_otherwise():
     x = sp.Symbol("x")
     assert contexts.residual((x + 1) ** 2 - (x**2 + 2 * x + 1)) == 0.0
@@ -52,9 +58,10 @@ def test_attention_and_hard_limit_figures():
     distance = head.distance_to_limit(b + 2 * np.log(b), b, X, Y)
     leading = head.hard_limit_expansion(b + 2 * np.log(b), b, X, Y)[0]
     fig = contexts.hard_limit_figure(
-        b, [("with positives", distance, leading), ("_grey", distance, None)],
-        [(10.0, 1e3), None],
+        b, [("with positives", distance, leading), ("grey", distance, None)],
+        [(b[[5, 9]], distance[[5, 9]]), None],
     )  # fmt: skip
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert labels == ["with positives", "leading term", "check: $B(b)\\leq0.05$"]
+    assert labels == ["with positives", "grey", "leading term",
+                      "rate checked between the dots"]  # fmt: skip
     plt.close(fig)

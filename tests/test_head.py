@@ -585,3 +585,23 @@ def test_distance_to_limit_is_the_naive_distance():
 def test_distance_to_limit_wants_one_context():
     with pytest.raises(ValueError, match="one context"):
         head.distance_to_limit(1.0, 1.0, np.ones((2, 3)) / 2, np.ones((2, 3)))
+
+
+def test_limit_decay_measures_the_gap_within_its_bound():
+    x, y = [0.1, 0.4, 0.6, 0.65, 0.9], [0, 0, 1, 1, 1]
+    b = np.array([60.0, 160.0])
+    rate, bound = head.limit_decay(b + 2 * np.log(b), b, x, y)
+    assert abs(rate - 0.05) <= bound < 0.05 * 0.05
+    # the next spacing (0.25) is far outside: a wrong leading term fails
+    assert abs(rate - 0.25) > 100 * bound
+    # where the bound is not below 1 (small scales), the tolerance is infinite
+    small = np.array([1.0, 2.0])
+    assert head.limit_decay(small, small, x, y)[1] == np.inf
+
+
+@pytest.mark.parametrize(
+    "a, b", [([1.0], [2.0]), ([1.0, 2.0], [3.0, 3.0]), ([1.0, 2.0], [4.0, 3.0])]
+)
+def test_limit_decay_needs_two_growing_scales(a, b):
+    with pytest.raises(ValueError, match="a and b must be two points"):
+        head.limit_decay(a, b, [0.1, 0.4, 0.6, 0.9], [0, 0, 1, 1])

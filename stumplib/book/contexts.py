@@ -10,9 +10,7 @@ compares with zero.
 import numpy as np
 import sympy as sp
 from IPython.display import Math, display
-from matplotlib.legend_handler import HandlerTuple
 from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
 
 from .. import baselines, head
 from ..symbolic import risks
@@ -67,6 +65,30 @@ def residual(difference):
     if simplified == 0:
         return 0.0
     return float(abs(simplified)) if simplified.is_number else float("inf")
+
+
+def constant(expr):
+    """The number a SymPy expression simplifies to, ``inf`` if it keeps a symbol.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        For instance an exact risk times the rate it is claimed to have.
+
+    Returns
+    -------
+    float
+        ``float(simplify(expr))`` if that is a number, ``inf`` otherwise (the
+        expression is not a constant: a claim check against a number fails).
+
+    Examples
+    --------
+    >>> n = sp.Symbol("n", positive=True)
+    >>> constant(2 / ((n + 1) * (n + 2)) * (n + 1) * (n + 2)), constant(1 / n)
+    (2.0, inf)
+    """
+    simplified = sp.simplify(expr)
+    return float(simplified) if simplified.is_number else float("inf")
 
 
 def context_figure(x, y, s):
@@ -186,7 +208,7 @@ def attention_figure(x, y, s, settings):
     return fig
 
 
-def hard_limit_figure(b, curves, windows):
+def hard_limit_figure(b, curves, checked):
     """Distance of the head to its hard limit along a path of scales, log-log.
 
     Parameters
@@ -194,46 +216,38 @@ def hard_limit_figure(b, curves, windows):
     b : numpy.ndarray
         The scales.
     curves : sequence of (str, numpy.ndarray, numpy.ndarray or None)
-        ``(label, distance, leading term)`` of each context; a leading term of
-        ``None`` is not drawn, and a curve whose label starts with ``"_"`` is drawn
-        grey and dotted, named on the axes rather than in the legend.
-    windows : sequence of (float, float) or None
-        The interval of scales where each curve's remainder bound is small (shaded in
-        the curve's colour, as a bar along the top of the axes), or ``None``.
+        ``(label, distance, leading term)`` of each context; a curve without a
+        leading term (``None``) is drawn grey and dotted.
+    checked : sequence of (numpy.ndarray, numpy.ndarray) or None
+        For each curve, the scales where a check measures it and the distances there
+        (marked with dots), or ``None``.
 
     Returns
     -------
     matplotlib.figure.Figure
     """
     fig, ax = plotting.subplots(height=4.2)
-    swatches = []
-    for k, ((label, distance, leading), window) in enumerate(zip(curves, windows)):
-        color = "0.5" if label.startswith("_") else f"C{k}"
+    marked = False
+    for k, ((label, distance, leading), check) in enumerate(zip(curves, checked)):
+        color = f"C{k}" if leading is not None else "0.45"
         drawn = np.where(distance > 0, distance, np.nan)  # 0: equal in floats
         ax.plot(b, drawn, color=color, label=label,
-                linestyle=":" if label.startswith("_") else "-")  # fmt: skip
-        if label.startswith("_"):
-            mid = len(b) * 3 // 4
-            ax.text(b[mid], 0.5 * distance[mid], label[1:], color="0.3",
-                    ha="center", va="top")  # fmt: skip
+                linestyle="-" if leading is not None else ":")  # fmt: skip
         if leading is not None:
             ax.plot(b, leading, color=color, linestyle="--", linewidth=1.0)
-        if window is not None and window[0] < b[-1]:  # a bar along the top
-            top = 0.985 - 0.035 * len(swatches)
-            ax.axvspan(window[0], min(window[1], b[-1]), ymin=top - 0.03, ymax=top,
-                       color=color, alpha=0.6, linewidth=0)  # fmt: skip
-            swatches.append(Patch(color=color, alpha=0.6, linewidth=0))
+        if check is not None:
+            ax.plot(*check, "o", color=color, markersize=5, zorder=3)
+            marked = True
     plotting.reference_slope(ax, b[b <= 100], -1, 1.0, label="_nolegend_")
     ax.text(1.3, 2e-3, "kernel bias $1/b$", color="0.3")
     handles, labels = ax.get_legend_handles_labels()
     handles.append(Line2D([], [], color="0.3", linestyle="--", linewidth=1.0))
     labels.append("leading term")
-    if swatches:
-        handles.append(tuple(swatches))
-        labels.append("check: $B(b)\\leq0.05$")
+    if marked:
+        handles.append(Line2D([], [], color="0.3", marker="o", linestyle=""))
+        labels.append("rate checked between the dots")
     ax.set(xscale="log", yscale="log", ylim=(1e-16, 20.0))
     ax.set(xlabel="attention scale $b$  (with $a=b+2\\log b$)")
     ax.set_ylabel(r"$|\hat s-\mathrm{hard\ limit}|$")
-    ax.legend(handles, labels, loc="lower left",
-              handler_map={tuple: HandlerTuple(ndivide=None, pad=0.0)})  # fmt: skip
+    ax.legend(handles, labels, loc="lower left")
     return fig

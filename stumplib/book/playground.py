@@ -13,8 +13,8 @@ environments.
 """
 
 import numpy as np
-from bokeh.layouts import column, row
-from bokeh.models import BoxAnnotation, ColumnDataSource, CustomJS, Div, Slider, Switch
+from bokeh.layouts import column
+from bokeh.models import BoxAnnotation, ColumnDataSource, CustomJS, Div, Slider, Toggle
 from bokeh.plotting import figure
 from matplotlib.figure import Figure
 
@@ -63,22 +63,37 @@ points.data = {x: xs, y: xs.map(() => -0.04), color: color,
                fill: ys.map(v => (v === 1 ? 1 : 0))};
 weights.data = {x: xs, top: w, color: color};
 mirror.data = {x: xs, top: sym ? wm : xs.map(() => 0)};
-marks.data = {x: [S, value, right, mid], color: ["#000000", EST, NEAR, MID],
-              dash: ["dashed", "solid", "dotted", "dashdot"],
-              width: [1.5, 3, 2, 2]};
+// Full-height lines: the threshold and the estimate. The gap, its nearest
+// positive and its midpoint: a bracket with two markers along the top.
+marks.data = {x: [S, value], color: ["#000000", EST], dash: ["dashed", "solid"],
+              width: [1.5, 3]};
+gap.data = {x0: [left], x1: [right]};
+rules.data = {x: [right, mid], color: [NEAR, MID],
+              marker: ["inverted_triangle", "diamond"]};
+symmetrized.label = `mirror-averaged head (symmetrized): ${sym ? "on" : "off"}`;
 const fmt = v => v.toFixed(4);
-let note = `${positives} of ${N} examples positive; a/b = ${(A / B).toFixed(3)}`;
+// The warning compares the estimate with the rule it should reach: the nearest
+// positive (the mirror average: the gap midpoint), in widths of the gap.
+const ref = sym ? mid : right, width = right - left;
+const name = sym ? "the gap midpoint" : "the nearest positive";
+let note = `${positives} of ${N} examples positive`;
 if (positives === 0) {
   note += ": <b>no positive example</b>, the head collapses toward the smallest x";
-} else if (S > A / B) {
-  note += ": s is above a/b, where the head's calibration ends";
+} else if (value < ref - width) {
+  note += `: <b>&#349; is more than a gap width below ${name}</b> ` +
+          "(the negatives outweigh the positives: raise a)";
+} else if (value > ref + width) {
+  note += `: <b>&#349; is more than a gap width above ${name}</b> ` +
+          "(the kernel 1/b spans several positives: raise b)";
+} else {
+  note += `: &#349; is within a gap width of ${name}`;
 }
 readout.text =
   `<span style="color:${EST}">&#9473; ${sym ? "mirror average" : "estimate"} ` +
   `&#349; = <b class="stumplib-estimate" data-estimate="${value}">${fmt(value)}</b>` +
   `</span> &middot; <span>&#9476; threshold s = ${S.toFixed(3)}</span> &middot; ` +
-  `<span style="color:${NEAR}">&#8943; nearest positive ${fmt(right)}</span> ` +
-  `&middot; <span style="color:${MID}">&#8722;&middot; gap midpoint ${fmt(mid)}` +
+  `<span style="color:${NEAR}">&#9660; nearest positive ${fmt(right)}</span> ` +
+  `&middot; <span style="color:${MID}">&#9670; gap midpoint ${fmt(mid)}` +
   `</span><br>${note}`;
 """
 
@@ -194,13 +209,19 @@ def playground(seed, n=24, n_max=96, b=40.0, s=0.5, prior=None):
     for key, slider in sliders.items():
         slider.name = f"playground-{key}"
         slider.sizing_mode = "stretch_width"
-    symmetrized = Switch(active=False, name="playground-symmetrized")
+    symmetrized = Toggle(
+        active=False,
+        label="mirror-averaged head (symmetrized): off",
+        name="playground-symmetrized",
+    )
     readout = Div(name="playground-readout", sizing_mode="stretch_width")
     sources = {
         "points": ColumnDataSource({"x": [], "y": [], "color": [], "fill": []}),
         "weights": ColumnDataSource({"x": [], "top": [], "color": []}),
         "mirror": ColumnDataSource({"x": [], "top": []}),
         "marks": ColumnDataSource({"x": [], "color": [], "dash": [], "width": []}),
+        "gap": ColumnDataSource({"x0": [], "x1": []}),
+        "rules": ColumnDataSource({"x": [], "color": [], "marker": []}),
     }
     for key, source in sources.items():
         source.name = f"playground-{key}"
@@ -208,7 +229,7 @@ def playground(seed, n=24, n_max=96, b=40.0, s=0.5, prior=None):
     plot = figure(
         height=300,
         sizing_mode="stretch_width",
-        x_range=(0.0, 1.0),
+        x_range=(-0.03, 1.03),
         y_range=(-0.09, 1.05),
         x_axis_label="feature x  (filled: positive, y = 1)",
         y_axis_label="attention weight",
@@ -246,6 +267,14 @@ def playground(seed, n=24, n_max=96, b=40.0, s=0.5, prior=None):
         line_width="width",
         source=sources["marks"],
     )
+    plot.segment(
+        x0="x0", x1="x1", y0=0.97, y1=0.97, line_color=MIDPOINT, line_width=2,
+        source=sources["gap"],
+    )  # fmt: skip
+    plot.scatter(
+        "x", 0.97, marker="marker", size=11, fill_color="color",
+        line_color="color", source=sources["rules"],
+    )  # fmt: skip
     book_axes(plot)
 
     callback = CustomJS(
@@ -269,19 +298,16 @@ def playground(seed, n=24, n_max=96, b=40.0, s=0.5, prior=None):
     note = Div(
         text=(
             "Circles: the context drawn at build time (filled: positive). Live in "
-            "your browser: labels, weights, estimate and baselines. Shaded: above "
-            "the top of the prior "
+            "your browser: labels, weights, estimate and baselines. Along the top: "
+            "the gap between the largest negative and the nearest positive "
+            "(&#9660;), and its midpoint (&#9670;). Shaded: above the top of the "
+            "prior "
             f"U[{prior.lo:g}, {prior.hi:g}]."
         ),
         sizing_mode="stretch_width",
         styles={"font-size": "0.85em", "color": "#444"},
     )
-    switch_row = row(
-        symmetrized,
-        Div(text="mirror-averaged head (symmetrized)"),
-        sizing_mode="stretch_width",
-    )
-    controls = column(*sliders.values(), switch_row, sizing_mode="stretch_width")
+    controls = column(*sliders.values(), symmetrized, sizing_mode="stretch_width")
     layout = column(
         readout,
         plot,
@@ -319,16 +345,18 @@ def _static_playground(x, a, b, s, prior):
     colors = np.where(y == 1, POSITIVE, NEGATIVE)
     ax.vlines(x, 0.0, w, colors=colors, linewidth=2.5)
     ax.scatter(x, np.full_like(x, -0.04), s=18, c=colors)
-    marks = [
-        (s, "k", "--", "threshold $s$"),
-        (est, ESTIMATE, "-", r"estimate $\hat s$"),
-        (float(baselines.nearest_positive(x, y)), NEAREST, ":", "nearest positive"),
-        (float(baselines.midpoint(x, y)), MIDPOINT, "-.", "gap midpoint"),
-    ]
-    for value, color, style, label in marks:
-        ax.axvline(value, color=color, linestyle=style, label=label)
+    ax.axvline(s, color="k", linestyle="--", label="threshold $s$")
+    ax.axvline(est, color=ESTIMATE, linewidth=2.5, label=r"estimate $\hat s$")
+    left, right = baselines.gap(x, y)
+    ax.plot([left, right], [0.97, 0.97], color=MIDPOINT, linewidth=2)
+    ax.plot(right, 0.97, "v", color=NEAREST, markersize=8, label="nearest positive")
+    ax.plot(0.5 * (left + right), 0.97, "D", color=MIDPOINT, markersize=7,
+            label="gap midpoint")  # fmt: skip
     ax.set(
-        xlim=(0, 1), ylim=(-0.09, 1.05), xlabel="feature $x$", ylabel="attention weight"
+        xlim=(-0.03, 1.03),
+        ylim=(-0.09, 1.05),
+        xlabel="feature $x$",
+        ylabel="attention weight",
     )
-    ax.legend(loc="upper left", ncols=2)
+    fig.legend(loc="outside upper center", ncols=4)
     return fig

@@ -298,6 +298,10 @@ def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4
         linewidths=0.5,
         alpha=0.6,
     )
+    beyond = vmax * 4.0 ** np.arange(1, 7)  # the clipped region keeps its relief
+    if np.nanmax(portrait.excess) > beyond[0]:
+        ax.contour(x, y, portrait.excess, levels=beyond, colors="white",
+                   linewidths=0.5, alpha=0.8)  # fmt: skip
     span_x, span_y = np.ptp(x), np.ptp(y)
     u = portrait.velocity[..., 0] / span_x
     v = portrait.velocity[..., 1] / (np.log(10.0) * span_y)
@@ -318,6 +322,8 @@ def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4
         width=0.004,
         headwidth=4.0,
         color="0.15",
+        edgecolor="white",  # visible on the darkest colours too
+        linewidth=0.5,
         pivot="mid",
     )
 
@@ -355,9 +361,7 @@ def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4
         ylim=(y[0], y[-1]),
         yticks=np.log10(ticks),
         yticklabels=[f"{t:g}" for t in ticks],
-        xlabel="relative score $a - b$"
-        if p == 1
-        else f"relative score $a - {p:g}\\,b$",
+        xlabel="offset $a - b$" if p == 1 else f"slow-curve offset $a - {p:g}\\,b$",
         ylabel="scale $b$",
     )
     ax.grid(False)

@@ -749,7 +749,7 @@ def test_playground_controls_move_the_figure(interactive):
         after = (_estimate(page), page.evaluate(DATA_JS, "playground-weights"))
         assert after != before, f"slider {k} did not change the figure"
     before = _estimate(page)
-    page.locator("#stumplib-playground .bk-Switch").click()
+    page.locator("#stumplib-playground .bk-Toggle").click()
     assert _estimate(page) != before, "the switch did not change the estimate"
     figure_.screenshot(path=str(SHOTS / "playground-after.png"))
 
