@@ -102,7 +102,7 @@ def signal_noise_figure(runs, flow, size, predicted_end):
     matplotlib.figure.Figure
     """
     fig, (top, bottom) = plotting.subplots(
-        2, 1, height=5.6, sharex=True, height_ratios=(1.15, 1)
+        2, 1, height=4.8, sharex=True, height_ratios=(1.15, 1)
     )
     first = runs[0]
     b_hi = max(r.b[-1] for r in runs)
@@ -131,7 +131,8 @@ def signal_noise_figure(runs, flow, size, predicted_end):
         linewidth=0.8,
         label=r"$2/b^3$ (large $b$)",
     )
-    top.set(yscale="log", ylabel="gradient norm", title=f"one corpus, $m=n={size}$")
+    top.set(yscale="log", ylim=(3e-5, 3.0), ylabel="gradient norm")
+    top.set_title(f"one corpus, $m=n={size}$")
     top.legend(loc="upper right", fontsize=9, ncols=2)
     grid = np.geomspace(flow.b[0], b_hi, 100)
     bottom.plot(
