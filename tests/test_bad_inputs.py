@@ -696,6 +696,7 @@ NO_NUMERIC_INPUT = {
     boundary_plots.edge_band: _FIGURE,
     certified_plots.law_figure: _FIGURE,
     certified_plots.signal_noise_figure: _FIGURE,
+    certified_plots.task_sampling_figure: _FIGURE,
     certified_plots.portrait_figure: _FIGURE,
     frozen_plots.price_figure: _FIGURE,
     frozen_plots.fresh_figure: _FIGURE,

@@ -245,3 +245,47 @@ def portrait_figure(portrait, flow, runs, vmax=4.0):
     fig.colorbar(mesh, ax=ax, label=r"$b\,(b^2L-1)$", extend="both")
     ax.legend(loc="lower right", fontsize=9)
     return fig
+
+
+def task_sampling_figure(b, constant, valley_constant, b_mc, sizes, mean_sq):
+    """The task-sampling constant on the valley: quadrature, limit and Monte Carlo.
+
+    Parameters
+    ----------
+    b, constant : array_like
+        Scales and the quadrature ``sigma_inf(b) / sqrt(b)`` there (a line).
+    valley_constant : float
+        The derived limit ``K_sigma`` (dashed).
+    b_mc : array_like
+        Scales of the Monte Carlo.
+    sizes : array_like of int
+        Tasks ``m`` of the Monte Carlo corpora, one row of ``mean_sq`` each.
+    mean_sq : array_like
+        Mean squared task-sampling error, shape ``(len(sizes), len(b_mc))``; drawn as
+        ``sqrt(mean_sq m / b)`` (points).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    b_mc, mean_sq = np.asarray(b_mc, float), np.asarray(mean_sq, float)
+    fig, ax = plotting.subplots(1, 1, height=2.9)
+    ax.plot(b, constant, "k", label=r"quadrature $\sigma_\infty(b)/\sqrt{b}$")
+    ax.axhline(valley_constant, color="C1", ls="--", label=r"derived $K_\sigma$")
+    for i, m in enumerate(sizes):
+        ax.plot(
+            b_mc,
+            np.sqrt(mean_sq[i] * m / b_mc),
+            "o",
+            color=f"C{i + 2}",
+            markersize=4,
+            label=f"Monte Carlo, $m={m}$",
+        )
+    ax.set(
+        xscale="log",
+        xlabel="scale $b$ on the valley",
+        ylabel=r"$\sigma_\infty(b)/\sqrt{b}$",
+        title="the task-sampling constant",
+    )
+    ax.legend(loc="upper right", fontsize=9, ncols=2)
+    return fig
