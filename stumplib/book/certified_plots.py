@@ -269,7 +269,7 @@ def task_sampling_figure(b, constant, valley_constant, b_mc, sizes, mean_sq):
     matplotlib.figure.Figure
     """
     b_mc, mean_sq = np.asarray(b_mc, float), np.asarray(mean_sq, float)
-    fig, ax = plotting.subplots(1, 1, height=2.9)
+    fig, ax = plotting.subplots(1, 1, height=3.3)
     ax.plot(b, constant, "k", label=r"quadrature $\sigma_\infty(b)/\sqrt{b}$")
     ax.axhline(valley_constant, color="C1", ls="--", label=r"derived $K_\sigma$")
     for i, m in enumerate(sizes):
@@ -287,5 +287,5 @@ def task_sampling_figure(b, constant, valley_constant, b_mc, sizes, mean_sq):
         ylabel=r"$\sigma_\infty(b)/\sqrt{b}$",
         title="the task-sampling constant",
     )
-    ax.legend(loc="upper right", fontsize=9, ncols=2)
+    fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=3)
     return fig
