@@ -188,3 +188,127 @@ def predicted_ends(sizes, prior, b0=START):
         ends.append(float(np.exp(log_b)))
         constants.append(float((1 - w) * flow.constant[j - 1] + w * flow.constant[j]))
     return PredictedEnds(m, np.array(ends), np.array(constants))
+
+
+class SlowOverValley(NamedTuple):
+    """The slow curve's noise constant over the valley's, split into two factors.
+
+    ``C = sigma_inf / sqrt(b)`` is the per-task spread ``s = sqrt(tr Cov grad l)`` over
+    the population gradient's norm ``|v|``, over ``sqrt(b)``. Between the valley and
+    the slow curve a constant ``lag`` below it, the ratio of the constants is the
+    product of the two ratios: ``constant = spread / gradient``.
+
+    Parameters
+    ----------
+    gradient : float
+        ``|v|`` on the valley over ``|v|`` on the slow curve (the signal is smaller on
+        the slow curve by this factor).
+    spread : float
+        The per-task spread on the slow curve over that on the valley.
+    constant : float
+        ``C`` on the slow curve over ``C_sigma`` on the valley, ``spread * gradient``.
+    leakage : float
+        The negatives' leakage ``exp(-(a - b s))`` on the slow curve over that on the
+        valley, ``exp(-lag)`` at every ``s``.
+    """
+
+    gradient: float
+    spread: float
+    constant: float
+    leakage: float
+
+
+@validation.constrained(
+    b=validation.PositiveScalar(), prior=validation.Instance(calibration.tasks.Uniform)
+)
+def slow_over_valley(b, prior):
+    """:class:`SlowOverValley` measured by quadrature at the scale ``b``.
+
+    The valley point is ``(a*(b), b)``, the slow-curve point ``(a*(b) + lag, b)`` with
+    the asymptotic ``lag`` of :func:`stumplib.calibration.slow_layer`; ``|v|`` is
+    :func:`stumplib.population.gradient`, the spread ``sigma_inf |v|``
+    (:func:`stumplib.certification.sampling_coefficient`). As ``b`` grows the ratios
+    tend to :func:`slow_over_valley_limit`.
+
+    Parameters
+    ----------
+    b : float
+        The scale, positive.
+    prior : tasks.Uniform
+        Interior threshold prior, ``hi < 1``.
+
+    Returns
+    -------
+    SlowOverValley
+
+    Raises
+    ------
+    TypeError
+        If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
+    ValueError
+        If ``b`` is not positive or ``prior`` reaches 1.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> ratios = slow_over_valley(2000.0, tasks.Uniform(0.1, 0.9))
+    >>> [round(v, 2) for v in ratios]
+    [1.35, 1.59, 2.14, 1.17]
+    """
+    lag = calibration.slow_layer(prior).lag
+    valley = float(calibration.a_star(b, prior))
+    norms, spreads = [], []
+    for a in (valley, valley + lag):
+        norm = float(np.hypot(*population.gradient(a, b, prior)))
+        norms.append(norm)
+        spreads.append(certification.sampling_coefficient(a, b, prior) * norm)
+    gradient, spread = norms[0] / norms[1], spreads[1] / spreads[0]
+    return SlowOverValley(gradient, spread, gradient * spread, float(np.exp(-lag)))
+
+
+def _layer_moment(top):
+    """``int_0^top r (1 - r)^2 dr``: the layer's squared spread up to ``r = top``."""
+    return top**2 / 2.0 - 2.0 * top**3 / 3.0 + top**4 / 4.0
+
+
+@validation.constrained(prior=calibration.BELOW_ONE)
+def slow_over_valley_limit(prior):
+    """:class:`SlowOverValley` as ``b`` grows, in closed form (asymptotic).
+
+    In the layer of width ``1/b`` below ``hi`` a task's gradient is ``(r/b)(1 - r)``
+    times ``(1, -hi)``, with ``r = s b exp(b s - a)`` the leakage of the negatives;
+    its squared spread is proportional to ``int_0^{r_top} r (1 - r)^2 dr``, with
+    ``r_top = 2`` on the valley and ``2 exp(-lag)`` on the slow curve. The population
+    gradient is ``(0, -2/b^3)`` on the valley and, on the slow curve, tangent to it:
+    ``|v| = 2 / (sqrt(1 + hi^2) b^3)``. So ``gradient = sqrt(1 + hi^2)``,
+    ``spread = sqrt(M(2 exp(-lag)) / M(2))`` (``M`` the integral) and their product is
+    ``C / C_sigma`` of :func:`stumplib.calibration.slow_layer` and
+    :func:`stumplib.calibration.sampling_constant`.
+
+    Parameters
+    ----------
+    prior : tasks.Uniform
+        Interior threshold prior, ``hi < 1``.
+
+    Returns
+    -------
+    SlowOverValley
+
+    Raises
+    ------
+    TypeError
+        If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
+    ValueError
+        If ``prior`` reaches 1.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> [round(v, 4) for v in slow_over_valley_limit(tasks.Uniform(0.1, 0.9))]
+    [1.3454, 1.5928, 2.1429, 1.17]
+    """
+    hi = float(prior.support[1])
+    leakage = float(np.exp(-calibration.slow_layer(prior).lag))
+    gradient = float(np.sqrt(1.0 + hi**2))
+    spread = float(np.sqrt(_layer_moment(2.0 * leakage) / _layer_moment(2.0)))
+    return SlowOverValley(gradient, spread, gradient * spread, leakage)

@@ -143,6 +143,41 @@ class CertifiedRun:
         return "both" if rho and q else "rho" if rho else "q"
 
     @property
+    def gradient_norm(self):
+        """The population gradient's norm ``|grad L(theta_k)|`` at the records.
+
+        Read back from the lemma's guarantee ``eta_k |grad L|^2 / 4`` of each record
+        and its step ``eta_k`` (``etas``; ``eta`` when ``etas`` is not given).
+
+        Examples
+        --------
+        >>> b, rho = np.array([2.5, 2.8]), np.array([0.1, 0.6])
+        >>> run = CertifiedRun(0.5, np.arange(2), b, b, rho, np.full(2, 0.1),
+        ...                    np.ones(2), np.array([0.5, 2.0]), 2.8, False)
+        >>> run.gradient_norm.tolist()  # sqrt(4 * 0.5 / 0.5), sqrt(4 * 2 / 0.5)
+        [2.0, 4.0]
+        """
+        etas = self.eta if self.etas is None else self.etas
+        return np.sqrt(4.0 * self.guaranteed / etas)
+
+    @property
+    def gradient_error(self):
+        """The corpus gradient's error ``|grad L_{m,n} - grad L|`` at the records.
+
+        ``rho`` times :attr:`gradient_norm`: the noise against which ``rho`` measures
+        the signal ``|grad L|``.
+
+        Examples
+        --------
+        >>> b, rho = np.array([2.5, 2.8]), np.array([0.1, 0.6])
+        >>> run = CertifiedRun(0.5, np.arange(2), b, b, rho, np.full(2, 0.1),
+        ...                    np.ones(2), np.array([0.5, 2.0]), 2.8, False)
+        >>> run.gradient_error.round(3).tolist()
+        [0.2, 2.4]
+        """
+        return self.rho * self.gradient_norm
+
+    @property
     def held(self):
         """Recorded steps whose population decrease reaches ``eta |grad L|^2 / 4``.
 

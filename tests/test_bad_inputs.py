@@ -408,6 +408,8 @@ CALLS = [
     (risk_checks.z_threshold, dict(comparisons=3, alpha=0.01)),
     (certified_law.flow_constant, dict(b_max=5.0, prior=PRIOR, b0=2.5, points=2)),
     (certified_law.predicted_ends, dict(sizes=[40], prior=PRIOR)),
+    (certified_law.slow_over_valley, dict(b=20.0, prior=PRIOR)),
+    (certified_law.slow_over_valley_limit, dict(prior=PRIOR)),
     (
         certified_runs.certified_run,
         dict(corpus=CORPUS, prior=PRIOR, theta0=(3.0, 2.5), eta=1.0, b_stop=2.0),
@@ -610,6 +612,7 @@ NO_NUMERIC_INPUT = {
     certified_runs.CertifiedScales: _RESULT,
     certified_law.FlowConstant: _RESULT,
     certified_law.PredictedEnds: _RESULT,
+    certified_law.SlowOverValley: _RESULT,
     certified_runs.certified_end_over: (
         "takes CertifiedRun records (TypeError naming runs)"
     ),
@@ -701,7 +704,8 @@ NO_NUMERIC_INPUT = {
     identities.check: _SYMPY + "; the record it makes is claims.check's",
     boundary_plots.edge_band: _FIGURE,
     certified_plots.law_figure: _FIGURE,
-    certified_plots.rho_figure: _FIGURE,
+    certified_plots.signal_noise_figure: _FIGURE,
+    certified_plots.task_sampling_figure: _FIGURE,
     certified_plots.portrait_figure: _FIGURE,
     frozen_plots.ladder_figure: _FIGURE,
     frozen_plots.size_colours: "a number of colours (machinery)",

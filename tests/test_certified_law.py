@@ -57,3 +57,45 @@ def test_bad_inputs_name_the_argument():
         certified_law.flow_constant(5.0, tasks.Beta(2.0, 2.0))
     with pytest.raises(ValueError, match="sizes"):
         certified_law.predicted_ends([0], PRIOR)
+
+
+@pytest.mark.parametrize("support", [(0.1, 0.9), (0.3, 0.7)])
+def test_slow_over_valley_tends_to_its_closed_form(support):
+    prior = tasks.Uniform(*support)
+    limit = certified_law.slow_over_valley_limit(prior)
+    measured = certified_law.slow_over_valley(5000.0, prior)
+    for got, want in zip(measured, limit):
+        assert got == pytest.approx(want, rel=2e-3)
+    # the farther scale is closer: the gap is a 1/b correction
+    far = certified_law.slow_over_valley(20000.0, prior)
+    assert abs(far.spread - limit.spread) < abs(measured.spread - limit.spread)
+
+
+def test_the_two_factors_multiply_to_the_ratio_of_the_constants():
+    limit = certified_law.slow_over_valley_limit(PRIOR)
+    ratio = calibration.slow_layer(PRIOR).constant / calibration.sampling_constant(
+        PRIOR
+    )
+    assert limit.constant == pytest.approx(ratio, rel=1e-12)
+    assert limit.gradient == pytest.approx(np.sqrt(1.81), rel=1e-12)
+    assert limit.leakage == pytest.approx(
+        np.exp(-calibration.slow_layer(PRIOR).lag), rel=1e-12
+    )
+
+
+def test_the_valley_gradient_is_two_over_b_cubed_and_the_slow_one_smaller():
+    b = 4000.0
+    a = float(calibration.a_star(b, PRIOR))
+    g = np.array(population.gradient(a, b, PRIOR))
+    assert np.hypot(*g) * b**3 == pytest.approx(2.0, rel=2e-3)
+    ratios = certified_law.slow_over_valley(b, PRIOR)
+    assert ratios.gradient > 1.3
+
+
+def test_slow_over_valley_bad_inputs_name_the_argument():
+    with pytest.raises(ValueError, match="b"):
+        certified_law.slow_over_valley(-1.0, PRIOR)
+    with pytest.raises(TypeError, match="prior"):
+        certified_law.slow_over_valley(10.0, tasks.Beta(2.0, 2.0))
+    with pytest.raises(ValueError, match="prior"):
+        certified_law.slow_over_valley_limit(tasks.Uniform(0.0, 1.0))

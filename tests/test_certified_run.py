@@ -231,3 +231,21 @@ def test_law_data_file_reads_typed():
         assert s.q_max <= descent_lemma.Q_MAX
         assert s.end.corpora == s.b_cert.size >= 4
         assert np.all(s.b_cert[~s.censored] < s.size * law.stop_ratio)
+
+
+def test_gradient_norm_and_error_are_the_signal_and_the_noise(run):
+    corpus = Corpus.sample(60, 60, PRIOR, rng=(7, 1))
+    i = run.b.size // 2
+    g = np.array(population.gradient(run.a[i], run.b[i], PRIOR))
+    G = np.array(corpus.gradient(run.a[i], run.b[i]))
+    assert run.gradient_norm[i] == pytest.approx(np.linalg.norm(g), rel=1e-9)
+    assert run.gradient_error[i] == pytest.approx(np.linalg.norm(G - g), rel=1e-9)
+
+
+def test_gradient_norm_reads_the_reset_steps():
+    corpus = Corpus.sample(40, 40, PRIOR, rng=(7, 2))
+    run = certified_runs.certified_run(
+        corpus, PRIOR, (A0, B0), ETA, b_stop=4.0, reset=True
+    )
+    norms = [np.hypot(*population.gradient(a, b, PRIOR)) for a, b in zip(run.a, run.b)]
+    np.testing.assert_allclose(run.gradient_norm, norms, rtol=1e-9)
