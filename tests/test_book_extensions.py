@@ -13,7 +13,7 @@ from stumplib.book import claims
 EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
 
 
-def claim_output(claim_id, measured, expected, tol, statement):
+def claim_output(claim_id, measured, expected, tol, statement, sides=None):
     """The output a notebook stores for one check (line and record)."""
     record = claims.make_record(
         claim_id,
@@ -23,6 +23,7 @@ def claim_output(claim_id, measured, expected, tol, statement):
         statement,
         evidence="numerical",
         span="N=1..2",
+        sides=sides,
     )
     return nbformat.v4.new_output(
         "display_data", data={"text/plain": claims.line(record), claims.MIME: record}
@@ -38,7 +39,12 @@ def chapter_notebook(tol=1.0, edit=None):
     check.
     """
     first = claim_output(
-        "rule", 2.05 if edit is None else edit, 2, 0.1, "the rule constant"
+        "rule",
+        2.05 if edit is None else edit,
+        2,
+        0.1,
+        "the rule constant",
+        sides=("the library's estimate", "the closed form 2"),
     )
     second = claim_output("gradients", 0.5, 0, tol, "fd check")
     notebook = nbformat.v4.new_notebook(
@@ -118,6 +124,12 @@ def test_ledger_lists_each_check_with_statement_values_evidence_and_link(
         "measured 2.05" in ledger and "expected 2 ± 0.1" in ledger and "0 ± 1" in ledger
     )
     assert "evidence: numerical (N=1..2)" in ledger
+    # each check's two sides, or that it declares none
+    assert (
+        "sides: measured by the library’s estimate; expected from the closed form 2"
+        in ledger.replace("&#8217;", "’").replace("'", "’")
+    )
+    assert "sides: <em>not declared</em>" in ledger
     assert 'href="chapter.html#claim-check-0"' in ledger and "Chapter 1" in ledger
     assert 'id="claim-check-0"' in chapter
     assert "ran 2 checks covering 2 of the" in ledger and "2 of them hold" in ledger
@@ -395,6 +407,8 @@ def test_dependencies_follow_relative_and_package_imports():
     assert "certification.py" not in names and "frozen.py" not in names
 
 
+SIDES = ("library", "closed form")
+
 RESULTS_PAGE = """# Results
 
 ```{claims-verdicts}
@@ -436,9 +450,10 @@ main: boundary: no such check
 """
 
 
-def verdict_notebook(evidence="asymptotic", tol=1.0, extra=()):
+def verdict_notebook(evidence="asymptotic", tol=1.0, extra=(), sides=SIDES):
     """A chapter with a ``rule`` check (key ``rule-main``) of kind ``evidence``, a
-    numerical ``gradients`` check and ``extra`` (kind, key) checks of ``rule``."""
+    numerical ``gradients`` check and ``extra`` (kind, key) checks of ``rule``, each
+    declaring ``sides``."""
 
     def output(claim_id, kind, tol, key=None, name=None):
         record = claims.make_record(
@@ -450,6 +465,7 @@ def verdict_notebook(evidence="asymptotic", tol=1.0, extra=()):
             evidence=kind,
             span=None if kind == "exact" else "N=1..2",
             key=key,
+            sides=sides,
         )
         return nbformat.v4.new_output(
             "display_data",
@@ -517,6 +533,10 @@ def test_verdicts_come_from_the_checks_each_sentence_declares(tmp_path, monkeypa
     assert "asymptotic (N=1..2)" in sections[0] and ">main<" in sections[0]
     assert ">other<" in sections[0]
     assert "main statement has asymptotic evidence" in sections[0]
+    assert "sides: measured by library; expected from closed form" in sections[0]
+    # the declared checks fold under a summary, the verdict above them
+    assert sections[0].index("Verdict: ") < sections[0].index("<details")
+    assert "<summary>The 2 declared checks: 2 of 2 hold</summary>" in sections[0]
     assert "not exact or asymptotic" in sections[1] and "not exact" in sections[2]
     assert "no such check in this build" in sections[3]
     assert "'boundary: no such check' names no check in this build" in warnings
@@ -550,6 +570,17 @@ def test_numerical_main_evidence_is_numerical_and_a_failing_check_fails(
         "not tested",
     ]
     assert "claim 'gradients' FAILS" in warnings
+
+
+def test_a_strong_check_without_sides_makes_no_sentence_reproduced(
+    tmp_path, monkeypatch
+):
+    _, sections, _ = build_results(
+        tmp_path, monkeypatch, verdict_notebook("exact", sides=None)
+    )
+    assert verdict_of(sections[0]) == "numerical"
+    assert "declares its two sides" in sections[0]
+    assert "sides: <em>not declared</em>" in sections[0]
 
 
 def test_replays_never_count_and_bad_declarations_warn(tmp_path, monkeypatch):

@@ -456,6 +456,7 @@ def _row(app, docname, check):
             nodes.paragraph(text=f"measured {check['measured']}"),
             nodes.paragraph(text=f"expected {check['expected']} ± {check['tol']}"),
             nodes.paragraph(text=f"evidence: {evidence}"),
+            sides_paragraph(check),
             *(
                 [
                     nodes.paragraph(
@@ -467,6 +468,30 @@ def _row(app, docname, check):
             ),
         ],
     ]
+
+
+def sides_text(check):
+    """The two sides a check compares, in words, or that it declares none.
+
+    ``sides`` of :func:`stumplib.book.claims.check`: where the measured and where the
+    expected value come from. A strong check without them makes no sentence of the
+    results page *reproduced* (:func:`stumplib.book.claims.verdict`).
+    """
+    if claims.independent(check):
+        measured, expected = check["sides"]
+        return f"measured by {measured}; expected from {expected}"
+    return "not declared"
+
+
+def sides_paragraph(check):
+    """``sides: ...`` (:func:`sides_text`), the second part emphasized if missing."""
+    text = sides_text(check)
+    return nodes.paragraph(
+        "",
+        "",
+        nodes.Text("sides: "),
+        nodes.Text(text) if claims.independent(check) else nodes.emphasis(text=text),
+    )
 
 
 def _short_title(env, docname):
