@@ -30,6 +30,13 @@ def claim_output(claim_id, measured, expected, tol, statement, sides=None):
     )
 
 
+#: A span of evidence as the ledger shows it: the literal its claim line prints.
+SPAN_HTML = (
+    '(<code class="docutils literal notranslate">'
+    '<span class="pre">N=1..2</span></code>)'
+)
+
+
 def chapter_notebook(tol=1.0, edit=None):
     """A chapter whose stored outputs show two checks.
 
@@ -43,7 +50,7 @@ def chapter_notebook(tol=1.0, edit=None):
         2.05 if edit is None else edit,
         2,
         0.1,
-        "the rule constant",
+        "the rule constant $N^2 r$",
         sides=("the library's estimate", "the closed form 2"),
     )
     second = claim_output("gradients", 0.5, 0, tol, "fd check")
@@ -120,10 +127,14 @@ def test_ledger_lists_each_check_with_statement_values_evidence_and_link(
 ):
     ledger, chapter, warnings = build(tmp_path, monkeypatch)
     assert "the rule constant" in ledger and "fd check" in ledger
+    # a statement's $...$ is typeset, and the page loads MathJax for it
+    assert r'<span class="math notranslate nohighlight">\(N^2 r\)</span>' in ledger
+    assert "$N^2" not in ledger and "mathjax" in ledger.lower()
     assert (
         "measured 2.05" in ledger and "expected 2 ± 0.1" in ledger and "0 ± 1" in ledger
     )
-    assert "evidence: numerical (N=1..2)" in ledger
+    span = SPAN_HTML  # as its claim line prints it
+    assert f"evidence: numerical {span}" in ledger
     # each check's two sides, or that it declares none
     assert (
         "sides: measured by the library’s estimate; expected from the closed form 2"
@@ -183,8 +194,9 @@ def test_the_ledger_reads_margins_marks_replays_and_lists_exercises_apart(
     # the summary's closest check is the resolved one (0.5), never the finer check
     # sitting at the bound 1; that one is counted apart
     assert "0.5 of its tolerance (1 finer than its shown digits)" in ledger
-    assert "evidence: replay (N=1..2) — not evidence for the claim" in ledger
-    assert "<strong>replay</strong> (N=1..2) — not evidence" in ledger
+    span = SPAN_HTML  # as its claim line prints it
+    assert f"evidence: replay {span} — not evidence for the claim" in ledger
+    assert f"<strong>replay</strong> {span} — not evidence" in ledger
     assert (
         "ran 3 checks covering 1 of the" in ledger and "1 of them is a replay" in ledger
     )
@@ -428,7 +440,7 @@ The *model* sentence.
 
 ```{claim-verdict}
 ---
-title: Numerical only
+title: Numerical only, like $t^{1/4}$
 main: gradients: fd check
 ---
 ```
@@ -528,9 +540,10 @@ def test_verdicts_come_from_the_checks_each_sentence_declares(tmp_path, monkeypa
     ]
     assert "<em>model</em> sentence" in sections[0]  # the content is parsed
     assert "rubric" in sections[0] and "The model</p>" in sections[0]
+    assert r'like <span class="math notranslate nohighlight">\(t^{1/4}\)' in sections[1]
     assert "rule check" in sections[0] and "fd check" in sections[0]
     assert 'href="chapter.html#claim-check-0"' in sections[0]  # links to the output
-    assert "asymptotic (N=1..2)" in sections[0] and ">main<" in sections[0]
+    assert "asymptotic (<code" in sections[0] and ">main<" in sections[0]
     assert ">other<" in sections[0]
     assert "main statement has asymptotic evidence" in sections[0]
     assert "sides: measured by library; expected from closed form" in sections[0]

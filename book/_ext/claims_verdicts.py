@@ -84,7 +84,7 @@ class ClaimVerdict(Directive):
         if not title:
             raise self.error("claim-verdict needs a :title:")
         section = nodes.container(classes=["claim-verdict"])
-        section += nodes.rubric(text=title)
+        section += nodes.rubric("", "", *claims_ledger.math_text(title))
         self.state.nested_parse(self.content, self.content_offset, section)
         main, also = (references(self.options.get(k)) for k in ("main", "also"))
         if not main:
@@ -149,7 +149,6 @@ def _rows_table(app, docname, rows, missing):
             + "#"
             + check["anchor"]
         )
-        evidence = check["evidence"] + (f" ({check['span']})" if check["span"] else "")
         cells.append(
             [
                 [
@@ -159,7 +158,11 @@ def _rows_table(app, docname, rows, missing):
                         nodes.literal(text=check["id"]),
                         nodes.Text(": "),
                         nodes.reference(
-                            "", check["statement"], internal=True, refuri=uri
+                            "",
+                            "",
+                            *claims_ledger.math_text(check["statement"]),
+                            internal=True,
+                            refuri=uri,
                         ),
                     )
                 ],
@@ -169,7 +172,8 @@ def _rows_table(app, docname, rows, missing):
                         "",
                         "",
                         nodes.strong(text="holds" if check["holds"] else "FAILS"),
-                        nodes.Text(f", {evidence}"),
+                        nodes.Text(", "),
+                        *claims_ledger.evidence_nodes(check),
                     ),
                     claims_ledger.sides_paragraph(check),
                 ],
@@ -240,7 +244,7 @@ def fill_verdicts(app, doctree, docname):
     for placeholder in list(doctree.findall(summary_placeholder)):
         cells = [
             [
-                [nodes.paragraph(text=title)],
+                [nodes.paragraph("", "", *claims_ledger.math_text(title))],
                 [nodes.paragraph("", "", *_literals(ids))],
                 [nodes.paragraph("", "", nodes.strong(text=name))],
             ]

@@ -17,9 +17,13 @@ that, the page reads without sideways scrolling: no display formula needs a scro
 expression (``stray-value``), a chapter page is at most ``MAX_SCREENS`` screens long
 (``length``) and its first figure starts within ``FIRST_FIGURE_SCREENS`` screens
 (``first-figure``), and no claim line is visible before its Checks box is opened
-(``claims-folded``). In the theme's dark mode every figure sits on a white card, as it
-was drawn (``dark``). At phone width (390 x 844) a formula, table or output wider than
-its box scrolls rather than being cut (``phone``). Each check reports per page
+(``claims-folded``); the results page is at most ``RESULTS_SCREENS`` screens long, and
+on it, the claims ledger, the API and the machinery pages (``MATHS_PAGES``) no formula a
+reader sees is left as ASCII pseudo-maths such as ``s_hat^inf``, ``Cov_w(x, y)`` or
+``1%/c``, in the prose or in an inline literal (``pseudo-maths``). In the theme's dark
+mode every figure sits on a white card, as it was drawn (``dark``). At phone width
+(390 x 844) a formula, table or output wider than its box scrolls rather than being cut
+(``phone``). Each check reports per page
 (``test_page[<page>-<check>]``). Full-page screenshots of each page are saved to
 ``_build/screenshots``: ``<page>.png`` as the page opens, ``<page>-dark.png`` in the
 theme's dark mode, ``<page>-phone.png`` at 390 px.
@@ -82,6 +86,51 @@ PROSE_JS = """() => {
     'table.claims-ledger, table.claim-verdict-evidence, table.claims-summary'
   ).forEach(e => e.remove());
   return copy.innerText;
+}"""
+# ASCII pseudo-maths that a reader sees where a formula should be typeset (issue 51):
+# a name with a subscript or a suffix written as code (``s_hat``, ``Cov_w``, ``d_a``,
+# ``b_T``), a caret (``s^inf``, ``t^(1/4)``), ``1%/c``, a Python power, ``sqrt(``, an
+# ASCII comparison, a Greek letter spelled out.
+PSEUDO_MATHS = re.compile(
+    r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9]+"
+    r"|[A-Za-z0-9)\]]\^[-+(A-Za-z0-9{]"
+    r"|\d%/"
+    r"|[A-Za-z0-9)]\s?\*\*\s?[-(A-Za-z0-9]"
+    r"|\bsqrt\("
+    r"|\s[<>!]=\s"
+    r"|\b(?:kappa|zeta|lambda|sigma|rho|eta|xi|nu)\b"
+)
+# ... and, inside an inline literal that is not a link to the API (code, where names
+# such as ``d_a`` are fine), a formula: a caret, a braced subscript, an integral sign, a
+# ``sum_``, a weighted moment ``Cov_w``, or ``s_hat``/``s_bar``.
+LITERAL_MATHS = re.compile(r"\^|_\{|∫|\bsum_|\b(?:Cov|Var|E)_w\b|\b[a-z]_(?:hat|bar)\b")
+# The pages where a reader looks up results and definitions: every formula typeset.
+MATHS_PAGES = (
+    "book/results.html",
+    "book/claims-ledger.html",
+    "book/api.html",
+    "book/machinery.html",
+)
+# What a reader sees of such a page, before any fold is opened: (prose, literals).
+# The prose is every visible text node of the article outside code, outputs, typeset
+# maths, signatures and the names and types of a docstring's parameters; the literals
+# are the visible inline literals that are not cross-references.
+VISIBLE_TEXT_JS = """() => {
+  const article = document.querySelector('article') || document.body;
+  const skip = 'pre, code, mjx-container, script, style, .cell_output, .highlight, ' +
+    'dt.sig, dl.field-list dd > p > strong, dl.field-list dd > p > em, ' +
+    'dl.field-list li > p > strong, dl.field-list li > p > em';
+  const visible = (e) => e.checkVisibility({visibilityProperty: true});
+  const prose = [];
+  const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const e = n.parentElement;
+    if (e && !e.closest(skip) && visible(e)) prose.push(n.textContent);
+  }
+  const literals = Array.from(article.querySelectorAll('code'))
+    .filter(c => !c.classList.contains('xref') && !c.closest('pre, a') && visible(c))
+    .map(c => c.innerText);
+  return [prose.join(' '), literals];
 }"""
 IMAGES_JS = """() => Array.from(document.images).map(i => (
   {src: i.getAttribute('src'), ok: i.complete && i.naturalWidth > 0,
@@ -163,6 +212,21 @@ def math_problems(page, page_name):
     if raw:
         problems.append(f"raw TeX left in the prose: {raw[:10]}")
     return problems
+
+
+def pseudo_maths_problems(page, page_name):
+    """No ASCII pseudo-maths where a reader of MATHS_PAGES expects a formula."""
+    if page_name not in MATHS_PAGES:
+        return []
+    prose, literals = page.evaluate(VISIBLE_TEXT_JS)
+    found = PSEUDO_MATHS.findall(prose)
+    found += [m for text in literals for m in LITERAL_MATHS.findall(text)]
+    if not found:
+        return []
+    return [
+        f"{len(found)} unrendered formulas (ASCII pseudo-maths), for instance: "
+        f"{sorted(set(found))[:12]}"
+    ]
 
 
 def image_problems(page):
@@ -407,6 +471,8 @@ PHONE = {"width": 390, "height": 844}
 CHAPTER = re.compile(r"^book/\d\d-[^/]+\.html$")
 MAX_SCREENS = 15  # a chapter page, in screens of 900 px at 1200 px width (issue 29)
 FIRST_FIGURE_SCREENS = 2  # a chapter's first figure starts within them (issue 41)
+RESULTS = "book/results.html"
+RESULTS_SCREENS = 8  # the results page: figure, verdicts, limitations (issue 51)
 ASPECT_TOLERANCE = 0.02  # rendered aspect ratio within 2% of the image file's
 READABLE_PX = 9.0  # the smallest text of a figure, in CSS px on screen
 
@@ -481,14 +547,19 @@ def stray_value_problems(page):
 
 
 def length_problems(page, page_name):
-    if not CHAPTER.match(page_name):
+    """At most MAX_SCREENS screens for a chapter, RESULTS_SCREENS for the results."""
+    if CHAPTER.match(page_name):
+        most = MAX_SCREENS
+    elif page_name == RESULTS:
+        most = RESULTS_SCREENS
+    else:
         return []
     screens = page.evaluate(PAGE_HEIGHT_JS) / SCREEN["height"]
-    if screens <= MAX_SCREENS:
+    if screens <= most:
         return []
     return [
         f"{screens:.1f} screens of {SCREEN['height']} px at {SCREEN['width']} px "
-        f"(at most {MAX_SCREENS})"
+        f"(at most {most})"
     ]
 
 
@@ -539,6 +610,7 @@ def phone_problems(browser, page_name):
 
 CHECKS = (
     "math",
+    "pseudo-maths",
     "images",
     "outputs",
     "links",
@@ -565,6 +637,7 @@ def inspect(browser, page_name):
     page, errors = open_page(browser, page_name)
     problems = {key: [] for key in CHECKS}
     problems["math"] = errors + math_problems(page, page_name)
+    problems["pseudo-maths"] = pseudo_maths_problems(page, page_name)
     problems["images"] = image_problems(page)
     problems["outputs"] = output_problems(page)
     hrefs = page_links(page)
