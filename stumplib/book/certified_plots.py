@@ -1,4 +1,4 @@
-"""Chapter 5's figures: the certified end against the size, rho along runs."""
+r"""Chapter 5's figures: the certified end against the size, :math:`\rho` along runs."""
 
 import numpy as np
 from matplotlib import ticker
@@ -8,7 +8,7 @@ from . import plotting
 
 
 def law_figure(data, predicted, valley_constant):
-    """Each corpus's ``b_cert`` against ``m = n``, the medians, the predicted ends.
+    r"""Each corpus's ``b_cert`` against ``m = n``, the medians, the predicted ends.
 
     Parameters
     ----------
@@ -17,7 +17,8 @@ def law_figure(data, predicted, valley_constant):
     predicted : stumplib.certified_law.PredictedEnds
         The predicted ends on a grid of sizes (a line).
     valley_constant : float
-        ``C_sigma``: the dotted line ``m / (4 C_sigma^2)`` of the valley's constant.
+        :math:`K_\sigma`: the dotted line :math:`m/(4K_\sigma^2)` of the valley's
+        constant.
 
     Returns
     -------
@@ -76,10 +77,10 @@ def law_figure(data, predicted, valley_constant):
 
 
 def rho_figure(runs, size):
-    """``rho`` along certified runs, each run's end marked where it is.
+    r""":math:`\rho` along certified runs, each run's end marked where it is.
 
-    A dot at ``(b_cert, rho)`` of the record that failed; a triangle at the stop of a
-    run that never failed.
+    A dot at :math:`(b_{\mathrm{cert}},\rho)` of the record that failed; a triangle at
+    the stop of a run that never failed.
 
     Parameters
     ----------
