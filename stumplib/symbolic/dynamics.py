@@ -1,9 +1,12 @@
-"""SymPy reduction of the population gradient flow to one equation for the scale ``b``.
+r"""SymPy reduction of the population gradient flow to one equation for the scale ``b``.
 
 For large ``b`` the population loss of uniform features has a two-scale
 form near the calibrated offset,
 
-    L(a, b) = 1/b² + Φ(ξ)/b³ + Ψ(ξ)/b⁴ + ...,      ξ = b^m e^{-(a - p b)},
+.. math::
+
+    L(a,b)=\frac1{b^2}+\frac{\Phi(\xi)}{b^3}+\frac{\Psi(\xi)}{b^4}+\dots,\qquad
+    \xi=b^m e^{-(a-p\,b)},
 
 where the *valley coordinate* ``ξ`` measures the leakage of negatives: under an
 interior prior ``U[lo, hi]`` the valley has slope ``p = hi`` and ``m = 1``

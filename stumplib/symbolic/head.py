@@ -1,11 +1,15 @@
-"""SymPy derivation of the head's gradient as weighted moments (claim ``gradients``).
+r"""SymPy derivation of the head's gradient as weighted moments (claim ``gradients``).
 
 The head's estimate on a context of ``n`` examples is
 
-    s_hat = sum_i x_i exp(a y_i - b x_i) / sum_i exp(a y_i - b x_i),
+.. math::
 
-and differentiating the quotient gives ``d s_hat/da = Cov_w(x, y)`` and
-``d s_hat/db = -Var_w(x)`` with ``w`` the softmax weights. This module builds the
+    \hat s=\frac{\sum_i x_i\,e^{a y_i-b x_i}}{\sum_i e^{a y_i-b x_i}},
+
+and differentiating the quotient gives
+:math:`\partial\hat s/\partial a=\operatorname{Cov}_w(x,y)` and
+:math:`\partial\hat s/\partial b=-\operatorname{Var}_w(x)` with ``w`` the softmax
+weights. This module builds the
 estimate either for a *symbolic* context size (``IndexedBase`` features and labels
 inside unevaluated ``Sum`` objects, so the identity is proved for every ``n`` at
 once) or for a concrete ``n`` (explicit symbols ``x_1, ..., x_n``), differentiates

@@ -1,10 +1,12 @@
-"""SymPy derivations for the population limit.
+r"""SymPy derivations for the population limit.
 
-With uniform features on [0, 1] and threshold ``s`` (``q = 1 - s``), the
+With uniform features on [0, 1] and threshold ``s`` (and :math:`\upsilon=1-s`), the
 infinite-context head is a ratio of four elementary integrals,
 
-    s_hat(s) = (∫_0^s x e^{-bx} dx + ∫_s^1 x e^{a-bx} dx) / (∫_0^s e^{-bx} dx + ∫_s^1
-    e^{a-bx} dx).
+.. math::
+
+    \hat s(s)=\frac{\int_0^s x\,e^{-bx}\,dx+\int_s^1 x\,e^{a-bx}\,dx}
+    {\int_0^s e^{-bx}\,dx+\int_s^1 e^{a-bx}\,dx}.
 
 This module derives, step by step:
 
@@ -19,7 +21,8 @@ This module derives, step by step:
 * :func:`interior_valley` — ``a*(b) = hi·b + log b + c + c_1/b + c_2/b^2`` and
   ``b²·min_a L`` under ``U[lo, hi]``;
 * :func:`full_prior` — ``b²·L(∞, b) = 1 - 2ζ(3)/b`` and the excess
-  ``L(a, b) - L(∞, b)`` under ``U[0, 1]``, with the constants identified as zeta values.
+  ``L(a, b) - L(∞, b)`` under ``U[0, 1]``, with the constants identified as values
+  of :math:`\zeta`.
 """
 
 from dataclasses import dataclass

