@@ -5,7 +5,8 @@ every page: MathJax typeset every formula without error and no raw TeX is left i
 prose (a command, a ``$``, a braced ``^{`` or ``_{``, or a subscript such as ``b_T``),
 every image loaded and has alt text, no cell shows an error or stderr output, every
 internal link points to an existing page and anchor, a notebook's page offers the
-notebook for download (a real ``.ipynb`` with the repository's cells), and the claims
+notebook for download (a real ``.ipynb`` with the repository's cells, its install cell
+installing from the repository or, in a local build, from this clone), and the claims
 ledger shows every claim of ``stumplib.book.claims.IDS`` holding. And what a reader sees
 at 1200 x 900: no image is distorted (rendered aspect ratio within 2% of the file's),
 every figure is shown at a size at which its smallest text is at least 9 px on screen,
@@ -36,6 +37,7 @@ Launch links (Binder, Colab) appear for the repository given at build time
 
 import os
 import re
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -46,6 +48,9 @@ import pytest
 import yaml
 
 from stumplib.book import claims, plotting
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "book" / "_ext"))
+import publishing
 
 ROOT = Path(__file__).resolve().parents[2]
 HTML = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
@@ -343,7 +348,13 @@ def download_problems(hrefs, page_name):
     ]
     if not links:
         return ["no download link to the page's notebook (.ipynb)"]
-    want = [c.source for c in nbformat.read(notebook, as_version=4).cells]
+    # The install cell installs from the repository given at build time, or from
+    # this clone (book/_ext/publishing.py); every other cell is the repository's.
+    install = publishing.install_source(ROOT, REPOSITORY)
+    want = [
+        install if c.get("id") == publishing.INSTALL_CELL else c.source
+        for c in nbformat.read(notebook, as_version=4).cells
+    ]
     problems = []
     for href in links:
         target = ((HTML / page_name).parent / unquote(urlsplit(href).path)).resolve()
@@ -353,7 +364,10 @@ def download_problems(hrefs, page_name):
             problems.append(f"download {href} is not a notebook: {exc}")
             continue
         if got != want:
-            problems.append(f"download {href} is not the repository's {notebook.name}")
+            problems.append(
+                f"download {href} is not the repository's {notebook.name} with an "
+                f"install cell for {REPOSITORY or 'this clone'}"
+            )
     return problems
 
 
