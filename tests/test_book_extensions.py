@@ -677,3 +677,46 @@ def test_lettered_appendices_number_their_results_with_their_letter(
         w for w in warnings.splitlines() if "WARNING" in w and "registered" not in w
     ]
     assert not problems  # (a node class registered again by another test's build)
+
+
+def test_the_pdf_gathers_the_introduction_into_one_chapter():
+    sys.path.insert(0, str(EXT))
+    import intro_chapter
+    from docutils import nodes
+    from docutils.utils import new_document
+    from sphinx import addnodes
+
+    def section(title, *body):
+        node = nodes.section()
+        node += nodes.title(text=title)
+        node += list(body)
+        return node
+
+    document = new_document("intro")
+    chapters = nodes.compound(classes=["toctree-wrapper"])
+    chapters += addnodes.start_of_file(docname="chapter")
+    document += section(
+        "The book",
+        nodes.paragraph(text="Opening words."),
+        section("What the paper claims"),
+        section("The model"),
+        chapters,
+    )
+    gathered = intro_chapter.gather_introduction(document)
+    root = document.children[0]
+    # the title, then one section (LaTeX: one chapter), then the chapters as before
+    assert [type(n) for n in root.children] == [
+        nodes.title,
+        nodes.section,
+        nodes.compound,
+    ]
+    assert root.children[1] is gathered and gathered[0].astext() == "Introduction"
+    assert [n.astext().split("\n")[0] for n in gathered.children[1:]] == [
+        "Opening words.",
+        "What the paper claims",
+        "The model",
+    ]
+    # nothing to gather: unchanged
+    plain = new_document("plain")
+    plain += section("Only a title", nodes.paragraph(text="words"))
+    assert intro_chapter.gather_introduction(plain) is None
