@@ -1,4 +1,4 @@
-r"""Chapter 5's figures: the certified end against the size, :math:`\rho` along runs."""
+"""Chapter 5's figures: the certified end against the size, rho along runs."""
 
 import numpy as np
 from matplotlib import ticker
@@ -8,7 +8,7 @@ from . import plotting
 
 
 def law_figure(data, predicted, valley_constant):
-    r"""Each corpus's ``b_cert`` against ``m = n``, the medians, the predicted ends.
+    """Each corpus's ``b_cert`` against ``m = n``, the medians, the predicted ends.
 
     Parameters
     ----------
@@ -17,8 +17,7 @@ def law_figure(data, predicted, valley_constant):
     predicted : stumplib.certified_law.PredictedEnds
         The predicted ends on a grid of sizes (a line).
     valley_constant : float
-        :math:`K_\sigma`: the dotted line :math:`m/(4K_\sigma^2)` of the valley's
-        constant.
+        ``C_sigma``: the dotted line ``m / (4 C_sigma^2)`` of the valley's constant.
 
     Returns
     -------
@@ -77,10 +76,10 @@ def law_figure(data, predicted, valley_constant):
 
 
 def rho_figure(runs, size):
-    r""":math:`\rho` along certified runs, each run's end marked where it is.
+    """``rho`` along certified runs, each run's end marked where it is.
 
-    A dot at :math:`(b_{\mathrm{cert}},\rho)` of the record that failed; a triangle at
-    the stop of a run that never failed.
+    A dot at ``(b_cert, rho)`` of the record that failed; a triangle at the stop of a
+    run that never failed.
 
     Parameters
     ----------

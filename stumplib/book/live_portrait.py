@@ -42,8 +42,7 @@ from .interactive import COLORS, Interactive, book_axes, on_ready
 DIGITS = 5
 #: The priors of the phase portrait, by label, as (lo, hi).
 PORTRAIT_PRIORS = {"U[0.1, 0.9]": (0.1, 0.9), "U[0, 1]": (0.0, 1.0)}
-#: Starting scales :math:`b_0` and steps (multiples of :math:`1/\lambda_{\max}` at
-#: the start).
+#: Starting scales b0 and steps (multiples of 1/lambda_max at the start).
 PORTRAIT_STARTS = (10.0, 40.0)
 PORTRAIT_STEPS = (0.5, 1.0, 1.8)
 HEADS = ("head", "average")
