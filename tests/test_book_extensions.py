@@ -32,7 +32,7 @@ def claim_output(claim_id, measured, expected, tol, statement, sides=None):
 
 #: A span of evidence as the ledger shows it: the literal its claim line prints.
 SPAN_HTML = (
-    '(<code class="docutils literal notranslate">'
+    '(<code class="claim-span docutils literal notranslate">'
     '<span class="pre">N=1..2</span></code>)'
 )
 

@@ -304,7 +304,7 @@ def span_nodes(spans):
     found = [nodes.Text(" (")]
     for k, span in enumerate(spans):
         found += [nodes.Text("; ")] if k else []
-        found.append(nodes.literal(text=span))
+        found.append(nodes.literal(text=span, classes=["claim-span"]))
     return [*found, nodes.Text(")")]
 
 

@@ -119,7 +119,8 @@ MATHS_PAGES = (
 # What a reader sees of such a page, before any fold is opened: (prose, literals).
 # The prose is every visible text node of the article outside code, outputs, typeset
 # maths, signatures and the names and types of a docstring's parameters; the literals
-# are the visible inline literals that are not cross-references.
+# are the visible inline literals that are not cross-references, nor a check's span
+# quoted as its claim line prints it (``claim-span``: ``m=100..10^4``).
 VISIBLE_TEXT_JS = """() => {
   const article = document.querySelector('article') || document.body;
   const skip = 'pre, code, mjx-container, script, style, .cell_output, .highlight, ' +
@@ -133,7 +134,8 @@ VISIBLE_TEXT_JS = """() => {
     if (e && !e.closest(skip) && visible(e)) prose.push(n.textContent);
   }
   const literals = Array.from(article.querySelectorAll('code'))
-    .filter(c => !c.classList.contains('xref') && !c.closest('pre, a') && visible(c))
+    .filter(c => !c.classList.contains('xref') && !c.classList.contains('claim-span') &&
+      !c.closest('pre, a') && visible(c))
     .map(c => c.innerText);
   return [prose.join(' '), literals];
 }"""
