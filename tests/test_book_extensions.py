@@ -539,7 +539,7 @@ def test_verdicts_come_from_the_checks_each_sentence_declares(tmp_path, monkeypa
         "not tested",
     ]
     assert "<em>model</em> sentence" in sections[0]  # the content is parsed
-    assert "rubric" in sections[0] and "The model</p>" in sections[0]
+    assert "rubric" in sections[0] and "The model</span></p>" in sections[0]
     assert r'like <span class="math notranslate nohighlight">\(t^{1/4}\)' in sections[1]
     assert "rule check" in sections[0] and "fd check" in sections[0]
     assert 'href="chapter.html#claim-check-0"' in sections[0]  # links to the output

@@ -84,7 +84,10 @@ class ClaimVerdict(Directive):
         if not title:
             raise self.error("claim-verdict needs a :title:")
         section = nodes.container(classes=["claim-verdict"])
-        section += nodes.rubric("", "", *claims_ledger.math_text(title))
+        # one inline child: the theme lays a rubric out as a flex column
+        section += nodes.rubric(
+            "", "", nodes.inline("", "", *claims_ledger.math_text(title))
+        )
         self.state.nested_parse(self.content, self.content_offset, section)
         main, also = (references(self.options.get(k)) for k in ("main", "also"))
         if not main:
