@@ -39,7 +39,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
 ``certified_runs``
     runs on a corpus with the descent lemma checked at their iterates, their ends
 ``certified_law``
-    the certified interval's predicted end b = m / (4 C(b)^2) along the population flow
+    the certified interval's predicted end :math:`b=m/(4K(b)^2)` along the population
+    flow
 ``pretraining``
     large-resolution starts, runs to a freezing scale or by the corpus's own noise
 ``corpus_rule``

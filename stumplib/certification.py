@@ -1,16 +1,18 @@
-"""Gradient control on a finite corpus: errors relative to the direction of progress.
+r"""Gradient control on a finite corpus: errors relative to the direction of progress.
 
 At a point ``theta = (a, b)`` (typically on the population valley ``a = a*(b)``) the
 population gradient ``g = grad L(theta)`` is the direction of progress; it shrinks like
-``b^{-3}``. A corpus of ``m`` tasks with ``n`` examples replaces it by the average of
-per-task gradients ``G_j = 2 (s_hat(C_j) - s_j) grad s_hat(C_j)``. The *relative
+:math:`b^{-3}`. A corpus of ``m`` tasks with ``n`` examples replaces it by the average
+of
+per-task gradients :math:`G_j = 2 (\hat s(C_j) - s_j) \nabla \hat s(C_j)`. The *relative
 gradient error* is ::
 
     rho = |grad L_{m,n}(theta) - g| / |g|.
 
 It splits exactly into a task-sampling part and a finite-context part, by pairing each
 task with the infinite-context head on the same threshold,
-``G_j^inf = 2 (s_hat_inf(s_j) - s_j) grad s_hat_inf(s_j)`` (whose mean over the prior is
+:math:`G_j^{\infty} = 2 (\hat s^\infty(s_j) - s_j) \nabla \hat s^\infty(s_j)` (whose
+mean over the prior is
 ``g``)::
 
     grad L_{m,n} - g = [mean_j G_j^inf - g] + [mean_j (G_j - G_j^inf)].
@@ -48,7 +50,7 @@ def _sampled(values):
     features=validation.Features(),
 )
 def population_task_gradients(a, b, s, features=None):
-    """Infinite-context per-task gradients ``G^inf(s)``, shape ``(len(s), 2)``.
+    r"""Infinite-context per-task gradients ``G^inf(s)``, shape ``(len(s), 2)``.
 
     Parameters
     ----------
@@ -93,7 +95,7 @@ def _population_gradient(a, b, prior):
     corpus=validation.Instance(corpus_module.Corpus), **_POINT_AND_PRIOR
 )
 def relative_error(corpus, a, b, prior):
-    """``|grad L_{m,n}(a, b) - grad L(a, b)| / |grad L(a, b)|`` for one corpus.
+    r"""``|grad L_{m,n}(a, b) - grad L(a, b)| / |grad L(a, b)|`` for one corpus.
 
     Parameters
     ----------
@@ -175,11 +177,13 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
 
 @validation.constrained(**_POINT_AND_PRIOR, features=validation.Features())
 def sampling_coefficient(a, b, prior, features=None):
-    """``sigma_inf``: RMS relative task-sampling error times ``sqrt(m)``.
+    r"""``sigma_inf``: RMS relative task-sampling error times ``sqrt(m)``.
 
-    ``sigma_inf^2 = tr Cov_{s ~ prior}(G^inf(s)) / |g|^2``, by the population
+    :math:`\sigma_\infty ^2 = \operatorname{tr} \operatorname{Cov}_{s \sim
+    \mathrm{prior}}(G^{\infty}(s)) / |g|^2`, by the population
     quadrature over thresholds. An infinite-context corpus of ``m`` tasks has
-    ``E |mean_j G^inf(s_j) - g|^2 = sigma_inf^2 |g|^2 / m`` exactly.
+    :math:`\mathbb E |\operatorname{mean} _j G^{\infty}(s_j) - g|^2 = \sigma_\infty ^2
+    |g|^2 / m` exactly.
 
     Parameters
     ----------
@@ -218,14 +222,14 @@ def sampling_coefficient(a, b, prior, features=None):
 
 
 class SquaredErrorLaw(NamedTuple):
-    """Mean and variance of the squared relative task-sampling error of ``m`` tasks.
+    r"""Mean and variance of the squared relative task-sampling error of ``m`` tasks.
 
     Parameters
     ----------
     mean : float
-        ``E |X_bar|^2 = sigma_inf^2 / m``.
+        :math:`\mathbb E |\bar X|^2 = \sigma_\infty ^2 / m`.
     variance : float
-        ``Var |X_bar|^2``.
+        :math:`\operatorname{Var} |\bar X|^2`.
 
     Examples
     --------
@@ -241,10 +245,12 @@ class SquaredErrorLaw(NamedTuple):
 
 @validation.constrained(**_POINT_AND_PRIOR, m=validation.Integer())
 def squared_error_law(a, b, prior, m):
-    """Exact mean and variance of ``|mean_j G^inf(s_j) - g|^2 / |g|^2``, ``m`` tasks.
+    r"""Exact mean and variance of ``|mean_j G^inf(s_j) - g|^2 / |g|^2``, ``m`` tasks.
 
-    With ``X = (G^inf(s) - g) / |g|`` (mean zero, covariance ``Sigma``) and ``m``
-    independent thresholds, ``E |X_bar|^2 = tr Sigma / m`` and ::
+    With :math:`X = (G^{\infty}(s) - g) / |g|` (mean zero, covariance ``Sigma``) and
+    ``m``
+    independent thresholds, :math:`\mathbb E |\bar X|^2 = \operatorname{tr} \Sigma / m`
+    and ::
 
         E |X_bar|^4 = [E|X|^4 + (m - 1) ((tr Sigma)^2 + 2 tr Sigma^2)] / m^3,
 
@@ -301,11 +307,11 @@ def squared_error_law(a, b, prior, m):
     rng=validation.Rng(),
 )
 def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
-    """Relative errors ``|mean_j G^inf(s_j) - g| / |g|`` of infinite-context corpora.
+    r"""Relative errors ``|mean_j G^inf(s_j) - g| / |g|`` of infinite-context corpora.
 
     The task-sampling part of the corpus gradient error alone: ``m`` thresholds drawn
     from ``prior``, each with the infinite-context head. Returns an array of shape
-    ``(repetitions,)``; its mean square is ``sigma_inf^2 / m``
+    ``(repetitions,)``; its mean square is :math:`\sigma_\infty ^2 / m`
     (see :func:`sampling_coefficient`).
 
     Examples
@@ -325,11 +331,11 @@ def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
 
 @validation.constrained(**_POINT_AND_PRIOR, s_max=validation.UnitInterval())
 def unseen_share(a, b, prior, s_max):
-    """``|g - g_{s <= s_max}| / |g|``.
+    r""":math:`|g - g_{s \le s_\max }| / |g|`.
 
     The part of the population gradient from ``s > s_max``.
 
-    ``g_{s <= s_max}`` integrates the per-task gradients over thresholds up to
+    :math:`g_{s \le s_\max }` integrates the per-task gradients over thresholds up to
     ``s_max`` only; the ratio is the relative error of a gradient that never sees a
     threshold above ``s_max`` (as a corpus of ``m`` tasks typically does not for
     ``s_max = 1 - 1/m`` under a prior reaching 1).
@@ -373,13 +379,15 @@ def unseen_share(a, b, prior, s_max):
 
 
 class ContextBias(NamedTuple):
-    """Finite-context part of the gradient error, relative to ``|g|``.
+    r"""Finite-context part of the gradient error, relative to ``|g|``.
 
-    ``ratio`` is ``beta_n = |E(G - G^inf)| / |g|`` estimated from the sample, ``se`` its
+    ``ratio`` is :math:`\beta_n = |\mathbb E(G - G^{\infty})| / |g|` estimated from the
+    sample, ``se`` its
     standard error (delta method), ``spread`` the per-task spread
     ``sigma_n = sqrt(tr Cov G) / |g|`` at this context size, and ``vector`` the
-    estimated mean of ``(G - G^inf) / |g|``. A corpus of ``m`` tasks then has
-    ``E rho^2 = beta_n^2 + sigma_n^2 / m`` (up to the error of the estimates).
+    estimated mean of :math:`(G - G^{\infty}) / |g|`. A corpus of ``m`` tasks then has
+    :math:`\mathbb E \rho^2 = \beta_n^2 + \sigma_n^2 / m` (up to the error of the
+    estimates).
 
     Parameters
     ----------
@@ -390,7 +398,7 @@ class ContextBias(NamedTuple):
     spread : float
         ``sigma_n``.
     vector : ndarray, shape (2,)
-        Mean of ``(G - G^inf) / |g|``.
+        Mean of :math:`(G - G^{\infty}) / |g|`.
 
     Examples
     --------

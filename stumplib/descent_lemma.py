@@ -1,15 +1,17 @@
-"""The descent lemma for a corpus step, and the step size it allows.
+r"""The descent lemma for a corpus step, and the step size it allows.
 
 Let ``g = grad L(theta)`` be the population gradient, ``G`` a corpus gradient with
 relative error ``rho = |G - g| / |g|``, and ``lambda_max`` the largest eigenvalue of the
-population Hessian over the step. Then ``<g, G> >= (1 - rho) |g|^2`` and
+population Hessian over the step. Then :math:`\langle g, G\rangle \ge (1 - \rho) |g|^2`
+and
 ``|G| <= (1 + rho) |g|``, so the step ``theta - eta G`` satisfies ::
 
     L(theta - eta G) <= L(theta) - eta |g|^2 [(1 - rho) - q (1 + rho)^2 / 2],
 
 with ``q = eta lambda_max``. For ``rho <= 1/2`` and ``q <= 2/9`` the bracket is at
 least ``1/4``: every such step decreases the population loss by at least
-``eta |g|^2 / 4``. :func:`step_bound` gives the largest step for which ``q <= 2/9`` at a
+:math:`\eta |g|^2 / 4`. :func:`step_bound` gives the largest step for which ``q <= 2/9``
+at a
 point, :func:`guaranteed_decrease` the bracket for any ``rho`` and ``q``.
 """
 
@@ -97,9 +99,9 @@ def step_bound(a, b, prior):
 
 @validation.constrained(rho=validation.NonNegative(), q=validation.NonNegative())
 def guaranteed_decrease(rho, q):
-    """The lemma's bracket ``(1 - rho) - q (1 + rho)^2 / 2``.
+    r"""The lemma's bracket :math:`(1 - \rho) - q (1 + \rho)^2 / 2`.
 
-    A step decreases the population loss by at least ``eta |g|^2`` times this value
+    A step decreases the population loss by at least :math:`\eta |g|^2` times this value
     (when it is positive).
 
     Parameters

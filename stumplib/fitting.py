@@ -1,8 +1,8 @@
-"""Least-squares fits with their own standard errors, and power laws on log-log axes.
+r"""Least-squares fits with their own standard errors, and power laws on log-log axes.
 
 :func:`least_squares` is the one linear fit of the package: coefficients and standard
 errors from the residuals (or from given per-point standard errors). Rates
-(``b ~ t^{1/4}``, error ``~ N^{-1}``, ...) are fitted as
+(:math:`b \sim t^{1/4}`, error :math:`\sim N^{-1}`, ...) are fitted as
 ``log y = intercept + slope * log x`` by :func:`power_law`, expansions in ``1/b`` by
 :func:`inverse_expansion`, and :func:`extrapolate` takes such an expansion to
 ``b → ∞`` with a tolerance from the fit's own uncertainty and its truncation.
@@ -127,7 +127,7 @@ class PowerLaw(NamedTuple):
 
     @property
     def prefactor(self):
-        """The constant ``C`` in ``y ≈ C x^slope``."""
+        r"""The constant ``C`` in :math:`y \approx C x^{\mathrm{slope}}`."""
         return float(np.exp(self.log_prefactor))
 
     @validation.constrained(x=validation.Positive())
@@ -212,7 +212,7 @@ def _one_axis(values):
 
 @validation.constrained(_one_axis, values=validation.Finite(), se=validation.Positive())
 def pooled(values, se):
-    """Pool independent estimates of one quantity by inverse-variance weights.
+    r"""Pool independent estimates of one quantity by inverse-variance weights.
 
     Parameters
     ----------
@@ -224,8 +224,9 @@ def pooled(values, se):
     Returns
     -------
     Pooled
-        ``value = sum(w_i values_i) / sum(w_i)`` with ``w_i = se_i^-2``, and
-        ``se = sum(w_i)^-1/2``, the standard error of that mean.
+        ``value = sum(w_i values_i) / sum(w_i)`` with :math:`w_i = \mathrm{se}_i^{-2}`,
+        and
+        :math:`\mathrm{se} = (\sum_i w_i)^{-1/2}`, the standard error of that mean.
 
     Raises
     ------
@@ -246,7 +247,7 @@ def pooled(values, se):
 
 
 class BoundTrend(NamedTuple):
-    """An upper bound ``y <= C x^{-1}`` examined as a bound: ``y x`` over the range.
+    r"""An upper bound ``y <= C x^{-1}`` examined as a bound: ``y x`` over the range.
 
     Parameters
     ----------
@@ -267,9 +268,10 @@ class BoundTrend(NamedTuple):
     slope_se: float
 
     def log_power(self):
-        """The power of ``log x`` whose local slope at the range's middle is the trend.
+        r"""The power of ``log x`` whose local slope at the range's middle is the trend.
 
-        ``slope * log(sqrt(lo hi))``: the local slope of ``log^p x`` is ``p / log x``.
+        ``slope * log(sqrt(lo hi))``: the local slope of :math:`\log ^p x` is ``p / log
+        x``.
 
         Returns
         -------
@@ -292,7 +294,7 @@ def _sizes(values):
 
 @validation.constrained(_sizes, x=validation.Positive(), y=validation.Positive())
 def bound_trend(x, y):
-    """Sup and trend of ``y x``, for a bound ``y = O(x^{-1})`` over a finite range.
+    """Sup and trend of ``y x``, for a bound :math:`y = O(x^{-1})` over a finite range.
 
     A bound fails only if ``y x`` grows without limit: over a finite range the data
     give the constant it needs (``sup``) and the trend of ``log(y x)`` in ``log x``.
@@ -334,14 +336,14 @@ def bound_trend(x, y):
 
 
 class Expansion(NamedTuple):
-    """Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors.
+    r"""Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors.
 
     Calling the fit evaluates the expansion at ``b``.
 
     Parameters
     ----------
     coef : ndarray, shape (k,)
-        Coefficients ``c0, c1, ...``, then those of the ``log(b)/b^j`` terms.
+        Coefficients ``c0, c1, ...``, then those of the :math:`\log (b)/b^j` terms.
     se : ndarray, shape (k,)
         Their standard errors.
     """
@@ -392,7 +394,7 @@ _EXPANSION = dict(
     _expansion_points, degree=validation.Integer(minimum=0), **_EXPANSION
 )
 def inverse_expansion(b, y, degree=1, log=False, log_from=2):
-    """Least-squares fit of ``y`` by a polynomial in ``1/b``, with standard errors.
+    r"""Least-squares fit of ``y`` by a polynomial in ``1/b``, with standard errors.
 
     The standard errors come from the residual scatter (the data's own deviation from
     the truncated expansion), as in :func:`power_law`.
@@ -404,7 +406,8 @@ def inverse_expansion(b, y, degree=1, log=False, log_from=2):
     degree : int
         Highest power of ``1/b``.
     log : bool
-        Also fit ``log(b)/b^j`` for ``log_from <= j <= degree`` (expansions whose next
+        Also fit :math:`\log (b)/b^j` for ``log_from <= j <= degree`` (expansions whose
+        next
         terms carry a logarithm). Their coefficients follow the powers in ``coef``.
     log_from : int
         The lowest power with a logarithm (``>= 1``).
@@ -471,13 +474,13 @@ def _limit_points(values):
     **_EXPANSION,
 )
 def extrapolate(b, y, degree=2, log=False, log_from=2, truncation="next"):
-    """Extrapolate ``y(b)`` to ``b → ∞`` by a polynomial in ``1/b``.
+    r"""Extrapolate ``y(b)`` to ``b → ∞`` by a polynomial in ``1/b``.
 
     The tolerance of each coefficient is three standard errors of the degree-``degree``
     fit plus its change under a change of truncation (the truncation uncertainty of the
     expansion, measured on the data): when the next power of ``1/b`` is fitted too
     (``truncation="next"``) or when the last one is dropped (``"last"``), each with its
-    ``log(b)/b^j`` partner if ``log``.
+    :math:`\log (b)/b^j` partner if ``log``.
 
     Parameters
     ----------
@@ -486,7 +489,7 @@ def extrapolate(b, y, degree=2, log=False, log_from=2, truncation="next"):
     degree : int
         Degree of the fit (at least 1; at least 2 with ``truncation="last"``).
     log : bool
-        Include ``log(b)/b^j`` terms for ``j >= log_from`` (see
+        Include :math:`\log (b)/b^j` terms for ``j >= log_from`` (see
         :func:`inverse_expansion`).
     log_from : int
         The lowest power with a logarithm.

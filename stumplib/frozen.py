@@ -283,11 +283,12 @@ NON_NEGATIVE_SCALAR = validation.Constraint(
     edge=validation.PositiveScalar(),
 )
 def local_sizes(sizes, b, s, edge=1e-3):
-    """Context sizes at which a head of scale ``b`` localizes like the nearest positive.
+    r"""Context sizes where a head of scale ``b`` localizes like the nearest positive.
 
     ``N <= b / 2`` (the kernel, of width ``1/b``, is narrower than half the spacing
-    ``1/N`` of the examples) and ``s^N <= edge`` (a context with no positive example,
-    of probability ``s^N`` at the threshold ``s``, is rare).
+    ``1/N`` of the examples) and :math:`s^N \le \mathrm{edge}` (a context with no
+    positive example,
+    of probability :math:`s^N` at the threshold ``s``, is rare).
 
     Parameters
     ----------
@@ -360,12 +361,12 @@ class Localization(NamedTuple):
 def localization_rate(
     a, b, sizes, thresholds=INTERIOR, contexts=2000, seed=0, edge=1e-3
 ):
-    """Exponent in ``N`` of a head and of the nearest-positive rule where it localizes.
+    r"""Exponent in ``N`` of a head and of the nearest-positive rule where it localizes.
 
     For each threshold ``s`` (fresh contexts from the stream ``(*seed, j)`` for the
     ``j``-th), the head and the rule are evaluated by :func:`fresh_errors` and fitted by
     :func:`stumplib.fitting.power_law` over :func:`local_sizes` (``N <= b / 2``,
-    ``s^N <= edge``); the exponents are pooled over the thresholds.
+    :math:`s^N \le \mathrm{edge}`); the exponents are pooled over the thresholds.
 
     Parameters
     ----------

@@ -555,14 +555,17 @@ def _limit_path(a, b, x, y):
 
 @validation.constrained(validation.one_context, **_POINTS, **_CONTEXT)
 def limit_ratio(a, b, x, y):
-    """``(s_hat - hard_limit) / (gap * exp(-b * gap))`` on a path, exact in ratios.
+    r""":math:`(\hat s-x_1)/(g\,e^{-bg})` on a path, :math:`g` the gap, in exact ratios.
 
     With ``x1 < x2`` the two smallest examples in the role of positives (all examples
-    when there is no positive, as in :func:`hard_limit_expansion`), ``s_hat - x1 =
-    sum_i w_i (x_i - x1)``. Dividing by the leading term ``r = gap * exp(-b * gap)``,
+    when there is no positive, as in :func:`hard_limit_expansion`),
+    :math:`\hat s-x_1=\sum_i w_i(x_i-x_1)`. Dividing by the leading term
+    :math:`r=g\,e^{-bg}`, with :math:`g` the gap,
 
-        (s_hat - x1) / r = sum_{i != 1} e^{z_i - z_2} (x_i - x1) / gap / sum_i e^{z_i -
-        z_1},
+    .. math::
+
+        \frac{\hat s-x_1}{r}=\frac{\sum_{i\ne1}e^{z_i-z_2}(x_i-x_1)/g}
+        {\sum_i e^{z_i-z_1}},
 
     with scores ``z = a*y - b*x``. Both sums are taken in log space from the score
     differences (``a*(y_i - y_k) - b*(x_i - x_k)``), so the ratio is accurate to a few

@@ -32,9 +32,10 @@ import numpy as np
 
 from . import moments, quadrature, tasks, validation
 
-#: Panels graded by 4 toward each end of a class interval, down to 4**-EDGE_DEPTH of its
-#: length. This resolves kernels of width ``1/abs(b)`` down to 1e-18 of the interval and
-#: integrable singularities of the feature density at the ends (never evaluated there).
+#: Panels graded by 4 toward each end of a class interval, down to :math:`4^{-d}` of its
+#: length, :math:`d` = ``EDGE_DEPTH``. This resolves kernels of width ``1/abs(b)`` down
+#: to 1e-18 of the interval and integrable singularities of the feature density at the
+#: ends (never evaluated there).
 EDGE_DEPTH = 30
 _TINY = 4.0**-EDGE_DEPTH
 _SMALLEST = np.finfo(float).smallest_subnormal

@@ -1,20 +1,22 @@
-"""Pretraining corpora from a large-resolution start up to a freezing scale.
+r"""Pretraining corpora from a large-resolution start up to a freezing scale.
 
 **The start and the step.** A run that must reach scale ``b_T`` starts at a scale tied
 to it, ``b_0 = b_T / START_RATIO``, on the population valley ``a_0 = a*(b_0)``, with the
 constant step the descent lemma allows there, ``eta = 2 / (9 lambda_max)``
-(:func:`stumplib.descent_lemma.step_bound`; about ``0.044 b_0^3`` at ``b_0 = 20`` and
-``0.025 b_0^3`` from ``b_0 = 80`` on ``U[0.1, 0.9]``). A corpus run leaves the
+(:func:`stumplib.descent_lemma.step_bound`; about :math:`0.044 b_0^3` at ``b_0 = 20``
+and
+:math:`0.025 b_0^3` from ``b_0 = 80`` on ``U[0.1, 0.9]``). A corpus run leaves the
 population valley for its own, where the curvature is larger, so ``eta lambda_max``
 rises above ``2/9`` a few steps in (up to about 1.4 times); the lemma then still
 guarantees a decrease, smaller (:func:`stumplib.descent_lemma.guaranteed_decrease`),
-which :func:`stumplib.certified_runs.certified_run` checks along a run. Since ``b^4``
+which :func:`stumplib.certified_runs.certified_run` checks along a run. Since
+:math:`b^4`
 grows like ``kappa t``, the number of steps is about
 ``(START_RATIO^4 - 1) b_0^4 / (kappa eta)``, linear in ``b_T`` for a step that grows
-like ``b_0^3``, instead of ``b_T^4 / eta`` from a fixed start.
+like :math:`b_0^3`, instead of :math:`b_T^4 / \eta` from a fixed start.
 
 **Training on.** A run that must go on from a scale to several times it with one
-constant step pays ``f^4`` for a factor ``f``; :func:`train_side_by_side` instead
+constant step pays :math:`f^4` for a factor ``f``; :func:`train_side_by_side` instead
 restarts the step at every target (the lemma's step at the point reached), and trains
 many corpora of one size together, one stacked evaluation per step (used for small
 initializations).
@@ -261,9 +263,10 @@ def train_side_by_side(
 
     Corpus ``r`` starts at ``theta0[r]``. On its way from one target to the next (a
     *leg*) its step is constant, the descent lemma's step at the point where the leg
-    began (:func:`stumplib.descent_lemma.step_bound`, which grows like ``b^3``): the
+    began (:func:`stumplib.descent_lemma.step_bound`, which grows like :math:`b^3`): the
     rule of :func:`start`, applied afresh at every target. A leg from ``b`` to ``f b``
-    then costs a number of steps proportional to ``(f^4 - 1) b``, instead of ``f^4``
+    then costs a number of steps proportional to :math:`(f^4 - 1) b`, instead of
+    :math:`f^4`
     times more with the first leg's step kept throughout. The corpora still being
     trained are evaluated together, as one
     :meth:`Corpus.stack <stumplib.corpus.Corpus.stack>`, at every step.

@@ -23,7 +23,7 @@ from stumplib import validation
 
 
 class RankTest(NamedTuple):
-    """The stratified rank-sum test of two draws.
+    r"""The stratified rank-sum test of two draws.
 
     Parameters
     ----------
@@ -33,7 +33,7 @@ class RankTest(NamedTuple):
     p_value : float
         Two-sided exact p-value: the null probability of a deviation at least as large.
     z : float
-        The same p-value as a two-sided normal score, ``Phi^{-1}(1 - p/2)``.
+        The same p-value as a two-sided normal score, :math:`\Phi^{-1}(1 - p/2)`.
     exact : bool
         Whether the p-value is exact (else the normal approximation's).
     """

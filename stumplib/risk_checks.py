@@ -132,7 +132,7 @@ def risk_curves(rules, sizes, prior, tasks_per_size, seed, batch=2_000_000):
     Every size gets ``tasks_per_size`` simulated tasks (in batches of at most ``batch``
     features), so that each risk's standard error rests on as many squared errors at a
     large size as at a small one: squared errors are skewed, and the normal reference of
-    a ``z``-score needs a large sample (about ``10^4`` or more) at every size.
+    a ``z``-score needs a large sample (about :math:`10^4` or more) at every size.
 
     Parameters
     ----------
@@ -233,12 +233,13 @@ def _level(alpha, name):
     ),
 )
 def z_threshold(comparisons, alpha):
-    """Bonferroni threshold for ``max |z|`` of ``comparisons`` scores, level ``alpha``.
+    r"""Bonferroni threshold for ``max |z|`` of ``comparisons`` scores, level ``alpha``.
 
     If each ``z`` is standard normal (a Monte Carlo mean and its standard error, by the
     central limit theorem), then ``P(max |z| > t) <= comparisons * P(|Z| > t)`` whatever
     their dependence (Bonferroni), so the threshold
-    ``t = Phi^{-1}(1 - alpha / (2 * comparisons))`` is exceeded with probability at most
+    :math:`t = \Phi^{-1}(1 - \alpha / (2 \, \mathrm{comparisons}))` is exceeded with
+    probability at most
     ``alpha`` when the compared values are right. A set of ``c`` such checks that must
     all hold gives each ``alpha = 0.01 / c``, so that together they fail with
     probability at most 1%.

@@ -1,9 +1,10 @@
-"""A corpus that holds only the examples that can carry weight, drawn exactly.
+r"""A corpus that holds only the examples that can carry weight, drawn exactly.
 
 With uniform features a task with threshold ``s`` has ``N_+ ~ Binomial(n, 1 - s)``
 positives, iid uniform on ``(s, 1]``, and ``N_- = n - N_+`` negatives, iid uniform on
 ``[0, s)``. At scale ``b > 0`` an example whose deviation ``d`` from its class's leader
-(the smallest member) exceeds ``cutoff / b`` has relative weight below ``e^{-cutoff}``,
+(the smallest member) exceeds ``cutoff / b`` has relative weight below
+:math:`e^{-\mathrm{cutoff}}`,
 so only the smallest order statistics of each class carry weight. They are drawn
 directly: the ``K`` smallest of ``N`` iid ``U(0, 1)`` are jointly
 ``(S_1, ..., S_K) / (S_K + G)``, with ``S_j`` the partial sums of ``K`` standard
@@ -24,7 +25,8 @@ the expected need, each later block doubles the class. An evaluation that needs 
 beyond ``d_K`` (any evaluation at ``b < cutoff / d_K``, in particular below ``b_min``;
 ``b <= 0`` needs them all) first draws further blocks until none is missing, so no sum
 is ever truncated beyond what the dense engine leaves out: with ``cutoff = 40 + log n``
-the members not held weigh less than ``n e^{-cutoff} = e^{-40}`` of their task's leader
+the members not held weigh less than :math:`n e^{-\mathrm{cutoff}} = e^{-40}` of their
+task's leader
 at every point evaluated (:meth:`SparseCorpus.left_out_bound`).
 
 **Streams.** The thresholds and class counts are drawn from the stream ``seed`` (the
@@ -280,11 +282,12 @@ class SparseCorpus(Corpus):
 
     @validation.constrained(a=validation.Scalar(), b=validation.PositiveScalar())
     def left_out_bound(self, a, b):
-        """Bound on the weight of the members not held, relative to their task's leader,
+        r"""Bound on the weight of the members not held, relative to their task leader,
         at one point ``(a, b)`` with ``b > 0``: the sum over classes of
-        ``(N - K) e^{-gap - b d_K}`` (``gap``: how far the class leader's score lies
+        :math:`(N - K) e^{-\mathrm{gap} - b d_K}` (``gap``: how far the class leader's
+        score lies
         below the task's leader; ``d_K``: the last member held), shape ``(m,)``. Below
-        ``n e^{-cutoff} = e^{-40}`` at every ``b >= b_min``.
+        :math:`n e^{-\mathrm{cutoff}} = e^{-40}` at every ``b >= b_min``.
 
         Examples
         --------
@@ -326,7 +329,8 @@ class SparseCorpus(Corpus):
         )
 
     def _class_sums(self, rate, lengths, powers=3):
-        """Moment sums ``sum w d^p``, ``p < powers``, of each class over its window of
+        r"""Moment sums :math:`\sum w d^p`, ``p < powers``, of each class over its
+        window of
         ``lengths`` members (shape ``(m, 2)``, held: :meth:`_lengths` drew them), shape
         ``(powers, 2, m)`` (``rate`` per task).
         """
@@ -385,10 +389,10 @@ class SparseCorpus(Corpus):
 
 
 def _term_reach(terms):
-    """``x_J``, ``J = 1 .. terms``: the largest ``x = |delta| / R`` in ``[0, 1]`` at
+    r"""``x_J``, ``J = 1 .. terms``: the largest ``x = |delta| / R`` in ``[0, 1]`` at
     which ``J`` terms of a :class:`~stumplib.corpus.Follower`'s series keep the relative
-    remainder ``x^J / J! e^{2x}`` within the bound of all ``terms`` at the radius,
-    ``e^2 / terms!`` (by bisection; ``x_terms = 1``).
+    remainder :math:`x^J / J! e^{2x}` within the bound of all ``terms`` at the radius,
+    :math:`e^2 / \mathrm{terms}!` (by bisection; ``x_terms = 1``).
     """
     order = np.arange(1, terms + 1, dtype=float)
     bound = 2.0 - special.gammaln(terms + 1.0)
@@ -402,17 +406,20 @@ def _term_reach(terms):
 
 
 class SparseFollower(corpus_module.Follower):
-    """The :class:`~stumplib.corpus.Follower` of a :class:`SparseCorpus`, at the cost of
+    r"""The :class:`~stumplib.corpus.Follower` of a :class:`SparseCorpus`, costing
     one pass over the terms a step needs, for the classes that carry weight.
 
     The anchor (the same scales, radius and windows as the Follower's) holds the moment
     sums ``S_p`` of each class once, ``p < TERMS + 2``, term-major (shape
-    ``(TERMS + 2, 2 m)``): the three series ``sum_j c_j S_{k+j}``, ``k < 3``, with
-    ``c_j = (-delta)^j / j!``, are three products of the ``J`` coefficients with rows
+    ``(TERMS + 2, 2 m)``): the three series :math:`\sum_j c_j S_{k+j}`, ``k < 3``, with
+    :math:`c_j = (-\delta)^j / j!`, are three products of the ``J`` coefficients with
+    rows
     ``k .. k + J - 1`` (matrix-vector passes over ``J + 2`` rows, no temporary of the
     series' size; faster than one product with a banded matrix). ``J`` is the fewest
-    terms whose remainder at ``x = |delta| / R``, ``x^J / J! e^{2x}``, stays within the
-    bound of all ``TERMS`` terms at the radius, ``e^2 / TERMS! < 4e-18`` (relative, for
+    terms whose remainder at ``x = |delta| / R``, :math:`x^J / J! e^{2x}`, stays within
+    the
+    bound of all ``TERMS`` terms at the radius, :math:`e^2 / \mathrm{TERMS}! < 4e-18`
+    (relative, for
     every class sum: every term is positive and ``|delta| d <= x`` on the windows);
     near the anchor a few terms suffice.
 
@@ -643,12 +650,13 @@ class SparseFollower(corpus_module.Follower):
         d_a.fill(0.0)
 
     def _combine(self, sums, a, b, part):
-        """The summaries of the sorted tasks ``part`` from the moment sums of each
+        r"""The summaries of the sorted tasks ``part`` from the moment sums of each
         class, shape ``(3, 2, h)``, into the rows of the work array.
 
         Each class's mass ``M``, mean deviation and variance, mixed with the weights of
         :func:`stumplib.moments.combine`: with ``r`` the positives' leader's score over
-        the negatives' and ``E = e^r``, the classes weigh ``M_0 min(1/E, 1)`` and
+        the negatives' and :math:`\mathbb E = e^r`, the classes weigh ``M_0 min(1/E,
+        1)`` and
         ``M_1 min(E, 1)`` (one exponential, no logarithm, as exact as the softmax of the
         log masses), a class more than ``cutoff`` below its task's leader weighs 0; a
         task with an empty class is its other class alone. The work is done in place,

@@ -13,7 +13,7 @@ from stumplib.book import claims
 EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
 
 
-def claim_output(claim_id, measured, expected, tol, statement):
+def claim_output(claim_id, measured, expected, tol, statement, sides=None):
     """The output a notebook stores for one check (line and record)."""
     record = claims.make_record(
         claim_id,
@@ -23,10 +23,18 @@ def claim_output(claim_id, measured, expected, tol, statement):
         statement,
         evidence="numerical",
         span="N=1..2",
+        sides=sides,
     )
     return nbformat.v4.new_output(
         "display_data", data={"text/plain": claims.line(record), claims.MIME: record}
     )
+
+
+#: A span of evidence as the ledger shows it: the literal its claim line prints.
+SPAN_HTML = (
+    '(<code class="claim-span docutils literal notranslate">'
+    '<span class="pre">N=1..2</span></code>)'
+)
 
 
 def chapter_notebook(tol=1.0, edit=None):
@@ -38,7 +46,12 @@ def chapter_notebook(tol=1.0, edit=None):
     check.
     """
     first = claim_output(
-        "rule", 2.05 if edit is None else edit, 2, 0.1, "the rule constant"
+        "rule",
+        2.05 if edit is None else edit,
+        2,
+        0.1,
+        "the rule constant $N^2 r$",
+        sides=("the library's estimate", "the closed form 2"),
     )
     second = claim_output("gradients", 0.5, 0, tol, "fd check")
     notebook = nbformat.v4.new_notebook(
@@ -114,10 +127,20 @@ def test_ledger_lists_each_check_with_statement_values_evidence_and_link(
 ):
     ledger, chapter, warnings = build(tmp_path, monkeypatch)
     assert "the rule constant" in ledger and "fd check" in ledger
+    # a statement's $...$ is typeset, and the page loads MathJax for it
+    assert r'<span class="math notranslate nohighlight">\(N^2 r\)</span>' in ledger
+    assert "$N^2" not in ledger and "mathjax" in ledger.lower()
     assert (
         "measured 2.05" in ledger and "expected 2 ± 0.1" in ledger and "0 ± 1" in ledger
     )
-    assert "evidence: numerical (N=1..2)" in ledger
+    span = SPAN_HTML  # as its claim line prints it
+    assert f"evidence: numerical {span}" in ledger
+    # each check's two sides, or that it declares none
+    assert (
+        "sides: measured by the library’s estimate; expected from the closed form 2"
+        in ledger.replace("&#8217;", "’").replace("'", "’")
+    )
+    assert "sides: <em>not declared</em>" in ledger
     assert 'href="chapter.html#claim-check-0"' in ledger and "Chapter 1" in ledger
     assert 'id="claim-check-0"' in chapter
     assert "ran 2 checks covering 2 of the" in ledger and "2 of them hold" in ledger
@@ -171,8 +194,9 @@ def test_the_ledger_reads_margins_marks_replays_and_lists_exercises_apart(
     # the summary's closest check is the resolved one (0.5), never the finer check
     # sitting at the bound 1; that one is counted apart
     assert "0.5 of its tolerance (1 finer than its shown digits)" in ledger
-    assert "evidence: replay (N=1..2) — not evidence for the claim" in ledger
-    assert "<strong>replay</strong> (N=1..2) — not evidence" in ledger
+    span = SPAN_HTML  # as its claim line prints it
+    assert f"evidence: replay {span} — not evidence for the claim" in ledger
+    assert f"<strong>replay</strong> {span} — not evidence" in ledger
     assert (
         "ran 3 checks covering 1 of the" in ledger and "1 of them is a replay" in ledger
     )
@@ -395,6 +419,8 @@ def test_dependencies_follow_relative_and_package_imports():
     assert "certification.py" not in names and "frozen.py" not in names
 
 
+SIDES = ("library", "closed form")
+
 RESULTS_PAGE = """# Results
 
 ```{claims-verdicts}
@@ -414,7 +440,7 @@ The *model* sentence.
 
 ```{claim-verdict}
 ---
-title: Numerical only
+title: Numerical only, like $t^{1/4}$
 main: gradients: fd check
 ---
 ```
@@ -436,9 +462,10 @@ main: boundary: no such check
 """
 
 
-def verdict_notebook(evidence="asymptotic", tol=1.0, extra=()):
+def verdict_notebook(evidence="asymptotic", tol=1.0, extra=(), sides=SIDES):
     """A chapter with a ``rule`` check (key ``rule-main``) of kind ``evidence``, a
-    numerical ``gradients`` check and ``extra`` (kind, key) checks of ``rule``."""
+    numerical ``gradients`` check and ``extra`` (kind, key) checks of ``rule``, each
+    declaring ``sides``."""
 
     def output(claim_id, kind, tol, key=None, name=None):
         record = claims.make_record(
@@ -450,6 +477,7 @@ def verdict_notebook(evidence="asymptotic", tol=1.0, extra=()):
             evidence=kind,
             span=None if kind == "exact" else "N=1..2",
             key=key,
+            sides=sides,
         )
         return nbformat.v4.new_output(
             "display_data",
@@ -511,12 +539,17 @@ def test_verdicts_come_from_the_checks_each_sentence_declares(tmp_path, monkeypa
         "not tested",
     ]
     assert "<em>model</em> sentence" in sections[0]  # the content is parsed
-    assert "rubric" in sections[0] and "The model</p>" in sections[0]
+    assert "rubric" in sections[0] and "The model</span></p>" in sections[0]
+    assert r'like <span class="math notranslate nohighlight">\(t^{1/4}\)' in sections[1]
     assert "rule check" in sections[0] and "fd check" in sections[0]
     assert 'href="chapter.html#claim-check-0"' in sections[0]  # links to the output
-    assert "asymptotic (N=1..2)" in sections[0] and ">main<" in sections[0]
+    assert "asymptotic (<code" in sections[0] and ">main<" in sections[0]
     assert ">other<" in sections[0]
     assert "main statement has asymptotic evidence" in sections[0]
+    assert "sides: measured by library; expected from closed form" in sections[0]
+    # the declared checks fold under a summary, the verdict above them
+    assert sections[0].index("Verdict: ") < sections[0].index("<details")
+    assert "<summary>The 2 declared checks: 2 of 2 hold</summary>" in sections[0]
     assert "not exact or asymptotic" in sections[1] and "not exact" in sections[2]
     assert "no such check in this build" in sections[3]
     assert "'boundary: no such check' names no check in this build" in warnings
@@ -550,6 +583,17 @@ def test_numerical_main_evidence_is_numerical_and_a_failing_check_fails(
         "not tested",
     ]
     assert "claim 'gradients' FAILS" in warnings
+
+
+def test_a_strong_check_without_sides_makes_no_sentence_reproduced(
+    tmp_path, monkeypatch
+):
+    _, sections, _ = build_results(
+        tmp_path, monkeypatch, verdict_notebook("exact", sides=None)
+    )
+    assert verdict_of(sections[0]) == "numerical"
+    assert "declares its two sides" in sections[0]
+    assert "sides: <em>not declared</em>" in sections[0]
 
 
 def test_replays_never_count_and_bad_declarations_warn(tmp_path, monkeypatch):
@@ -633,3 +677,46 @@ def test_lettered_appendices_number_their_results_with_their_letter(
         w for w in warnings.splitlines() if "WARNING" in w and "registered" not in w
     ]
     assert not problems  # (a node class registered again by another test's build)
+
+
+def test_the_pdf_gathers_the_introduction_into_one_chapter():
+    sys.path.insert(0, str(EXT))
+    import intro_chapter
+    from docutils import nodes
+    from docutils.utils import new_document
+    from sphinx import addnodes
+
+    def section(title, *body):
+        node = nodes.section()
+        node += nodes.title(text=title)
+        node += list(body)
+        return node
+
+    document = new_document("intro")
+    chapters = nodes.compound(classes=["toctree-wrapper"])
+    chapters += addnodes.start_of_file(docname="chapter")
+    document += section(
+        "The book",
+        nodes.paragraph(text="Opening words."),
+        section("What the paper claims"),
+        section("The model"),
+        chapters,
+    )
+    gathered = intro_chapter.gather_introduction(document)
+    root = document.children[0]
+    # the title, then one section (LaTeX: one chapter), then the chapters as before
+    assert [type(n) for n in root.children] == [
+        nodes.title,
+        nodes.section,
+        nodes.compound,
+    ]
+    assert root.children[1] is gathered and gathered[0].astext() == "Introduction"
+    assert [n.astext().split("\n")[0] for n in gathered.children[1:]] == [
+        "Opening words.",
+        "What the paper claims",
+        "The model",
+    ]
+    # nothing to gather: unchanged
+    plain = new_document("plain")
+    plain += section("Only a title", nodes.paragraph(text="words"))
+    assert intro_chapter.gather_introduction(plain) is None

@@ -2,6 +2,7 @@
 
 import contextlib
 import io
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -303,10 +304,14 @@ def test_find_names_checks_by_key_or_by_claim_and_words():
         claims.find(checks, None)
 
 
+SIDES = ("library", "SymPy derivation")
+
+
 def test_the_verdict_counts_only_the_main_statements_strong_evidence():
-    exact, asym, num = record("exact"), record("asymptotic"), record("numerical")
+    exact, asym = record("exact", sides=SIDES), record("asymptotic", sides=SIDES)
+    num = record("numerical", sides=SIDES)
     replay, exercise = record("replay"), record("exercise")
-    failing = record("exact", measured=2.0)
+    failing = record("exact", measured=2.0, sides=SIDES)
     assert claims.verdict([exact, num])[0] == "reproduced"
     assert "asymptotic" in claims.verdict([asym])[1]
     assert claims.verdict([num], [exact, asym])[0] == "numerical"  # not inherited
@@ -373,3 +378,73 @@ def test_sides_are_kept_in_the_record_and_must_be_two_different_strings():
     for bad in (("a",), ("a", "a"), ("a", ""), "ab", ("a", 1)):
         with pytest.raises(ValueError, match="sides"):
             claims.make_record("rule", 1.0, 1.0, 0.1, "x", evidence="exact", sides=bad)
+
+
+def test_only_strong_evidence_with_two_declared_sides_makes_a_sentence_reproduced():
+    with_sides = record("exact", sides=SIDES)
+    without = record("exact")
+    asym_without = record("asymptotic")
+    assert claims.independent(with_sides) and not claims.independent(without)
+    name, reason = claims.verdict([without, asym_without])
+    assert name == "numerical"
+    assert "sides" in reason and "cannot make a sentence reproduced" in reason
+    # one strong check with sides among the main checks is enough
+    assert claims.verdict([without, with_sides])[0] == "reproduced"
+    assert "two declared sides" in claims.verdict([with_sides])[1]
+    # sides on a numerical check, or on a check of the rest, never lift the verdict
+    assert claims.verdict([without, record("numerical", sides=SIDES)])[0] == (
+        "numerical"
+    )
+    assert claims.verdict([without], [with_sides])[0] == "numerical"
+    # a replay with sides is still no evidence
+    assert claims.verdict([record("replay", sides=SIDES)])[0] == "numerical"
+    # a record edited by hand to one side twice is not independent
+    assert not claims.independent(dict(with_sides, sides=["library", " library"]))
+    assert not claims.independent(dict(with_sides, sides=["library"]))
+
+
+BOOK = Path(__file__).resolve().parents[1] / "book"
+#: The kinds of evidence whose checks must say where their two values come from.
+NEEDS_SIDES = ("exact", "asymptotic", "numerical")
+#: The notebooks whose stored checks did not yet declare their sides when this test
+#: was written (their owners are adding them): remove a name once its notebook is
+#: re-stored with ``sides=`` on every check; remove the set and its mark when empty.
+WITHOUT_SIDES = {
+    "01-thresholds-in-context",
+    "02-softmax-head",
+    "03-population-limit",
+    "04-coordinated-divergence",
+    "05-finite-corpus",
+    "06-frozen-estimator",
+    "07-boundary-and-symmetrization",
+    "appendix-a-population-checks",
+    "appendix-b-divergence-checks",
+    "appendix-certificate",
+    "appendix-d-symmetrization-checks",
+    "appendix-head-checks",
+    "appendix-past-freeze",
+    "appendix-shapes",
+    "appendix-starts",
+}
+
+
+def _sides_case(path):
+    mark = pytest.mark.xfail(
+        path.stem in WITHOUT_SIDES,
+        reason=f"{path.stem} stores checks without sides= (being added)",
+        strict=False,
+    )
+    return pytest.param(path, id=path.stem, marks=mark)
+
+
+@pytest.mark.parametrize("path", [_sides_case(p) for p in sorted(BOOK.glob("*.ipynb"))])
+def test_every_check_that_is_evidence_declares_its_two_sides(path):
+    """Each exact, asymptotic or numerical check in the stored outputs says where
+    its measured and its expected value come from (two different computations)."""
+    stored = claims.records(nbformat.read(path, as_version=4))
+    without = [
+        f"{r['id']}: {r['statement'][:60]}"
+        for r in stored
+        if r["evidence"] in NEEDS_SIDES and not claims.independent(r)
+    ]
+    assert not without, f"{len(without)} checks declare no sides: {without}"

@@ -116,3 +116,41 @@ def test_no_buttons_without_a_repository(monkeypatch):
     assert options["repository_url"] == ""
     assert options["launch_buttons"] == {"notebook_interface": "jupyterlab"}
     assert not (options["use_repository_button"] or options["use_issues_button"])
+
+
+def downloaded(folder, source="old"):
+    """A built ``_sources`` folder with one chapter whose install cell is ``source``."""
+    page = folder / "book" / "01-chapter.ipynb"
+    page.parent.mkdir(parents=True)
+    nb = colab_cell.with_install_cell(notebook(), "")
+    nb.cells[0].source = source
+    nbformat.write(nb, page)
+    nbformat.write(nbformat.v4.new_notebook(), folder / "other.ipynb")
+    return page
+
+
+def test_a_local_build_offers_notebooks_that_install_from_its_clone(tmp_path):
+    page = downloaded(tmp_path)
+    source = publishing.install_source(ROOT, "")
+    assert publishing.rewrite_install_cells(tmp_path, source) == [page]
+    cells = nbformat.read(page, as_version=4).cells
+    assert cells[0].source == source and cells[1:] == notebook().cells
+    assert cells[0].metadata["tags"] == colab_cell.TAGS  # still left out of the book
+    # the clone's own path and pins, editable; no placeholder address
+    assert f"'-e', {str(ROOT)!r}" in source.replace('"', "'")
+    assert repr(str(ROOT / "constraints.txt")) in source
+    assert f"myst-nb=={colab_cell.pinned('myst-nb')}" in source
+    assert "<the repository" not in source and "raise" not in source
+    compile(source, "install", "exec")
+    # a second pass changes nothing
+    assert publishing.rewrite_install_cells(tmp_path, source) == []
+
+
+def test_a_published_build_offers_notebooks_that_install_from_the_repository(
+    tmp_path,
+):
+    page = downloaded(tmp_path)
+    source = publishing.install_source(ROOT, REPOSITORY + "/")
+    assert source == colab_cell.cell_source(REPOSITORY)
+    publishing.rewrite_install_cells(tmp_path, source)
+    assert nbformat.read(page, as_version=4).cells[0].source == source

@@ -11,6 +11,7 @@ outside the build is read. A claim id that no chapter checks, a failing check, o
 claim line that does not match its record is a build warning (an error under -W).
 """
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -117,11 +118,35 @@ def _has_ledger(env, docname):
 def note_dependent_doc(env, docname):
     """Remember that page ``docname`` shows what every chapter checks.
 
-    It is then rewritten on every build (the ledger, the verdicts).
+    It is then rewritten on every build (the ledger, the verdicts), and loads MathJax
+    (its statements may hold maths, added after the page was read).
     """
     if not hasattr(env, "stumplib_ledger_docs"):
         env.stumplib_ledger_docs = set()
     env.stumplib_ledger_docs.add(docname)
+    env.get_domain("math").data["has_equations"][docname] = True
+
+
+#: Inline maths in a check's statement or a sentence's title: ``$...$`` (no ``$``
+#: inside; a lone ``$`` is text).
+INLINE_MATH = re.compile(r"\$([^$\n]+)\$")
+
+
+def math_text(text):
+    """``text`` as docutils nodes: each ``$...$`` typeset as inline maths.
+
+    A check's statement and a verdict's title are plain strings; a formula in them is
+    written as TeX between dollars, as in the prose.
+    """
+    found, start = [], 0
+    for match in INLINE_MATH.finditer(text):
+        if match.start() > start:
+            found.append(nodes.Text(text[start : match.start()]))
+        found.append(nodes.math(text=match.group(1)))
+        start = match.end()
+    if start < len(text):
+        found.append(nodes.Text(text[start:]))
+    return found
 
 
 def note_ledger_doc(app, doctree):
@@ -272,6 +297,25 @@ def claim_summary(checks):
     return summary
 
 
+def span_nodes(spans):
+    """`` (<span>; <span>)``, each span as the literal its claim line prints."""
+    if not spans:
+        return []
+    found = [nodes.Text(" (")]
+    for k, span in enumerate(spans):
+        found += [nodes.Text("; ")] if k else []
+        found.append(nodes.literal(text=span, classes=["claim-span"]))
+    return [*found, nodes.Text(")")]
+
+
+def evidence_nodes(check):
+    """``<kind> (<span>)``, the span as the literal its claim line prints."""
+    return [
+        nodes.Text(check["evidence"]),
+        *span_nodes([check["span"]] if check["span"] else []),
+    ]
+
+
 def kind_paragraphs(kinds):
     """One paragraph per kind of evidence: the kind in bold, then its spans.
 
@@ -282,7 +326,7 @@ def kind_paragraphs(kinds):
             "",
             "",
             nodes.strong(text=kind),
-            nodes.Text(f" ({'; '.join(spans)})" if spans else ""),
+            *span_nodes(spans),
             nodes.Text(" — not evidence" if kind in claims.NOT_EVIDENCE else ""),
         )
         for kind, spans in kinds.items()
@@ -438,15 +482,15 @@ def _row(app, docname, check):
         refuri=uri,
         reftitle=app.env.titles[check["docname"]].astext(),
     )
-    evidence = check["evidence"] + (f" ({check['span']})" if check["span"] else "")
+    evidence = evidence_nodes(check)
     if check["evidence"] in claims.NOT_EVIDENCE:
-        evidence += " — not evidence for the claim"
+        evidence.append(nodes.Text(" — not evidence for the claim"))
     return [
         [
             nodes.paragraph("", "", nodes.literal(text=check["id"])),
             nodes.paragraph("", "", link),
         ],
-        [nodes.paragraph(text=check["statement"])],
+        [nodes.paragraph("", "", *math_text(check["statement"]))],
         [
             nodes.paragraph(
                 "",
@@ -455,7 +499,8 @@ def _row(app, docname, check):
             ),
             nodes.paragraph(text=f"measured {check['measured']}"),
             nodes.paragraph(text=f"expected {check['expected']} ± {check['tol']}"),
-            nodes.paragraph(text=f"evidence: {evidence}"),
+            nodes.paragraph("", "", nodes.Text("evidence: "), *evidence),
+            sides_paragraph(check),
             *(
                 [
                     nodes.paragraph(
@@ -467,6 +512,30 @@ def _row(app, docname, check):
             ),
         ],
     ]
+
+
+def sides_text(check):
+    """The two sides a check compares, in words, or that it declares none.
+
+    ``sides`` of :func:`stumplib.book.claims.check`: where the measured and where the
+    expected value come from. A strong check without them makes no sentence of the
+    results page *reproduced* (:func:`stumplib.book.claims.verdict`).
+    """
+    if claims.independent(check):
+        measured, expected = check["sides"]
+        return f"measured by {measured}; expected from {expected}"
+    return "not declared"
+
+
+def sides_paragraph(check):
+    """``sides: ...`` (:func:`sides_text`), the second part emphasized if missing."""
+    text = sides_text(check)
+    return nodes.paragraph(
+        "",
+        "",
+        nodes.Text("sides: "),
+        nodes.Text(text) if claims.independent(check) else nodes.emphasis(text=text),
+    )
 
 
 def _short_title(env, docname):

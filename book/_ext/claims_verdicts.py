@@ -15,8 +15,10 @@ of that claim whose statement contains the words; :func:`stumplib.book.claims.fi
 When the page is written, the directive's content is followed by one row per declared
 check found in this build (``env.stumplib_claims``, see ``claims_ledger``) and the
 verdict of :func:`stumplib.book.claims.verdict`: *reproduced* only if the main
-statement's own checks include exact or asymptotic evidence, *numerical* otherwise; a
-sentence cannot inherit a verdict from a check it does not declare. A reference that
+statement's own checks include exact or asymptotic evidence from a check that declares
+its two sides (where its measured and its expected value come from), *numerical*
+otherwise; a sentence cannot inherit a verdict from a check it does not declare. In
+HTML the rows are folded under a summary, the verdict above them. A reference that
 names no check, a key that names more than one, and a declared replay or exercise
 (never evidence) are build warnings (errors under -W).
 
@@ -82,7 +84,10 @@ class ClaimVerdict(Directive):
         if not title:
             raise self.error("claim-verdict needs a :title:")
         section = nodes.container(classes=["claim-verdict"])
-        section += nodes.rubric(text=title)
+        # one inline child: the theme lays a rubric out as a flex column
+        section += nodes.rubric(
+            "", "", nodes.inline("", "", *claims_ledger.math_text(title))
+        )
         self.state.nested_parse(self.content, self.content_offset, section)
         main, also = (references(self.options.get(k)) for k in ("main", "also"))
         if not main:
@@ -147,7 +152,6 @@ def _rows_table(app, docname, rows, missing):
             + "#"
             + check["anchor"]
         )
-        evidence = check["evidence"] + (f" ({check['span']})" if check["span"] else "")
         cells.append(
             [
                 [
@@ -157,7 +161,11 @@ def _rows_table(app, docname, rows, missing):
                         nodes.literal(text=check["id"]),
                         nodes.Text(": "),
                         nodes.reference(
-                            "", check["statement"], internal=True, refuri=uri
+                            "",
+                            "",
+                            *claims_ledger.math_text(check["statement"]),
+                            internal=True,
+                            refuri=uri,
                         ),
                     )
                 ],
@@ -167,8 +175,10 @@ def _rows_table(app, docname, rows, missing):
                         "",
                         "",
                         nodes.strong(text="holds" if check["holds"] else "FAILS"),
-                        nodes.Text(f", {evidence}"),
-                    )
+                        nodes.Text(", "),
+                        *claims_ledger.evidence_nodes(check),
+                    ),
+                    claims_ledger.sides_paragraph(check),
                 ],
             ]
         )
@@ -180,7 +190,21 @@ def _rows_table(app, docname, rows, missing):
                 [nodes.paragraph(text="no such check in this build")],
             ]
         )
-    return claims_ledger.table(cells, ROW_HEADER, ROW_WIDTHS, "claim-verdict-evidence")
+    found = claims_ledger.table(cells, ROW_HEADER, ROW_WIDTHS, "claim-verdict-evidence")
+    held = sum(c["holds"] for _, _, c in rows)
+    summary = (
+        f"The {len(rows) + len(missing)} declared checks: {held} of "
+        f"{len(rows) + len(missing)} hold"
+    )
+    return [
+        nodes.raw(
+            "",
+            f'<details class="claim-verdict-checks"><summary>{summary}</summary>',
+            format="html",
+        ),
+        found,
+        nodes.raw("", "</details>", format="html"),
+    ]
 
 
 def _verdict_paragraph(name, reason):
@@ -216,14 +240,14 @@ def fill_verdicts(app, doctree, docname):
         summary.append((placeholder["title"], ids, name))
         placeholder.replace_self(
             [
-                _rows_table(app, docname, rows, missing),
                 _verdict_paragraph(name, reason),
+                *_rows_table(app, docname, rows, missing),
             ]
         )
     for placeholder in list(doctree.findall(summary_placeholder)):
         cells = [
             [
-                [nodes.paragraph(text=title)],
+                [nodes.paragraph("", "", *claims_ledger.math_text(title))],
                 [nodes.paragraph("", "", *_literals(ids))],
                 [nodes.paragraph("", "", nodes.strong(text=name))],
             ]

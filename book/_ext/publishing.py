@@ -12,12 +12,19 @@
   pages.
 - A link to the PDF in every page footer, when ``make pdf`` has built it: the PDF is
   copied next to the HTML and published with it.
+- Notebooks that run where they are downloaded: the install cell of every notebook the
+  pages offer for download (``_sources``) installs stumplib from the repository given
+  at build time (the cell of ``tools/colab_cell.py``), or, in a build without one, from
+  the clone that built the book (its path, editable), so a downloaded notebook of a
+  local build runs in a fresh kernel of the same machine instead of stopping.
 """
 
+import importlib.util
 import os
 import shutil
 from pathlib import Path
 
+import nbformat
 from docutils import nodes
 from sphinx.errors import ExtensionError
 
@@ -103,6 +110,83 @@ def copy_assets(app, exception):
         shutil.copy2(pdf_path(app), Path(app.outdir) / pdf_path(app).name)
 
 
+#: The install cell's id (and tag), as ``tools/colab_cell.py`` writes it.
+INSTALL_CELL = "install-stumplib"
+LOCAL_INSTALL = """\
+# A kernel without stumplib: install it from the clone that built this book.
+# (Written by the book's build, book/_ext/publishing.py; not shown in the book.)
+import importlib.util
+import subprocess
+import sys
+
+if importlib.util.find_spec("stumplib") is None:
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                    "-c", {constraints!r}, "-e", {root!r},
+                    "myst-nb=={myst_nb}"], check=True)"""
+
+
+def _colab_cell(root):
+    """``tools/colab_cell.py`` of the clone at ``root``, as a module."""
+    spec = importlib.util.spec_from_file_location(
+        "colab_cell", Path(root) / "tools" / "colab_cell.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def install_source(root, repository):
+    """The install cell of a downloadable notebook.
+
+    From ``repository`` (an https address: the cell of ``tools/colab_cell.py``), or,
+    if it is empty, from the clone at ``root`` (editable, at its pinned versions).
+    """
+    colab = _colab_cell(root)
+    repository = repository.strip().rstrip("/")
+    if repository:
+        return colab.cell_source(repository)
+    root = Path(root).resolve()
+    constraints = root / "constraints.txt"
+    return LOCAL_INSTALL.format(
+        constraints=str(constraints),
+        root=str(root),
+        myst_nb=colab.pinned("myst-nb", constraints),
+    )
+
+
+def rewrite_install_cells(folder, source):
+    """Give every notebook under ``folder`` the install cell ``source``.
+
+    Only notebooks that have the cell (id or tag ``install-stumplib``) change; the
+    other cells and the outputs are kept as they are. Returns the notebooks written.
+    """
+    written = []
+    for path in sorted(Path(folder).rglob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        cells = [
+            c
+            for c in notebook.cells
+            if c.get("id") == INSTALL_CELL
+            or INSTALL_CELL in c.get("metadata", {}).get("tags", [])
+        ]
+        if cells and any(c.source != source for c in cells):
+            for cell in cells:
+                cell.source = source
+            nbformat.write(notebook, path)
+            written.append(path)
+    return written
+
+
+def downloadable_notebooks(app, exception):
+    """Install cells of the notebooks offered for download (HTML ``_sources``)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    folder = Path(app.outdir) / "_sources"
+    if folder.is_dir():
+        repository = os.environ.get("BOOK_REPOSITORY_URL", "")
+        rewrite_install_cells(folder, install_source(app.confdir, repository))
+
+
 def setup(app):
     """Register the extension with Sphinx."""
     app.add_config_value("mathjax_local_dir", "", "html")
@@ -113,4 +197,5 @@ def setup(app):
     app.connect("doctree-read", pdf_numbering)
     app.connect("html-page-context", pdf_link)
     app.connect("build-finished", copy_assets)
+    app.connect("build-finished", downloadable_notebooks)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,17 +1,18 @@
-"""The figure of the whole argument, which opens the results page.
+r"""The figure of the whole argument, which opens the results page.
 
 Six panels, one per link of the chain, each computed by the science at the book's
-setting (thresholds ``s ~ U[0.1, 0.9]``, features ``x ~ U[0, 1]``):
+setting (thresholds :math:`s\sim U[0.1, 0.9]`, features :math:`x\sim U[0, 1]`):
 
-1. a threshold in context: one context, its labels ``y = 1{x > s}`` and the gap;
+1. a threshold in context: one context, its labels :math:`y=\mathbf 1\{x>s\}` and
+   the gap;
 2. the softmax head: its attention weights on that context and its estimate;
-3. population flow, calibration: the relative score ``a - p b`` settles beside the
-   valley ``a*(b)``;
-4. population flow, growth: the scale then grows like ``t^(1/4)``;
+3. population flow, calibration: the slow-curve offset :math:`a-p\,b` settles on the
+   slow curve, just below the valley :math:`a^*(b)`;
+4. population flow, growth: the scale then grows like :math:`t^{1/4}`;
 5. a finite corpus: descent frozen by the corpus's own rule at a scale ``b_T``
    proportional to ``m ∧ n`` (the committed full-scale runs);
 6. the frozen head's error on fresh contexts: the kernel bias ``≈ 1/b_T`` at large
-   ``N``, the nearest-positive error ``≈ 1/N`` at small ``N``.
+   ``N``, the nearest-positive error :math:`\approx 1/N` at small ``N``.
 
 :func:`argument_figure` draws it; the book's Sphinx extension
 ``book/_ext/argument_figure.py`` calls it when the results page is read.
@@ -75,7 +76,7 @@ def frozen_runs(path=FROZEN_RUNS):
     seed=validation.Seed(),
 )
 def fresh_errors(a, b, sizes=SIZES, contexts=200, seed=0):
-    """Mean ``|s_hat - s|`` of a head on fresh contexts of each size ``N``, and at ∞.
+    r"""Mean :math:`|\hat s-s|` of a head on fresh contexts of each size, and at ∞.
 
     Averaged over the thresholds :data:`THRESHOLDS`, ``contexts`` contexts each.
 
@@ -205,7 +206,10 @@ def _valley_panel(ax, run):
 
 
 def _growth_panel(ax, run):
-    """The flow's scale, and the quarter law ``b = (kappa t)^(1/4)`` once it applies."""
+    r"""The flow's scale, and the quarter law :math:`b=(\kappa t)^{1/4}` where it holds.
+
+    Drawn on ``ax`` from ``run``.
+    """
     keep = run.t > 0
     t, b = run.t[keep], run.b[keep]
     kappa = 8 / (1 + PRIOR.hi**2)
@@ -227,10 +231,17 @@ def _plain_log_ticks(axis, ticks):
 def _frozen_panel(ax, k, b):
     ratio = float(np.median(b / k))
     ax.scatter(k, b, color="C2", s=14, zorder=3)
-    ax.plot(k, ratio * k, color="0.4", linestyle="--", linewidth=1.0, label="∝ $k$")
+    ax.plot(
+        k,
+        ratio * k,
+        color="0.4",
+        linestyle="--",
+        linewidth=1.0,
+        label=r"$\propto m\wedge n$",
+    )
     ax.set(xscale="log", yscale="log", title="5 frozen corpus")
     ax.xaxis.set_minor_formatter(mpl.ticker.NullFormatter())  # 10^3 alone labelled
-    ax.set(xlabel="$k = m\\wedge n$", ylabel="$b_T$")
+    ax.set(xlabel="$m\\wedge n$", ylabel="$b_T$")
     ax.legend(loc="upper left")
 
 
@@ -239,7 +250,12 @@ def _error_panel(ax, k, a, b, seed):
     for index, color in ((0, "C2"), (-1, "C4")):
         errors, infinite = fresh_errors(a[index], b[index], seed=seed)
         ax.plot(
-            sizes, errors, "o-", color=color, markersize=3, label=f"$k={k[index]:.0f}$"
+            sizes,
+            errors,
+            "o-",
+            color=color,
+            markersize=3,
+            label=f"$m\\wedge n={k[index]:.0f}$",
         )
         ax.axhline(infinite, color=color, linestyle=":", linewidth=1.0)
     plotting.reference_slope(ax, sizes, -1.0, 1.0 / sizes[0], "$1/N$")

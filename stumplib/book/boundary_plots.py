@@ -47,14 +47,14 @@ def edge_band(s, n, scaled_risk):
 
 
 def collapse(s, estimates, ratios, hi):
-    """Population estimates ``ŝ^∞(s)`` against ``s``, one curve per scale ``b``.
+    r"""Population estimates :math:`\hat s^\infty(s)` against ``s``, a curve per scale.
 
     Parameters
     ----------
     s : array_like
         Thresholds.
     estimates : dict of float to array_like
-        ``b -> ŝ^∞(s)``.
+        :math:`b\mapsto\hat s^\infty(s)`.
     ratios : dict of float to float
         ``b -> a/b`` (a dotted vertical line each).
     hi : float

@@ -630,16 +630,43 @@ def find(checks, reference):
 VERDICTS = ("reproduced", "numerical", "not tested", "fails")
 
 
+def independent(record):
+    """Whether a check declares two different sides (``sides`` of :func:`check`).
+
+    Parameters
+    ----------
+    record : dict
+        A check record (:func:`make_record`).
+
+    Returns
+    -------
+    bool
+        True if the record holds ``sides``, two different non-empty strings: the
+        computation its measured value comes from and the one its expected value
+        comes from.
+    """
+    sides = record.get("sides")
+    return (
+        isinstance(sides, (list, tuple))
+        and len(sides) == 2
+        and all(isinstance(x, str) and x.strip() for x in sides)
+        and sides[0].strip() != sides[1].strip()
+    )
+
+
 def verdict(main, other=(), missing=()):
     """The verdict on one sentence of the paper, and its reason, from its checks.
 
     The rule: a sentence is *reproduced* only if the checks declared for its main
-    statement (``main``) include :data:`STRONG` evidence (exact or asymptotic), and
-    every check declared for it holds and was found; *numerical* if its checks hold
-    but the main statement's evidence is not exact or asymptotic, or a declared check
-    was not found; *not tested* if no declared check was found; *fails* if one fails.
-    Checks of the other content (``other``) must hold but never lift a verdict, and
-    :data:`NOT_EVIDENCE` kinds (replays, exercises) never count, wherever declared.
+    statement (``main``) include a check of :data:`STRONG` evidence (exact or
+    asymptotic) that declares two different sides (:func:`independent`: where its
+    measured and its expected value come from), and every check declared for it holds
+    and was found; *numerical* if its checks hold but no check of its main statement
+    is strong evidence with declared sides (a strong check without sides cannot lift a
+    verdict to reproduced), or a declared check was not found; *not tested* if no
+    declared check was found; *fails* if one fails. Checks of the other content
+    (``other``) must hold but never lift a verdict, and :data:`NOT_EVIDENCE` kinds
+    (replays, exercises) never count, wherever declared.
 
     Parameters
     ----------
@@ -661,13 +688,22 @@ def verdict(main, other=(), missing=()):
         return "fails", "a check fails"
     if missing:
         return "numerical", "no check found for " + ", ".join(missing)
-    strong = sorted({c["evidence"] for c in main if c["evidence"] in STRONG})
+    strong = [c for c in main if c["evidence"] in STRONG]
     if not strong:
         return (
             "numerical",
             "all checks hold; the main statement's evidence is not exact or asymptotic",
         )
+    kinds = sorted({c["evidence"] for c in strong if independent(c)})
+    if not kinds:
+        return (
+            "numerical",
+            "all checks hold, but no exact or asymptotic check of the main statement "
+            "declares its two sides (where its measured and its expected value come "
+            "from), and a check without sides cannot make a sentence reproduced",
+        )
     return (
         "reproduced",
-        f"all checks hold; the main statement has {' and '.join(strong)} evidence",
+        f"all checks hold; the main statement has {' and '.join(kinds)} evidence "
+        "from two declared sides",
     )

@@ -129,7 +129,7 @@ def context_figure(x, y, s):
 
 
 def risk_rates_figure(curves, formulas, s_fixed, grid):
-    """``N^2`` times the risk of each rule: exact lines, Monte Carlo points (± 2 s.e.).
+    """:math:`N^2` times the risk of each rule: exact lines, Monte Carlo points, ±2 s.e.
 
     Parameters
     ----------

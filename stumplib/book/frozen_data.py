@@ -21,7 +21,7 @@ LEVELS = full_data.DATA / "frozen-levels.json"
 
 
 class Run(NamedTuple):
-    """One frozen run of a data file.
+    r"""One frozen run of a data file.
 
     Parameters
     ----------
@@ -44,7 +44,7 @@ class Run(NamedTuple):
         Largest relative gradient error along the run, and the end of its certified
         interval (``b`` if the run never left it).
     q_max : float
-        Largest ``q = eta lambda_max`` along the run (``nan`` for the flow).
+        Largest :math:`q=\eta\lambda_{\max}` along the run (``nan`` for the flow).
     predicted_b : float
         The frozen scale of :func:`stumplib.infinite_corpus.predicted_freeze` (``nan``
         for certified runs).

@@ -132,14 +132,15 @@ def _context_sizes(values):
     prior=validation.Instance(tasks.Uniform, optional=True),
 )
 def playground(seed, n=24, n_max=96, b=40.0, s=0.5, prior=None):
-    """The context playground: one context, the head's weights and estimate, live.
+    r"""The context playground: one context, the head's weights and estimate, live.
 
     A context of ``n_max`` features is drawn once (uniform on [0, 1], on a 4-decimal
     grid, from ``seed``); the first ``N`` of them form the context (a slider, from 2
     to ``n_max``). Sliders move ``a``, ``b`` and the threshold ``s``; a switch replaces
-    the head by its mirror average ``(s_hat + 1 - s_hat(1 - x, 1 - y))/2``. The browser
-    draws the labels ``y = 1{x > s}``, the attention weights (and the mirrored head's,
-    with the switch), the estimate, the nearest positive and the gap midpoint.
+    the head by its mirror average :math:`(\hat s(x,y)+1-\hat s(1-x,1-y))/2`. The
+    browser draws the labels :math:`y=\mathbf 1\{x>s\}`, the attention weights (and
+    the mirrored head's, with the switch), the estimate, the nearest positive and the
+    gap midpoint.
 
     Parameters
     ----------

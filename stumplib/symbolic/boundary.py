@@ -1,4 +1,4 @@
-"""Exact risks with an empty side: the edge failure and reflected symmetrization.
+r"""Exact risks with an empty side: the edge failure and reflected symmetrization.
 
 SymPy.
 
@@ -9,11 +9,12 @@ their risks are the risks of :mod:`~stumplib.symbolic.risks` with the two *edge 
 replaced.
 
 **No positive.** With ``N`` uniform features and threshold ``s``, every feature lies in
-``[0, s]`` with probability ``s^N``. On that event write ``C = s - max_i x_i`` and
+``[0, s]`` with probability :math:`s^N`. On that event write ``C = s - max_i x_i`` and
 ``D = min_i x_i``. The event ``{C > u, D > v, no positive}`` says that every feature
 lies in ``(v, s - u]``, so
 
-``P(C > u, D > v, no positive) = (s - u - v)^N``  for ``u, v >= 0``, ``u + v < s``,
+:math:`P(C > u, D > v, \text{no positive}) = (s - u - v)^N`  for ``u, v >= 0``, ``u +
+v < s``,
 
 the gap law of :mod:`~stumplib.symbolic.risks` with the unit interval replaced by ``[0,
 s]``; all moments restricted to the event follow as in :mod:`~stumplib.symbolic.risks`.
@@ -38,7 +39,7 @@ C, D = sp.symbols("C D", nonnegative=True)
 
 
 def empty_side_survival():
-    """``P(C > u, D > v, no positive) = (s - u - v)^N``.
+    r""":math:`P(C > u, D > v, \text{no positive}) = (s - u - v)^N`.
 
     Returns
     -------
@@ -50,15 +51,16 @@ def empty_side_survival():
 
 @cache
 def empty_side_moments():
-    """Moments of ``C`` and ``D`` restricted to the event "no positive example".
+    r"""Moments of ``C`` and ``D`` restricted to the event "no positive example".
 
     Returns
     -------
     dict
         Keys ``1, C, D, C**2, D**2, C*D``; values are ``E[key; no positive]`` as
         functions of ``s`` and ``N``, each obtained by integrating the survival
-        function (``E[X] = ∫ P(X > u) du``, ``E[X^2] = ∫ 2u P(X > u) du``,
-        ``E[XY] = ∫∫ P(X > u, Y > v) du dv``).
+        function (:math:`\mathbb E[X] = \int P(X > u) du`, :math:`\mathbb E[X^2] = \int
+        2u P(X > u) du`,
+        :math:`\mathbb E[XY] = \int \int P(X > u, Y > v) du dv`).
     """
     surv = empty_side_survival()
     moments = {
@@ -73,7 +75,7 @@ def empty_side_moments():
 
 
 def edge_term(error):
-    """``E[error^2; no positive]`` for an error polynomial in ``C``, ``D`` and ``s``.
+    r"""``E[error^2; no positive]`` for an error polynomial in ``C``, ``D`` and ``s``.
 
     Parameters
     ----------
@@ -145,7 +147,7 @@ CONVENTION = {
 
 @cache
 def risk(rule):
-    """Exact risk ``E (rule - s)^2`` at a fixed threshold ``s``, ``N`` uniform features.
+    r"""Exact risk :math:`\mathbb E(\hat s-s)^2` of a rule at fixed ``s`` and ``N``.
 
     Parameters
     ----------
@@ -180,7 +182,7 @@ def risk(rule):
 
 
 def integrated_leading(expr):
-    """``(p, c)`` with ``∫_0^1 expr ds ~ c / N^p`` as ``N -> inf`` (``p`` in 1, 2, 3).
+    r"""``(p, c)`` with ``∫_0^1 expr ds ~ c / N^p`` as ``N -> inf`` (``p`` in 1, 2, 3).
 
     Parameters
     ----------
@@ -197,7 +199,7 @@ def integrated_leading(expr):
     Raises
     ------
     ValueError
-        If the integrated risk decays faster than ``1/N^3``.
+        If the integrated risk decays faster than :math:`1/N^3`.
     """
     avg = risks.integrated(expr)
     for power in (1, 2, 3):

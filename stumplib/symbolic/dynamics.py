@@ -1,24 +1,29 @@
-"""SymPy reduction of the population gradient flow to one equation for the scale ``b``.
+r"""SymPy reduction of the population gradient flow to one equation for the scale ``b``.
 
 For large ``b`` the population loss of uniform features has a two-scale
 form near the calibrated offset,
 
-    L(a, b) = 1/b² + Φ(ξ)/b³ + Ψ(ξ)/b⁴ + ...,      ξ = b^m e^{-(a - p b)},
+.. math::
+
+    L(a,b)=\frac1{b^2}+\frac{\Phi(\xi)}{b^3}+\frac{\Psi(\xi)}{b^4}+\dots,\qquad
+    \xi=b^m e^{-(a-p\,b)},
 
 where the *valley coordinate* ``ξ`` measures the leakage of negatives: under an
 interior prior ``U[lo, hi]`` the valley has slope ``p = hi`` and ``m = 1``
-(``ξ = b e^{-(a - hi b)}``); under the full prior ``U[0, 1]`` it has ``p = 1`` and
-``m = 2`` (``ξ = b² e^{-(a - b)}``, the weight of the inner layer at ``s = 1``).
+(:math:`\xi = b e^{-(a - \mathrm{hi} b)}`); under the full prior ``U[0, 1]`` it has ``p
+= 1`` and
+``m = 2`` (:math:`\xi = b^2 e^{-(a - b)}`, the weight of the inner layer at ``s = 1``).
 :func:`interior_expansion` and :func:`full_expansion` read ``Φ`` and ``Ψ`` off the
 derivations in :mod:`stumplib.symbolic.population` (a change of variables to
 ``ξ``; the series and integrals are derived there).
 
 :func:`reduce_flow` then finds the invariant slow curve ``a = h(b)`` of the flow
 ``(ȧ, ḃ) = -∇L``, i.e. ``∂L/∂a = h'(b) ∂L/∂b`` order by order in ``1/b``, and the
-one-dimensional equation ``ḃ = (κ/4) b^{-3} (1 + e/b + O(b^{-2}))`` that the flow
+one-dimensional equation :math:`\dot b = (\kappa /4) b^{-3} (1 + e/b + O(b^{-2}))` that
+the flow
 obeys on it. Hence ``b⁴/t → κ = 8/(1 + p²)`` with the ``1/b`` correction
-``b⁴/t ≈ κ (1 + 4e/(3b))``, and the RMS threshold error ``√L`` times ``t^{1/4}``
-tends to ``κ^{-1/4}``.
+``b⁴/t ≈ κ (1 + 4e/(3b))``, and the RMS threshold error ``√L`` times :math:`t^{1/4}`
+tends to :math:`\kappa ^{-1/4}`.
 """
 
 from dataclasses import dataclass
@@ -36,7 +41,7 @@ xi = sp.Symbol("xi", positive=True)
 
 @dataclass(frozen=True)
 class LossExpansion:
-    """``L = 1/b² + Φ(ξ)/b³ + Ψ(ξ)/b⁴`` with ``ξ = b^m e^{-(a - p b)}``.
+    r"""``L = 1/b² + Φ(ξ)/b³ + Ψ(ξ)/b⁴`` with :math:`\xi = b^m e^{-(a - p b)}`.
 
     Attributes
     ----------
@@ -63,7 +68,7 @@ class LossExpansion:
 
     @validation.constrained(a=validation.Finite(), b_=validation.Positive())
     def coordinate(self, a, b_):
-        """Valley coordinate ``ξ = b^m e^{-(a - p b)}`` at real ``a`` and ``b_ > 0``."""
+        r"""Valley coordinate :math:`\xi=b^m e^{-(a-pb)}` at real ``a``, ``b_ > 0``."""
         m, p = float(self.m), float(self.p)
         return np.exp(m * np.log(b_) - (a - p * b_))
 
@@ -146,8 +151,8 @@ def full_expansion():
     """``Φ`` and ``Ψ`` for the full prior ``U[0, 1]`` (uniform features).
 
     :func:`stumplib.symbolic.population.full_prior` derives
-    ``b²·L(∞, b) = 1 - 2ζ(3)/b`` (up to ``e^{-b}``) and, to first order in
-    ``r = e^{-(a - b)}``, the excess ``L(a, b) - L(∞, b) = (r/b)·G(b)`` with
+    ``b²·L(∞, b) = 1 - 2ζ(3)/b`` (up to :math:`e^{-b}`) and, to first order in
+    :math:`r = e^{-(a - b)}`, the excess ``L(a, b) - L(∞, b) = (r/b)·G(b)`` with
     ``G = 1 - (π²/3)/b + ...`` from the inner layer at ``s = 1``. With ``r = ξ/b²``
     (``m = 2``) the terms of order ``r²`` are ``O(log b / b⁵)``, so
     ``Φ = ξ - 2ζ(3)`` and ``Ψ = -(π²/3) ξ``.
@@ -171,23 +176,24 @@ def full_expansion():
 
 @dataclass(frozen=True)
 class Reduction:
-    """The slow curve and the one-dimensional equation for ``b``.
+    r"""The slow curve and the one-dimensional equation for ``b``.
 
     Attributes
     ----------
     xi0, xi1 : sympy.Expr
-        The slow curve ``ξ(b) = ξ0 + ξ1/b + O(b^{-2})`` (``a = p b + m log b - log ξ``).
+        The slow curve :math:`\xi (b) = \xi_0 + \xi_1/b + O(b^{-2})` (``a = p b + m log
+        b - log ξ``).
     xi_valley : sympy.Expr or None
         The valley ``∂L/∂a = 0`` at leading order (``None`` if the loss decreases in
         ``a``, as under the full prior).
     kappa : sympy.Expr
         ``b⁴/t → κ``.
     e : sympy.Expr
-        ``ḃ = (κ/4) b^{-3} (1 + e/b + ...)``.
+        :math:`\dot b = (\kappa /4) b^{-3} (1 + e/b + ...)`.
     phi0 : sympy.Expr
         ``Φ(ξ0)``: the loss along the slow curve is ``(1 + Φ0/b)/b²``.
     invariance : dict
-        The invariance equations at orders ``b^{-3}`` and ``b^{-4}``.
+        The invariance equations at orders :math:`b^{-3}` and :math:`b^{-4}`.
     """
 
     xi0: sp.Expr
@@ -200,17 +206,17 @@ class Reduction:
 
     @property
     def ratio_correction(self):
-        """``d`` in ``b⁴/t = κ (1 + d/b + O(b^{-2}))``, i.e. ``4e/3``."""
+        r"""``d`` in :math:`b^4/t = \kappa (1 + d/b + O(b^{-2}))`, i.e. ``4e/3``."""
         return sp.Rational(4, 3) * self.e
 
     @property
     def rms_constant(self):
-        """``lim √L · t^{1/4} = κ^{-1/4}``."""
+        r""":math:`\lim \sqrt L \cdot t^{1/4} = \kappa ^{-1/4}`."""
         return self.kappa ** sp.Rational(-1, 4)
 
     @property
     def rms_correction(self):
-        """``d`` in ``√L · t^{1/4} = κ^{-1/4} (1 + d/b + ...)``, i.e. ``Φ0/2 - e/3``."""
+        r""":math:`d=\Phi_0/2-e/3` in :math:`\sqrt L\,t^{1/4}=\kappa^{-1/4}(1+d/b)`."""
         return self.phi0 / 2 - self.e / 3
 
     @property
@@ -224,9 +230,9 @@ _EXPANSION = validation.Instance(LossExpansion)
 
 @validation.constrained(expansion=_EXPANSION)
 def partials(expansion):
-    """``(∂L/∂a, ∂L/∂b)`` of the expansion as functions of ``ξ`` and ``ε = 1/b``.
+    r"""``(∂L/∂a, ∂L/∂b)`` of the expansion as functions of ``ξ`` and ``ε = 1/b``.
 
-    With ``ξ = b^m e^{-(a - p b)}``: ``∂ξ/∂a = -ξ`` and ``∂ξ/∂b = ξ (p + m/b)``.
+    With :math:`\xi = b^m e^{-(a - p b)}`: ``∂ξ/∂a = -ξ`` and ``∂ξ/∂b = ξ (p + m/b)``.
 
     Parameters
     ----------
@@ -247,12 +253,13 @@ def partials(expansion):
 
 @validation.constrained(expansion=_EXPANSION)
 def reduce_flow(expansion):
-    """Reduce the gradient flow to ``ḃ = (κ/4) b^{-3} (1 + e/b)`` on its slow curve.
+    r"""Reduce the gradient flow to ``ḃ = (κ/4) b^{-3} (1 + e/b)`` on its slow curve.
 
     The slow curve ``a = h(b) = p b + m log b - log ξ(b)`` is invariant when the
     flow is tangent to it: ``-∂L/∂a = h'(b) (-∂L/∂b)``, with
-    ``h' = p + m/b + O(b^{-2})``. Writing ``ξ = ξ0 + ξ1/b`` and expanding in ``1/b``,
-    order ``b^{-3}`` fixes ``ξ0`` and order ``b^{-4}`` fixes ``ξ1``; then
+    :math:`h' = p + m/b + O(b^{-2})`. Writing ``ξ = ξ0 + ξ1/b`` and expanding in
+    ``1/b``,
+    order :math:`b^{-3}` fixes ``ξ0`` and order :math:`b^{-4}` fixes ``ξ1``; then
     ``ḃ = -∂L/∂b`` on the curve.
 
     Parameters

@@ -1,11 +1,15 @@
-"""SymPy derivation of the head's gradient as weighted moments (claim ``gradients``).
+r"""SymPy derivation of the head's gradient as weighted moments (claim ``gradients``).
 
 The head's estimate on a context of ``n`` examples is
 
-    s_hat = sum_i x_i exp(a y_i - b x_i) / sum_i exp(a y_i - b x_i),
+.. math::
 
-and differentiating the quotient gives ``d s_hat/da = Cov_w(x, y)`` and
-``d s_hat/db = -Var_w(x)`` with ``w`` the softmax weights. This module builds the
+    \hat s=\frac{\sum_i x_i\,e^{a y_i-b x_i}}{\sum_i e^{a y_i-b x_i}},
+
+and differentiating the quotient gives
+:math:`\partial\hat s/\partial a=\operatorname{Cov}_w(x,y)` and
+:math:`\partial\hat s/\partial b=-\operatorname{Var}_w(x)` with ``w`` the softmax
+weights. This module builds the
 estimate either for a *symbolic* context size (``IndexedBase`` features and labels
 inside unevaluated ``Sum`` objects, so the identity is proved for every ``n`` at
 once) or for a concrete ``n`` (explicit symbols ``x_1, ..., x_n``), differentiates
@@ -30,16 +34,17 @@ _SIZE_OR_SYMBOLIC = validation.Integer(optional=True)
 
 @dataclass(frozen=True)
 class Derivation:
-    """The steps of the gradient derivation for one context size.
+    r"""The steps of the gradient derivation for one context size.
 
     Attributes
     ----------
     estimate : sympy.Expr
-        ``s_hat`` as a quotient of sums.
+        :math:`\hat s` as a quotient of sums.
     d_a, d_b : sympy.Expr
-        ``d s_hat / da`` and ``d s_hat / db`` as SymPy computes them.
+        :math:`d \hat s / da` and :math:`d \hat s / db` as SymPy computes them.
     cov, neg_var : sympy.Expr
-        ``Cov_w(x, y)`` and ``-Var_w(x)`` written with the softmax weights.
+        :math:`\operatorname{Cov}_w(x, y)` and :math:`-\operatorname{Var}_w(x)` written
+        with the softmax weights.
     residual_a, residual_b : sympy.Expr
         The simplified differences ``d_a - cov`` and ``d_b - neg_var`` (zero when
         the identities hold).
@@ -74,7 +79,7 @@ def context_symbols(size):
 
 
 def _summer(size):
-    """A map ``f(x_i, y_i) -> sum_i f`` for a symbolic (None) or concrete size."""
+    r"""A map ``f(x_i, y_i) -> sum_i f`` for a symbolic (None) or concrete size."""
     if size is None:
         return lambda f: sp.Sum(f(x[i], y[i]), (i, 1, n))
     xs, ys = context_symbols(size)
@@ -98,7 +103,7 @@ def score_weight(xi, yi):
 
 @validation.constrained(size=_SIZE_OR_SYMBOLIC)
 def estimate(size=None):
-    """The estimate ``s_hat`` as a SymPy quotient of sums.
+    r"""The estimate :math:`\hat s` as a SymPy quotient of sums.
 
     Parameters
     ----------
@@ -111,7 +116,7 @@ def estimate(size=None):
 
 @validation.constrained(size=_SIZE_OR_SYMBOLIC)
 def weighted_moments(size=None):
-    """``Cov_w(x, y)`` and ``-Var_w(x)`` under the softmax weights, in SymPy.
+    r"""``Cov_w(x, y)`` and ``-Var_w(x)`` under the softmax weights, in SymPy.
 
     Parameters
     ----------
@@ -136,7 +141,7 @@ def weighted_moments(size=None):
 
 @validation.constrained(size=_SIZE_OR_SYMBOLIC)
 def derive(size=None):
-    """Differentiate ``s_hat`` in ``a`` and ``b`` and compare with the weighted moments.
+    r"""Differentiate :math:`\hat s` in ``a``, ``b``; compare with the weighted moments.
 
     Parameters
     ----------

@@ -1,25 +1,34 @@
-"""SymPy derivations for the population limit.
+r"""SymPy derivations for the population limit.
 
-With uniform features on [0, 1] and threshold ``s`` (``q = 1 - s``), the
-infinite-context head is a ratio of four elementary integrals,
+With uniform features on [0, 1] and threshold ``s`` (``q = 1 - s``, elsewhere written
+:math:`\upsilon`), the infinite-context head is a ratio of four elementary integrals,
 
-    s_hat(s) = (∫_0^s x e^{-bx} dx + ∫_s^1 x e^{a-bx} dx) / (∫_0^s e^{-bx} dx + ∫_s^1
-    e^{a-bx} dx).
+.. math::
+
+    \hat s(s)=\frac{\int_0^s x\,e^{-bx}\,dx+\int_s^1 x\,e^{a-bx}\,dx}
+    {\int_0^s e^{-bx}\,dx+\int_s^1 e^{a-bx}\,dx}.
 
 This module derives, step by step:
 
 * :func:`closed_form` — the integrals, and the exact *structured* form
-  ``s_hat - s = (d_+ + ρ d_-)/(1 + ρ)`` (class biases ``d_±``, odds ``ρ`` of a
+  :math:`\hat s - s = (d_+ + \rho d_-)/(1 + \rho )` (class biases ``d_±``, odds ``ρ`` of
+  a
   negative against a positive), proved equal to the raw ratio;
-* :func:`gradient_identities` — ``∂ŝ/∂a = Cov_w(x, y)`` and ``∂ŝ/∂b = -Var_w(x)`` for
-  the integral weights (the population gradient is ``2 E[(ŝ - s) ∇ŝ]``);
+* :func:`gradient_identities` — :math:`\partial \hat s/\partial a =
+  \operatorname{Cov}_w(x, y)` and :math:`\partial \hat s/\partial b =
+  -\operatorname{Var}_w(x)` for
+  the integral weights (the population gradient is :math:`2 \mathbb E[(\hat s - s)
+  \nabla \hat s]`);
 * :func:`interior_series` — the large-``b`` expansion at fixed interior ``s`` in the
-  leakage ``λ = e^{-(a - bs)}`` and the edge factors ``e^{-bq}``, ``e^{-bs}``;
-* :func:`inner_layer` — the layer ``q = e^{-(a-b)} w / b`` near ``s = 1``;
-* :func:`interior_valley` — ``a*(b) = hi·b + log b + c + c_1/b + c_2/b^2`` and
+  leakage :math:`\lambda = e^{-(a - bs)}` and the edge factors :math:`e^{-bq}`,
+  :math:`e^{-bs}`;
+* :func:`inner_layer` — the layer :math:`q = e^{-(a-b)} w / b` near ``s = 1``;
+* :func:`interior_valley` — :math:`a^*(b) = \mathrm{hi} \cdot b + \log b + c + c_1/b +
+  c_2/b^2` and
   ``b²·min_a L`` under ``U[lo, hi]``;
 * :func:`full_prior` — ``b²·L(∞, b) = 1 - 2ζ(3)/b`` and the excess
-  ``L(a, b) - L(∞, b)`` under ``U[0, 1]``, with the constants identified as zeta values.
+  ``L(a, b) - L(∞, b)`` under ``U[0, 1]``, with the constants identified as values
+  of :math:`\zeta`.
 """
 
 from dataclasses import dataclass
@@ -55,7 +64,7 @@ _U, _A, _B = sp.symbols("U A B", positive=True)  # e^{-bs}, e^{a}, e^{-b}
 
 
 def _algebraic(expr):
-    """Rewrite ``expr`` with ``e^{-bs} -> U``, ``e^{a} -> A``, ``e^{-b} -> B``.
+    r"""Rewrite ``expr`` with ``e^{-bs} -> U``, ``e^{a} -> A``, ``e^{-b} -> B``.
 
     Q = 1 - s.
     """
@@ -82,21 +91,21 @@ def _is_zero(expr):
 
 @dataclass(frozen=True)
 class ClosedForm:
-    """The infinite-context estimate for uniform features, derived by integration.
+    r"""The infinite-context estimate for uniform features, derived by integration.
 
     Attributes
     ----------
     integrals : dict
         ``neg_mass, neg_first, pos_mass, pos_first``: the unevaluated integrals
-        (``sympy.Integral``) of ``e^{z(x)}`` and ``x e^{z(x)}`` over each class.
+        (``sympy.Integral``) of :math:`e^{z(x)}` and :math:`x e^{z(x)}` over each class.
     values : dict
         The same four integrals evaluated by SymPy.
     estimate : sympy.Expr
-        ``s_hat`` as the ratio of the evaluated integrals.
+        :math:`\hat s` as the ratio of the evaluated integrals.
     bias_pos, bias_neg, odds : sympy.Expr
-        ``d_+(q) = 1/b - q/(e^{bq} - 1)`` (mean offset of the positives),
-        ``d_-(s) = 1/b - s/(1 - e^{-bs})`` (mean offset of the negatives) and
-        ``ρ = e^{-(a - bs)} (1 - e^{-bs}) / (1 - e^{-bq})`` (their mass ratio).
+        :math:`d_+(q) = 1/b - q/(e^{bq} - 1)` (mean offset of the positives),
+        :math:`d_-(s) = 1/b - s/(1 - e^{-bs})` (mean offset of the negatives) and
+        :math:`\rho = e^{-(a - bs)} (1 - e^{-bs}) / (1 - e^{-bq})` (their mass ratio).
     structured : sympy.Expr
         ``(d_+ + ρ d_-)/(1 + ρ)`` in ``a, b, s, q``.
     proved : bool
@@ -153,10 +162,10 @@ def closed_form():
     a_=validation.Scalar(), b_=validation.Scalar(), s_=_THRESHOLD, dps=_DIGITS
 )
 def residual_high_precision(a_, b_, s_, dps=50):
-    """``s_hat - s`` from the raw closed form, evaluated by mpmath at ``dps`` digits.
+    r"""``s_hat - s`` from the raw closed form, evaluated by mpmath at ``dps`` digits.
 
     An independent reference for :func:`stumplib.population.residual` (valid while
-    ``e^{|a|+|b|}`` fits mpmath's exponent range, i.e. any practical value).
+    :math:`e^{|a|+|b|}` fits mpmath's exponent range, i.e. any practical value).
 
     Parameters
     ----------
@@ -192,14 +201,15 @@ def residual_high_precision(a_, b_, s_, dps=50):
 
 @dataclass(frozen=True)
 class GradientIdentities:
-    """``∂ŝ/∂a - Cov_w(x, y)`` and ``∂ŝ/∂b + Var_w(x)`` for the integral weights.
+    r"""``∂ŝ/∂a - Cov_w(x, y)`` and ``∂ŝ/∂b + Var_w(x)`` for the integral weights.
 
     Attributes
     ----------
     d_a, d_b : sympy.Expr
         Derivatives of the closed form.
     cov, neg_var : sympy.Expr
-        ``Cov_w(x, y)`` and ``-Var_w(x)`` from integrals of ``x y``, ``y``, ``x²``
+        :math:`\operatorname{Cov}_w(x, y)` and :math:`-\operatorname{Var}_w(x)` from
+        integrals of ``x y``, ``y``, ``x²``
         against the weights.
     proved : bool
         ``True`` if both differences simplify to 0.
@@ -245,9 +255,10 @@ def gradient_identities(form=None):
 
 @validation.constrained(order=_ORDER)
 def interior_series(order=4):
-    """Terms ``T_0, ..., T_{order-1}`` of ``s_hat - s``.
+    r"""Terms :math:`T_0, ..., T_{\mathrm{order}-1}` of :math:`\hat s - s`.
 
-    In ``λ = e^{-(a-bs)}``, ``ε_q = e^{-bq}``, ``ε_s = e^{-bs}``.
+    In :math:`\lambda = e^{-(a-bs)}`, :math:`\varepsilon _q = e^{-bq}`,
+    :math:`\varepsilon _s = e^{-bs}`.
 
     ``T_k`` collects the products of ``k`` of the three small factors (a bookkeeping
     parameter ``τ`` multiplies each); all three are exponentially small in ``b`` at
@@ -270,7 +281,7 @@ def interior_series(order=4):
 
 @validation.constrained(order=_ORDER)
 def interior_terms_function(order=4):
-    """NumPy ``(a, b, s) -> [T_0, ..., T_{order-1}]`` of :func:`interior_series`.
+    r"""NumPy ``(a, b, s) -> [T_0, ..., T_{order-1}]`` of :func:`interior_series`.
 
     Parameters
     ----------
@@ -294,7 +305,7 @@ def interior_terms_function(order=4):
 
 
 def logistic_form():
-    """``s_hat - s`` with ``ε_q = ε_s = 0`` exactly.
+    r""":math:`\hat s - s` with ``ε_q = ε_s = 0`` exactly.
 
     ``1/b - s λ/(1 + λ) = 1/b - s σ(bs - a)``.
 
@@ -313,23 +324,27 @@ def logistic_form():
 
 @dataclass(frozen=True)
 class InnerLayer:
-    """Layer near ``s = 1`` at large ``a - b = δ``, in ``q = η w / b``, ``η = e^{-δ}``.
+    r"""Layer near ``s = 1`` at large ``a - b = δ``, in ``q = η w / b``, ``η = e^{-δ}``.
 
     In these variables ``bq = η w`` and the odds of a negative against a positive are
-    ``ρ = η e^{-ηw} / (1 - e^{-ηw})``; terms of relative size ``e^{-b}`` (the factor
-    ``1 - e^{-bs}``) are dropped.
+    :math:`\rho = \eta e^{-\eta w} / (1 - e^{-\eta w})`; terms of relative size
+    :math:`e^{-b}` (the factor
+    :math:`1 - e^{-bs}`) are dropped.
 
     Attributes
     ----------
     residual : sympy.Expr
-        ``s_hat - s`` in ``w, η, b``.
+        :math:`\hat s - s` in ``w, η, b``.
     orders : list of sympy.Expr
-        Coefficients of ``η^0, η^1, η^2`` at fixed ``w``: the leading inner solution
+        Coefficients of :math:`\eta ^0, \eta ^1, \eta ^2` at fixed ``w``: the leading
+        inner solution
         ``-(1 - 1/b)/(1 + w)`` and its corrections.
     contribution : sympy.Expr
-        ``∫_0^∞ orders[0]² dq = η (1 - 1/b)²/b``: the layer's share of the loss.
+        :math:`\int _0^{\infty} \mathrm{orders}[0]^2 dq = \eta (1 - 1/b)^2/b`: the
+        layer's share of the loss.
     squared_exact : sympy.Expr
-        ``∫_0^∞ [η/(e^t - 1 + η)]² dt`` (in ``t = bq``): the leakage squared through the
+        :math:`\int _0^{\infty} [\eta /(e^t - 1 + \eta )]^2 dt` (in ``t = bq``): the
+        leakage squared through the
         layer to all orders in ``η``, ``η/(1-η) - η² log(1/η)/(1-η)²``.
     """
 
@@ -367,11 +382,12 @@ def inner_layer():
 
 @dataclass(frozen=True)
 class Valley:
-    """Asymptotics of the population loss under ``U[lo, hi]`` (``hi < 1``).
+    r"""Asymptotics of the population loss under ``U[lo, hi]`` (``hi < 1``).
 
     With ``a = hi·b + log b - log g`` and ``h = 1/b``, exactly up to terms exponentially
     small in ``b``, ``(hi - lo)·b²·L = (hi - lo) + h·F(g, h)`` where
-    ``F = ∫_0^∞ [(1 - X)² - 1] dv``, ``X = (hi - h v) g e^{-v}/(1 + h g e^{-v})``
+    :math:`F = \int _0^{\infty} [(1 - X)^2 - 1] dv`, :math:`X = (\mathrm{hi} - h v) g
+    e^{-v}/(1 + h g e^{-v})`
     (``s = hi - v/b``).
 
     Attributes
@@ -444,22 +460,25 @@ def interior_valley(order=3):
 
 @dataclass(frozen=True)
 class FullPrior:
-    """Constants of the population loss under ``U[0, 1]`` (``φ(t) = t/(e^t - 1)``).
+    r"""Constants of the population loss under ``U[0, 1]`` (``φ(t) = t/(e^t - 1)``).
 
     Attributes
     ----------
     bias_integral : sympy.Expr
-        ``∫_0^∞ [(1 - φ)² - 1] dt = -2ζ(3)``: ``b²·L(∞, b) = 1 + bias_integral/b``.
+        :math:`\int _0^{\infty} [(1 - \varphi )^2 - 1] dt = -2\zeta (3)`: ``b²·L(∞, b) =
+        1 + bias_integral/b``.
     zeta_sums : dict
-        The termwise steps: ``∫ t/(e^t-1) = Σ 1/n²`` and
-        ``∫ t²/(e^t-1)² = Σ 2(n-1)/n³``.
+        The termwise steps: :math:`\int t/(e^t-1) = \sum 1/n^2` and
+        :math:`\int t^2/(e^t-1)^2 = \sum 2(n-1)/n^3`.
     J, K : sympy.Expr
-        ``J = ∫_0^∞ (1 - φ)/(e^t - 1) dt = ζ(2) - 1`` and
-        ``K = ∫_0^∞ (1 - φ) t e^t/(e^t - 1)² dt = ζ(2) - 1/2``.
+        :math:`J = \int _0^{\infty} (1 - \varphi )/(e^t - 1) dt = \zeta (2) - 1` and
+        :math:`K = \int _0^{\infty} (1 - \varphi ) t e^t/(e^t - 1)^2 dt = \zeta (2) -
+        1/2`.
     excess : sympy.Expr
         ``G(b) = (1 - 1/b)² - 2J/b + 2K/b²``:
-        ``L(a, b) - L(∞, b) = (e^{-(a-b)}/b)·G(b)`` to first order in ``e^{-(a-b)}``
-        (and up to ``e^{-b}``).
+        :math:`L(a, b) - L(\infty , b) = (e^{-(a-b)}/b) \cdot G(b)` to first order in
+        :math:`e^{-(a-b)}`
+        (and up to :math:`e^{-b}`).
     identities : dict
         The derivative identities used (each simplifies to 0) and the boundary limits.
     """

@@ -1,19 +1,21 @@
-"""SymPy derivation of the loss of a head trained alone and symmetrized afterwards.
+r"""SymPy derivation of the loss of a head trained alone and symmetrized afterwards.
 
 The one-head population flow follows its slow curve, on which the valley coordinate
-``ξ = b^m e^{-(a - p b)}`` tends to ``ξ0``
+:math:`\xi = b^m e^{-(a - p b)}` tends to ``ξ0``
 (:func:`stumplib.symbolic.dynamics.reduce_flow`).
 Averaging that head with its mirror at the trained ``(a, b)`` cancels the kernel
 bias ``1/b`` that holds the one-head loss at ``1/b²``; what is left is set by the
 leakage the one-head calibration leaves, and it is of order ``1/b³``:
 
-- **Full prior** ``U[0, 1]`` (``p = 1``, ``m = 2``, ``ν = e^{-(a - b)} = ξ/b²``). The
+- **Full prior** ``U[0, 1]`` (``p = 1``, ``m = 2``, :math:`\nu = e^{-(a - b)} = \xi
+  /b^2`). The
   symmetrized loss is ``L̄ = Z/b³ + Λ ν/b + ...`` (:mod:`stumplib.symbolic.symmetrized`:
   ``Z = ζ(2) - ζ(3)`` from the truncation of the kernels at both edges, ``Λ`` the cost
   of the inner layer), so ``b³ L̄ = Z + Λ ξ → Z + Λ ξ0``.
 - **Interior prior** ``U[l, 1 - l]`` (``p = hi = 1 - l``, ``m = 1``). The two-layer loss
-  ``L̄ = v² F(u/v, b)`` with the leakage ``u = hi e^{-(a - b hi)} = hi ξ/b`` and the
-  truncation ``v = l e^{-b l}``; on the one-head curve ``v`` is exponentially small
+  ``L̄ = v² F(u/v, b)`` with the leakage :math:`u = \mathrm{hi} e^{-(a - b \mathrm{hi}
+  )} = \mathrm{hi} \xi /b` and the
+  truncation :math:`v = l e^{-b l}`; on the one-head curve ``v`` is exponentially small
   against ``u``, and ``v → 0`` leaves ``b³ L̄ → (hi ξ0)²/(4 (hi - lo))``.
 """
 
@@ -29,7 +31,7 @@ u = sp.Symbol("u", positive=True)  # the leakage hi e^{-(a - b hi)}
 
 @dataclass(frozen=True)
 class PosthocLimits:
-    """Limits of ``b³ L̄`` at the one-head parameters, and their ingredients.
+    r"""Limits of ``b³ L̄`` at the one-head parameters, and their ingredients.
 
     Attributes
     ----------
@@ -46,7 +48,7 @@ class PosthocLimits:
     xi0_full, xi0_interior : sympy.Expr
         ``ξ0`` of the one-head slow curve under each prior.
     xi1_full, xi1_interior : sympy.Expr
-        Its ``1/b`` coefficient: ``ξ = ξ0 + ξ1/b + O(b^{-2})``.
+        Its ``1/b`` coefficient: :math:`\xi = \xi_0 + \xi_1/b + O(b^{-2})`.
     edge : sympy.Expr
         The ``l`` of the interior prior ``U[l, 1 - l]``.
     """

@@ -1,14 +1,15 @@
-"""Exact finite-N risks of threshold rules under uniform features (SymPy).
+r"""Exact finite-N risks of threshold rules under uniform features (SymPy).
 
 With ``N`` uniform features and a threshold ``s``, write ``G_- = s - L`` and
 ``G_+ = R - s`` for the distances from ``s`` to the largest negative ``L`` (0 if none)
 and to the smallest positive ``R`` (1 if none). The only event that matters is
 "no feature in a window around ``s``", so their joint survival function is
 
-``P(G_- > u, G_+ > v) = (1 - u - v)^N``  for ``0 <= u < s``, ``0 <= v < 1 - s``,
+:math:`P(G_- > u, G_+ > v) = (1 - u - v)^N`  for ``0 <= u < s``, ``0 <= v < 1 - s``,
 
-and every moment follows from ``E[X Y] = ∫∫ P(X > u, Y > v) du dv`` and
-``E[X^2] = ∫ 2u P(X > u) du``.
+and every moment follows from :math:`\mathbb E[X Y] = \int \int P(X > u, Y > v) du dv`
+and
+:math:`\mathbb E[X^2] = \int 2u P(X > u) du`.
 """
 
 import sympy as sp
@@ -23,13 +24,13 @@ def survival():
     Returns
     -------
     sympy.Expr
-        ``(1 - u - v)^N`` in the module's symbols.
+        :math:`(1 - u - v)^N` in the module's symbols.
     """
     return (1 - u - v) ** N
 
 
 def gap_moments():
-    """``E[G_+^2]``, ``E[G_-^2]`` and ``E[G_+ G_-]`` at a fixed threshold ``s``.
+    r"""``E[G_+^2]``, ``E[G_-^2]`` and ``E[G_+ G_-]`` at a fixed threshold ``s``.
 
     Returns
     -------
@@ -43,14 +44,15 @@ def gap_moments():
 
 
 def risks():
-    """Exact risks at a fixed ``s``: nearest positive ``R``, gap midpoint, Bayes factor.
+    r"""Exact risks at a fixed ``s``: nearest positive ``R``, gap midpoint, Bayes ratio.
 
     Returns
     -------
     dict
-        ``"nearest_positive"``: ``E (R - s)^2 = E G_+^2``;
-        ``"midpoint"``: ``E ((L + R)/2 - s)^2 = E (G_+ - G_-)^2 / 4``;
-        ``"gap_square"``: ``E (R - L)^2 = E (G_+ + G_-)^2``.
+        ``"nearest_positive"``: :math:`\mathbb E (R - s)^2 = \mathbb E G_+^2`;
+        ``"midpoint"``: :math:`\mathbb E ((L + R)/2 - s)^2 = \mathbb E (G_+ - G_-)^2 /
+        4`;
+        ``"gap_square"``: :math:`\mathbb E (R - L)^2 = \mathbb E (G_+ + G_-)^2`.
     """
     upper, lower, cross = gap_moments()
     return {
@@ -76,7 +78,7 @@ def integrated(expr):
 
 
 def interior(expr):
-    """``expr`` with the edge terms ``s^(N+k)``, ``(1-s)^(N+k)`` dropped.
+    """``expr`` with the edge terms :math:`s^{N+k}`, :math:`(1-s)^{N+k}` dropped.
 
     For a fixed interior threshold these decay geometrically in ``N``; what is left
     is the interior risk, a rational function of ``N``.
@@ -97,7 +99,7 @@ def interior(expr):
 
 
 def leading_constant(expr, power=2):
-    """``lim_{N -> inf} N^power * expr`` (for an expression free of ``s``).
+    r"""``lim_{N -> inf} N^power * expr`` (for an expression free of ``s``).
 
     Parameters
     ----------
@@ -132,10 +134,11 @@ s_bar = sp.Symbol(r"\bar{s}", positive=True)
 
 
 def readable(expr):
-    """``expr`` regrouped for display, with ``s_bar = 1 - s``.
+    r"""``expr`` regrouped for display, with :math:`\bar s = 1 - s`.
 
     A rational prefactor times the interior constant plus one factored term per
-    edge probability ``s^N`` (no positive nearby) and ``s_bar^N`` (no negative).
+    edge probability :math:`s^N` (no positive nearby) and :math:`\bar s^N` (no
+    negative).
 
     Parameters
     ----------

@@ -1,23 +1,27 @@
-"""SymPy derivation of the task-sampling constant ``C_σ`` (asymptotic).
+r"""SymPy derivation of the task-sampling constant ``C_σ`` (asymptotic).
 
 On the valley of ``U[lo, hi]`` (``0 < lo < hi < 1``) at large ``b`` the infinite-context
-residual of a task is ``r = 1/b - s/(1 + R)``, ``R = e^{a - bs}`` the odds of a positive
+residual of a task is ``r = 1/b - s/(1 + R)``, :math:`R = e^{a - bs}` the odds of a
+positive
 against a negative (the structured form of :mod:`stumplib.symbolic.population` at
 leading order). Write ``ρ = s b / R``. In the bulk ``ρ`` is exponentially small and
-``r = 1/b``; in the layer ``s = hi - u/b`` below the top of the prior ``ρ = ρ_0 e^{-u}``
+``r = 1/b``; in the layer ``s = hi - u/b`` below the top of the prior :math:`\rho = \rho
+_0 e^{-u}`
 is of order one, with, at leading order in ``1/b``,
 
     r = (1 - ρ) / b,        ∇r = (∂_a r, ∂_b r) = (ρ / b) (1, -hi),
 
 so the per-task gradient ``G = 2 r ∇r`` has ``|G|² = 4 (1 - ρ)² ρ² (1 + hi²) / b⁴``
-there, against ``|G| = O(b^{-3})`` in the bulk. Along the layer ``ds = du / b`` and
+there, against :math:`|G| = O(b^{-3})` in the bulk. Along the layer ``ds = du / b`` and
 ``du = -dρ / ρ``. Then:
 
-* the valley condition ``∂_a L ∝ ∫ r ∂_a r ds = 0`` is ``∫_0^{ρ_0} (1 - ρ) dρ = 0``:
+* the valley condition :math:`\partial _a L \propto \int r \partial _a r ds = 0` is
+  :math:`\int _0^{\rho _0} (1 - \rho ) d\rho = 0`:
   ``ρ_0 = 2``;
 * the population gradient is the bulk's ``v = (0, -2/b³)`` (the layer's ``b`` part is
   the same integral, zero on the valley): ``|v| = 2/b³``;
-* ``E|G|² = (hi - lo)^{-1} 4 (1 + hi²) b^{-5} ∫_0^{2} (1 - ρ)² ρ dρ`` and
+* :math:`\mathbb E|G|^2 = (\mathrm{hi} - \mathrm{lo} )^{-1} 4 (1 + \mathrm{hi} ^2)
+  b^{-5} \int _0^{2} (1 - \rho )^2 \rho d\rho` and
   ``σ_∞² = tr Cov G / |v|² → E|G|² / |v|²``, so
 
       σ_∞(b) / √b → C_σ = √(2 (1 + hi²) / (3 (hi - lo))),
@@ -42,14 +46,14 @@ rho, rho0, b, lo, hi = sp.symbols("rho rho_0 b lo hi", positive=True)
 
 @dataclass(frozen=True)
 class LayerConstant:
-    """The steps of :func:`layer_constant`.
+    r"""The steps of :func:`layer_constant`.
 
     Parameters
     ----------
     rho0 : sympy.Expr
         ``ρ`` at the top of the prior, from the valley condition (2).
     second_moment : sympy.Expr
-        ``∫_0^{ρ_0} (1 - ρ)² ρ dρ`` (2/3).
+        :math:`\int _0^{\rho _0} (1 - \rho )^2 \rho d\rho` (2/3).
     c_sigma : sympy.Expr
         ``C_σ`` in ``lo``, ``hi``.
     """
@@ -107,11 +111,12 @@ class SlowLayerConstant:
 
 
 def slow_layer_constant():
-    """Derive ``lim σ_∞(b) / √b`` along the slow curve of gradient flow (asymptotic).
+    r"""Derive ``lim σ_∞(b) / √b`` along the slow curve of gradient flow (asymptotic).
 
     Off the valley the layer's own gradient no longer vanishes: with ``ρ_0`` at the top
     of the prior, the population gradient is the bulk's ``(0, -2/b³)`` plus the layer's
-    ``(2/b³) J (1, -hi) / (hi - lo)``, ``J = ∫_0^{ρ_0} (1 - ρ) dρ``. Gradient flow
+    ``(2/b³) J (1, -hi) / (hi - lo)``, :math:`J = \int _0^{\rho _0} (1 - \rho ) d\rho`.
+    Gradient flow
     settles on the curve whose tangent it follows, slope ``hi`` at leading order, so
     ``g_a = hi g_b`` fixes ``ρ_0``; then ``σ_∞² / b = E|G|² / (b |g|²)`` as in
     :func:`layer_constant`. For ``U[0.1, 0.9]``: ``ρ_0 = 2.340``, a lag of 0.157 below
@@ -184,19 +189,20 @@ _MARKS = sp.symbols("e_1:6")
 
 @dataclass(frozen=True)
 class LayerCorrection:
-    """The steps of :func:`layer_correction`.
+    r"""The steps of :func:`layer_correction`.
 
     Parameters
     ----------
     valley : tuple of sympy.Expr
         ``(g_0, g_1, g_2)``: ``a*(b) = hi·b + log b - log(g_0 + g_1/b + g_2/b²)`` up to
-        ``O(b⁻³)``, from the valley condition ``∫ G_a du = 0`` order by order.
+        ``O(b⁻³)``, from the valley condition :math:`\int G_a du = 0` order by order.
     moments : tuple of sympy.Expr
         ``(M_0, M_1, M_2)``: ``E|G|² = 4/b⁶ + (4/((hi - lo) b⁵))(M_0 + M_1/b + M_2/b²)``
         up to ``O(b⁻⁸)``, the layer's second moment beside the bulk's ``4/b⁶``.
     gradient : tuple of sympy.Expr
         ``(K_1, K_2)``: the population gradient is ``(0, -(2/b³)(1 - (K_1/b +
-        K_2/b²)/(hi - lo)))`` up to ``O(b⁻⁶)``; ``K_1 = ∫ (ρ + u ρ (1 - ρ)) du = 3`` is
+        K_2/b²)/(hi - lo)))`` up to ``O(b⁻⁶)``; :math:`K_1 = \int (\rho + u \rho (1 -
+        \rho )) du = 3` is
         the layer's share, which the leading order drops.
     sources : dict
         The contribution of each source to ``c_1``, keyed by :data:`SOURCES` and
@@ -214,11 +220,13 @@ class LayerCorrection:
 
 
 def layer_correction():
-    """Derive the corrections ``c_1``, ``c_2`` to ``σ_∞(b)/√b`` on the valley.
+    r"""Derive the corrections ``c_1``, ``c_2`` to ``σ_∞(b)/√b`` on the valley.
 
     Asymptotic (formal) in ``1/b``. Up to terms exponentially small in ``b``
-    (``e^{-b(1 - hi)}``, ``e^{-b(hi - lo)}``) the structured residual of
-    :mod:`stumplib.symbolic.population` is, in ``s = hi - u/b`` and ``E = e^{-u}``,
+    (:math:`e^{-b(1 - \mathrm{hi} )}`, :math:`e^{-b(\mathrm{hi} - \mathrm{lo} )}`) the
+    structured residual of
+    :mod:`stumplib.symbolic.population` is, in ``s = hi - u/b`` and :math:`\mathbb E =
+    e^{-u}`,
     with ``a = hi·b + log b - log g``,
 
         r = (1 - X)/b,  ∂_a r = X (1 - Y/b)/b,  ∂_b r = -1/b² - s X (1 - Y/b)/b,
@@ -226,11 +234,12 @@ def layer_correction():
     ``X = s g E / (1 + g E/b)`` and ``Y = g E / (1 + g E/b)``, exactly. Leading order
     (:func:`layer_constant`) is ``X = ρ = hi g E``. For ``c_1`` each ``1/b`` carries a
     mark: the threshold ``s = hi - u/b`` across the layer, the odds' denominator
-    ``1 + g E/b``, the saturation ``1 - Y/b`` of ``∂ŝ``, the bulk's ``∂_b r = -1/b²``
+    ``1 + g E/b``, the saturation ``1 - Y/b`` of :math:`\partial \hat s`, the bulk's
+    ``∂_b r = -1/b²``
     (the cross term of the bulk with the layer in ``|G|²``) and the valley's offset
     ``g_1``. With ``W = hi - lo`` the prior's width and the bulk's ``|G| = 2/b³``:
 
-    * the valley condition ``∫ X (1 - X)(1 - Y/b) du = 0`` gives ``g = 2/hi +
+    * the valley condition :math:`\int X (1 - X)(1 - Y/b) du = 0` gives ``g = 2/hi +
       4/(hi² b) + ...``;
     * ``E|G|² = 4/b⁶ + (4/(W b⁵))(M_0 + M_1/b + ...)``, ``M_0 = 2(1 + hi²)/3``;
     * the population gradient is ``(0, -(2/b³)(1 - K_1/(W b) - ...))``: the layer's
@@ -289,7 +298,7 @@ def layer_correction():
 
 
 def _valley(g_a):
-    """``{g_k: value}`` solving ``∫ g_a du = 0`` order by order in ``h``."""
+    r"""``{g_k: value}`` solving :math:`\int g_a du = 0` order by order in ``h``."""
     solution = {}
     for k, coefficient in enumerate(_G):
         condition = _laplace(_order(g_a, k)).subs(solution)
@@ -301,9 +310,9 @@ def _valley(g_a):
 
 
 def _relative_series(moments, share, width):
-    """``(c_1, c_2)`` of ``σ_∞/(C_σ √b)`` from ``M_0..M_2`` and ``K_1, K_2``.
+    r"""``(c_1, c_2)`` of ``σ_∞/(C_σ √b)`` from ``M_0..M_2`` and ``K_1, K_2``.
 
-    ``σ_∞²/b = [M/W + h (1 - (1 - κ)²)]/(1 - κ)²`` with ``M = Σ M_k h^k`` and
+    ``σ_∞²/b = [M/W + h (1 - (1 - κ)²)]/(1 - κ)²`` with :math:`M = \sum M_k h^k` and
     ``κ = (K_1 h + K_2 h²)/W`` (``h = 1/b``; the bulk's ``4 h⁶`` less ``|g|²``).
     """
     moment = _D[0] + _D[1] * h + _D[2] * h**2
@@ -320,7 +329,7 @@ def _order(expr, k):
 
 
 def _laplace(poly):
-    """``∫_0^∞ poly du``, ``poly`` a polynomial in ``u`` and ``E = e^{-u}``.
+    r"""``∫_0^∞ poly du``, ``poly`` a polynomial in ``u`` and ``E = e^{-u}``.
 
     Each term must carry a power of ``E``.
     """

@@ -1,27 +1,33 @@
-"""SymPy derivation of the population dynamics of the symmetrized heads.
+r"""SymPy derivation of the population dynamics of the symmetrized heads.
 
-Both heads share ``(a, b)``; uniform features; ``c = e^{a - b}``.
+Both heads share ``(a, b)``; uniform features; :math:`c = e^{a - b}`.
 
 **Interior prior** ``U[l, 1 - l]`` (symmetric, so the offset ``a - (hi + lo) b`` is
 ``a - b``). The mirror average's residual is ``(eps(1 - s) - eps(s))/2`` and, inside
 the prior, only two layers of width ``1/b`` survive. At ``s = hi - sigma`` the head
 leaks onto its negatives,
-``(hi - sigma) e^{-(a - b s)} = u (1 - sigma/hi) e^{-b sigma}`` with
-``u = hi e^{-(a - b hi)}``, and its positive kernel is truncated at 1,
-``(l + sigma) e^{-b(1 - s)} = v (1 + sigma/l) e^{-b sigma}`` with ``v = l e^{-b l}``;
+:math:`(\mathrm{hi} - \sigma) e^{-(a - b s)} = u (1 - \sigma/\mathrm{hi} ) e^{-b
+\sigma}` with
+:math:`u = \mathrm{hi} e^{-(a - b \mathrm{hi} )}`, and its positive kernel is truncated
+at 1,
+:math:`(l + \sigma) e^{-b(1 - s)} = v (1 + \sigma/l) e^{-b \sigma}` with :math:`v = l
+e^{-b l}`;
 the bottom layer is the mirror image. Up to terms exponentially smaller::
 
     L = v^2 F(rho, b),   F = [A^2 + A B/b + B^2/(2 b^2)] / (4 (hi - lo) b),
 
-with ``rho = u/v = (hi/l) e^{-(a - b)}``, ``A = 1 + rho``, ``B = 1/l - rho/hi``: the
+with :math:`\rho = u/v = (\mathrm{hi} /l) e^{-(a - b)}`, ``A = 1 + rho``, ``B = 1/l -
+rho/hi``: the
 ``B`` terms are the relative corrections of order ``1/(b l)``.
 :func:`interior_laws` reduces the flow on its slow manifold (offset constant to this
 order) and expands the laws to first order in ``1/b``.
 
 **Full prior** ``U[0, 1]``. The edges never leave the prior. Near ``s = 1`` with
 ``x = b (1 - s)`` the average's residual is ``-eps/2`` with
-``eps = (1 + (c - 1) x/b) / (1 + c (e^x - 1))`` (both edges alike); as ``c -> inf``
-it is the truncation ``x / (b (e^x - 1))``, so ``b^3 L -> Z = ∫ x^2/(e^x - 1)^2 dx / 2``
+:math:`\varepsilon = (1 + (c - 1) x/b) / (1 + c (e^x - 1))` (both edges alike); as ``c
+-> inf``
+it is the truncation :math:`x / (b (e^x - 1))`, so :math:`b^3 L \to Z = \int x^2/(e^x -
+1)^2 dx / 2`
 :func:`zeta_constant`. At finite ``c`` an inner layer ``x ~ 1/c`` adds
 ``lambda/(b c)`` to the loss (:func:`leakage_coefficient`), and the balance of the two
 gives :func:`full_laws`.
@@ -43,7 +49,7 @@ n = sp.Symbol("n", integer=True, positive=True)
 
 
 def interior_loss(l=lo):
-    """``F(rho, b)`` with ``L = v^2 F`` for the prior ``U[l, 1 - l]`` (see module).
+    """``F(rho, b)`` with :math:`L = v^2 F` for the prior ``U[l, 1 - l]`` (see module).
 
     Parameters
     ----------
@@ -60,9 +66,10 @@ def interior_loss(l=lo):
 
 
 def layer_loss(l=lo):
-    """The two-layer loss derived from the layer profile, before simplification.
+    r"""The two-layer loss derived from the layer profile, before simplification.
 
-    ``(1/(2 (hi - lo))) ∫_0^∞ e^{-2 b sigma} (A + B sigma)^2 d sigma`` with ``A``, ``B``
+    :math:`(1/(2 (\mathrm{hi} - \mathrm{lo} ))) \int _0^{\infty} e^{-2 b \sigma} (A + B
+    \sigma)^2 d \sigma` with ``A``, ``B``
     from the leakage ``u (1 - sigma/hi)`` and truncation ``v (1 + sigma/l)`` (in units
     of ``v``); equal to :func:`interior_loss`.
 
@@ -86,7 +93,7 @@ def layer_loss(l=lo):
 
 @dataclass(frozen=True)
 class Law:
-    """A quantity along the flow: ``limit + correction/b + O(b^-2)``.
+    r"""A quantity along the flow: ``limit + correction/b + O(b^-2)``.
 
     Parameters
     ----------
@@ -123,13 +130,15 @@ def _series(expr, order=2):
 
 
 def interior_laws(l=lo):
-    """Laws of the averaged head's flow on ``U[l, 1 - l]``, to first order in ``1/b``.
+    r"""Laws of the averaged head's flow on ``U[l, 1 - l]``, to first order in ``1/b``.
 
     On the slow manifold ``a' = b'`` (the offset is constant to this order), i.e.
     ``2 rho F_rho - 2 l F + F_b = 0``, solved as ``rho = rho0 + rho1/b``. There
-    ``b' = v^2 H`` with ``H = rho F_rho``, and ``t = ∫ db/(v^2 H)`` expanded by parts
-    (``v^2 = l^2 e^{-2 l b}``) gives ``db/dlog t = 1/(2l) + H'/(4 l^2 H)``,
-    ``L t = F/(2 l H) + F H'/(4 l^2 H^2)`` and the loss exponent
+    :math:`b' = v^2 H` with ``H = rho F_rho``, and :math:`t = \int db/(v^2 H)` expanded
+    by parts
+    (:math:`v^2 = l^2 e^{-2 l b}`) gives :math:`db/d\log t = 1/(2l) + H'/(4 l^2
+    H)`,
+    :math:`L t = F/(2 l H) + F H'/(4 l^2 H^2)` and the loss exponent
     ``dlog L/dlog t = -(db/dlog t) 2H/F``.
 
     Returns
@@ -166,10 +175,11 @@ def interior_laws(l=lo):
 
 
 def zeta_constant():
-    """``Z = (1/2) ∫_0^∞ x^2/(e^x - 1)^2 dx`` summed exactly, and an mpmath quadrature.
+    r"""``Z = (1/2) ∫_0^∞ x^2/(e^x - 1)^2 dx`` summed exactly, and an mpmath quadrature.
 
-    ``1/(e^x - 1)^2 = Σ_{n≥2} (n - 1) e^{-n x}`` and ``∫ x^2 e^{-n x} dx = 2/n^3``, so
-    ``Z = Σ_{n≥2} (n - 1)/n^3 = ζ(2) - ζ(3)``.
+    :math:`1/(e^x - 1)^2 = \sum _{n \ge 2} (n - 1) e^{-n x}` and :math:`\int x^2 e^{-n
+    x} dx = 2/n^3`, so
+    :math:`Z = \sum _{n \ge 2} (n - 1)/n^3 = \zeta (2) - \zeta (3)`.
 
     Returns
     -------
@@ -204,9 +214,9 @@ def inner_profiles():
 
 
 def leakage_coefficient(rule):
-    """``lambda`` in ``L = Z/b^3 + lambda/(b c) + ...``: ``2 ∫_0^∞ profile(y)^2 dy``.
+    r"""``lambda`` in ``L = Z/b^3 + lambda/(b c) + ...``: ``2 ∫_0^∞ profile(y)^2 dy``.
 
-    The two edges each contribute ``∫ r^2 d(1 - s) = ∫ r^2 dy / (b c)``.
+    The two edges each contribute :math:`\int r^2 d(1 - s) = \int r^2 dy / (b c)`.
 
     Parameters
     ----------
@@ -230,19 +240,22 @@ def leakage_coefficient(rule):
 
 
 def full_laws(rule="average"):
-    """Leading-order laws of the flow under ``U[0, 1]`` for a symmetrized head.
+    r"""Leading-order laws of the flow under ``U[0, 1]`` for a symmetrized head.
 
-    With ``L = Z/b^3 + lambda/(b c)``, ``c = e^{a - b}``: ``a' = lambda/(b c)``,
-    ``b' = 3Z/b^4 - lambda/(b c)``. The offset settles when ``a' = b'`` at this order,
-    ``c = 2 lambda b^3/(3 Z)``; then ``b' = 3Z/(2 b^4)``, so ``b^5/t -> 15Z/2``,
-    ``b^3 L -> Z`` and ``L ∝ t^{-3/5}``.
+    With :math:`L = Z/b^3 + \lambda/(b c)`, :math:`c = e^{a - b}`: ``a' = lambda/(b
+    c)``,
+    :math:`b' = 3Z/b^4 - \lambda/(b c)`. The offset settles when ``a' = b'`` at this
+    order,
+    :math:`c = 2 \lambda b^3/(3 Z)`; then :math:`b' = 3Z/(2 b^4)`, so :math:`b^5/t \to
+    15Z/2`,
+    :math:`b^3 L \to Z` and :math:`L \propto t^{-3/5}`.
 
     Returns
     -------
     dict
         ``Z``, ``lambda``, ``offset_constant`` (limit of ``a - b - 3 log b``),
-        ``growth`` (limit of ``b^5/t``), ``loss_exponent``, ``loss_prefactor``
-        (limit of ``L t^{3/5}``), as SymPy numbers.
+        ``growth`` (limit of :math:`b^5/t`), ``loss_exponent``, ``loss_prefactor``
+        (limit of :math:`L t^{3/5}`), as SymPy numbers.
     """
     Z = zeta_constant()[0]
     lam = leakage_coefficient(rule)

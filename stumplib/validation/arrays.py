@@ -16,7 +16,7 @@ def real(value, name):
     Parameters
     ----------
     value : object
-        A real number or array_like of them.
+        A real number or an array of them.
     name : str
         The argument's name, for errors.
 

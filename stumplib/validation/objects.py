@@ -169,7 +169,7 @@ def law(value, name, methods):
 
 
 def density_law(value, name):
-    """Check a law to integrate against: support in [0, 1], density, log_density, bulk.
+    """Check a law to integrate against: its support, density, log-density and bulk.
 
     Parameters
     ----------
