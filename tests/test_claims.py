@@ -410,18 +410,10 @@ NEEDS_SIDES = ("exact", "asymptotic", "numerical")
 #: was written (their owners are adding them): remove a name once its notebook is
 #: re-stored with ``sides=`` on every check; remove the set and its mark when empty.
 WITHOUT_SIDES = {
-    "01-thresholds-in-context",
-    "02-softmax-head",
-    "03-population-limit",
     "04-coordinated-divergence",
-    "05-finite-corpus",
-    "06-frozen-estimator",
     "07-boundary-and-symmetrization",
-    "appendix-a-population-checks",
     "appendix-b-divergence-checks",
-    "appendix-certificate",
     "appendix-d-symmetrization-checks",
-    "appendix-head-checks",
     "appendix-past-freeze",
     "appendix-shapes",
     "appendix-starts",

@@ -202,15 +202,11 @@ def plumbing(cells):
 #: Notebooks that broke a rule when the rule was written (their owners are fixing
 #: them): each case is xfail, not strict; remove a name once its notebook passes.
 LEAKING = {
-    "01-thresholds-in-context",
-    "05-finite-corpus",
-    "06-frozen-estimator",
     "appendix-d-symmetrization-checks",
 }
 PLUMBING = {
     "03-population-limit",
     "04-coordinated-divergence",
-    "05-finite-corpus",
     "07-boundary-and-symmetrization",
     "appendix-a-population-checks",
     "appendix-b-divergence-checks",
