@@ -141,6 +141,7 @@ def test_portrait_figure_selects_among_precomputed_paths():
         "ref_t": [1.0, 10.0],
         "ref_b": [20.0, 30.0],
         "law": "law",
+        "b_ticks": [20.0, 30.0],
     }
     keys = [
         f"{p}|{b0:g}|{c:g}|{rule}"
@@ -163,6 +164,36 @@ def test_portrait_figure_selects_among_precomputed_paths():
     assert all(k in html for k in keys)
     assert "Precomputed when the book was built" in html
     assert figure_.png()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "ticks"),
+    [
+        (10.0, 400.0, [10.0, 20.0, 50.0, 100.0, 200.0]),
+        (20.0, 80.0, [20.0, 50.0]),
+        (25.0, 45.0, [30.0, 40.0]),
+        (37.0, 40.0, [37.0, 40.0]),
+    ],
+)
+def test_scale_ticks_label_every_range(low, high, ticks):
+    got = live_portrait._scale_ticks(low, high)
+    assert got == ticks
+    assert len(got) >= 2 and all(low * 0.95 <= t <= high * 1.05 for t in got)
+
+
+def test_scale_ticks_reject_an_empty_range():
+    with pytest.raises(ValueError, match="low < high"):
+        live_portrait._scale_ticks(40.0, 37.0)
+
+
+def test_portrait_hides_the_one_heads_curves_for_the_mirror_average():
+    js = live_portrait._PORTRAIT_JS
+    assert "own ? c.valley : []" in js and "own ? c.slow : []" in js
+    assert "b_ticker.ticks = p.b_ticks" in js
+
+
+def test_portrait_offers_the_books_start():
+    assert live_portrait.PORTRAIT_STARTS[1] == 20.0
 
 
 def load_extension():
