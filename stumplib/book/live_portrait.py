@@ -511,6 +511,8 @@ def _static_portrait(path, curve, key):
     right.plot(path["flow_t"], path["flow_b"], color=COLORS[0])
     right.plot(path["ref_t"], path["ref_b"], "k--", label=r"$t^{1/4}$")
     right.set(xscale="log", yscale="log", xlabel="time $t$", ylabel="scale $b$")
+    right.set_yticks(path["b_ticks"], [f"{v:g}" for v in path["b_ticks"]])
+    right.minorticks_off()
     right.legend(loc="upper left")
     prior, b0, step, _ = key.split("|")
     fig.suptitle(
