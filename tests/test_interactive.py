@@ -8,6 +8,7 @@ check what the build writes: the expected values, portable HTML, the PDF's rende
 """
 
 import base64
+import functools
 import importlib.util
 import json
 import re
@@ -17,8 +18,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from stumplib import head, symmetrization, tasks, training
+from stumplib import dynamics, head, symmetrization, tasks, training
 from stumplib.book import interactive, live_portrait, playground
+from stumplib.symbolic import dynamics as sd
 
 EXT = Path(__file__).resolve().parents[1] / "book" / "_ext"
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -141,6 +143,7 @@ def test_portrait_figure_selects_among_precomputed_paths():
         "ref_t": [1.0, 10.0],
         "ref_b": [20.0, 30.0],
         "law": "law",
+        "b_ticks": [20.0, 30.0],
     }
     keys = [
         f"{p}|{b0:g}|{c:g}|{rule}"
@@ -163,6 +166,36 @@ def test_portrait_figure_selects_among_precomputed_paths():
     assert all(k in html for k in keys)
     assert "Precomputed when the book was built" in html
     assert figure_.png()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "ticks"),
+    [
+        (10.0, 400.0, [10.0, 20.0, 50.0, 100.0, 200.0]),
+        (20.0, 80.0, [20.0, 50.0]),
+        (25.0, 45.0, [30.0, 40.0]),
+        (37.0, 40.0, [37.0, 40.0]),
+    ],
+)
+def test_scale_ticks_label_every_range(low, high, ticks):
+    got = live_portrait._scale_ticks(low, high)
+    assert got == ticks
+    assert len(got) >= 2 and all(low * 0.95 <= t <= high * 1.05 for t in got)
+
+
+def test_scale_ticks_reject_an_empty_range():
+    with pytest.raises(ValueError, match="low < high"):
+        live_portrait._scale_ticks(40.0, 37.0)
+
+
+def test_portrait_hides_the_one_heads_curves_for_the_mirror_average():
+    js = live_portrait._PORTRAIT_JS
+    assert "own ? c.valley : []" in js and "own ? c.slow : []" in js
+    assert "b_ticker.ticks = p.b_ticks" in js
+
+
+def test_portrait_offers_the_books_start():
+    assert live_portrait.PORTRAIT_STARTS[1] == 20.0
 
 
 def load_extension():
@@ -192,3 +225,34 @@ def test_extension_copies_bokehjs_into_static(tmp_path):
     ext.copy_bokeh(app, None)
     names = sorted(p.name for p in (tmp_path / "_static" / "bokeh").iterdir())
     assert names == sorted(n for _, n in ext.bokeh_assets())
+
+
+@functools.cache
+def _slow_curve(lo, hi):
+    expansion = sd.interior_expansion(lo, hi) if lo > 0 else sd.full_expansion()
+    reduction = sd.reduce_flow(expansion)
+    return functools.partial(
+        dynamics.slow_curve,
+        p=float(expansion.p),
+        m=float(expansion.m),
+        xi0=float(reduction.xi0),
+        xi1=float(reduction.xi1),
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("b0", live_portrait.PORTRAIT_STARTS)
+@pytest.mark.parametrize("rule", live_portrait.HEADS)
+@pytest.mark.parametrize("prior", list(live_portrait.PORTRAIT_PRIORS.values()))
+def test_portrait_largest_step_decreases_the_loss_without_zigzag(prior, rule, b0):
+    # what chapter 4 says of the largest step offered: the loss decreases at every
+    # step, and the iterates cross the one head's slow curve at most once
+    lo, hi = prior
+    c = max(live_portrait.PORTRAIT_STEPS)
+    gd = live_portrait._portrait_item(("descent", lo, hi, b0, rule, c, 30))
+    assert np.all(np.diff(gd.loss) <= 1e-15 * gd.loss[:-1])
+    if rule == "head":
+        offset = gd.a - _slow_curve(lo, hi)(gd.b)
+        # beyond 0.05, the two-term curve's accuracy at b ~ 10 (it settles within)
+        side = np.sign(offset[np.abs(offset) > 0.05])
+        assert np.sum(side[1:] != side[:-1]) <= 1

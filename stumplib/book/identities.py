@@ -10,7 +10,7 @@ import sympy as sp
 from . import claims
 
 
-def check(claim_id, derived, closed, what):
+def check(claim_id, derived, closed, what, *, key=None, sides=None):
     """Check that ``derived - closed`` simplifies to exactly zero, and show the line.
 
     Parameters
@@ -21,6 +21,12 @@ def check(claim_id, derived, closed, what):
         What the derivation gave, and the closed form stated on the page.
     what : str
         The quantity, in words (the statement reads ``SymPy: <what> = <closed>``).
+    key : str, optional
+        The check's key, as for :func:`stumplib.book.claims.check`.
+    sides : tuple of str, optional
+        Where the derived and the closed form come from, as for
+        :func:`stumplib.book.claims.check`: the closed form must be obtained
+        independently of the derivation (typed from the page, not read back from it).
 
     Returns
     -------
@@ -43,4 +49,6 @@ def check(claim_id, derived, closed, what):
         f"SymPy: {what} = {sp.sstr(closed)} (the derived expression minus this "
         "closed form simplifies to 0)",
         evidence="exact",
+        key=key,
+        sides=sides,
     )

@@ -42,10 +42,57 @@ from .interactive import COLORS, Interactive, book_axes, on_ready
 DIGITS = 5
 #: The priors of the phase portrait, by label, as (lo, hi).
 PORTRAIT_PRIORS = {"U[0.1, 0.9]": (0.1, 0.9), "U[0, 1]": (0.0, 1.0)}
-#: Starting scales b0 and steps (multiples of 1/lambda_max at the start).
-PORTRAIT_STARTS = (10.0, 40.0)
-PORTRAIT_STEPS = (0.5, 1.0, 1.8)
+#: Starting scales b0 (the figure opens at the second, the book's 20) and steps
+#: (multiples of 1/lambda_max at the start: short, near the quadratic stability limit
+#: 2/lambda_max, and three times that limit, which overshoots the slow curve once and
+#: still decreases the loss at every step from each start offered).
+PORTRAIT_STARTS = (10.0, 20.0, 40.0)
+PORTRAIT_STEPS = (0.5, 1.8, 6.0)
 HEADS = ("head", "average")
+
+
+#: Candidate tick values of the scale axes; :func:`_scale_ticks` keeps those it needs.
+_TICKS = (1, 1.5, 2, 3, 4, 5, 7)
+
+
+def _scale_ticks(low, high):
+    """Tick values for a logarithmic axis of the scale ``b`` over ``[low, high]``.
+
+    The 1-2-5 ticks of each decade when at least two of them fall in the range, else a
+    denser set (1, 1.5, 2, 3, 4, 5, 7 per decade), else ``low`` and ``high`` rounded
+    to two significant digits: the axis always shows two labelled ticks or more, even
+    over a range as narrow as b = 37..40.
+
+    Parameters
+    ----------
+    low, high : float
+        The range, ``0 < low < high``.
+
+    Returns
+    -------
+    list of float
+
+    Examples
+    --------
+    >>> _scale_ticks(10.0, 400.0)
+    [10.0, 20.0, 50.0, 100.0, 200.0]
+    >>> _scale_ticks(37.0, 40.0)
+    [37.0, 40.0]
+    """
+    low, high = float(low), float(high)
+    if not 0 < low < high:
+        raise ValueError(f"need 0 < low < high (got {low:g}, {high:g})")
+    decades = range(int(np.floor(np.log10(low))), int(np.ceil(np.log10(high))) + 1)
+    for mantissas in ((1, 2, 5), _TICKS):
+        ticks = [
+            float(f"{m * 10.0**d:.3g}")
+            for d in decades
+            for m in mantissas
+            if low * (1 - 1e-9) <= m * 10.0**d <= high * (1 + 1e-9)
+        ]
+        if len(ticks) >= 2:
+            return ticks
+    return [float(f"{low:.2g}"), float(f"{high:.2g}")]
 
 
 def _rounded(values, digits=DIGITS):
@@ -122,8 +169,11 @@ descent.data = {b: p.gd_b, offset: p.gd_offset, t: p.gd_t};
 start_point.data = {b: [p.flow_b[0]], offset: [p.flow_offset[0]],
                     t: [p.flow_t[0]]};
 const c = CURVES[PRIORS[prior.active]];
-valley.data = {b: c.b, offset: c.valley};
-slow.data = {b: c.b, offset: c.slow};
+// the valley and the slow curve are the one head's: hidden for the mirror average
+const own = !symmetrized.active;
+valley.data = {b: own ? c.b : [], offset: own ? c.valley : []};
+slow.data = {b: own ? c.b : [], offset: own ? c.slow : []};
+b_ticker.ticks = p.b_ticks;
 reference.data = {t: p.ref_t, b: p.ref_b};
 readout.text = `<b>${PRIORS[prior.active]}</b>, ${
   symmetrized.active ? "mirror-averaged head" : "one head"}, b0 = ${
@@ -131,7 +181,7 @@ readout.text = `<b>${PRIORS[prior.active]}</b>, ${
   p.eta}: b reaches ${p.flow_b[p.flow_b.length - 1]} at t = 10<sup>${
   Math.log10(p.flow_t[p.flow_t.length - 1])}</sup>; ${p.law}${
   c.valley.length ? "" : "; no finite valley under U[0, 1]"}${
-  symmetrized.active ? " (valley and slow curve: the one head's)" : ""}.`;
+  symmetrized.active ? " (the one head's valley and slow curve hidden)" : ""}.`;
 """
 
 
@@ -176,7 +226,8 @@ def phase_portrait(
     starts : sequence of float
         Starting scales ``b0``, two or more (the figure opens at the second).
     steps : sequence of float
-        Step factors ``c`` (GD is stable for ``c < 2`` near the start), two or more.
+        Step factors ``c``, two or more (for a quadratic GD is stable for ``c < 2``;
+        at the uncalibrated start the loss still decreases for far larger ``c``).
     t_max : float
         End of the flows.
     points : int
@@ -242,9 +293,14 @@ def phase_portrait(
                 else (
                     "b grows like t^(1/5) (guide: dashed)"
                     if lo == 0
-                    else "b grows like log t: no power law"
+                    else "the law is b ~ log t (no power law)"
                 )
             )
+            if b_end < b0:  # still calibrating: say what the plot shows
+                law = (
+                    f"b has not grown by t = {t_end:.0e}: it falls from {b0:g} to "
+                    f"{b_end:.3g} while the offset calibrates ({law}, later)"
+                )
             key = "|".join([labels[(lo, hi)], f"{b0:g}", f"{c:g}", rule])
             paths[key] = {
                 "flow_b": _rounded(flow.b[keep]),
@@ -257,6 +313,7 @@ def phase_portrait(
                 "ref_t": _rounded(ref_t) if exponent else [],
                 "ref_b": _rounded(ref_b) if exponent else [],
                 "law": law,
+                "b_ticks": _scale_ticks(min(flow.b[keep]), max(flow.b[keep])),
             }
     return _portrait_figure(paths, curves, starts, steps, gd_steps, t_max)
 
@@ -286,7 +343,7 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
         sizing_mode="stretch_width",
         x_axis_type="log",
         x_axis_label="scale b",
-        y_axis_label="offset a − p·b  (p = hi)",
+        y_axis_label="slow-curve offset a − p·b  (p = hi)",
         tools="",
         toolbar_location=None,
         name="portrait-offset",
@@ -347,7 +404,8 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
     for plot in (left, right):
         book_axes(plot)
     left.xaxis.ticker = FixedTicker(ticks=[5, 10, 20, 50, 100, 200, 500])
-    right.yaxis.ticker = FixedTicker(ticks=[5, 10, 20, 50, 100, 200, 500])
+    b_ticker = FixedTicker(ticks=[5, 10, 20, 50, 100, 200, 500])
+    right.yaxis.ticker = b_ticker
 
     callback = CustomJS(
         args=dict(
@@ -358,6 +416,7 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
             STEPS=[f"{c:g}" for c in steps],
             symmetrized=symmetrized,
             readout=readout,
+            b_ticker=b_ticker,
             **controls,
             **sources,
         ),
@@ -450,11 +509,13 @@ def _static_portrait(path, curve, key):
         markersize=2.5,
         label="GD steps",
     )
-    left.set(xscale="log", xlabel="scale $b$", ylabel=r"offset $a-p\,b$")
+    left.set(xscale="log", xlabel="scale $b$", ylabel=r"slow-curve offset $a-p\,b$")
     left.legend(loc="lower right")
     right.plot(path["flow_t"], path["flow_b"], color=COLORS[0])
     right.plot(path["ref_t"], path["ref_b"], "k--", label=r"$t^{1/4}$")
     right.set(xscale="log", yscale="log", xlabel="time $t$", ylabel="scale $b$")
+    right.set_yticks(path["b_ticks"], [f"{v:g}" for v in path["b_ticks"]])
+    right.minorticks_off()
     right.legend(loc="upper left")
     prior, b0, step, _ = key.split("|")
     fig.suptitle(
