@@ -410,10 +410,6 @@ NEEDS_SIDES = ("exact", "asymptotic", "numerical")
 #: was written (their owners are adding them): remove a name once its notebook is
 #: re-stored with ``sides=`` on every check; remove the set and its mark when empty.
 WITHOUT_SIDES = {
-    "04-coordinated-divergence",
-    "07-boundary-and-symmetrization",
-    "appendix-b-divergence-checks",
-    "appendix-d-symmetrization-checks",
     "appendix-past-freeze",
     "appendix-shapes",
     "appendix-starts",
