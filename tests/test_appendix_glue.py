@@ -38,3 +38,10 @@ def test_shapes_grid_spans_one_eighth_to_eight(name, bound):
 def test_shape_ratios_are_ordered():
     values = glued("appendix-shapes.ipynb")
     assert float(values["shape_ratio_lo"]) < 1 < float(values["shape_ratio_hi"])
+
+
+def test_shapes_wide_side_rises_and_deep_test_is_start_free():
+    values = glued("appendix-shapes.ipynb")
+    slope, se = float(values["shape_wide_k_slope"]), float(values["shape_wide_k_se"])
+    assert slope > 2 * se > 0  # error*(m∧n) rises at a fixed m/n > 1: not 1/(m∧n)
+    assert "shape_n_free_slope" in values and "shape_n_free_se" in values
