@@ -6,7 +6,11 @@ certified step (:func:`stumplib.shapes.freeze_shapes`), one ``m ∧ n`` after an
 it ends (a size the file holds is skipped, so a cut run resumes);
 ``python tools/appendix_data.py past`` runs small corpora at the certified constant
 step far past the freeze (:func:`stumplib.past_freeze.run_far`) and writes
-``stumplib/book/data/past-far.json``.
+``stumplib/book/data/past-far.json``; ``python tools/appendix_data.py plain [size]``
+continues those runs by plain gradient descent at a larger, uncertified constant step
+(:func:`stumplib.past_freeze.plain_descent`, :data:`PLAIN_RUNS`) from their last
+iterate, and adds them to that file under ``plain`` (one entry a size, each with its
+own command, commit and date; a size the file holds is skipped).
 Each file carries its command, the commit it ran from and the date; the pages read
 them with :func:`stumplib.book.full_data.load` and replay a subset live.
 """
@@ -42,6 +46,9 @@ SHAPE_SIZES = (
 PAST_SIZES = ((32, 32), (64, 64))
 PAST_CORPORA = 8
 PAST_STEPS = 100_000
+#: Plain descent past the stored runs: (size index, constant step, steps). Uncertified:
+#: q = eta lambda_max is far above 2/9 at the start for some corpora.
+PLAIN_RUNS = ((0, 4000.0, 150_000), (1, 16000.0, 150_000))
 
 
 def provenance(target):
@@ -86,7 +93,40 @@ def past_data():
     full_data.save(full_data.DATA / "past-far.json", data)
 
 
+def plain_data(only=None):
+    """Add the plain descents of :data:`PLAIN_RUNS` (or size ``only``) to past-far."""
+    path = full_data.DATA / "past-far.json"
+    for index, eta, steps in PLAIN_RUNS:
+        data = full_data.load(path)  # re-read: another size may have been added
+        done = {entry["index"] for entry in data.get("plain", [])}
+        if index in done or (only is not None and index != only):
+            continue
+        run = data["runs"][index]
+        starts = np.column_stack([np.array(run["a"])[:, -1], np.array(run["b"])[:, -1]])
+        seed = tuple(data["seed"])
+        out = past_freeze.plain_descent(
+            tuple(run["shape"]), PRIOR, seed, index, starts, eta, steps
+        )
+        entry = dict(
+            provenance("past-far-data"),
+            command=f"python tools/appendix_data.py plain {index}",
+            index=index,
+            **lists(out),
+        )
+        data = full_data.load(path)
+        data["plain"] = sorted(
+            [*data.get("plain", []), entry], key=lambda e: e["index"]
+        )
+        full_data.save(path, data)
+        print(f"plain descent, size {index}: {len(starts)} corpora", flush=True)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=("shapes", "past"))
-    {"shapes": shapes_data, "past": past_data}[parser.parse_args().what]()
+    parser.add_argument("what", choices=("shapes", "past", "plain"))
+    parser.add_argument("size", nargs="?", type=int, default=None)
+    args = parser.parse_args()
+    if args.what == "plain":
+        plain_data(args.size)
+    else:
+        {"shapes": shapes_data, "past": past_data}[args.what]()
