@@ -52,6 +52,7 @@ from stumplib import (
     risk_checks,
     shapes,
     sparse_corpus,
+    starts,
     sweep,
     symmetrization,
     tasks,
@@ -518,6 +519,9 @@ CALLS = [
         dict(shape=(4, 4), prior=PRIOR, corpora=1, seed=0, index=0, factors=[1.0]),
     ),
     (past_freeze.rms_error, dict(a=4.0, b=4.0, prior=PRIOR)),
+    (starts.rule_corpus, dict(m=4, n=4, prior=PRIOR, rng=0)),
+    (starts.start_step, dict(theta0=(3.0, 3.0), prior=PRIOR)),
+    (starts.freeze_from, dict(corpus=CORPUS, prior=PRIOR, theta0=(4.0, 4.0))),
     (
         past_freeze.plain_descent,
         dict(
@@ -642,6 +646,7 @@ NO_NUMERIC_INPUT = {
     past_freeze.FarRun: _RESULT,
     past_freeze.ValleyErrors: _RESULT,
     past_freeze.PlainRuns: _RESULT,
+    starts.StartFreeze: _RESULT,
     past_freeze.valley_rms: "takes ValleyErrors made by valley_errors (TypeError)",
     shapes.Shapes: _RESULT,
     shapes.Corpora: _RESULT,
