@@ -58,11 +58,13 @@ SHAPE_SIZES = (
 PAST_SIZES = ((32, 32), (64, 64))
 PAST_CORPORA = 8
 PAST_STEPS = 100_000
-#: Plain descent past the stored runs: (size index, constant step, steps). Uncertified:
+#: Plain descent past the stored runs: (size index, constant step, steps, corpora, the
+#: first of the size's; 4 at m = n = 64, where a corpus takes minutes on a loaded
+#: machine). Uncertified:
 #: q = eta lambda_max is far above 2/9 at the start for some corpora. At m = n = 64 a
 #: step 16000 (tried first) stopped one corpus of 8 (its loss rose above twice its
 #: start's); 8000 is used.
-PLAIN_RUNS = ((0, 4000.0, 150_000), (1, 8000.0, 150_000))
+PLAIN_RUNS = ((0, 4000.0, 150_000, 8), (1, 8000.0, 150_000, 4))
 
 #: Appendix G: (m = n, index in chapter 6's ladder, corpora, chapter 6's seed).
 START_SIZE = (560, 1, 3, (6, 2))
@@ -122,16 +124,16 @@ def past_data():
 def plain_data(only=None):
     """Add the plain descents of :data:`PLAIN_RUNS` (or size ``only``) to past-far."""
     path = full_data.DATA / "past-far.json"
-    for index, eta, steps in PLAIN_RUNS:
+    for index, eta, steps, corpora in PLAIN_RUNS:
         data = full_data.load(path)  # re-read: another size may have been added
         done = {entry["index"] for entry in data.get("plain", [])}
         if index in done or (only is not None and index != only):
             continue
         run = data["runs"][index]
-        starts = np.column_stack([np.array(run["a"])[:, -1], np.array(run["b"])[:, -1]])
+        ends = np.column_stack([np.array(run["a"])[:, -1], np.array(run["b"])[:, -1]])
         seed = tuple(data["seed"])
         out = past_freeze.plain_descent(
-            tuple(run["shape"]), PRIOR, seed, index, starts, eta, steps
+            tuple(run["shape"]), PRIOR, seed, index, ends[:corpora], eta, steps
         )
         entry = dict(
             provenance("past-far-data"),
@@ -144,7 +146,7 @@ def plain_data(only=None):
             [*data.get("plain", []), entry], key=lambda e: e["index"]
         )
         full_data.save(path, data)
-        print(f"plain descent, size {index}: {len(starts)} corpora", flush=True)
+        print(f"plain descent, size {index}: {corpora} corpora", flush=True)
 
 
 def starts_data():
