@@ -18,6 +18,11 @@ order ``s_j^2`` that no gain elsewhere repays. Hence (:func:`collapse_points`)
 ``c = max_j (x+_j - x-_j)``. A fresh threshold on an infinitely long context (smallest
 example 0) collapses when ``a < b s``, i.e. for ``s > c``: the share of the prior
 lost far past the freeze is ``(hi - c)_+ / (hi - lo)``.
+
+The root mean square over the prior (:func:`rms_error`, :func:`valley_rms`) weighs that
+lost stretch, where the error is of order ``s``, by its square. :func:`plain_descent`
+continues runs by plain constant-step descent (no rule, no certificate) at any step, to
+see the collapse without the valley and to test the valley where it happens.
 """
 
 from typing import NamedTuple
