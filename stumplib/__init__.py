@@ -51,6 +51,8 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     far past the freeze at the certified constant step: corpus valleys, collapse points
 ``shapes``
     certified freezes over a grid of corpus shapes m / n at one m ∧ n
+``starts``
+    the corpus rule's certified freeze from other starts, on the rule's own corpus
 ``sweep``
     sweeps in parallel over cores (joblib) or a Dask cluster, identical to serial
 ``progress``

@@ -18,6 +18,11 @@ order ``s_j^2`` that no gain elsewhere repays. Hence (:func:`collapse_points`)
 ``c = max_j (x+_j - x-_j)``. A fresh threshold on an infinitely long context (smallest
 example 0) collapses when ``a < b s``, i.e. for ``s > c``: the share of the prior
 lost far past the freeze is ``(hi - c)_+ / (hi - lo)``.
+
+The root mean square over the prior (:func:`rms_error`, :func:`valley_rms`) weighs that
+lost stretch, where the error is of order ``s``, by its square. :func:`plain_descent`
+continues runs by plain constant-step descent (no rule, no certificate) at any step, to
+see the collapse without the valley and to test the valley where it happens.
 """
 
 from typing import NamedTuple
@@ -25,7 +30,16 @@ from typing import NamedTuple
 import numpy as np
 from scipy.optimize import brentq
 
-from . import calibration, corpus_rule, population, pretraining, tasks, validation
+from . import (
+    calibration,
+    corpus_rule,
+    descent_lemma,
+    population,
+    pretraining,
+    tasks,
+    training,
+    validation,
+)
 from .corpus import Corpus, noise_ratio
 
 #: Thresholds at which the heads are evaluated one by one.
@@ -483,3 +497,195 @@ def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESH
     prior_error, lost = np.full(a.shape, np.nan), np.full(a.shape, np.nan)
     prior_error[ok], lost[ok] = averaged_error(a[ok], bb[ok], prior)
     return ValleyErrors((m, n), factors, a, error, prior_error, lost, s_max)
+
+
+@validation.constrained(
+    _broadcast, a=validation.Finite(), b=validation.Finite(), prior=_UNIFORM
+)
+def rms_error(a, b, prior):
+    """Root-mean-square fresh-context error over the prior.
+
+    On infinitely long fresh contexts: the square root of the mean of
+    ``(s_hat_inf(s) - s)^2`` over the prior ``U[lo, hi]`` (midpoint rule,
+    :data:`PRIOR_POINTS` points). Unlike the mean of ``|s_hat_inf(s) - s|``
+    (:func:`averaged_error`) it weighs a collapsed stretch of the prior, where the
+    error is of order ``s``, by its square.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Head parameters (broadcast together), ``b > 0``.
+    prior : tasks.Uniform
+        ``U[lo, hi]``.
+
+    Returns
+    -------
+    ndarray
+        Of the broadcast shape of ``a`` and ``b``.
+
+    Examples
+    --------
+    >>> from stumplib import calibration, tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> a = calibration.a_star(40.0, prior)
+    >>> rms = rms_error(a, 40.0, prior)
+    >>> bool(averaged_error(a, 40.0, prior)[0] <= rms < 0.04)
+    True
+    """
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
+    lo, hi = prior.lo, prior.hi
+    grid = lo + (hi - lo) * (np.arange(PRIOR_POINTS) + 0.5) / PRIOR_POINTS
+    off = population.residual(a[..., None], b[..., None], grid)[0]
+    return np.sqrt(np.mean(off**2, axis=-1))
+
+
+@validation.constrained(
+    valley=validation.Instance(ValleyErrors), prior=_UNIFORM
+)  # fmt: skip
+def valley_rms(valley, prior):
+    """:func:`rms_error` along the valleys of :func:`valley_errors`, shape ``(R, J)``.
+
+    NaN where the valley was not found (as ``valley.prior_error``).
+
+    Parameters
+    ----------
+    valley : ValleyErrors
+        The valleys.
+    prior : tasks.Uniform
+        The prior they were drawn from.
+
+    Returns
+    -------
+    ndarray, shape (R, J)
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> out = valley_errors((32, 32), prior, 1, 1, 0, [1, 4])
+    >>> rms = valley_rms(out, prior)
+    >>> rms.shape, bool(np.all(rms >= out.prior_error))
+    ((1, 2), True)
+    """
+    b = np.broadcast_to(valley.factors * min(valley.shape), valley.a.shape)
+    ok = ~np.isnan(valley.a)
+    out = np.full(valley.a.shape, np.nan)
+    out[ok] = rms_error(valley.a[ok], b[ok], prior)
+    return out
+
+
+class PlainRuns(NamedTuple):
+    """Plain constant-step gradient descent on corpora of one shape.
+
+    Parameters
+    ----------
+    shape : tuple of int
+        ``(m, n)``.
+    eta : float
+        The constant step.
+    q_start : ndarray, shape (R,)
+        ``eta`` times the population Hessian's largest eigenvalue at each start
+        (:func:`stumplib.descent_lemma.curvature`); the descent lemma certifies
+        ``q <= 2/9`` only.
+    steps : ndarray of int, shape (P,)
+        Steps of the recorded points (``training.log_steps``; 0 is the start).
+    a, b : ndarray, shape (R, P)
+        Parameters there (NaN for a run that failed).
+    failed : ndarray of bool, shape (R,)
+        Runs stopped by a non-finite state or a divergence
+        (:func:`stumplib.training.gradient_descent`).
+    """
+
+    shape: tuple
+    eta: float
+    q_start: np.ndarray
+    steps: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    failed: np.ndarray
+
+
+def _starts(values):
+    starts = values["starts"]
+    if starts.ndim != 2 or starts.shape[1] != 2 or not starts.shape[0]:
+        raise ValueError(
+            f"starts must be of shape (R, 2), one (a, b) a corpus (got {starts.shape})"
+        )
+    if np.any(starts[:, 1] <= 0):
+        raise ValueError("starts must have b > 0 in every row")
+
+
+@validation.constrained(
+    _starts,
+    shape=validation.Constraint(
+        _shape, ((None, TypeError), ((1, 1), ValueError), ((2, 0), ValueError))
+    ),
+    prior=_UNIFORM,
+    seed=validation.Seed(as_given=True),
+    index=validation.Integer(minimum=0),
+    starts=validation.Finite(),
+    eta=validation.PositiveScalar(),
+    steps=validation.Integer(),
+    points=validation.Integer(minimum=2),
+)
+def plain_descent(shape, prior, seed, index, starts, eta, steps, points=25):
+    """Plain constant-step gradient descent on the corpora of :func:`run_far`.
+
+    Corpus ``r`` of size ``index`` is drawn from ``stream(seed, index, r)``, ``r <
+    len(starts)``, and descends from ``starts[r]`` with the constant step ``eta`` for
+    ``steps`` steps (:func:`stumplib.training.corpus_descent`: one corpus at a time,
+    no noise rule, no certificate), recorded at ``training.log_steps(steps,
+    points)``. A run the descent stops (non-finite, or its loss above twice its
+    start's) is marked failed and kept as NaN, not dropped.
+
+    Parameters
+    ----------
+    shape : (int, int)
+        ``(m, n)``.
+    prior : tasks.Uniform
+        Threshold prior.
+    seed : int or tuple of int
+        The experiment's seed (as :func:`run_far`).
+    index : int
+        The size's index in :func:`run_far`'s ``sizes``.
+    starts : array_like, shape (R, 2)
+        ``(a, b)`` of each corpus's start, ``b > 0``.
+    eta : float
+        The constant step.
+    steps : int
+        Steps of every run.
+    points : int
+        Records, about (log-spaced).
+
+    Returns
+    -------
+    PlainRuns
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is invalid.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> prior = tasks.Uniform(0.1, 0.9)
+    >>> out = plain_descent((16, 16), prior, 1, 0, [[20.0, 20.0]], 100.0, 50, 3)
+    >>> out.steps.tolist(), bool(out.b[0, -1] > 20.0), bool(out.failed[0])
+    ([0, 6, 50], True, False)
+    """
+    m, n = shape
+    at = training.log_steps(steps, points)
+    R = starts.shape[0]
+    a, b = np.full((R, at.size), np.nan), np.full((R, at.size), np.nan)
+    failed = np.zeros(R, bool)
+    q = np.array([eta * descent_lemma.curvature(a0, b0, prior) for a0, b0 in starts])
+    for r, (a0, b0) in enumerate(starts):
+        corpus = Corpus.sample(m, n, prior, rng=pretraining.stream(seed, index, r))
+        try:
+            run = training.corpus_descent(corpus, (a0, b0), eta, steps, points)
+        except FloatingPointError:
+            failed[r] = True
+            continue
+        a[r], b[r] = run.a, run.b
+    return PlainRuns((m, n), float(eta), q, at, a, b, failed)

@@ -130,3 +130,69 @@ def test_run_far_rejects(kwargs, match):
     args = dict(sizes=[(4, 4)], prior=PRIOR, corpora=1, seed=0, steps=2, points=2)
     with pytest.raises(ValueError, match=match):
         past_freeze.run_far(**dict(args, **kwargs))
+
+
+def test_rms_error_is_the_root_mean_square_over_the_prior():
+    a, b = calibration.a_star(30.0, PRIOR), 30.0
+    grid = PRIOR.lo + (PRIOR.hi - PRIOR.lo) * (np.arange(20_000) + 0.5) / 20_000
+    off = population.residual(a, b, grid)[0]
+    assert past_freeze.rms_error(a, b, PRIOR) == pytest.approx(
+        np.sqrt(np.mean(off**2)), rel=1e-6
+    )
+    mean = past_freeze.averaged_error(a, b, PRIOR)[0]
+    assert mean <= past_freeze.rms_error(a, b, PRIOR)  # Jensen
+    # broadcasting: one value per (a, b)
+    assert past_freeze.rms_error([a, a], [b, b], PRIOR).shape == (2,)
+
+
+def test_rms_error_weighs_a_collapse_by_its_square():
+    """A head that has lost the prior above c: RMS ~ sqrt((hi^3 - c^3)/(3(hi-lo)))."""
+    b, c = 4000.0, 0.8
+    rms = float(past_freeze.rms_error(b * c, b, PRIOR))
+    floor = np.sqrt((PRIOR.hi**3 - c**3) / (3 * (PRIOR.hi - PRIOR.lo)))
+    assert rms == pytest.approx(floor, rel=0.05)
+    assert rms > 2 * float(past_freeze.averaged_error(b * c, b, PRIOR)[0])
+
+
+def test_valley_rms_matches_rms_error_along_the_valley():
+    out = past_freeze.valley_errors((16, 16), PRIOR, 2, (5, 2), 0, [1.0, 8.0])
+    rms = past_freeze.valley_rms(out, PRIOR)
+    b = out.factors * 16
+    assert rms.shape == (2, 2)
+    np.testing.assert_allclose(
+        rms[1], past_freeze.rms_error(out.a[1], b, PRIOR), rtol=1e-15
+    )
+    assert np.all(rms >= out.prior_error)
+
+
+def test_plain_descent_is_corpus_descent_from_each_start():
+    starts = np.array([[20.0, 21.0], [18.0, 19.0]])
+    out = past_freeze.plain_descent((12, 12), PRIOR, (5, 3), 1, starts, 50.0, 300, 5)
+    assert out.steps[0] == 0 and out.steps[-1] == 300
+    np.testing.assert_array_equal(out.a[:, 0], starts[:, 0])
+    corpus = Corpus.sample(12, 12, PRIOR, rng=pretraining.stream((5, 3), 1, 1))
+    follower, (a, b) = corpus.follow(), starts[1]
+    for _ in range(300):
+        _, g_a, g_b = follower.loss_and_gradient(a, b)
+        a, b = a - 50.0 * g_a, b - 50.0 * g_b
+    assert out.a[1, -1] == pytest.approx(a, rel=1e-12)
+    assert out.b[1, -1] == pytest.approx(b, rel=1e-12)
+    assert not out.failed.any() and np.all(out.q_start > 0)
+
+
+def test_plain_descent_keeps_a_failed_run_as_nan():
+    """A step far too large at a small scale diverges: marked, not dropped."""
+    out = past_freeze.plain_descent(
+        (8, 8), PRIOR, 1, 0, [[3.0, 2.5], [60.0, 60.0]], 3000.0, 50, 3
+    )
+    assert out.failed.tolist() == [True, False]
+    assert np.all(np.isnan(out.b[0])) and np.all(np.isfinite(out.b[1]))
+
+
+@pytest.mark.parametrize(
+    "starts, match",
+    [([[1.0, 2.0, 3.0]], "shape"), ([[1.0, -2.0]], "b > 0"), ([1.0, 2.0], "shape")],
+)
+def test_plain_descent_rejects_bad_starts(starts, match):
+    with pytest.raises(ValueError, match=match):
+        past_freeze.plain_descent((8, 8), PRIOR, 1, 0, starts, 1.0, 2, 2)
