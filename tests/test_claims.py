@@ -406,26 +406,11 @@ def test_only_strong_evidence_with_two_declared_sides_makes_a_sentence_reproduce
 BOOK = Path(__file__).resolve().parents[1] / "book"
 #: The kinds of evidence whose checks must say where their two values come from.
 NEEDS_SIDES = ("exact", "asymptotic", "numerical")
-#: The notebooks whose stored checks did not yet declare their sides when this test
-#: was written (their owners are adding them): remove a name once its notebook is
-#: re-stored with ``sides=`` on every check; remove the set and its mark when empty.
-WITHOUT_SIDES = {
-    "appendix-past-freeze",
-    "appendix-shapes",
-    "appendix-starts",
-}
 
 
-def _sides_case(path):
-    mark = pytest.mark.xfail(
-        path.stem in WITHOUT_SIDES,
-        reason=f"{path.stem} stores checks without sides= (being added)",
-        strict=False,
-    )
-    return pytest.param(path, id=path.stem, marks=mark)
-
-
-@pytest.mark.parametrize("path", [_sides_case(p) for p in sorted(BOOK.glob("*.ipynb"))])
+@pytest.mark.parametrize(
+    "path", [pytest.param(p, id=p.stem) for p in sorted(BOOK.glob("*.ipynb"))]
+)
 def test_every_check_that_is_evidence_declares_its_two_sides(path):
     """Each exact, asymptotic or numerical check in the stored outputs says where
     its measured and its expected value come from (two different computations)."""

@@ -199,27 +199,6 @@ def plumbing(cells):
     return found
 
 
-#: Notebooks that broke the hidden-cell rule when it was written (their owners are
-#: fixing them): each case is xfail, not strict; remove a name once its notebook passes.
-PLUMBING = {
-    "appendix-past-freeze",
-    "appendix-starts",
-}
-
-
-def _cases(known, reason):
-    return [
-        pytest.param(
-            p,
-            id=p.stem,
-            marks=[pytest.mark.xfail(reason=reason, strict=False)]
-            if p.stem in known
-            else [],
-        )
-        for p in CHAPTERS
-    ]
-
-
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in CHAPTERS])
 def test_no_visible_cell_uses_a_name_bound_only_in_a_hidden_cell(path):
     """Copying a page's visible cells in order runs: no NameError."""
@@ -227,9 +206,7 @@ def test_no_visible_cell_uses_a_name_bound_only_in_a_hidden_cell(path):
     assert not leaks, f"visible cells use names bound only in hidden cells: {leaks}"
 
 
-@pytest.mark.parametrize(
-    "path", _cases(PLUMBING, "a hidden cell held plumbing (being fixed)")
-)
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem) for p in CHAPTERS])
 def test_hidden_cells_only_check_glue_or_print(path):
     """A hidden cell shows the reader nothing of its code, so it may only report.
 
