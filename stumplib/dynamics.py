@@ -82,12 +82,44 @@ def reduced_time(b_start, b_end, kappa, e):
     ------
     ValueError
         If ``b + e`` is not positive on ``[b_start, b_end]``.
+
+    Notes
+    -----
+    The antiderivative is taken as ``b⁴/4 - e b³/3 + e² b²/2 - e³ b + e⁴ log|1 + b/e|``
+    (the one above less the constant ``e⁴ log|e|``), and where ``0 < b/e < 1/2``
+    (``e ≫ b``, where its terms cancel) as its series ``b⁴ Σ_j (-b/e)^(j+1) / (j + 5)``
+    (up to sign: ``b⁵/(5e) - b⁶/(6e²) + ...``), so that it keeps its relative accuracy
+    for every ``e``.
+
+    Examples
+    --------
+    >>> round(reduced_time(1.0, 2.0, 1.0, 0.0), 12)  # (2⁴ - 1⁴) / 1
+    15.0
+    >>> round(reduced_time(1.0, 2.0, 1.0, 1e4), 9)  # ≈ 4 (2⁵ - 1)/(5 e)
+    0.00247958
     """
     b = np.array([b_start, b_end], dtype=float)
-    antiderivative = (
-        b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * np.log(b + e)
-    )
+    if e == 0:
+        antiderivative = b**4 / 4
+    else:
+        antiderivative = np.array([_antiderivative(v, e) for v in b])
     return float(4 / kappa * (antiderivative[1] - antiderivative[0]))
+
+
+#: Terms of the series of :func:`_antiderivative` (``0.5**60`` is below rounding).
+_SERIES_TERMS = np.arange(60)
+
+
+def _antiderivative(b, e):
+    """``∫ b⁴ / (b + e) db`` at ``b`` (``e ≠ 0``, ``b + e > 0``), see reduced_time."""
+    x = b / e if abs(e) > b * 1e-300 else np.inf
+    if 0 < x < 0.5:
+        ratio = -x
+        return b**4 * float(
+            np.sum(-(ratio ** (_SERIES_TERMS + 1)) / (_SERIES_TERMS + 5))
+        )
+    log_ratio = np.log(b + e) - np.log(abs(e))  # log|1 + b/e|, also where b/e overflows
+    return b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * log_ratio
 
 
 class Phases(NamedTuple):
