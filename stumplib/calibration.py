@@ -264,9 +264,9 @@ def _loss_at_infinity(b, lo, hi):
     By ``t = b q`` for ``b > 1``, directly in ``q`` below.
     """
     if b > 1:
-        return (
-            1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))
-        ) / b**2
+        return (1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))) / (
+            b * b if b < 1e150 else np.inf
+        )  # b² overflows: the loss is 0 there
     q, w = quadrature.gauss_legendre(np.linspace(1 - hi, 1 - lo, 9))
     return float(w @ (q * moments.mean_fraction(b * q)) ** 2) / (hi - lo)
 

@@ -81,7 +81,8 @@ def reduced_time(b_start, b_end, kappa, e):
     Raises
     ------
     ValueError
-        If ``b + e`` is not positive on ``[b_start, b_end]``.
+        If ``b + e`` is not positive on ``[b_start, b_end]``, or the time is beyond
+        the floats (``b⁴/kappa`` above about 1e308).
 
     Notes
     -----
@@ -99,11 +100,18 @@ def reduced_time(b_start, b_end, kappa, e):
     0.00247958
     """
     b = np.array([b_start, b_end], dtype=float)
-    if e == 0:
-        antiderivative = b**4 / 4
-    else:
-        antiderivative = np.array([_antiderivative(v, e) for v in b])
-    return float(4 / kappa * (antiderivative[1] - antiderivative[0]))
+    with np.errstate(over="ignore", invalid="ignore"):
+        if e == 0:
+            antiderivative = b**4 / 4
+        else:
+            antiderivative = np.array([_antiderivative(v, e) for v in b])
+        time = 4 / kappa * (antiderivative[1] - antiderivative[0])
+    if not np.isfinite(time):
+        raise ValueError(
+            f"the time from b_start = {b_start:g} to b_end = {b_end:g} at kappa = "
+            f"{kappa:g} (about b⁴/kappa) is beyond the floats"
+        )
+    return float(time)
 
 
 #: Terms of the series of :func:`_antiderivative` (``0.5**60`` is below rounding).
@@ -564,6 +572,11 @@ class StableSteps(NamedTuple):
 
 def _one_shape_of_starts(values):
     validation.same_shape(values["a0"], values["b0"], ("a0", "b0"))
+    if values["a0"].ndim > 1:
+        raise ValueError(
+            f"a0 and b0 must be one start or a 1-D sequence of them (got shape "
+            f"{values['a0'].shape})"
+        )
 
 
 @validation.constrained(
@@ -593,7 +606,8 @@ def stable_steps(prior, a0, b0, steps=50, iterations=8):
     Raises
     ------
     ValueError
-        If a start is not finite or ``a0`` and ``b0`` differ in shape.
+        If a start is not finite, or ``a0`` and ``b0`` differ in shape or are not
+        one-dimensional.
     TypeError
         If ``prior`` is not a law with a density.
 

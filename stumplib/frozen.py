@@ -199,7 +199,13 @@ def fresh_errors(
             est = prepared.summaries(a[i], b[i])[0]
             heads[:, i, j] = _rms((est - s) ** 2)
         for name, rule in rules.items():
-            out[name][:, j] = _rms((rule(x, y) - s) ** 2)
+            estimate = np.asarray(rule(x, y))
+            if estimate.shape != s.shape:
+                raise ValueError(
+                    f"rules[{name!r}] must return one estimate per context, shape "
+                    f"{s.shape} (got {estimate.shape})"
+                )
+            out[name][:, j] = _rms((estimate - s) ** 2)
     return FreshErrors(Errors(*heads), {name: Errors(*v) for name, v in out.items()})
 
 
@@ -348,7 +354,17 @@ class Localization(NamedTuple):
     tilt: float
 
 
+def _thresholds(values):
+    thresholds = values["thresholds"]
+    if thresholds.ndim > 1 or not thresholds.size:
+        raise ValueError(
+            f"thresholds must be one threshold or a non-empty 1-D sequence (got shape "
+            f"{thresholds.shape})"
+        )
+
+
 @validation.constrained(
+    _thresholds,
     a=validation.Scalar(),
     b=validation.Scalar(),
     seed=validation.Seed(),

@@ -56,6 +56,10 @@ SUMMARY = validation.Constraint(
 def _broadcastable(values):
     names = [f"{n}[{i}]" for n in ("neg", "pos") for i in range(3)]
     validation.broadcastable([*values["neg"], *values["pos"]], names)
+    if np.any((values["neg"][0] == -np.inf) & (values["pos"][0] == -np.inf)):
+        raise ValueError(
+            "neg and pos are both empty (log mass -inf) somewhere: no estimate there"
+        )
 
 
 @validation.constrained(_broadcastable, neg=SUMMARY, pos=SUMMARY)
@@ -76,8 +80,8 @@ def combine(neg, pos):
     Raises
     ------
     ValueError
-        If a summary is not a triple, its log mass is NaN or ``+inf``, or its offset or
-        variance is not finite for a non-empty class.
+        If a summary is not a triple, its log mass is NaN or ``+inf``, its offset or
+        variance is not finite for a non-empty class, or both classes are empty.
 
     Examples
     --------

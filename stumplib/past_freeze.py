@@ -340,7 +340,7 @@ def _broadcast(values):
 
 
 @validation.constrained(
-    _broadcast, a=validation.Finite(), b=validation.Finite(), prior=_UNIFORM
+    _broadcast, a=validation.Finite(), b=validation.Positive(), prior=_UNIFORM
 )
 def averaged_error(a, b, prior):
     """Prior-averaged fresh-context error, and the share of the prior collapsed.
@@ -420,7 +420,16 @@ def _increasing(values):
         raise ValueError("factors must be an increasing 1-D sequence")
 
 
+def _factors(values):
+    factors = values["factors"]
+    if factors.ndim != 1 or not factors.size:
+        raise ValueError(
+            f"factors must be a non-empty 1-D sequence (got shape {factors.shape})"
+        )
+
+
 @validation.constrained(
+    _factors,
     _increasing,
     shape=validation.Constraint(
         _shape, ((None, TypeError), ((1, 1), ValueError), ((2, 0), ValueError))

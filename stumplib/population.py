@@ -694,11 +694,15 @@ def squared_error(weights, r, r_a, r_b):
     root = np.sqrt(np.abs(weights))
     sign = np.sign(weights)
     rw = root * r
-    return (
-        float(sign @ rw**2),
-        float(2 * sign @ (rw * (root * r_a))),
-        float(2 * sign @ (rw * (root * r_b))),
-    )
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = (
+            sign @ rw**2,
+            2 * sign @ (rw * (root * r_a)),
+            2 * sign @ (rw * (root * r_b)),
+        )
+    if not np.isfinite(sums).all():
+        raise ValueError("r with weights: the weighted sums are beyond the floats")
+    return tuple(float(v) for v in sums)
 
 
 @validation.constrained(**_POINT_AND_PRIOR, **_LAW_OF_FEATURES)

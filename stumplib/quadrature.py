@@ -264,7 +264,7 @@ def gauss_legendre_rows(g, h):
     half = 0.5 * width[..., None]
     nodes = left[..., None] + half * (_GL_X + 1.0)
     complements = h[..., 1:, None] + half * (1.0 - _GL_X)
-    shape = (*g.shape[:-1], -1)
+    shape = (*g.shape[:-1], (g.shape[-1] - 1) * NODES_PER_PANEL)  # an empty batch too
     return (
         nodes.reshape(shape),
         complements.reshape(shape),

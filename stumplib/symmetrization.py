@@ -577,7 +577,10 @@ def evidence_residual(a, b, s, q=None):
         tilt = np.tanh(0.5 * gap)  # 2w - 1
         spread = 2.0 / b - head.eps - mirror.eps  # d r / d w
         r = tilt / b - w * head.eps + (1 - w) * mirror.eps
-        r_b = w_b * spread - tilt / b**2 - w * head.eps_b + (1 - w) * mirror.eps_b
+        with np.errstate(over="ignore"):  # b² beyond the floats: the term is 0
+            r_b = (
+                w_b * spread - tilt / (b * b) - w * head.eps_b + (1 - w) * mirror.eps_b
+            )
     else:
         spread = -head.eps - mirror.eps
         r = -w * head.eps + (1 - w) * mirror.eps
@@ -687,7 +690,13 @@ def loss_and_gradient(a, b, prior, rule="average"):
     return population.squared_error.unchecked(w, *RESIDUALS[rule](a, b, s, q))
 
 
+def _relative_tolerance(values):
+    if not values["rtol"] < 1:
+        raise ValueError(f"rtol must lie in (0, 1) (got {values['rtol']:g})")
+
+
 @validation.constrained(
+    _relative_tolerance,
     t_max=T_MAX,
     points=validation.Integer(minimum=2),
     rtol=validation.PositiveScalar(),

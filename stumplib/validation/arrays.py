@@ -38,7 +38,10 @@ def real(value, name):
     if type(value) is np.ndarray and value.dtype == _FLOAT:  # the common case, fast
         return value
     if isinstance(value, numbers.Real) and not isinstance(value, np.ndarray):
-        return np.asarray(float(value))
+        try:
+            return np.asarray(float(value))
+        except OverflowError:
+            raise ValueError(f"{name} is a number beyond the floats") from None
     if value is None or isinstance(value, (str, bytes)):
         raise TypeError(
             f"{name} must be a real number or an array of them "
@@ -50,6 +53,15 @@ def real(value, name):
         raise ValueError(
             f"{name} must be a rectangular array of real numbers ({err})"
         ) from None
+    if (
+        arr.dtype == object
+        and not isinstance(value, np.ndarray)
+        and all(type(v) in (int, float) for v in arr.ravel().tolist())
+    ):  # a list holding Python ints beyond int64 (10**30): real numbers all the same
+        try:
+            arr = arr.astype(float)
+        except OverflowError:
+            raise ValueError(f"{name} holds a number beyond the floats") from None
     if arr.dtype.kind not in _REAL_KINDS:
         raise TypeError(
             f"{name} must hold real numbers "
