@@ -68,6 +68,21 @@ _DRAW = dict(size=SIZE, rng=validation.Rng())
 _AT = dict(s=validation.Finite(), q=validation.Finite(optional=True))
 
 
+def _complement(values):
+    """A joint check: a given ``q`` is ``1 - s``, of its shape, to rounding.
+
+    Only where both lie in [0, 1]: outside, the density vanishes, or the caller has
+    kept a node off an end.
+    """
+    s, q = values["s"], values["q"]
+    if q is None:
+        return
+    validation.same_shape(s, q, ("s", "q"))
+    inside = (s >= 0) & (s <= 1) & (q >= 0) & (q <= 1)
+    if np.any(inside & (np.abs(s + q - 1.0) > 4 * np.finfo(float).eps)):
+        raise ValueError("q must be 1 - s (to rounding)")
+
+
 @dataclass(frozen=True)
 class Uniform:
     """Uniform law on ``[lo, hi]`` within [0, 1] (a threshold prior or a feature law).
@@ -146,7 +161,7 @@ class Uniform:
         """
         return np.random.default_rng(rng).uniform(self.lo, self.hi, size)
 
-    @validation.constrained(**_AT)
+    @validation.constrained(_complement, **_AT)
     def density(self, s, q=None):
         """Density at ``s`` (``q = 1 - s`` may be given exactly; unused here).
 
@@ -158,7 +173,7 @@ class Uniform:
         s = np.asarray(s, dtype=float)
         return np.where((s >= self.lo) & (s <= self.hi), 1.0 / (self.hi - self.lo), 0.0)
 
-    @validation.constrained(**_AT)
+    @validation.constrained(_complement, **_AT)
     def log_density(self, s, q=None):
         """Log density at ``s`` (``-inf`` outside ``[lo, hi]``).
 
@@ -260,7 +275,7 @@ class Beta:
         """
         return np.random.default_rng(rng).beta(self.alpha, self.beta, size)
 
-    @validation.constrained(**_AT)
+    @validation.constrained(_complement, **_AT)
     def density(self, s, q=None):
         """Density at ``s``; pass ``q = 1 - s`` exactly to resolve ``s`` near 1.
 
@@ -271,7 +286,7 @@ class Beta:
         """
         return np.exp(self.log_density(s, q))
 
-    @validation.constrained(**_AT)
+    @validation.constrained(_complement, **_AT)
     def log_density(self, s, q=None):
         """Log density at ``s``; ``-inf`` outside [0, 1].
 

@@ -1537,6 +1537,12 @@ ISSUE_50 = [
         "state['anchor']",
     ),
     (lambda: certified_law.predicted_ends([40, 10**400], PRIOR), ValueError, "sizes"),
+    (lambda: tasks.Beta(2, 3).density([0.5], [0.2]), ValueError, "q"),
+    (lambda: tasks.Beta(2, 3).density([0.5, 0.5], [0.5]), ValueError, "q"),
+    (lambda: tasks.Beta(2, 3).log_density([0.5], [0.2]), ValueError, "q"),
+    (lambda: tasks.Beta(2, 3).log_density([0.5, 0.5], [0.5]), ValueError, "q"),
+    (lambda: PRIOR.log_density([0.5], [0.2]), ValueError, "q"),
+    (lambda: PRIOR.log_density([0.5, 0.5], [0.5]), ValueError, "q"),
 ]
 
 
