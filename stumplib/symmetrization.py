@@ -687,7 +687,7 @@ def loss_and_gradient(a, b, prior, rule="average"):
         If ``rule`` is not one of ``"average"`` or ``"evidence"``.
     """
     s, q, w = threshold_nodes(a, b, prior)
-    return population.squared_error.unchecked(w, *RESIDUALS[rule](a, b, s, q))
+    return population.squared_error.unchecked(w, *RESIDUALS[rule].unchecked(a, b, s, q))
 
 
 def _relative_tolerance(values):
