@@ -526,7 +526,16 @@ def scaled_difference(value, value_se, reference, reference_se, allowance, width
         np.asarray(v, dtype=float)
         for v in (value, value_se, reference, reference_se, allowance)
     )
-    noise = width * (value_se / value + reference_se / reference)
-    diff, bound = np.broadcast_arrays(np.abs(value / reference - 1), allowance + noise)
-    exact = np.where(diff > 0, np.inf, 0.0)  # nothing allowed: agreement only if equal
-    return np.divide(diff, bound, out=exact, where=bound > 0)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        noise = width * (value_se / value + reference_se / reference)
+        diff, bound = np.broadcast_arrays(
+            np.abs(value / reference - 1), allowance + noise
+        )
+        exact = np.where(diff > 0, np.inf, 0.0)  # nothing allowed: equal or not
+        out = np.divide(diff, bound, out=exact, where=bound > 0)
+        # where value / reference overflows, the same ratio times the reference
+        scaled = np.abs(value - reference) / (
+            allowance * reference
+            + width * (value_se * reference / value + reference_se)
+        )
+    return np.where(np.isnan(out), scaled, out)
