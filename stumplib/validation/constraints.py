@@ -16,6 +16,10 @@ checked once, at the boundary, while a value a caller computes (a derived start,
 iterate) is checked where it enters the next public function. Loops inside the library
 so pay once for the data they pass on (corpora, laws, arrays) and only the cheap checks
 of the numbers they compute. The library never changes a checked array in place.
+A decorated function's ``unchecked`` attribute is the function itself, without checks:
+the library calls it only at a few listed per-evaluation kernels (quadrature nodes and
+class summaries computed from checked arguments, ``tests/test_constraints.py``), where
+a check would cost a large share of an evaluation.
 
 Part of :mod:`stumplib.validation`, which gathers the checks.
 """
