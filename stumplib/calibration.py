@@ -264,9 +264,9 @@ def _loss_at_infinity(b, lo, hi):
     By ``t = b q`` for ``b > 1``, directly in ``q`` below.
     """
     if b > 1:
-        return (
-            1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))
-        ) / b**2
+        return (1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))) / (
+            b * b if b < 1e150 else np.inf
+        )  # b² overflows: the loss is 0 there
     q, w = quadrature.gauss_legendre(np.linspace(1 - hi, 1 - lo, 9))
     return float(w @ (q * moments.mean_fraction(b * q)) ** 2) / (hi - lo)
 
@@ -418,7 +418,8 @@ def sampling_correction(prior):
     TypeError
         If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
     ValueError
-        If ``prior`` reaches 1 (no valley).
+        If ``prior`` reaches 1 (no valley), or is so narrow (``hi - lo`` below about
+        1e-154) that ``c2`` overflows.
 
     Examples
     --------
@@ -428,20 +429,26 @@ def sampling_correction(prior):
     (2.637, 7.8417)
     """
     lo, hi = (float(v) for v in prior.support)
-    width, top = hi - lo, 1.0 + hi**2
-    c1 = 3.0 / width - (19.0 * hi**2 + 39.0) / (30.0 * hi * top)
+    width, top, ratio = hi - lo, 1.0 + hi**2, lo / hi
+    # in units of the width, with the numerator over hi² (so that neither underflows
+    # on a narrow prior near 0)
+    c1 = (3.0 - (19.0 * hi**2 + 39.0) * (1.0 - ratio) / (30.0 * top)) / width
     numerator = (
-        12052 * hi**6
-        + 2476 * hi**5 * lo
-        + 1672 * hi**4 * lo**2
-        + 17183 * hi**4
-        + 15194 * hi**3 * lo
-        + 23 * hi**2 * lo**2
-        + 4731 * hi**2
-        + 13518 * hi * lo
-        - 2049 * lo**2
+        12052 * hi**4
+        + 2476 * hi**3 * lo
+        + 1672 * hi**2 * lo**2
+        + 17183 * hi**2
+        + 15194 * hi * lo
+        + 23 * lo**2
+        + 4731
+        + 13518 * ratio
+        - 2049 * ratio**2
     )
-    c2 = numerator / (1800.0 * hi**2 * width**2 * top**2)
+    c2 = numerator / (1800.0 * top**2) / width / width
+    if not np.isfinite(c2):
+        raise ValueError(
+            f"prior is too narrow (hi - lo = {width:g}): c2 ~ 2.6/(hi - lo)² overflows"
+        )
     return SamplingCorrection(float(c1), float(c2))
 
 

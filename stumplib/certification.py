@@ -175,6 +175,17 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
     return out
 
 
+def _norm(g, a, b):
+    """``|g|``, or a ``ValueError`` naming ``a`` and ``b`` where it vanishes."""
+    norm = np.linalg.norm(g)
+    if not norm > 0:
+        raise ValueError(
+            f"the population gradient vanishes to rounding at (a, b) = ({a:g}, {b:g}): "
+            "a ratio to it is undefined there"
+        )
+    return norm
+
+
 @validation.constrained(**_POINT_AND_PRIOR, features=validation.Features())
 def sampling_coefficient(a, b, prior, features=None):
     r"""``sigma_inf``: RMS relative task-sampling error times ``sqrt(m)``.
@@ -218,7 +229,7 @@ def sampling_coefficient(a, b, prior, features=None):
     G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
     g = w @ G
     second = float(w @ np.sum(G**2, axis=-1))
-    return float(np.sqrt(max(second - g @ g, 0.0)) / np.linalg.norm(g))
+    return float(np.sqrt(max(second - g @ g, 0.0)) / _norm(g, a, b))
 
 
 class SquaredErrorLaw(NamedTuple):
@@ -289,7 +300,7 @@ def squared_error_law(a, b, prior, m):
     r, r_a, r_b = population.residual(a, b, s, q)
     G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
     g = w @ G
-    X = (G - g) / np.linalg.norm(g)
+    X = (G - g) / _norm(g, a, b)
     sq = np.sum(X**2, axis=-1)
     sigma = (w[:, None] * X).T @ X
     trace, fourth = float(w @ sq), float(w @ sq**2)
@@ -375,7 +386,7 @@ def unseen_share(a, b, prior, s_max):
     G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
     g = w @ G
     seen = (w * (s <= s_max)) @ G
-    return float(np.linalg.norm(g - seen) / np.linalg.norm(g))
+    return float(np.linalg.norm(g - seen) / _norm(g, a, b))
 
 
 class ContextBias(NamedTuple):

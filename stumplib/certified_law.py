@@ -131,7 +131,13 @@ class PredictedEnds(NamedTuple):
     constant: np.ndarray
 
 
+def _some_sizes(values):
+    if not len(values["sizes"]):
+        raise ValueError("sizes must hold at least one size (got none)")
+
+
 @validation.constrained(
+    _some_sizes,
     sizes=validation.Integers(),
     prior=validation.Instance(calibration.tasks.Uniform),
     b0=validation.PositiveScalar(),

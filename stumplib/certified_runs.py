@@ -389,9 +389,9 @@ def _runs(runs, name):
     return runs
 
 
-def _at_least_two(size):
+def _at_least_two(size, name="runs"):
     if size < 2:
-        raise ValueError(f"runs must hold at least two runs (got {size})")
+        raise ValueError(f"{name} must hold at least two (got {size})")
 
 
 #: Two or more :class:`CertifiedRun`.
@@ -443,7 +443,7 @@ def certified_end_over(runs):
 
 def _ends(values):
     b_cert = np.ravel(values["b_cert"])
-    _at_least_two(b_cert.size)
+    _at_least_two(b_cert.size, "b_cert")
     flags = [np.ravel(np.asarray(values[k], bool)) for k in ("censored", "at_start")]
     if any(f.shape != b_cert.shape for f in flags):
         raise ValueError("censored and at_start must match b_cert")

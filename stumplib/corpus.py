@@ -550,7 +550,7 @@ class Corpus(_Empirical):
 
     def _summarize(self, sums, skipped, a, b):
         """:meth:`summaries` from the moment sums per class (shape ``(3, 2, m)``) and
-        the mask of classes left out (shape ``(m, 2)``), class by class.
+        the mask of classes left out (shape ``(m, 2)``), class by class (unchecked).
         """
         mass, first, second = sums
         skipped, lead = skipped.T, self._lead_by_class
@@ -560,7 +560,7 @@ class Corpus(_Empirical):
         with np.errstate(divide="ignore"):
             log_mass = np.where(skipped, -np.inf, np.log(safe) - b * lead)
         log_mass[1] += a
-        return moments.combine(
+        return moments.combine.unchecked(
             *[(log_mass[k], lead[k] + mean[k], var[k]) for k in (0, 1)]
         )
 

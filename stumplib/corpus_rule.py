@@ -208,6 +208,32 @@ class CertifiedFreeze(NamedTuple):
     checks: int
 
 
+def _resume(state, name):
+    """A state handed to ``save`` by :func:`freeze_certified`, its numbers checked."""
+    keys = {*_CertifiedState.FIELDS.split(), "a", "b", "steps", "follower"}
+    if not isinstance(state, dict) or not keys <= set(state):
+        got = sorted(state) if isinstance(state, dict) else type(state).__name__
+        raise ValueError(
+            f"{name} must be a state dict with keys {sorted(keys)} ({got})"
+        )
+    for key in ("a", "b", "q_max", "q_jump", "rho_max"):
+        validation.scalar(state[key], f"{name}[{key!r}]")
+    for key in ("b_cert", "q_last"):
+        if state[key] is not None:
+            validation.scalar(state[key], f"{name}[{key!r}]")
+    if not (state["b_next"] == -np.inf or np.isfinite(state["b_next"])):
+        raise ValueError(f"{name}['b_next'] must be finite or -inf")
+    for key in ("steps", "checks"):
+        validation.count(state[key], f"{name}[{key!r}]", minimum=0)
+    return state
+
+
+#: A resume state of :func:`freeze_certified` (or ``None``).
+RESUME = validation.Constraint(
+    _resume, (({}, ValueError), ("state", ValueError)), optional=True
+)
+
+
 @validation.constrained(
     m=validation.Integer(minimum=2),
     n=validation.Integer(),
@@ -216,6 +242,7 @@ class CertifiedFreeze(NamedTuple):
     level=validation.PositiveScalar(),
     divisor=validation.PositiveScalar(),
     fraction=validation.PositiveScalar(),
+    resume=RESUME,
     every=validation.Scalar(),
     save=validation.Function(optional=True),
 )
@@ -403,7 +430,12 @@ def rule_scale_ratio(prior, level=0.5):
     >>> round(rule_scale_ratio(tasks.Uniform(0.1, 0.9)), 4)
     0.0361
     """
-    return (level / calibration.slow_layer(prior).constant) ** 2
+    ratio = level / calibration.slow_layer(prior).constant
+    if not ratio < 1e154:
+        raise ValueError(
+            f"level = {level:g} puts b_T / m = (level / C)² beyond the floats"
+        )
+    return ratio**2
 
 
 def _noisy_one(item):

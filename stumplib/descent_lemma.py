@@ -97,7 +97,13 @@ def step_bound(a, b, prior):
     return Q_MAX / curvature(a, b, prior)
 
 
-@validation.constrained(rho=validation.NonNegative(), q=validation.NonNegative())
+def _rho_and_q(values):
+    validation.broadcastable((values["rho"], values["q"]), ("rho", "q"))
+
+
+@validation.constrained(
+    _rho_and_q, rho=validation.NonNegative(), q=validation.NonNegative()
+)
 def guaranteed_decrease(rho, q):
     r"""The lemma's bracket :math:`(1 - \rho) - q (1 + \rho)^2 / 2`.
 
@@ -119,7 +125,7 @@ def guaranteed_decrease(rho, q):
     Raises
     ------
     ValueError
-        If ``rho`` or ``q`` is negative or not finite.
+        If ``rho`` or ``q`` is negative or not finite, or they do not broadcast.
 
     Examples
     --------

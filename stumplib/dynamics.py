@@ -81,13 +81,53 @@ def reduced_time(b_start, b_end, kappa, e):
     Raises
     ------
     ValueError
-        If ``b + e`` is not positive on ``[b_start, b_end]``.
+        If ``b + e`` is not positive on ``[b_start, b_end]``, or the time is beyond
+        the floats (``b⁴/kappa`` above about 1e308).
+
+    Notes
+    -----
+    The antiderivative is taken as ``b⁴/4 - e b³/3 + e² b²/2 - e³ b + e⁴ log|1 + b/e|``
+    (the one above less the constant ``e⁴ log|e|``), and where ``0 < b/e < 1/2``
+    (``e ≫ b``, where its terms cancel) as its series ``b⁴ Σ_j (-b/e)^(j+1) / (j + 5)``
+    (up to sign: ``b⁵/(5e) - b⁶/(6e²) + ...``), so that it keeps its relative accuracy
+    for every ``e``.
+
+    Examples
+    --------
+    >>> round(reduced_time(1.0, 2.0, 1.0, 0.0), 12)  # (2⁴ - 1⁴) / 1
+    15.0
+    >>> round(reduced_time(1.0, 2.0, 1.0, 1e4), 9)  # ≈ 4 (2⁵ - 1)/(5 e)
+    0.00247958
     """
     b = np.array([b_start, b_end], dtype=float)
-    antiderivative = (
-        b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * np.log(b + e)
-    )
-    return float(4 / kappa * (antiderivative[1] - antiderivative[0]))
+    with np.errstate(over="ignore", invalid="ignore"):
+        if e == 0:
+            antiderivative = b**4 / 4
+        else:
+            antiderivative = np.array([_antiderivative(v, e) for v in b])
+        time = 4 / kappa * (antiderivative[1] - antiderivative[0])
+    if not np.isfinite(time):
+        raise ValueError(
+            f"the time from b_start = {b_start:g} to b_end = {b_end:g} at kappa = "
+            f"{kappa:g} (about b⁴/kappa) is beyond the floats"
+        )
+    return float(time)
+
+
+#: Terms of the series of :func:`_antiderivative` (``0.5**60`` is below rounding).
+_SERIES_TERMS = np.arange(60)
+
+
+def _antiderivative(b, e):
+    """``∫ b⁴ / (b + e) db`` at ``b`` (``e ≠ 0``, ``b + e > 0``), see reduced_time."""
+    x = b / e if abs(e) > b * 1e-300 else np.inf
+    if 0 < x < 0.5:
+        ratio = -x
+        return b**4 * float(
+            np.sum(-(ratio ** (_SERIES_TERMS + 1)) / (_SERIES_TERMS + 5))
+        )
+    log_ratio = np.log(b + e) - np.log(abs(e))  # log|1 + b/e|, also where b/e overflows
+    return b**4 / 4 - e * b**3 / 3 + e**2 * b**2 / 2 - e**3 * b + e**4 * log_ratio
 
 
 class Phases(NamedTuple):
@@ -532,6 +572,11 @@ class StableSteps(NamedTuple):
 
 def _one_shape_of_starts(values):
     validation.same_shape(values["a0"], values["b0"], ("a0", "b0"))
+    if values["a0"].ndim > 1:
+        raise ValueError(
+            f"a0 and b0 must be one start or a 1-D sequence of them (got shape "
+            f"{values['a0'].shape})"
+        )
 
 
 @validation.constrained(
@@ -561,7 +606,8 @@ def stable_steps(prior, a0, b0, steps=50, iterations=8):
     Raises
     ------
     ValueError
-        If a start is not finite or ``a0`` and ``b0`` differ in shape.
+        If a start is not finite, or ``a0`` and ``b0`` differ in shape or are not
+        one-dimensional.
     TypeError
         If ``prior`` is not a law with a density.
 

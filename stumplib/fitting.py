@@ -39,6 +39,12 @@ def _rows(values):
         )
     if y.shape != design.shape[:1]:
         raise ValueError(f"y must have one value per row of design (got {y.shape})")
+    weights = values.get("weights")
+    if weights is not None and weights.shape != y.shape:
+        raise ValueError(
+            f"weights must have one value per row of design, shape {y.shape} "
+            f"(got {weights.shape})"
+        )
 
 
 @validation.constrained(

@@ -199,7 +199,13 @@ def fresh_errors(
             est = prepared.summaries(a[i], b[i])[0]
             heads[:, i, j] = _rms((est - s) ** 2)
         for name, rule in rules.items():
-            out[name][:, j] = _rms((rule(x, y) - s) ** 2)
+            estimate = np.asarray(rule(x, y))
+            if estimate.shape != s.shape:
+                raise ValueError(
+                    f"rules[{name!r}] must return one estimate per context, shape "
+                    f"{s.shape} (got {estimate.shape})"
+                )
+            out[name][:, j] = _rms((estimate - s) ** 2)
     return FreshErrors(Errors(*heads), {name: Errors(*v) for name, v in out.items()})
 
 
@@ -349,7 +355,17 @@ class Localization(NamedTuple):
     tilt: float
 
 
+def _thresholds(values):
+    thresholds = values["thresholds"]
+    if thresholds.ndim > 1 or not thresholds.size:
+        raise ValueError(
+            f"thresholds must be one threshold or a non-empty 1-D sequence (got shape "
+            f"{thresholds.shape})"
+        )
+
+
 @validation.constrained(
+    _thresholds,
     a=validation.Scalar(),
     b=validation.Scalar(),
     seed=validation.Seed(),
@@ -511,7 +527,16 @@ def scaled_difference(value, value_se, reference, reference_se, allowance, width
         np.asarray(v, dtype=float)
         for v in (value, value_se, reference, reference_se, allowance)
     )
-    noise = width * (value_se / value + reference_se / reference)
-    diff, bound = np.broadcast_arrays(np.abs(value / reference - 1), allowance + noise)
-    exact = np.where(diff > 0, np.inf, 0.0)  # nothing allowed: agreement only if equal
-    return np.divide(diff, bound, out=exact, where=bound > 0)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        noise = width * (value_se / value + reference_se / reference)
+        diff, bound = np.broadcast_arrays(
+            np.abs(value / reference - 1), allowance + noise
+        )
+        exact = np.where(diff > 0, np.inf, 0.0)  # nothing allowed: equal or not
+        out = np.divide(diff, bound, out=exact, where=bound > 0)
+        # where value / reference overflows, the same ratio times the reference
+        scaled = np.abs(value - reference) / (
+            allowance * reference
+            + width * (value_se * reference / value + reference_se)
+        )
+    return np.where(np.isnan(out), scaled, out)

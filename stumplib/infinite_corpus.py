@@ -353,7 +353,8 @@ def predicted_share(level):
     >>> round(out.one_direction, 3), round(out.isotropic, 3)
     (0.683, 0.632)
     """
-    edge = 0.5 / level
-    return ShareRange(
-        float(special.erf(edge / np.sqrt(2.0))), float(-np.expm1(-(edge**2)))
-    )
+    edge = 0.5 / level  # inf where level < 1e-308: both shares are then 1
+    with np.errstate(over="ignore"):
+        return ShareRange(
+            float(special.erf(edge / np.sqrt(2.0))), float(-np.expm1(-np.square(edge)))
+        )

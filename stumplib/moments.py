@@ -30,10 +30,10 @@ def _summary(value, name):
     log_mass, offset, variance = (
         validation.real(v, f"{name}[{i}]") for i, v in enumerate(value)
     )
-    if np.any(np.isnan(log_mass) | (log_mass == np.inf)):
+    if not (log_mass < np.inf).all():  # NaN or +inf
         raise ValueError(f"{name}[0] (log mass) must be finite or -inf")
     for i, v in ((1, offset), (2, variance)):
-        if np.any(~np.isfinite(v) & (log_mass > -np.inf)):
+        if not np.isfinite(v).all() and np.any(~np.isfinite(v) & (log_mass > -np.inf)):
             raise ValueError(f"{name}[{i}] must be finite where the class is not empty")
     return log_mass, offset, variance
 
@@ -56,6 +56,10 @@ SUMMARY = validation.Constraint(
 def _broadcastable(values):
     names = [f"{n}[{i}]" for n in ("neg", "pos") for i in range(3)]
     validation.broadcastable([*values["neg"], *values["pos"]], names)
+    if np.any((values["neg"][0] == -np.inf) & (values["pos"][0] == -np.inf)):
+        raise ValueError(
+            "neg and pos are both empty (log mass -inf) somewhere: no estimate there"
+        )
 
 
 @validation.constrained(_broadcastable, neg=SUMMARY, pos=SUMMARY)
@@ -76,8 +80,8 @@ def combine(neg, pos):
     Raises
     ------
     ValueError
-        If a summary is not a triple, its log mass is NaN or ``+inf``, or its offset or
-        variance is not finite for a non-empty class.
+        If a summary is not a triple, its log mass is NaN or ``+inf``, its offset or
+        variance is not finite for a non-empty class, or both classes are empty.
 
     Examples
     --------
@@ -129,6 +133,10 @@ def mean_fraction(t):
     >>> float(mean_fraction(0.0)), round(float(mean_fraction(1.0)), 6)
     (0.5, 0.418023)
     """
+    return _mean_fraction(t)
+
+
+def _mean_fraction(t):
     small = np.abs(t) < _SMALL_MEAN
     safe = np.where(small, 1.0, t)
     with np.errstate(over="ignore"):
@@ -150,6 +158,13 @@ def _rate_length_shift(values):
     validation.broadcastable(
         [values[k] for k in ("rate", "length", "shift")], ("rate", "length", "shift")
     )
+    with np.errstate(over="ignore"):
+        growth = -values["rate"] * values["length"]
+    if np.any(growth == np.inf):
+        raise ValueError(
+            "rate * length must be a float where rate < 0 (the log mass is about "
+            "-rate * length)"
+        )
 
 
 @validation.constrained(
@@ -180,12 +195,39 @@ def truncated_exponential(rate, length, shift=0.0):
     --------
     >>> [round(float(v), 6) for v in truncated_exponential(0.0, 2.0)]  # uniform
     [0.693147, 1.0, 0.333333]
+    >>> [float(v) for v in truncated_exponential(1e300, 1e300)]  # rate u overflows
+    [-690.7755278982137, 1e-300, 0.0]
+
+    Notes
+    -----
+    Where ``|t| = |rate length| > 1`` the summary is taken in units of ``1/rate``
+    (log mass ``max(-t, 0) + log(1 - e^(-|t|)) - log|rate|``, mean
+    ``1/rate - length/(e^t - 1)``, variance ``rate⁻² (1 - t² e^|t| / (e^|t| - 1)²)``),
+    so that ``t`` may overflow where ``rate > 0``. Where ``rate < 0`` the log mass is
+    about ``-t``: ``-rate length`` must be a float.
     """
-    t = rate * length
-    with np.errstate(divide="ignore"):
-        log_mass = shift + np.log(length) + _log_phi(t)
-    return (
-        log_mass,
-        length * mean_fraction(t),
-        length**2 * _variance_fraction(t),
-    )
+    with np.errstate(over="ignore"):
+        t = rate * length
+    at = np.abs(t)
+    far = at > 1.0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        inverse = 1.0 / np.where(far, rate, 1.0)
+        log_mass = np.where(
+            far,
+            np.maximum(-t, 0.0)
+            + np.log(-np.expm1(-np.where(far, at, 1.0)))
+            + np.log(np.abs(inverse)),
+            np.log(length) + _log_phi(np.where(far, 0.0, t)),
+        )
+        tail = np.where(at > 1500.0, 0.0, t * np.exp(-at / 2) / np.expm1(-at))
+        mean = np.where(
+            far,
+            inverse - length / np.expm1(np.where(far, t, 1.0)),
+            length * _mean_fraction(np.where(far, 0.0, t)),
+        )
+        variance = np.where(
+            far,
+            inverse**2 * (1.0 - tail**2),
+            length**2 * _variance_fraction(np.where(far, 0.0, t)),
+        )
+    return shift + log_mass, mean, variance

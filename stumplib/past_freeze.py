@@ -293,6 +293,11 @@ def collapse_points(m, n, prior, corpora, seed, index):
     -------
     ndarray, shape (corpora,)
 
+    Raises
+    ------
+    ValueError
+        If a corpus has no positive example at all (``c`` is then undefined).
+
     Examples
     --------
     >>> from stumplib import tasks
@@ -306,13 +311,20 @@ def collapse_points(m, n, prior, corpora, seed, index):
         x, y, _ = tasks.sample_contexts(m, n, prior, rng=rng)
         lowest_positive = np.where(y > 0, x, np.inf).min(axis=1)
         keep = np.isfinite(lowest_positive)
+        if not keep.any():
+            raise ValueError(
+                f"corpus {r} has no positive example in any task: c is undefined "
+                f"(m = {m}, n = {n})"
+            )
         out[r] = np.max(lowest_positive[keep] - x[keep].min(axis=1))
     return out
 
 
 @validation.constrained(c=validation.Finite(), prior=_UNIFORM)
 def lost_share(c, prior):
-    """The prior's share above ``c``, ``(hi - c)_+ / (hi - lo)``.
+    """The prior's share above ``c``: ``min((hi - c)_+, hi - lo) / (hi - lo)``.
+
+    ``1`` for ``c <= lo``, ``0`` for ``c >= hi``.
 
     Parameters
     ----------
@@ -330,10 +342,11 @@ def lost_share(c, prior):
     >>> from stumplib import tasks
     >>> lost_share([0.86, 0.95], tasks.Uniform(0.1, 0.9)).round(3).tolist()
     [0.05, 0.0]
+    >>> lost_share([0.0, -5.0], tasks.Uniform(0.1, 0.9)).tolist()
+    [1.0, 1.0]
     """
-    return np.clip(prior.hi - np.asarray(c, dtype=float), 0.0, None) / (
-        prior.hi - prior.lo
-    )
+    width = prior.hi - prior.lo
+    return np.clip(prior.hi - np.asarray(c, dtype=float), 0.0, width) / width
 
 
 def _broadcast(values):
@@ -341,7 +354,7 @@ def _broadcast(values):
 
 
 @validation.constrained(
-    _broadcast, a=validation.Finite(), b=validation.Finite(), prior=_UNIFORM
+    _broadcast, a=validation.Finite(), b=validation.Positive(), prior=_UNIFORM
 )
 def averaged_error(a, b, prior):
     """Prior-averaged fresh-context error, and the share of the prior collapsed.
@@ -421,7 +434,16 @@ def _increasing(values):
         raise ValueError("factors must be an increasing 1-D sequence")
 
 
+def _factors(values):
+    factors = values["factors"]
+    if factors.ndim != 1 or not factors.size:
+        raise ValueError(
+            f"factors must be a non-empty 1-D sequence (got shape {factors.shape})"
+        )
+
+
 @validation.constrained(
+    _factors,
     _increasing,
     shape=validation.Constraint(
         _shape, ((None, TypeError), ((1, 1), ValueError), ((2, 0), ValueError))

@@ -74,8 +74,8 @@ def _shift(a, b, s, q):
 
 def _uniform_summaries(a, b, s, q):
     """Class summaries (offsets from ``s``) for uniform features on [0, 1]."""
-    lm_neg, d_neg, v_neg = moments.truncated_exponential(-b, s, shift=-b * s)
-    pos = moments.truncated_exponential(b, q, shift=_shift(a, b, s, q))
+    lm_neg, d_neg, v_neg = moments.truncated_exponential.unchecked(-b, s, shift=-b * s)
+    pos = moments.truncated_exponential.unchecked(b, q, shift=_shift(a, b, s, q))
     return (lm_neg, -d_neg, v_neg), pos
 
 
@@ -318,8 +318,8 @@ def _summaries(a, b, s, q, features):
         *(np.asarray(v, dtype=float) for v in (a, b, s, q))
     )
     if _is_uniform(features):
-        return moments.combine(*_uniform_summaries(a, b, s, q))
-    return moments.combine(*_density_summaries(a, b, s, q, features))
+        return moments.combine.unchecked(*_uniform_summaries(a, b, s, q))
+    return moments.combine.unchecked(*_density_summaries(a, b, s, q, features))
 
 
 def _complements(values):
@@ -458,17 +458,17 @@ def threshold_nodes(a, b, prior):
     center = a / b if abs(b) > 1 else 0.5
     near = np.concatenate(
         [
-            quadrature.graded(0.0, s_edge, 0.5)[1:],
-            quadrature.graded(center, 1e-2 * scale),
+            quadrature.graded.unchecked(0.0, s_edge, 0.5)[1:],
+            quadrature.graded.unchecked(center, 1e-2 * scale),
         ]
     )
     far = np.concatenate(
         [
-            quadrature.graded(0.0, q_edge, 0.5)[1:],
-            quadrature.graded(1.0 - center, 1e-2 * scale),
+            quadrature.graded.unchecked(0.0, q_edge, 0.5)[1:],
+            quadrature.graded.unchecked(1.0 - center, 1e-2 * scale),
         ]
     )
-    return prior_nodes(prior, near, far)
+    return prior_nodes.unchecked(prior, near, far)
 
 
 #: Closest approach to an edge where the prior's density is a non-integer power law
@@ -502,14 +502,22 @@ def _edge_power(law, pair, floor, name="prior"):
     return power
 
 
+#: The closest approach to a singular edge (below it, the power law in closed form):
+#: a break nearer the edge is not followed (the density there overflows).
+_DEEPEST = 1e-300
+
+
 def _side(prior, breaks, lo, hi, pair):
     """Nodes ``(s, q, weight)``, ``t`` in ``[lo, hi]`` the distance from one edge."""
-    breaks = quadrature.clipped(breaks, lo, hi)
-    floor = min(EDGE_FLOOR, breaks[breaks > 0].min())
+    breaks = quadrature.clipped.unchecked(breaks, lo, hi)
+    floor = max(min(EDGE_FLOOR, breaks[breaks > 0].min()), _DEEPEST)
     power = _edge_power(prior, pair, floor) if lo == 0 else None
     if power is not None:
-        breaks = quadrature.clipped(np.concatenate([breaks, _DEEP]), floor, hi)
-    t, w = quadrature.gauss_legendre(breaks)
+        deep = _DEEP
+        if floor < _DEEP[-1] / 4:  # a break below EDGE_FLOOR: grade on down to it
+            deep = 4.0 ** -np.arange(1, np.log(1.0 / floor) / np.log(4.0))
+        breaks = quadrature.clipped.unchecked(np.concatenate([breaks, deep]), floor, hi)
+    t, w = quadrature.gauss_legendre.unchecked(breaks)
     s, q = pair(t)
     weight = w * prior.density(s, q)
     if power is None:
@@ -626,10 +634,25 @@ def loss_and_gradient(a, b, prior, features=None):
     True
     """
     s, q, w = threshold_nodes(a, b, prior)
-    return squared_error(w, *_summaries(a, b, s, q, features))
+    return squared_error.unchecked(w, *_summaries(a, b, s, q, features))
+
+
+def _nodes_of_one_length(values):
+    names = ("weights", "r", "r_a", "r_b")
+    for name in names:
+        if np.ndim(values[name]) != 1:
+            raise ValueError(
+                f"{name} must be one-dimensional, one value per node "
+                f"(got shape {np.shape(values[name])})"
+            )
+    lengths = [len(values[name]) for name in names]
+    if len(set(lengths)) > 1:
+        got = ", ".join(f"{n} {k}" for n, k in zip(names, lengths))
+        raise ValueError(f"weights, r, r_a and r_b must have one length (got {got})")
 
 
 @validation.constrained(
+    _nodes_of_one_length,
     weights=validation.Finite(),
     r=validation.Finite(),
     r_a=validation.Finite(),
@@ -656,12 +679,31 @@ def squared_error(weights, r, r_a, r_b):
     ...     np.array([0.5, 0.5]), np.array([0.1, -0.2]), np.ones(2), np.zeros(2)
     ... )  # 0.5 (0.01 + 0.04), 2 * 0.5 (0.1 - 0.2), 0
     (0.025000000000000005, -0.1, 0.0)
+
+    Where a square or a product overflows (or a square underflows to a zero sum), the
+    weights apply before the squares (``(√w r)²``), so that a residual whose square
+    overflows still counts at a weight that brings it back:
+
+    >>> squared_error(np.array([5e-324]), np.array([1e160]), np.ones(1), np.ones(1))[0]
+    0.0004940656458412465
     """
-    return (
-        float(weights @ r**2),
-        float(2 * weights @ (r * r_a)),
-        float(2 * weights @ (r * r_b)),
-    )
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        loss = weights @ r**2
+        sums = (loss, 2 * weights @ (r * r_a), 2 * weights @ (r * r_b))
+    if np.isfinite(sums).all() and (loss != 0 or not r.any()):
+        return tuple(float(v) for v in sums)
+    root = np.sqrt(np.abs(weights))
+    sign = np.sign(weights)
+    rw = root * r
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = (
+            sign @ rw**2,
+            2 * sign @ (rw * (root * r_a)),
+            2 * sign @ (rw * (root * r_b)),
+        )
+    if not np.isfinite(sums).all():
+        raise ValueError("r with weights: the weighted sums are beyond the floats")
+    return tuple(float(v) for v in sums)
 
 
 @validation.constrained(**_POINT_AND_PRIOR, **_LAW_OF_FEATURES)

@@ -11,6 +11,10 @@ import numpy as np
 from . import validation
 
 NODES_PER_PANEL = 20
+#: The most points :func:`graded` puts on a side of its centre.
+MAX_GRADED = 10**5
+_LARGEST = np.finfo(float).max
+_TINY = np.finfo(float).tiny  # the smallest normal float
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(NODES_PER_PANEL)
 
 
@@ -66,12 +70,14 @@ def graded(center, smallest, largest=1.0, ratio=2.0):
     Returns
     -------
     ndarray
-        ``center``, then the points below it, then those above it (unsorted).
+        ``center``, then the points below it, then those above it (unsorted); points
+        beyond the largest float are put at it.
 
     Raises
     ------
     ValueError
-        If a distance is not positive or ``ratio <= 1``.
+        If a distance is not positive, ``ratio <= 1``, or the grading would take more
+        than :data:`MAX_GRADED` points on a side (``ratio`` too close to 1).
 
     Examples
     --------
@@ -79,12 +85,23 @@ def graded(center, smallest, largest=1.0, ratio=2.0):
     [0.5, 0.4, 0.3, 0.09999999999999998, 0.6, 0.7, 0.9]
     """
     steps = (
-        np.ceil(np.log(largest / smallest) / np.log(ratio)) + 1
+        np.ceil((np.log(largest) - np.log(smallest)) / np.log(ratio)) + 1
         if largest > smallest
         else 1
     )
-    offsets = smallest * ratio ** np.arange(int(steps))
-    return np.concatenate([[center], center - offsets, center + offsets])
+    if steps > MAX_GRADED:
+        raise ValueError(
+            f"ratio = {ratio!r} grades {smallest:g} to {largest:g} in more than "
+            f"{MAX_GRADED} points"
+        )
+    with np.errstate(over="ignore"):
+        powers = ratio ** np.arange(int(steps))
+        if np.isfinite(powers[-1]):
+            offsets = smallest * powers
+        else:  # the powers overflow before the smallest distance brings them back
+            offsets = np.exp(np.log(smallest) + np.log(ratio) * np.arange(int(steps)))
+        points = np.concatenate([[center], center - offsets, center + offsets])
+    return np.clip(points, -_LARGEST, _LARGEST)
 
 
 @validation.constrained(
@@ -150,7 +167,11 @@ def power_panel(power, offset=0.0):
     Returns
     -------
     nodes, weights : ndarray, shape ``broadcast shape + (NODES_PER_PANEL,)``
-        Nodes in (0, 1] and their positive weights.
+        Nodes in (0, 1] and their positive weights. Near ``power = -1`` the mapped
+        nodes fall below the smallest normal float (at ``-0.999`` half the mass of
+        ``t^power`` lies below ``1e-300``): they are kept at it, with weights such
+        that ``weight * (c + node)^power`` stays exact (the rule stays exact for
+        ``(c + t)^power``; the variation of ``g`` below that float is not resolved).
 
     Raises
     ------
@@ -166,9 +187,30 @@ def power_panel(power, offset=0.0):
     near = np.asarray((offset < 1) & (power < 0))[..., None]
     k = np.where(near, 1.0 / (np.asarray(power)[..., None] + 1.0), 1.0)  # t + c = u^k
     c = np.where(near, np.asarray(offset)[..., None], 0.0)
-    u0, u1 = c ** (1.0 / k), (c + 1.0) ** (1.0 / k)
-    u = u0 + (u1 - u0) * (0.5 * (_GL_X + 1.0))
-    return u**k - c, k * u ** (k - 1.0) * (u1 - u0) * (0.5 * _GL_W)
+    x = 0.5 * (_GL_X + 1.0)
+    with np.errstate(under="ignore", divide="ignore", invalid="ignore", over="ignore"):
+        # where u1 = (c + 1)^(1/k) is within twice u0 = c^(1/k): u = u0 (1 + r x),
+        # r = u1/u0 - 1, so that neither u1 - u0 nor t = u^k - c cancels; elsewhere
+        # u = u0 + (u1 - u0) x
+        safe = np.where(c > 0, c, 1.0)
+        r = np.expm1((np.log1p(safe) - np.log(safe)) / k)
+        close = (c > 0) & (r < 1.0)
+        u0, u1 = c ** (1.0 / k), (c + 1.0) ** (1.0 / k)
+        u = u0 + (u1 - u0) * x
+        width = np.where(close, np.exp(np.log(safe) / k) * r, u1 - u0)
+        nodes = np.where(close, safe * np.expm1(k * np.log1p(r * x)), u**k - c)
+        weights = np.where(
+            close,
+            k * (safe + nodes) * r / (1.0 + r * x),
+            k * u ** (k - 1.0) * (u1 - u0),
+        ) * (0.5 * _GL_W)
+    low = nodes < _TINY
+    if low.any():  # near power -1 the mapped nodes underflow: kept at the smallest
+        # normal float, with the weight that keeps weight * (c + t)^power exact
+        nodes = np.maximum(nodes, _TINY)
+        exact = k * width * (0.5 * _GL_W) * (c + nodes) ** (1.0 - 1.0 / k)
+        weights = np.where(low, exact, weights)
+    return nodes, weights
 
 
 def _sorted_complement_breaks(values):
@@ -222,7 +264,7 @@ def gauss_legendre_rows(g, h):
     half = 0.5 * width[..., None]
     nodes = left[..., None] + half * (_GL_X + 1.0)
     complements = h[..., 1:, None] + half * (1.0 - _GL_X)
-    shape = (*g.shape[:-1], -1)
+    shape = (*g.shape[:-1], (g.shape[-1] - 1) * NODES_PER_PANEL)  # an empty batch too
     return (
         nodes.reshape(shape),
         complements.reshape(shape),

@@ -111,11 +111,31 @@ class RiskCurves(NamedTuple):
         Returns
         -------
         dict of str to numpy.ndarray
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``exact`` is not a dict giving every rule finite risks, one per size.
         """
-        return {
-            name: (est.value - np.asarray(exact[name], dtype=float)) / est.se
-            for name, est in self.risks.items()
-        }
+        if not isinstance(exact, dict):
+            raise TypeError(
+                f"exact must be a dict of risks (got {type(exact).__name__})"
+            )
+        missing = sorted(set(self.risks) - set(exact))
+        if missing:
+            raise ValueError(
+                f"exact must give the risk of every rule (missing {missing})"
+            )
+        out = {}
+        for name, est in self.risks.items():
+            risk = validation.finite(exact[name], f"exact[{name!r}]")
+            if risk.shape != np.shape(est.value):
+                raise ValueError(
+                    f"exact[{name!r}] must hold one risk per size, shape "
+                    f"{np.shape(est.value)} (got {risk.shape})"
+                )
+            out[name] = (est.value - risk) / est.se
+        return out
 
 
 @validation.constrained(

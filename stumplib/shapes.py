@@ -69,7 +69,8 @@ def shape_of(k, ratio):
     k : int
         ``m ∧ n``, positive.
     ratio : float
-        ``m / n``, positive.
+        ``m / n``, positive, such that the larger side ``k * max(ratio, 1/ratio)`` is
+        a count (at most :data:`~stumplib.validation.LARGEST_COUNT`, ``2**53``).
 
     Returns
     -------
@@ -78,16 +79,22 @@ def shape_of(k, ratio):
     Raises
     ------
     ValueError, TypeError
-        If ``k`` is not a positive integer or ``ratio`` not a positive number.
+        If ``k`` is not a positive integer, ``ratio`` not a positive number, or the
+        larger side exceeds ``2**53``.
 
     Examples
     --------
     >>> shape_of(100, 4), shape_of(100, 0.25), shape_of(100, 1)
     ((400, 100), (100, 400), (100, 100))
     """
-    if ratio >= 1:
-        return round(k * ratio), k
-    return k, round(k / ratio)
+    with np.errstate(over="ignore"):
+        side = k * ratio if ratio >= 1 else k / ratio
+    if not side <= validation.LARGEST_COUNT:
+        raise ValueError(
+            f"ratio must keep the larger side k * max(ratio, 1/ratio) at most 2**53 "
+            f"(got k = {k}, ratio = {ratio:g})"
+        )
+    return (round(side), k) if ratio >= 1 else (k, round(side))
 
 
 def _ratios(values):

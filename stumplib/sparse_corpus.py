@@ -82,6 +82,9 @@ class SparseCorpus(Corpus):
     def __init__(self, *args, **kwargs):
         raise TypeError("a SparseCorpus is drawn by SparseCorpus.sample")
 
+    #: The most members a corpus draws (32 GiB of deviations).
+    MAX_HELD = 2**32
+
     @classmethod
     @validation.constrained(
         m=validation.Integer(),
@@ -134,10 +137,15 @@ class SparseCorpus(Corpus):
         self._streams = [(*seed, j + 1) for j in range(m)]
         self._counts, self._empty = counts, counts == 0
         self._length = np.column_stack([s, 1.0 - s])  # each class's interval
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             mu = np.where(counts > 0, counts * self.cutoff / (b_min * self._length), 0)
-        first = np.ceil(mu + SPREAD * np.sqrt(mu) + SLACK).astype(np.int64)
-        first = np.minimum(counts, first)
+        first = np.minimum(counts, np.ceil(mu + SPREAD * np.sqrt(mu) + SLACK))
+        if first.sum() > self.MAX_HELD:
+            raise ValueError(
+                f"n = {n} at b_min = {b_min:g} would hold {first.sum():.3g} members "
+                f"(at most {self.MAX_HELD:.3g}): raise b_min or lower n"
+            )
+        first = first.astype(np.int64)
         self._sizes = np.zeros((m, 2), dtype=np.int64)
         self._blocks = np.zeros((m, 2), dtype=np.int64)
         self._lead, self._rest = np.zeros((m, 2)), np.zeros((m, 2))
@@ -166,7 +174,8 @@ class SparseCorpus(Corpus):
         ``first``) up to the first at ``cutoff / b_min`` from the leader, or all.
         """
         dev = [self._next_block(j, c, first)]
-        while self._reach[j, c] < self.cutoff / self.b_min:
+        reach = self.cutoff / self.b_min if self.b_min > 1e-300 else np.inf
+        while self._reach[j, c] < reach:
             dev.append(self._next_block(j, c))
         return np.concatenate(dev)
 
@@ -519,7 +528,10 @@ class SparseFollower(corpus_module.Follower):
             raise ValueError(
                 f"state must be a dict with keys anchor, last, anchors (got {state!r})"
             )
-        anchor, last = state["anchor"], state["last"]
+        anchor, last = (
+            None if state[k] is None else validation.finite(state[k], f"state[{k!r}]")
+            for k in ("anchor", "last")
+        )
         self._anchor = None if anchor is None else self._term_major(anchor, None)
         self._last = None if last is None else np.asarray(last, dtype=float)[()]
         self.anchors = validation.count(state["anchors"], "state['anchors']", minimum=0)

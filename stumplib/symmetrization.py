@@ -458,8 +458,8 @@ def _small_side(a, b, s, q):
     without the ``1/b``, which cancels from every residual, the terms keep full
     precision down to the smallest ``b``.
     """
-    lm_neg, mean_s, var_s = moments.truncated_exponential(b, s)
-    lm_pos, mean_q, var_q = moments.truncated_exponential(b, q)
+    lm_neg, mean_s, var_s = moments.truncated_exponential.unchecked(b, s)
+    lm_pos, mean_q, var_q = moments.truncated_exponential.unchecked(b, q)
     with np.errstate(invalid="ignore"):  # an empty class at an edge: logit ±inf
         logit = np.where(s <= 0.5, a - b * s, (a - b) + b * q) + lm_pos - lm_neg
     logit_b = -s + mean_s - mean_q
@@ -577,7 +577,10 @@ def evidence_residual(a, b, s, q=None):
         tilt = np.tanh(0.5 * gap)  # 2w - 1
         spread = 2.0 / b - head.eps - mirror.eps  # d r / d w
         r = tilt / b - w * head.eps + (1 - w) * mirror.eps
-        r_b = w_b * spread - tilt / b**2 - w * head.eps_b + (1 - w) * mirror.eps_b
+        with np.errstate(over="ignore"):  # b² beyond the floats: the term is 0
+            r_b = (
+                w_b * spread - tilt / (b * b) - w * head.eps_b + (1 - w) * mirror.eps_b
+            )
     else:
         spread = -head.eps - mirror.eps
         r = -w * head.eps + (1 - w) * mirror.eps
@@ -644,13 +647,16 @@ def threshold_nodes(a, b, prior):
     edge = max(1e-3 * scale * np.exp(-max(a - b, -a, 0.0)), 1e-300)
     center = a / b if abs(b) > 1 else 0.5
     lo, hi = prior.support
-    points = [quadrature.graded(0.0, edge, 0.5)[1:]]
+    points = [quadrature.graded.unchecked(0.0, edge, 0.5)[1:]]
     points += [
-        quadrature.graded(p, 1e-2 * scale) for p in (center, 1.0 - center, lo, 1.0 - hi)
+        quadrature.graded.unchecked(p, 1e-2 * scale)
+        for p in (center, 1.0 - center, lo, 1.0 - hi)
     ]
-    points += [quadrature.graded(1.0 - p, 1e-2 * scale) for p in (lo, 1.0 - hi)]
+    points += [
+        quadrature.graded.unchecked(1.0 - p, 1e-2 * scale) for p in (lo, 1.0 - hi)
+    ]
     breaks = np.concatenate(points)
-    return population.prior_nodes(prior, breaks, breaks)
+    return population.prior_nodes.unchecked(prior, breaks, breaks)
 
 
 @validation.constrained(
@@ -681,10 +687,16 @@ def loss_and_gradient(a, b, prior, rule="average"):
         If ``rule`` is not one of ``"average"`` or ``"evidence"``.
     """
     s, q, w = threshold_nodes(a, b, prior)
-    return population.squared_error(w, *RESIDUALS[rule](a, b, s, q))
+    return population.squared_error.unchecked(w, *RESIDUALS[rule].unchecked(a, b, s, q))
+
+
+def _relative_tolerance(values):
+    if not values["rtol"] < 1:
+        raise ValueError(f"rtol must lie in (0, 1) (got {values['rtol']:g})")
 
 
 @validation.constrained(
+    _relative_tolerance,
     t_max=T_MAX,
     points=validation.Integer(minimum=2),
     rtol=validation.PositiveScalar(),

@@ -1472,3 +1472,139 @@ class TestIssue27:
         assert np.all(np.isfinite([loss, d_a, d_b]))
         moderate = population.loss_and_gradient(18.0, 20.0, tasks.Beta(1e12, 1e12))
         np.testing.assert_allclose([loss, d_a, d_b], moderate, rtol=1e-6)
+
+
+def _call_of(func, kwargs, **changes):
+    return lambda: func(**dict(kwargs, **changes))
+
+
+def _wrong_shape_rule(x, y):
+    return np.zeros(3)  # not one estimate per context
+
+
+_CURVES = risk_checks.RiskCurves(
+    np.array([2, 4]),
+    {"midpoint": baselines.Estimate(np.array([0.1, 0.05]), np.array([0.01, 0.01]))},
+    np.array([10, 10]),
+)
+_FOLLOWER = SPARSE.follow()
+_FRESH = dict(a=[5.0], b=[10.0], sizes=[3], contexts=4, rng=0)
+_LOCAL = dict(a=120.0, b=150.0, sizes=[4, 6, 8, 12], thresholds=[0.3], contexts=4)
+_DESIGN = dict(design=[[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]], y=[0.0, 1.0, 2.1])
+_VALLEY = dict(shape=(4, 4), prior=PRIOR, corpora=1, seed=0, index=0)
+_NODES = dict(weights=[0.5, 0.5], r=[0.1, 0.2], r_a=[1.0, 1.0], r_b=[0.0, 0.0])
+#: The bad inputs an adversarial test found without a clean error (issue 50): each
+#: call, its exception and the argument its message must name.
+ISSUE_50 = [
+    (
+        _call_of(frozen.fresh_errors, _FRESH, rules={"bad": _wrong_shape_rule}),
+        ValueError,
+        "rules['bad']",
+    ),
+    (lambda: sparse_corpus.SparseCorpus.sample(2, 10**15, 1), ValueError, "b_min"),
+    (
+        lambda: descent_lemma.guaranteed_decrease([0.1, 0.2], [0.1, 0.2, 0.3]),
+        ValueError,
+        "rho",
+    ),
+    (
+        _call_of(frozen.localization_rate, _LOCAL, thresholds=[]),
+        ValueError,
+        "thresholds",
+    ),
+    (
+        _call_of(frozen.localization_rate, _LOCAL, thresholds=[[0.5]]),
+        ValueError,
+        "thresholds",
+    ),
+    (
+        _call_of(fitting.least_squares, _DESIGN, weights=[1.0, 1.0]),
+        ValueError,
+        "weights",
+    ),
+    (
+        lambda: symmetrization.flow(quadratic, (1.0, 1.0), 1.0, points=3, rtol=2.0),
+        ValueError,
+        "rtol",
+    ),
+    (
+        lambda: moments.combine((-np.inf, 0.0, 0.0), (-np.inf, 0.2, 0.01)),
+        ValueError,
+        "neg",
+    ),
+    (_call_of(population.squared_error, _NODES, r=[0.1]), ValueError, "weights"),
+    (_call_of(population.squared_error, _NODES, r_a=[1.0]), ValueError, "r_a"),
+    (
+        _call_of(population.squared_error, _NODES, weights=[[0.5, 0.5]]),
+        ValueError,
+        "weights",
+    ),
+    (
+        lambda: dynamics.stable_steps(PRIOR, [[9.0]], [[10.0]], steps=2, iterations=1),
+        ValueError,
+        "a0",
+    ),
+    (lambda: certified_law.predicted_ends([], PRIOR), ValueError, "sizes"),
+    (
+        lambda: certified_runs.certified_end_of_ends([2.0], [False], [False]),
+        ValueError,
+        "b_cert",
+    ),
+    (lambda: certified_runs.certified_end_of_ends([], [], []), ValueError, "b_cert"),
+    (
+        lambda: corpus_rule.freeze_certified(160, 160, PRIOR, (4, 1), resume={}),
+        ValueError,
+        "resume",
+    ),
+    (lambda: past_freeze.averaged_error(4.0, 0.0, PRIOR), ValueError, "b"),
+    (lambda: past_freeze.averaged_error(4.0, -1.0, PRIOR), ValueError, "b"),
+    (_call_of(past_freeze.valley_errors, _VALLEY, factors=[]), ValueError, "factors"),
+    (lambda: _CURVES.z({}), ValueError, "exact"),
+    (
+        lambda: _CURVES.z({"midpoint": [0.1, 0.05, 0.0]}),
+        ValueError,
+        "exact['midpoint']",
+    ),
+    (lambda: _CURVES.z({"midpoint": [0.1, np.nan]}), ValueError, "exact['midpoint']"),
+    (
+        lambda: _FOLLOWER.restore({"anchor": np.nan, "last": None, "anchors": 1}),
+        ValueError,
+        "state['anchor']",
+    ),
+    (lambda: certified_law.predicted_ends([40, 10**400], PRIOR), ValueError, "sizes"),
+    (lambda: tasks.Beta(2, 3).density([0.5], [0.2]), ValueError, "q"),
+    (lambda: tasks.Beta(2, 3).density([0.5, 0.5], [0.5]), ValueError, "q"),
+    (lambda: tasks.Beta(2, 3).log_density([0.5], [0.2]), ValueError, "q"),
+    (lambda: tasks.Beta(2, 3).log_density([0.5, 0.5], [0.5]), ValueError, "q"),
+    (lambda: PRIOR.log_density([0.5], [0.2]), ValueError, "q"),
+    (lambda: PRIOR.log_density([0.5, 0.5], [0.5]), ValueError, "q"),
+]
+
+
+@pytest.mark.parametrize("case", ISSUE_50, ids=range(len(ISSUE_50)))
+def test_the_bad_inputs_of_issue_50_get_a_clean_error(case):
+    call, error, name = case
+    with pytest.raises(error) as info:
+        call()
+    assert name in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: validation.finite([1.0, 10**30], "x"),
+        lambda: validation.counts([3, 10**30], "sizes"),
+        lambda: certified_law.predicted_ends([40, 10**17], PRIOR),
+    ],
+)
+def test_a_python_int_beyond_int64_inside_a_list_is_a_real_number(call):
+    # it was "must hold real numbers"; a count beyond 2**53 is a ValueError naming it
+    try:
+        call()
+    except ValueError as err:
+        assert "must be at most" in str(err)
+
+
+def test_the_empty_batch_of_gauss_legendre_rows():
+    g, h, w = quadrature.gauss_legendre_rows(np.zeros((0, 3)), np.ones((0, 3)))
+    assert g.shape == h.shape == w.shape == (0, 2 * quadrature.NODES_PER_PANEL)

@@ -3,11 +3,14 @@
 Part of :mod:`stumplib.validation`, which gathers the checks.
 """
 
+import math
 import numbers
 
 import numpy as np
 
 _REAL_KINDS = "biuf"  # bool, signed and unsigned integers, floats
+_FLOAT = np.dtype(float)
+_FLOATS = (float, np.float64)
 
 
 def real(value, name):
@@ -32,8 +35,13 @@ def real(value, name):
     ValueError
         If ``value`` is a ragged sequence.
     """
+    if type(value) is np.ndarray and value.dtype == _FLOAT:  # the common case, fast
+        return value
     if isinstance(value, numbers.Real) and not isinstance(value, np.ndarray):
-        return np.asarray(float(value))
+        try:
+            return np.asarray(float(value))
+        except OverflowError:
+            raise ValueError(f"{name} is a number beyond the floats") from None
     if value is None or isinstance(value, (str, bytes)):
         raise TypeError(
             f"{name} must be a real number or an array of them "
@@ -45,6 +53,15 @@ def real(value, name):
         raise ValueError(
             f"{name} must be a rectangular array of real numbers ({err})"
         ) from None
+    if (
+        arr.dtype == object
+        and not isinstance(value, np.ndarray)
+        and all(type(v) in (int, float) for v in arr.ravel().tolist())
+    ):  # a list holding Python ints beyond int64 (10**30): real numbers all the same
+        try:
+            arr = arr.astype(float)
+        except OverflowError:
+            raise ValueError(f"{name} holds a number beyond the floats") from None
     if arr.dtype.kind not in _REAL_KINDS:
         raise TypeError(
             f"{name} must hold real numbers "
@@ -75,7 +92,7 @@ def finite(value, name):
         If ``value`` holds NaN or inf.
     """
     arr = real(value, name)
-    if not np.all(np.isfinite(arr)):
+    if not (math.isfinite(arr) if arr.ndim == 0 else np.isfinite(arr).all()):
         raise ValueError(f"{name} must be finite (got NaN or inf)")
     return arr
 
@@ -102,7 +119,7 @@ def unit_interval(value, name):
         If ``value`` is not finite or leaves [0, 1].
     """
     arr = finite(value, name)
-    if np.any((arr < 0) | (arr > 1)):
+    if arr.size and not 0 <= arr.min() <= arr.max() <= 1:
         raise ValueError(f"{name} must lie in [0, 1]")
     return arr
 
@@ -238,8 +255,11 @@ def broadcastable(values, names):
     ValueError
         If the values do not broadcast together.
     """
+    shapes = [np.shape(v) for v in values]
+    if shapes.count(shapes[0]) == len(shapes):  # one shape: nothing to broadcast
+        return shapes[0]
     try:
-        return np.broadcast_shapes(*(np.shape(v) for v in values))
+        return np.broadcast_shapes(*shapes)
     except ValueError:
         shapes = ", ".join(f"{n} {np.shape(v)}" for n, v in zip(names, values))
         together = (
@@ -315,6 +335,8 @@ def scalar(value, name):
     ValueError
         If ``value`` is not finite or not a scalar.
     """
+    if type(value) in _FLOATS and math.isfinite(value):  # the common case, fast
+        return float(value)
     arr = finite(value, name)
     if arr.ndim:
         raise ValueError(f"{name} must be a scalar (got shape {arr.shape})")
@@ -395,7 +417,7 @@ def positive(value, name):
         If an entry is not finite or not positive.
     """
     arr = finite(value, name)
-    if np.any(arr <= 0):
+    if arr.size and not arr.min() > 0:
         raise ValueError(f"{name} must be positive")
     return arr
 
@@ -422,7 +444,7 @@ def non_negative(value, name):
         If an entry is not finite or is negative.
     """
     arr = finite(value, name)
-    if np.any(arr < 0):
+    if arr.size and not arr.min() >= 0:
         raise ValueError(f"{name} must be non-negative")
     return arr
 

@@ -8,10 +8,18 @@ For example::
 A :class:`Constraint` is a checker of :mod:`stumplib.validation` (which converts the
 value, or raises a ``TypeError`` or ``ValueError`` naming the argument) with values it
 rejects (the bad-input tests are generated from them). :func:`constrained` checks and
-converts the declared arguments of a call made from outside the library; while that
-call runs, a context variable is set, and the calls it makes into other public
-functions skip the checks (the library passes them valid, converted values): loops
-inside the library pay for the checks once, at the boundary.
+converts the declared arguments of every call. While a checked call runs, the values it
+checked are held in a context variable (with the constraint each passed), and a public
+function it calls skips the check of an argument only when that argument *is* one of
+them (the same object) under the same constraint: a value passed through unchanged is
+checked once, at the boundary, while a value a caller computes (a derived start, a new
+iterate) is checked where it enters the next public function. Loops inside the library
+so pay once for the data they pass on (corpora, laws, arrays) and only the cheap checks
+of the numbers they compute. The library never changes a checked array in place.
+A decorated function's ``unchecked`` attribute is the function itself, without checks:
+the library calls it only at a few listed per-evaluation kernels (quadrature nodes and
+class summaries computed from checked arguments, ``tests/test_constraints.py``), where
+a check would cost a large share of an evaluation.
 
 Part of :mod:`stumplib.validation`, which gathers the checks.
 """
@@ -26,7 +34,11 @@ import numpy as np
 
 from . import arrays, objects
 
-_INSIDE = contextvars.ContextVar("stumplib_inside_a_checked_call", default=False)
+#: The values checked by the running checked calls: ``{(id(value), key): value}`` (the
+#: value is held, so that its ``id`` is not reused while the entry lives); ``None``
+#: outside the library (and in a user's callback).
+_CHECKED = contextvars.ContextVar("stumplib_checked_values", default=None)
+_ABSENT = object()
 
 _TINY = np.nextafter(0.0, 1.0)  # the smallest positive float
 _NOT_REAL = ((None, TypeError), ("0.5", TypeError), (0.5 + 1j, TypeError))
@@ -48,6 +60,11 @@ class Constraint:
         Values the check rejects, each with the exception it raises (for the tests).
     optional : bool
         ``None`` is valid (and passed on as is).
+    kind : hashable, optional
+        What the constraint is, for constraints built anew by a factory
+        (``("Positive", False)``): two constraints of one kind check alike, so a value
+        one accepted passes the other unchecked. ``None``: the constraint is its own
+        kind (a constraint built once, at import).
 
     Examples
     --------
@@ -62,6 +79,12 @@ class Constraint:
     check: Callable
     bad: tuple = ()
     optional: bool = False
+    kind: object = None
+
+    @property
+    def key(self):
+        """The kind, or the constraint's own identity if it declares none."""
+        return id(self) if self.kind is None else (self.kind, self.optional)
 
     def __call__(self, value, name):
         """``value`` checked and converted."""
@@ -75,7 +98,9 @@ class Constraint:
 
 
 def _array(checker, *bad, optional=False):
-    return Constraint(checker, _NOT_REAL + _RAGGED + bad, optional=optional)
+    return Constraint(
+        checker, _NOT_REAL + _RAGGED + bad, optional=optional, kind=checker.__name__
+    )
 
 
 def Real(optional=False):
@@ -115,7 +140,7 @@ def Labels(optional=False):
 def Scalar(optional=False):
     """One finite number (:func:`~stumplib.validation.arrays.scalar`)."""
     bad = _NOT_REAL + _NOT_FINITE + (([0.5, 0.5], ValueError),)
-    return Constraint(arrays.scalar, bad, optional=optional)
+    return Constraint(arrays.scalar, bad, optional=optional, kind="scalar")
 
 
 def PositiveScalar(optional=False):
@@ -124,7 +149,9 @@ def PositiveScalar(optional=False):
     See :func:`~stumplib.validation.arrays.positive_scalar`.
     """
     bad = _NOT_REAL + _NOT_FINITE + ((0.0, ValueError), ([1.0, 1.0], ValueError))
-    return Constraint(arrays.positive_scalar, bad, optional=optional)
+    return Constraint(
+        arrays.positive_scalar, bad, optional=optional, kind="positive_scalar"
+    )
 
 
 def Exceeding(bound, scalar=True, optional=False):
@@ -140,7 +167,7 @@ def Exceeding(bound, scalar=True, optional=False):
     bad = _NOT_REAL + _NOT_FINITE + ((bound, ValueError),)
     if scalar:
         bad += (([bound + 1, bound + 1], ValueError),)
-    return Constraint(check, bad, optional=optional)
+    return Constraint(check, bad, optional=optional, kind=("Exceeding", bound, scalar))
 
 
 def Integer(minimum=1, maximum=arrays.LARGEST_COUNT, optional=False):
@@ -164,6 +191,7 @@ def Integer(minimum=1, maximum=arrays.LARGEST_COUNT, optional=False):
         lambda v, name: arrays.count(v, name, minimum, maximum),
         bad,
         optional=optional,
+        kind=("Integer", minimum, maximum),
     )
 
 
@@ -177,7 +205,9 @@ def Integers(minimum=1):
         ("3", TypeError),
         (None, TypeError),
     )
-    return Constraint(lambda v, name: arrays.counts(v, name, minimum), bad)
+    return Constraint(
+        lambda v, name: arrays.counts(v, name, minimum), bad, kind=("Integers", minimum)
+    )
 
 
 def Rows(*minima):
@@ -190,7 +220,9 @@ def Rows(*minima):
         ("3", TypeError),
         (None, TypeError),
     )
-    return Constraint(lambda v, name: arrays.count_rows(v, name, minima), bad)
+    return Constraint(
+        lambda v, name: arrays.count_rows(v, name, minima), bad, kind=("Rows", minima)
+    )
 
 
 def Point():
@@ -199,27 +231,32 @@ def Point():
     See :func:`~stumplib.validation.arrays.point`.
     """
     bad = (((1.0,), ValueError), ((1.0, np.nan), ValueError), ((1.0, "b"), TypeError))
-    return Constraint(arrays.point, bad)
+    return Constraint(arrays.point, bad, kind="Point")
 
 
-def _object(checker, bad, optional=False):
+def _object(checker, bad, optional=False, kind=None):
     """A constraint on an object that is checked, never converted."""
 
     def check(value, name):
         checker(value, name)
         return value
 
-    return Constraint(check, bad, optional=optional)
+    return Constraint(check, bad, optional=optional, kind=kind)
 
 
 def Law(*methods, optional=False):
     """An object providing ``methods`` (:func:`~stumplib.validation.objects.law`)."""
-    return _object(lambda v, name: objects.law(v, name, methods), _NOT_A_LAW, optional)
+    return _object(
+        lambda v, name: objects.law(v, name, methods),
+        _NOT_A_LAW,
+        optional,
+        ("Law", methods),
+    )
 
 
 def DensityLaw(optional=False):
     """A law to integrate against (:func:`~stumplib.validation.objects.density_law`)."""
-    return _object(objects.density_law, _NOT_A_LAW, optional)
+    return _object(objects.density_law, _NOT_A_LAW, optional, "DensityLaw")
 
 
 def Features():
@@ -229,7 +266,7 @@ def Features():
 
 def Sampler(optional=False):
     """A law to sample from (:func:`~stumplib.validation.objects.sampler`)."""
-    return _object(objects.sampler, _NOT_A_LAW, optional)
+    return _object(objects.sampler, _NOT_A_LAW, optional, "Sampler")
 
 
 def Instance(cls, optional=False):
@@ -238,6 +275,7 @@ def Instance(cls, optional=False):
         lambda v, name: objects.instance(v, cls, name),
         ((None, TypeError), ("x", TypeError), (0.5, TypeError)),
         optional,
+        ("Instance", cls),
     )
 
 
@@ -246,11 +284,11 @@ def _outside(func):
 
     @functools.wraps(func)
     def call(*args, **kwargs):
-        token = _INSIDE.set(False)
+        token = _CHECKED.set(None)
         try:
             return func(*args, **kwargs)
         finally:
-            _INSIDE.reset(token)
+            _CHECKED.reset(token)
 
     return call
 
@@ -266,13 +304,18 @@ def Function(optional=False):
     calls check their input.
     """
     return Constraint(
-        _callable, ((None, TypeError), (0.5, TypeError)), optional=optional
+        _callable,
+        ((None, TypeError), (0.5, TypeError)),
+        optional=optional,
+        kind="Function",
     )
 
 
 def Rules(optional=False):
     """A dict of named rules (:func:`~stumplib.validation.objects.rules`)."""
-    return _object(objects.rules, ((None, TypeError), ([len], TypeError)), optional)
+    return _object(
+        objects.rules, ((None, TypeError), ([len], TypeError)), optional, "Rules"
+    )
 
 
 def Seed(as_given=False):
@@ -282,19 +325,21 @@ def Seed(as_given=False):
     """
     bad = (((), ValueError), (-1, ValueError), (0.5, ValueError), ("0", TypeError))
     if as_given:
-        return _object(objects.seed, bad)
-    return Constraint(objects.seed, bad)
+        return _object(objects.seed, bad, kind="Seed as given")
+    return Constraint(objects.seed, bad, kind="Seed")
 
 
 def Rng():
     """A random source: ``None``, a numpy generator or a seed (``validation.rng``)."""
     bad = ((-1, ValueError), (0.5, ValueError), ("0", TypeError))
-    return _object(objects.rng, bad)
+    return _object(objects.rng, bad, kind="Rng")
 
 
 def Trajectory():
     """A recorded run (:func:`~stumplib.validation.objects.trajectory`)."""
-    return _object(objects.trajectory, ((None, TypeError), (0.5, TypeError)))
+    return _object(
+        objects.trajectory, ((None, TypeError), (0.5, TypeError)), kind="Trajectory"
+    )
 
 
 def exceeding(upper, lower):
@@ -398,19 +443,67 @@ def batched_context(values):
         arrays.batch(values[name], name, values["x"].shape[:-1])
 
 
+def _binder(signature):
+    """``bind(args, kwargs)``: ``(values, bound)``, every argument by name, defaults in.
+
+    ``bound`` is ``None`` when the function can be called as ``func(**values)``, else
+    the :class:`inspect.BoundArguments` whose ``arguments`` are ``values``.
+
+    A function whose arguments can all be passed by name (no ``*args``, ``**kwargs``
+    or positional-only arguments) is bound by a fast path; any other call, and any call
+    the fast path cannot bind, goes through :meth:`inspect.Signature.bind`, which
+    raises the usual ``TypeError``.
+    """
+    parameters = signature.parameters.values()
+    by_name = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+    def slow(args, kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return bound.arguments, bound
+
+    if any(p.kind not in by_name for p in parameters):
+        return slow
+    positional = tuple(
+        p.name for p in parameters if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    )
+    names = frozenset(signature.parameters)
+    defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
+    size = len(names)
+
+    def fast(args, kwargs):
+        if len(args) > len(positional):
+            return slow(args, kwargs)
+        values = dict(zip(positional, args))
+        if kwargs:
+            if not values.keys().isdisjoint(kwargs) or not names.issuperset(kwargs):
+                return slow(args, kwargs)
+            values.update(kwargs)
+        if len(values) < size:
+            values = {**defaults, **values}
+            if len(values) < size:  # a required argument is missing
+                return slow(args, kwargs)
+        return values, None
+
+    return fast
+
+
 def constrained(*joint, **constraints):
     """Declare the constraints of a public function's arguments (a decorator).
 
-    A call from outside the library checks and converts the declared arguments (their
-    defaults too), then runs the ``joint`` checks, before the function runs; a call
-    made while another checked call runs goes straight to the function. The declared
-    constraints are the function's ``__constraints__``.
+    A call checks and converts the declared arguments (their defaults too), then runs
+    the ``joint`` checks, before the function runs. Inside another checked call, an
+    argument that *is* a value a running checked call has already checked under the
+    same constraint (passed through unchanged) is not checked again; any other value,
+    such as one the caller computed, is. The declared constraints are the function's
+    ``__constraints__``.
 
     Parameters
     ----------
     *joint : callable
         Checks of several arguments together (shapes that must agree, an order), each
-        called with the dict of converted arguments; each raises naming them.
+        called with the dict of converted arguments; each raises naming them. They run
+        on every call.
     **constraints : Constraint
         One per argument name.
 
@@ -444,25 +537,34 @@ def constrained(*joint, **constraints):
             raise TypeError(
                 f"{func.__qualname__} has no argument {', '.join(sorted(unknown))}"
             )
+        declared = tuple((name, c, c.key) for name, c in constraints.items())
+        bind = _binder(signature)
 
         @functools.wraps(func)
         def checked(*args, **kwargs):
-            if _INSIDE.get():  # called by the library, on input it has checked
-                return func(*args, **kwargs)
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            values = bound.arguments
-            for name, constraint in constraints.items():
-                values[name] = constraint(values[name], name)
+            trusted = _CHECKED.get()
+            values, bound = bind(args, kwargs)
+            mine = {} if trusted is None else trusted.copy()
+            for name, constraint, key in declared:
+                value = values[name]
+                if (
+                    trusted is None
+                    or trusted.get((id(value), key), _ABSENT) is not value
+                ):
+                    value = values[name] = constraint(value, name)
+                mine[id(value), key] = value
             for check in joint:
                 check(values)
-            token = _INSIDE.set(True)
+            token = _CHECKED.set(mine)
             try:
+                if bound is None:
+                    return func(**values)
                 return func(*bound.args, **bound.kwargs)
             finally:
-                _INSIDE.reset(token)
+                _CHECKED.reset(token)
 
         checked.__constraints__ = dict(constraints)
+        checked.unchecked = func
         return checked
 
     return decorate
