@@ -166,12 +166,14 @@ def _ladder_inputs(values):
         )
     if np.unique(k).size < 2:
         raise ValueError("k must hold at least two distinct sizes")
+    if not np.all(error > 0):
+        raise ValueError("error must be positive (a threshold error in (0, 1])")
 
 
 @validation.constrained(
     _ladder_inputs,
     k=validation.Positive(),
-    error=validation.Positive(),
+    error=validation.UnitInterval(),
     inside=validation.Labels(),
     floor=validation.Exceeding(0.0),
 )
@@ -183,7 +185,7 @@ def ladder(k, error, inside, floor=0.95):
     k : array_like, shape (runs,)
         Each run's size ``m ∧ n`` (at least two distinct).
     error : array_like, shape (runs,)
-        Each run's error, positive.
+        Each run's threshold error, in ``(0, 1]``.
     inside : array_like of bool or {0, 1}, shape (runs,)
         Whether each run stayed inside its certificate.
     floor : float

@@ -82,8 +82,7 @@ class SparseCorpus(Corpus):
     def __init__(self, *args, **kwargs):
         raise TypeError("a SparseCorpus is drawn by SparseCorpus.sample")
 
-    #: The most members a corpus draws (32 GiB of deviations).
-    MAX_HELD = 2**32
+    MAX_HELD = 2**32  #: The most members a corpus draws (32 GiB of deviations).
 
     @classmethod
     @validation.constrained(
@@ -140,10 +139,10 @@ class SparseCorpus(Corpus):
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             mu = np.where(counts > 0, counts * self.cutoff / (b_min * self._length), 0)
         first = np.minimum(counts, np.ceil(mu + SPREAD * np.sqrt(mu) + SLACK))
-        if first.sum() > self.MAX_HELD:
+        if (held := first.sum()) > self.MAX_HELD:
             raise ValueError(
-                f"n = {n} at b_min = {b_min:g} would hold {first.sum():.3g} members "
-                f"(at most {self.MAX_HELD:.3g}): raise b_min or lower n"
+                f"n = {n} at b_min = {b_min:g} would hold {held:.3g} members (at most "
+                f"{self.MAX_HELD:.3g}): raise b_min or lower n"
             )
         first = first.astype(np.int64)
         self._sizes = np.zeros((m, 2), dtype=np.int64)

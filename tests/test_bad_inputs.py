@@ -456,7 +456,14 @@ CALLS = [
     ),
     (fitting.pooled, dict(values=[1.0, 2.0], se=[0.1, 0.2])),
     (fitting.bound_trend, dict(x=[1.0, 2.0, 3.0], y=[1.0, 1.0, 1.0])),
-    (ladder.ladder, dict(k=[10.0, 20.0], error=[1.0, 1.0], inside=[1, 0])),
+    (
+        ladder.ladder,
+        dict(  # three sizes of two runs: a trend and each size's spread are defined
+            k=[10.0, 10.0, 20.0, 20.0, 40.0, 40.0],
+            error=[0.5, 0.4, 0.2, 0.3, 0.1, 0.15],
+            inside=[1, 0, 1, 1, 1, 1],
+        ),
+    ),
     (ladder.clopper_pearson, dict(inside=3, runs=8, confidence=0.95)),
     (EXPANSION.__call__, dict(b=[2.0])),
     (FIT.__call__, dict(x=[2.0])),
@@ -648,6 +655,7 @@ NO_NUMERIC_INPUT = {
     full_data.load: "takes a path (FileNotFoundError, or ValueError naming the path)",
     full_data.save: "takes a path and a dict (ValueError names the missing provenance)",
     fitting.BoundTrend: _RESULT + "; made by bound_trend, which checks its inputs",
+    claims.independent: "takes a check record (a dict the library made)",
     ladder.Ladder: _RESULT + "; made by ladder, which checks its inputs",
     ladder.Rung: _RESULT + "; made by ladder, which checks its inputs",
     fitting.BoundTrend.log_power: _NO_ARGUMENTS,

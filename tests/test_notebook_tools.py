@@ -119,5 +119,4 @@ def test_seed_sweep_finds_the_seeded_chapters():
         "d-symmetrization-checks",
         "head-checks",
         "past-freeze",
-        "starts",
     ]
