@@ -142,7 +142,7 @@ def start():
 
 @validation.constrained(
     _sizes,
-    seed=validation.Integer(minimum=0, maximum=_UINT32),
+    seed=validation.Integer(minimum=0, maximum=_UINT32 - 1),
     m=validation.Integer(minimum=2),
     n=validation.Integer(minimum=2),
     level=validation.PositiveScalar(),
@@ -159,7 +159,8 @@ def run(seed, m, n, level, fraction):
     Parameters
     ----------
     seed : int
-        Seed of :func:`draw`.
+        Seed of :func:`draw`, ``0 <= seed < 2^32 - 1`` (the fresh tasks use
+        ``seed + 1``).
     m, n : int
         Corpus size.
     level : float
@@ -383,7 +384,7 @@ def _settings(values):
     level=validation.PositiveScalar(),
     fraction=validation.PositiveScalar(),
 )
-def corpus_playground(seed, m=200, n=200, level=0.5, fraction=1.0):
+def corpus_playground(seed, m=200, n=200, level=0.5, fraction=0.35):
     r"""The corpus playground: a finite corpus and the corpus rule's descent, live.
 
     Sliders set ``m`` and ``n`` (20 to 200), the level ``ℓ`` (0.1 to 2) and the step
