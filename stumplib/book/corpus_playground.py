@@ -316,7 +316,7 @@ readout.text =
   (frozen ? `<b>frozen</b> at step ${tag("steps", k)}${k}</b>`
           : `<b>not frozen</b> within ${tag("steps", k)}${k}</b> steps`) +
   `, b = ${tag("b", b)}${b.toFixed(3)}</b>, ` +
-  `<span style="color:${NOISE}">&#119977; = ${tag("noise", noise)}` +
+  `<span style="color:${NOISE}">noise ratio <i>N</i> = ${tag("noise", noise)}` +
   `${noise.toFixed(3)}</b></span> (&#8467; = ${LEVEL.toFixed(2)}), ` +
   `<span style="color:${RHO}">&rho; = ${tag("rho", rho_end)}${rho_end.toFixed(3)}` +
   `</b></span> (&rho; &le; &frac12; certifies the step)<br>` +
@@ -454,14 +454,15 @@ def corpus_playground(seed, m=200, n=200, level=0.5, fraction=0.35):
     top.line("step", "b", source=path, color=B_COLOR, line_width=2)
     top.scatter("step", "b", source=end, color=B_COLOR, size=9, marker="diamond")
     bottom = figure(
-        height=220, sizing_mode="stretch_width", x_range=top.x_range,
-        x_axis_label="step k", y_axis_label="relative errors 𝒩, ρ",
+        height=250, sizing_mode="stretch_width", x_range=top.x_range,
+        x_axis_label="step k", y_axis_label="relative errors N, ρ",
         tools="", toolbar_location=None,
     )  # fmt: skip
     bottom.line("step", "noise", source=path, color=NOISE, line_width=2,
-                legend_label="𝒩 (corpus rule)")  # fmt: skip
+                legend_label="noise ratio N (the rule)")  # fmt: skip
     bottom.line("step", "rho", source=path, color=RHO, line_width=2,
-                line_dash="dashed", legend_label="ρ (against population)")  # fmt: skip
+                line_dash="dashed",
+                legend_label="ρ (against the population)")  # fmt: skip
     bottom.scatter("step", "noise", source=end, color=NOISE, size=9, marker="diamond")
     level_span = Span(location=level, dimension="width", line_color=NOISE,
                       line_dash="dotted", line_width=1.5)  # fmt: skip
@@ -469,8 +470,9 @@ def corpus_playground(seed, m=200, n=200, level=0.5, fraction=0.35):
                 line_width=1.5)  # fmt: skip
     bottom.add_layout(level_span)
     bottom.add_layout(half)
-    bottom.legend.location = "top_left"
+    bottom.legend.orientation = "horizontal"
     bottom.legend.label_text_font_size = "12px"
+    bottom.add_layout(bottom.legend[0], "above")
     for plot in (top, bottom):
         book_axes(plot)
     callback = CustomJS(
@@ -488,9 +490,9 @@ def corpus_playground(seed, m=200, n=200, level=0.5, fraction=0.35):
         text=(
             "Drawn and run in your browser: the corpus (thresholds from U[0.1, 0.9], "
             "features uniform), the descent from the valley at b&#8320; = 2.5 until "
-            "the corpus rule's 𝒩 reaches &#8467; (dotted), and &rho;, the corpus "
-            "gradient's relative error against the population gradient (dotted: "
-            "&frac12;). Diamonds: the freeze."
+            "the corpus rule's noise ratio <i>N</i> reaches &#8467; (dotted), and "
+            "&rho;, the corpus gradient's relative error against the population "
+            "gradient (dotted: &frac12;). Diamonds: the freeze."
         ),
         sizing_mode="stretch_width",
         styles={"font-size": "0.85em", "color": "#444"},
