@@ -740,9 +740,9 @@ def test_page(inspected, page_name, check):
     assert not problems, f"{page_name} ({check}):\n" + "\n".join(problems)
 
 
-# The interactive figures (stumplib.book.playground, .live_portrait), where shown:
-# BokehJS from the book itself, every control moved, and the playground's estimate
-# against stumplib's.
+# The interactive figures (stumplib.book.playground, .live_portrait,
+# .corpus_playground), where shown: BokehJS from the book itself, every control moved,
+# the playground's estimate and the corpus playground's run against stumplib's.
 PLAYGROUND = "book/02-softmax-head.html"
 PORTRAIT = "book/04-coordinated-divergence.html"
 CORPUS = "book/05-finite-corpus.html"
