@@ -519,7 +519,7 @@ def corpus_playground(seed, m=200, n=200, level=0.5, fraction=0.35):
         alt=(
             f"Corpus playground: {m} tasks of {n} examples, level {level}, step "
             f"{fraction} of the lemma's; b, the noise ratio and rho along the "
-            "certified descent (interactive in the HTML book)."
+            "descent, frozen by the corpus rule (interactive in the HTML book)."
         ),
     )
 
@@ -537,10 +537,12 @@ def _static(got, m, n, level, fraction):
     bottom.axhline(level, color=NOISE, linestyle=":")
     bottom.axhline(0.5, color=RHO, linestyle=":")
     bottom.set(xlabel="step $k$", ylabel="relative errors")
-    bottom.legend(loc="upper left")
+    bottom.legend(loc="lower right")
+    state = "frozen" if got["frozen"] else "not frozen"
     top.set_title(
-        f"$m={m}$, $n={n}$, $\\ell={level:g}$, step {fraction:g}× the lemma's: "
-        f"frozen at step {got['steps']}, fresh error {got['fresh']:.4f}",
+        f"$m={m}$, $n={n}$, $\\ell={level:g}$, step {fraction:g}× the lemma's\n"
+        f"{state} at step {got['steps']}, $b={got['b']:.3f}$; error on fresh tasks "
+        f"{got['fresh']:.4f}",
         fontsize=10,
     )
     return fig
