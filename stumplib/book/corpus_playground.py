@@ -85,10 +85,10 @@ def _sizes(values):
     n=validation.Integer(minimum=2),
 )
 def draw(seed, m, n):
-    """The browser's corpus: ``m`` thresholds, then ``m`` rows of ``n`` features.
+    r"""The browser's corpus: ``m`` thresholds, then ``m`` rows of ``n`` features.
 
     Thresholds ``s = 0.1 + 0.8 u`` and features ``x = u``, ``u`` on the grid
-    ``(k + 1/2) / 10^4`` from mulberry32 draws (the browser's generator, in integer
+    :math:`(k+\tfrac12)/10^4` from mulberry32 draws (the browser's generator, in integer
     arithmetic); the draws of a smaller corpus are a prefix of a larger one's only in
     the thresholds, so the figure draws the largest corpus once and takes the first
     ``m`` rows and ``n`` columns.
@@ -96,7 +96,7 @@ def draw(seed, m, n):
     Parameters
     ----------
     seed : int
-        Seed of the generator, ``0 <= seed < 2^32``.
+        Seed of the generator, :math:`0\le\text{seed}<2^{32}`.
     m, n : int
         Tasks and examples per task, ``2 <= m <= M_MAX``, ``2 <= n <= N_MAX``.
 
@@ -122,7 +122,7 @@ def _stable(value):
 
 
 def start():
-    """``((a_0, b_0), eta)``: the size-tied start, the same for every offered size.
+    r""":math:`((a_0, b_0), \eta)`: the size-tied start, one for every offered size.
 
     Rounded to :data:`EXPECTED_DIGITS` digits, which the browser and :func:`run` use.
 
@@ -149,17 +149,17 @@ def start():
     fraction=validation.PositiveScalar(),
 )
 def run(seed, m, n, level, fraction):
-    """The playground's run, computed by stumplib on the browser's corpus.
+    r"""The playground's run, computed by stumplib on the browser's corpus.
 
     The corpus is the first ``m`` rows and ``n`` columns of ``draw(seed, M_MAX,
-    N_MAX)``; the descent starts at :func:`start` with the step ``fraction * eta`` and
-    stops at the first iterate whose noise ratio reaches ``level`` (or after
-    :data:`STEP_CAP` steps, not frozen).
+    N_MAX)``; the descent starts at :func:`start` with the step
+    :math:`\text{fraction}\cdot\eta` and stops at the first iterate whose noise ratio
+    reaches ``level`` (or after :data:`STEP_CAP` steps, not frozen).
 
     Parameters
     ----------
     seed : int
-        Seed of :func:`draw`, ``0 <= seed < 2^32 - 1`` (the fresh tasks use
+        Seed of :func:`draw`, :math:`0\le\text{seed}<2^{32}-1` (the fresh tasks use
         ``seed + 1``).
     m, n : int
         Corpus size.
