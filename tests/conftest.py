@@ -38,6 +38,8 @@ SLOW_TESTS = {
     "stumplib/symbolic/sampling.py::stumplib.symbolic.sampling.layer_correction",
     "tests/test_bad_inputs.py::test_bad_counts_are_value_errors_naming_the_argument",
     "tests/test_bad_inputs.py::test_complex_is_never_truncated",
+    "tests/test_corpus_playground.py::test_the_browsers_code_is_stumplibs_run",
+    "tests/test_corpus_playground.py::test_expected_values_are_rounded_stumplib_runs",
     "tests/test_bad_inputs.py::test_not_a_law_is_a_type_error_naming_the_argument",
     "tests/test_bad_inputs.py::test_not_a_real_number_is_a_type_error_naming_the_argument",
     "tests/test_bad_inputs.py::test_the_valid_call_runs",

@@ -67,6 +67,7 @@ from stumplib.book import (
     certified_plots,
     claims,
     contexts,
+    corpus_playground,
     frozen_data,
     frozen_plots,
     full_data,
@@ -366,6 +367,8 @@ CALLS = [
     (scales.seed, dict(stored=1)),
     (interactive.show, dict(figure_=interactive.Interactive("x", None, {}, None))),
     (playground.playground, dict(seed=0, n=4, n_max=8, b=20.0, s=0.5)),
+    (corpus_playground.draw, dict(seed=1, m=3, n=4)),
+    (corpus_playground.run, dict(seed=1, m=20, n=20, level=0.5, fraction=1.0)),
     (baselines.gap, dict(x=X, y=Y)),
     (baselines.nearest_positive, dict(x=X, y=Y)),
     (baselines.nearest_negative, dict(x=X, y=Y)),
@@ -754,6 +757,13 @@ NO_NUMERIC_INPUT = {
     live_portrait.phase_portrait: (
         "each valid call precomputes every path (seconds); tests/test_interactive.py "
         "tries every bad value its declared constraints list"
+    ),
+    corpus_playground.start: _NO_ARGUMENTS,
+    corpus_playground.quadrature: _NO_ARGUMENTS,
+    corpus_playground.corpus_playground: (
+        "each valid call runs its expected settings (seconds); "
+        "tests/test_corpus_playground.py tries every bad value its declared "
+        "constraints list"
     ),
     prose.Shown: "a float subclass for display; glue builds it from a validated value",
     symbolic_boundary.empty_side_survival: _NO_ARGUMENTS,

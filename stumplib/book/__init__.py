@@ -19,6 +19,7 @@ chapters and the book's Sphinx extensions do.
     the figures and SymPy displays of a context, the threshold rules and the head
 ``interactive``
     the interactive figures' record and display (Bokeh, callbacks in the browser)
-``playground``, ``live_portrait``
-    the context playground and the live phase portrait, two interactive figures
+``playground``, ``live_portrait``, ``corpus_playground``
+    the context playground, the live phase portrait and the corpus playground, three
+    interactive figures
 """

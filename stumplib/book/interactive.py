@@ -16,6 +16,8 @@ The builders, one subject a module:
   estimate computed live in the browser;
 - :func:`stumplib.book.live_portrait.phase_portrait`: population flows and descents
   precomputed at build time, among which the browser selects.
+- :func:`stumplib.book.corpus_playground.corpus_playground`: a corpus drawn and the
+  corpus rule's descent run in the browser, equal to stumplib's run on the same corpus.
 
 Stored outputs must reproduce on other floating-point environments (nbval compares
 the HTML): every number a figure carries is rounded to the digits it needs, and the

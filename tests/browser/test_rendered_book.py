@@ -740,11 +740,12 @@ def test_page(inspected, page_name, check):
     assert not problems, f"{page_name} ({check}):\n" + "\n".join(problems)
 
 
-# The interactive figures (stumplib.book.playground, .live_portrait), where shown:
-# BokehJS from the book itself, every control moved, and the playground's estimate
-# against stumplib's.
+# The interactive figures (stumplib.book.playground, .live_portrait,
+# .corpus_playground), where shown: BokehJS from the book itself, every control moved,
+# the playground's estimate and the corpus playground's run against stumplib's.
 PLAYGROUND = "book/02-softmax-head.html"
 PORTRAIT = "book/04-coordinated-divergence.html"
+CORPUS = "book/05-finite-corpus.html"
 BOKEH_READY_JS = """() => window.Bokeh && Bokeh.documents.length >= 1 &&
   Bokeh.documents.every(d => d.roots().length > 0)"""
 EXPECTED_JS = """(name) => JSON.parse(document.querySelector(
@@ -803,7 +804,16 @@ def portrait(browser):
     page.close()
 
 
-@pytest.mark.parametrize("which", ["interactive", "portrait"])
+@pytest.fixture(scope="module")
+def corpus_page(browser):
+    """The corpus playground's page, its first run drawn."""
+    page, problems = _bokeh_page(browser, CORPUS, "corpus")
+    page.locator("#stumplib-corpus .stumplib-b").wait_for()
+    yield page, problems
+    page.close()
+
+
+@pytest.mark.parametrize("which", ["interactive", "portrait", "corpus_page"])
 def test_interactive_figures_load_offline(request, which):
     page, problems = request.getfixturevalue(which)
     assert not problems, "\n".join(problems)
@@ -893,3 +903,69 @@ def test_portrait_controls_move_the_figure(portrait):
     page.locator("#stumplib-portrait .bk-Switch").click()
     assert page.evaluate(DATA_JS, "portrait-flow") != before, "switch did nothing"
     figure_.screenshot(path=str(SHOTS / "portrait-after.png"))
+
+
+# The corpus playground's sliders recompute on release (value_throttled): set both.
+SET_THROTTLED_JS = """([name, value]) => {
+  for (const doc of Bokeh.documents) {
+    const model = doc.get_model_by_name(name);
+    if (model) {
+      model.value = value;
+      model.setv({value_throttled: value});
+      return true;
+    }
+  }
+  return false;
+}"""
+
+
+def _corpus_readout(page):
+    """The numbers of the corpus playground's readout (each a full-precision value)."""
+    return {
+        key: float(
+            page.locator(f"#stumplib-corpus .stumplib-{key}").get_attribute(
+                "data-value"
+            )
+        )
+        for key in ("steps", "b", "noise", "rho", "fresh")
+    }
+
+
+def test_corpus_playground_is_stumplibs_run(corpus_page):
+    """Each expected setting: the browser's run (drawn corpus, freeze step, b, the
+    noise ratio, rho, fresh error) is stumplib's (corpus_playground.run) to 1e-9."""
+    from stumplib.book import corpus_playground
+
+    page, _ = corpus_page
+    expected = page.evaluate(EXPECTED_JS, "corpus")
+    for check in expected["checks"]:
+        for key in ("m", "n", "level", "fraction"):
+            assert page.evaluate(SET_THROTTLED_JS, [f"corpus-{key}", check[key]])
+        shown = _corpus_readout(page)
+        ours = corpus_playground.run(
+            expected["seed"], check["m"], check["n"], check["level"], check["fraction"]
+        )
+        assert shown["steps"] == check["steps"] == ours["steps"], (check, shown)
+        for key in ("b", "noise", "rho", "fresh"):
+            assert abs(shown[key] - check[key]) <= TOLERANCE * abs(check[key]), key
+            assert abs(shown[key] - ours[key]) <= TOLERANCE * abs(ours[key]), key
+
+
+def test_corpus_playground_controls_move_the_figure(corpus_page):
+    """Each slider (moved from the keyboard) changes the run drawn."""
+    page, _ = corpus_page
+    for key, value in (("m", 200), ("n", 200), ("level", 0.5), ("fraction", 0.35)):
+        page.evaluate(SET_THROTTLED_JS, [f"corpus-{key}", value])
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    figure_ = page.locator("#stumplib-corpus")
+    figure_.screenshot(path=str(SHOTS / "corpus-playground-before.png"))
+    handles = page.locator("#stumplib-corpus .noUi-handle")
+    assert handles.count() == 4, handles.count()
+    for k in range(4):
+        before = (_corpus_readout(page), page.evaluate(DATA_JS, "corpus-path"))
+        handles.nth(k).focus()
+        for _ in range(4):
+            handles.nth(k).press("ArrowLeft" if k < 2 else "ArrowRight")
+        after = (_corpus_readout(page), page.evaluate(DATA_JS, "corpus-path"))
+        assert after != before, f"slider {k} did not change the figure"
+    figure_.screenshot(path=str(SHOTS / "corpus-playground-after.png"))
