@@ -161,7 +161,9 @@ def test_playground_rejects_every_declared_bad_value():
 
 def test_draw_rejects_sizes_beyond_the_figure():
     with pytest.raises(ValueError, match="m must be at most"):
-        cp.draw(1, cp.M_MAX + 1, 2)
+        cp.draw(1, max(cp.M_MAX, cp.FRESH) + 1, 2)
+    with pytest.raises(ValueError, match="m must be at most"):
+        cp.run(1, cp.M_MAX + 10, 20, 0.5, 1.0)
     with pytest.raises(ValueError, match="n"):
         cp.run(1, 20, cp.N_MAX + 10, 0.5, 1.0)
     assert tasks.Uniform(0.1, 0.9) == cp.PRIOR

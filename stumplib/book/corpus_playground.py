@@ -79,10 +79,9 @@ def _sizes(values):
 
 
 @validation.constrained(
-    _sizes,
     seed=validation.Integer(minimum=0, maximum=_UINT32),
-    m=validation.Integer(minimum=2),
-    n=validation.Integer(minimum=2),
+    m=validation.Integer(minimum=2, maximum=max(M_MAX, FRESH)),
+    n=validation.Integer(minimum=2, maximum=N_MAX),
 )
 def draw(seed, m, n):
     r"""The browser's corpus: ``m`` thresholds, then ``m`` rows of ``n`` features.
@@ -98,7 +97,8 @@ def draw(seed, m, n):
     seed : int
         Seed of the generator, :math:`0\le\text{seed}<2^{32}`.
     m, n : int
-        Tasks and examples per task, ``2 <= m <= M_MAX``, ``2 <= n <= N_MAX``.
+        Tasks and examples per task, ``2 <= m <= max(M_MAX, FRESH)`` (the corpus, or
+        the fresh tasks of the error) and ``2 <= n <= N_MAX``.
 
     Returns
     -------
