@@ -70,7 +70,7 @@ def shape_of(k, ratio):
         ``m ∧ n``, positive.
     ratio : float
         ``m / n``, positive, such that the larger side ``k * max(ratio, 1/ratio)`` is
-        a count (at most :data:`~stumplib.validation.LARGEST_COUNT`, ``2**53``).
+        a count (at most ``2**53``, the largest count the library takes).
 
     Returns
     -------

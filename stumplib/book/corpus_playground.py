@@ -351,7 +351,7 @@ def quadrature():
     return [_stable(v) for v in nodes.ravel()], [_stable(v) for v in weights.ravel()]
 
 
-#: Settings of the expected values: (m, n, level, fraction).
+#: The settings whose results the browser test compares, as (m, n, level, fraction).
 SETTINGS = (
     (200, 200, 0.5, 1.0),
     (200, 200, 0.5, 0.35),
