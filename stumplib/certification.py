@@ -342,11 +342,11 @@ def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
 
 @validation.constrained(**_POINT_AND_PRIOR, s_max=validation.UnitInterval())
 def unseen_share(a, b, prior, s_max):
-    r""":math:`|g - g_{s \le s_\max }| / |g|`.
+    r""":math:`|g - g_{s \le s_{\max}}| / |g|`.
 
     The part of the population gradient from ``s > s_max``.
 
-    :math:`g_{s \le s_\max }` integrates the per-task gradients over thresholds up to
+    :math:`g_{s \le s_{\max}}` integrates the per-task gradients over thresholds up to
     ``s_max`` only; the ratio is the relative error of a gradient that never sees a
     threshold above ``s_max`` (as a corpus of ``m`` tasks typically does not for
     ``s_max = 1 - 1/m`` under a prior reaching 1).
