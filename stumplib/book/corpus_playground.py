@@ -1,4 +1,4 @@
-"""The corpus playground: a finite corpus, the corpus rule's descent, live.
+r"""The corpus playground: a finite corpus, the corpus rule's descent, live.
 
 An :class:`~stumplib.book.interactive.Interactive` figure (shown by
 :func:`stumplib.book.interactive.show`). The browser draws a corpus of ``m`` tasks with
@@ -10,10 +10,10 @@ constant-step descent from the valley at the size-tied start
 (:func:`stumplib.corpus_rule.size_start`) until the corpus's own noise ratio
 (:func:`stumplib.corpus.noise_ratio`) reaches ``ℓ`` (the rule of
 :func:`stumplib.pretraining.train_until_noisy`). Along the run it draws ``b``, the
-noise ratio ``𝒩`` against ``ℓ`` and the corpus gradient's relative error ``ρ``
-against the population gradient (the population gradient by Gauss-Legendre quadrature
-over the thresholds of the closed-form infinite-context head), and at the freeze the
-frozen head's mean squared error on fresh contexts.
+noise ratio :math:`\mathcal N` against :math:`\ell` and the corpus gradient's
+relative error ``ρ`` against the population gradient (the population gradient by
+Gauss-Legendre quadrature over the thresholds of the closed-form infinite-context
+head), and at the freeze the frozen head's mean squared error on fresh contexts.
 
 :func:`run` is the same computation in Python through stumplib itself
 (:class:`stumplib.corpus.Corpus`, :func:`stumplib.corpus.noise_ratio`,
@@ -389,8 +389,9 @@ def corpus_playground(seed, m=200, n=200, level=0.5, fraction=0.35):
 
     Sliders set ``m`` and ``n`` (20 to 200), the level ``ℓ`` (0.1 to 2) and the step
     (0.05 to 1.5 times the lemma's step at the start); the browser draws the corpus
-    (:func:`draw`), runs the descent, and draws ``b``, ``𝒩`` and ``ρ`` against the
-    steps, with the freeze and the frozen head's error on fresh tasks.
+    (:func:`draw`), runs the descent, and draws :math:`b`, :math:`\mathcal N` and
+    :math:`\rho` against the steps, with the freeze and the frozen head's error on
+    fresh tasks.
 
     Parameters
     ----------
