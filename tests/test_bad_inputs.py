@@ -1508,7 +1508,7 @@ _CURVES = risk_checks.RiskCurves(
 _FOLLOWER = SPARSE.follow()
 _FRESH = dict(a=[5.0], b=[10.0], sizes=[3], contexts=4, rng=0)
 _LOCAL = dict(a=120.0, b=150.0, sizes=[4, 6, 8, 12], thresholds=[0.3], contexts=4)
-_DESIGN = dict(design=[[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]], y=[0.0, 1.0, 2.1])
+_LEAST_SQUARES = dict(design=[[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]], y=[0.0, 1.0, 2.1])
 _VALLEY = dict(shape=(4, 4), prior=PRIOR, corpora=1, seed=0, index=0)
 _NODES = dict(weights=[0.5, 0.5], r=[0.1, 0.2], r_a=[1.0, 1.0], r_b=[0.0, 0.0])
 #: The bad inputs an adversarial test found without a clean error (issue 50): each
@@ -1536,7 +1536,7 @@ ISSUE_50 = [
         "thresholds",
     ),
     (
-        _call_of(fitting.least_squares, _DESIGN, weights=[1.0, 1.0]),
+        _call_of(fitting.least_squares, _LEAST_SQUARES, weights=[1.0, 1.0]),
         ValueError,
         "weights",
     ),
