@@ -97,25 +97,7 @@ def headline_runs(path=HEADLINE):
     >>> {r.level for r in data.runs}
     {0.25}
     """
-    data = full_data.load(path)
-    runs = tuple(
-        Run(
-            "certified",
-            float(data["level"]),
-            int(r["k"]),
-            int(r["corpus"]),
-            1.0,
-            r["a"],
-            r["b"],
-            r["error"],
-            r["rho_max"],
-            r["b_cert"],
-            r["q_max"],
-            float("nan"),
-        )
-        for r in data["runs"]
-    )
-    return Data(runs, data["commit"], data["date"])
+    return certified_runs(path)
 
 
 def headline_declaration(path=HEADLINE):
@@ -131,15 +113,21 @@ def headline_declaration(path=HEADLINE):
 
 
 def certified_runs(path=CERTIFIED):
-    """The runs of ``make full-corpus`` (level 1/2, ``m = n``), as :class:`Data`."""
+    """The runs of a certified ladder (``m = n``), as :class:`Data`.
+
+    By default ``make full-corpus``'s (level 1/2). A run's ``divisor`` is relative to
+    its ladder's own start (the file's ``divisor``, 1 if it has none), so that the runs
+    from the ladder's start have divisor 1 in every file.
+    """
     data = full_data.load(path)
+    standard = float(data.get("divisor", 1.0))
     runs = tuple(
         Run(
             "certified",
             float(data["level"]),
             int(r["k"]),
             int(r["corpus"]),
-            float(r["divisor"]),
+            float(r["divisor"]) / standard,
             r["a"],
             r["b"],
             r["error"],
