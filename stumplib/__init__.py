@@ -36,6 +36,9 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     the corpus-step descent lemma: its bracket, the curvature and the step it allows
 ``certification``
     corpus gradient errors relative to the direction of progress, grid crossings
+``sampling_study``
+    the task-sampling error of infinite-context corpora by Monte Carlo, beside its
+    exact law
 ``certified_runs``
     runs on a corpus with the descent lemma checked at their iterates, their ends
 ``certified_law``
@@ -59,6 +62,9 @@ The executable library behind the companion book to Le, Lok, Nitanda & Tan,
     progress bars for long loops, quiet in builds
 ``frozen``
     frozen heads and reference rules on shared fresh contexts
+``separation``
+    the abstract's two terms apart: frozen heads against their infinite-context error
+    and against the nearest-positive rule
 ``baselines``
     nearest-positive, nearest-negative and gap-midpoint rules
 ``risk_checks``

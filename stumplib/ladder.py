@@ -292,3 +292,36 @@ def clopper_pearson(inside, runs, confidence=0.95):
         float(stats.beta.isf(tail, inside + 1, runs - inside)) if inside < runs else 1.0
     )
     return lo, hi
+
+
+@validation.constrained(
+    certified=validation.Instance(Ladder), edge=validation.Instance(Ladder)
+)
+def price(certified, edge):
+    """The price of certification: the ratio of ``error · k`` of two ladders by size.
+
+    Parameters
+    ----------
+    certified, edge : Ladder
+        The ladders at a certified level and at the certificate's edge.
+
+    Returns
+    -------
+    dict of float to float
+        For each size the two ladders share (ascending), the mean ``error · k`` of
+        ``certified`` over that of ``edge``; empty if they share none.
+
+    Raises
+    ------
+    TypeError
+        If an argument is not a :class:`Ladder`.
+
+    Examples
+    --------
+    >>> low = ladder([10, 10, 100, 100], [0.4, 0.4, 0.04, 0.04], [1, 1, 1, 1])
+    >>> high = ladder([10, 10, 30, 30], [0.1, 0.1, 0.1, 0.1], [1, 1, 1, 1])
+    >>> price(low, high)
+    {10.0: 4.0}
+    """
+    edge_k = {r.k: r.error_k for r in edge.rungs}
+    return {r.k: r.error_k / edge_k[r.k] for r in certified.rungs if r.k in edge_k}

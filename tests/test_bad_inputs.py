@@ -51,6 +51,8 @@ from stumplib import (
     quadrature,
     rank_test,
     risk_checks,
+    sampling_study,
+    separation,
     shapes,
     sparse_corpus,
     starts,
@@ -468,6 +470,13 @@ CALLS = [
         ),
     ),
     (ladder.clopper_pearson, dict(inside=3, runs=8, confidence=0.95)),
+    (
+        ladder.price,
+        dict(
+            certified=ladder.ladder([10, 100], [0.1, 0.01], [1, 1]),
+            edge=ladder.ladder([10, 100], [0.1, 0.01], [1, 1]),
+        ),
+    ),
     (EXPANSION.__call__, dict(b=[2.0])),
     (FIT.__call__, dict(x=[2.0])),
     (dynamics.slow_curve, dict(b=[10.0, 20.0], p=0.9, m=1.0, xi0=1.0)),
@@ -509,6 +518,25 @@ CALLS = [
     (
         frozen.scaled_difference,
         dict(value=1.0, value_se=0.1, reference=1.1, reference_se=0.1, allowance=0.05),
+    ),
+    (
+        separation.separation,
+        dict(
+            errors={
+                0.5: frozen.FreshErrors(
+                    frozen.Errors(np.full((1, 2), 0.1), np.zeros((1, 2))),
+                    {"nearest positive": frozen.Errors(np.full(2, 0.1), np.zeros(2))},
+                )
+            },
+            floors={0.5: [0.1]},
+            sizes=[4, 100],
+            b=[40.0],
+            alpha=0.01,
+        ),
+    ),
+    (
+        sampling_study.monte_carlo,
+        dict(prior=PRIOR, m=[10], b=[20.0], repetitions=2, stream=0),
     ),
     (infinite_corpus.task_gradients, dict(a=1.0, b=2.0, s=[0.3])),
     (
@@ -619,6 +647,8 @@ _FIGURE = (
 
 # Public callables outside the table: {callable: why no bad-number row applies}.
 NO_NUMERIC_INPUT = {
+    sampling_study.SamplingStudy: _RESULT,
+    separation.Separation: _RESULT,
     baselines.Estimate: _RESULT,
     risk_checks.RiskCurves: _RESULT,
     risk_checks.RiskCurves.z: "takes a dict of exact risks (arrays)",

@@ -108,3 +108,17 @@ def test_bad_floors_and_intervals():
         ladder.clopper_pearson(1, 4, confidence=1.5)
     with pytest.raises(TypeError, match="runs"):
         ladder.clopper_pearson(1, "4")
+
+
+def test_price_is_the_ratio_of_the_mean_scaled_errors_at_shared_sizes():
+    certified = ladder.ladder([10, 10, 100, 100], [0.3, 0.5, 0.03, 0.05], [1] * 4)
+    edge = ladder.ladder([10, 10, 50, 50, 100], [0.1, 0.1, 0.02, 0.02, 0.01], [1] * 5)
+    # at 10: mean of 3 and 5 over 1; at 100: mean of 3 and 5 over 1
+    assert ladder.price(certified, edge) == pytest.approx({10.0: 4.0, 100.0: 4.0})
+    assert ladder.price(certified, ladder.ladder([20, 40], [0.1, 0.1], [1, 1])) == {}
+
+
+def test_price_takes_ladders_only():
+    out = ladder.ladder([10, 100], [0.1, 0.01], [1, 1])
+    with pytest.raises(TypeError, match="edge"):
+        ladder.price(out, {10.0: 1.0})

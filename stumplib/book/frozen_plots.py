@@ -126,7 +126,7 @@ def fresh_figure(sizes, errors, sizes_trained, b_frozen, floor):
 
 
 def ratio_figure(sizes, ratios, limits, sizes_trained, b_frozen):
-    """Error over ``1/b_T + 1/N`` against ``N / b_T``, one panel a threshold ``s``.
+    r"""Error over ``1/b_T + 1/N`` against ``N / b_T``, one panel a threshold ``s``.
 
     Parameters
     ----------
@@ -135,7 +135,7 @@ def ratio_figure(sizes, ratios, limits, sizes_trained, b_frozen):
     ratios : dict of float to ndarray, shape (k, p)
         For each threshold ``s``, each head's error over ``1/b_T + 1/N``.
     limits : dict of float to float
-        For each ``s``, the limit ``C(s)`` (dashed line).
+        For each ``s``, the limit :math:`\Gamma(s)` (dashed line).
     sizes_trained : sequence of int, length k
         Each head's ``m ∧ n`` (for the legend).
     b_frozen : ndarray, shape (k,)
@@ -157,7 +157,7 @@ def ratio_figure(sizes, ratios, limits, sizes_trained, b_frozen):
                 lw=1.2,
                 label=f"$m\\wedge n={k}$",
             )
-        ax.axhline(limits[s], color="k", ls="--", lw=1.0, label="limit $C(s)$")
+        ax.axhline(limits[s], color="k", ls="--", lw=1.0, label=r"limit $\Gamma(s)$")
         ax.axvline(1.0, color="0.5", lw=0.8)
         ax.set(xscale="log", xlabel="$N/b_T$", title=f"$s={s}$")
     first = np.atleast_1d(axes)[0]
