@@ -20,8 +20,8 @@ from scipy import optimize
 from . import calibration, population, training, validation
 
 #: The scales (and scores) the dynamics functions serve: the population loss is
-#: resolved there (beyond about 1e10 its valley is lost to rounding, and ``b³``
-#: overflows at 1e103); the book's scales are 1 to 1e5.
+#: resolved there (beyond about 1e11 its valley loses digits to rounding, 13% of
+#: ``b² L`` at 1e15, and ``b³`` overflows at 1e103).
 _SCALE = 1e8
 
 
