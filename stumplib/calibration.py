@@ -289,8 +289,19 @@ def scaled_loss_at_infinity(b, prior):
     prior : tasks.Uniform
         Threshold prior (any ``U[lo, hi]``).
     """
-    out = np.asarray(loss_at_infinity(b, prior)) * b**2
+    b = np.asarray(b, dtype=float)
+    lo, hi = prior.lo, prior.hi
+    out = np.asarray(loss_at_infinity(b, prior)) * np.where(b < 1e150, b, 1.0) ** 2
+    far = b >= 1e150  # b² overflows: the scaled form directly (1 to rounding there)
+    if np.any(far):
+        out = np.where(far, 1.0, out)
+        out[far] = [_scaled_far(float(bi), lo, hi) for bi in b[far]]
     return float(out) if out.ndim == 0 else out
+
+
+def _scaled_far(b, lo, hi):
+    """``b²·L(∞, b)`` for ``b > 1`` (see :func:`scaled_loss_at_infinity`)."""
+    return 1.0 - _bias_deficit(b * (1 - hi), b * (1 - lo)) / (b * (hi - lo))
 
 
 @validation.constrained(b=validation.Positive(), prior=UNIFORM)

@@ -102,7 +102,7 @@ def _rho_and_q(values):
 
 
 @validation.constrained(
-    _rho_and_q, rho=validation.NonNegative(), q=validation.NonNegative()
+    _rho_and_q, rho=validation.Within(0.0, 1e100), q=validation.Within(0.0, 1e100)
 )
 def guaranteed_decrease(rho, q):
     r"""The lemma's bracket :math:`(1 - \rho) - q (1 + \rho)^2 / 2`.
@@ -113,9 +113,11 @@ def guaranteed_decrease(rho, q):
     Parameters
     ----------
     rho : float or array_like
-        Relative gradient error, non-negative.
+        Relative gradient error, in ``[0, 1e100]`` (the bracket is positive only for
+        ``rho < 1``; the range keeps ``q (1 + rho)²`` within the floats).
     q : float or array_like
-        ``eta lambda_max``, non-negative.
+        ``eta lambda_max``, in ``[0, 1e100]`` (the bracket is positive only for
+        ``q < 2``).
 
     Returns
     -------
@@ -125,7 +127,7 @@ def guaranteed_decrease(rho, q):
     Raises
     ------
     ValueError
-        If ``rho`` or ``q`` is negative or not finite, or they do not broadcast.
+        If ``rho`` or ``q`` leaves ``[0, 1e100]``, or they do not broadcast.
 
     Examples
     --------

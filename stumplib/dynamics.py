@@ -19,6 +19,11 @@ from scipy import optimize
 
 from . import calibration, population, training, validation
 
+#: The scales (and scores) the dynamics functions serve: the population loss is
+#: resolved there (beyond about 1e11 its valley loses digits to rounding, 13% of
+#: ``b² L`` at 1e15, and ``b³`` overflows at 1e103).
+_SCALE = 1e8
+
 
 @validation.constrained(
     b=validation.Positive(),
@@ -42,13 +47,21 @@ def slow_curve(b, p, m, xi0, xi1=0.0):
     Raises
     ------
     ValueError
-        If ``xi0 + xi1/b`` is not positive at the given scales.
+        If ``xi0 + xi1/b`` is not positive at the given scales, or the curve is
+        beyond the floats there (``|p b|`` or ``|m log b|`` above about 1e308).
     """
     b = np.asarray(b, dtype=float)
     xi = xi0 + xi1 / b
     if np.any(xi <= 0):
         raise ValueError("xi0 + xi1/b must be positive on the given scales")
-    return p * b + m * np.log(b) - np.log(xi)
+    with np.errstate(over="ignore", invalid="ignore"):
+        curve = p * b + m * np.log(b) - np.log(xi)
+    if not np.all(np.isfinite(curve)):
+        raise ValueError(
+            f"the slow curve is beyond the floats at these p, m and b (got p = {p:g}, "
+            f"m = {m:g}, b up to {np.max(b):g})"
+        )
+    return curve
 
 
 def _positive_shift(values):
@@ -276,7 +289,7 @@ def _one_shape(values):
 @validation.constrained(
     _one_shape,
     a=validation.Finite(),
-    b=validation.Finite(),
+    b=validation.Within(-_SCALE, _SCALE),
     prior=validation.DensityLaw(),
     features=validation.Features(),
 )
@@ -286,7 +299,9 @@ def rate(a, b, prior, features=None):
     Parameters
     ----------
     a, b : array_like
-        Points (e.g. the records of a trajectory), same shape.
+        Points (e.g. the records of a trajectory), same shape; ``|b| <= 1e8``, the
+        scales where the population loss is resolved (beyond, ``b³ ∂L/∂b`` is lost to
+        rounding and then overflows).
     prior, features
         As in :func:`stumplib.population.gradient`.
     """
@@ -298,7 +313,18 @@ def rate(a, b, prior, features=None):
     return np.array(out).reshape(a.shape)
 
 
+def _stencil(values):
+    a, b, h = values["a"], values["b"], values["h"]
+    step = h * max(1.0, abs(a), abs(b))
+    if not all(np.isfinite([step, abs(a) + step, abs(b) + step])):
+        raise ValueError(
+            f"a and b at the step h put the stencil a ± {step:g}, b ± {step:g} beyond "
+            f"the floats (got a = {a:g}, b = {b:g}, h = {h:g})"
+        )
+
+
 @validation.constrained(
+    _stencil,
     gradient=validation.Function(),
     a=validation.Scalar(),
     b=validation.Scalar(),
@@ -319,6 +345,11 @@ def hessian(gradient, a, b, h=1e-4):
     Returns
     -------
     ndarray, shape (2, 2)
+
+    Raises
+    ------
+    ValueError
+        If the points ``a ± step``, ``b ± step`` are beyond the floats.
     """
     step = h * max(1.0, abs(a), abs(b))
     cols = []
@@ -341,8 +372,8 @@ def hessian(gradient, a, b, h=1e-4):
 def descends(loss_and_gradient, theta0, eta, steps):
     """``True`` if ``steps`` steps of size ``eta`` never increase the loss.
 
-    A step that makes the loss, the gradient or the state non-finite counts as not
-    descending.
+    A step that makes the loss, the gradient or the state non-finite (or makes
+    ``loss_and_gradient`` raise ``OverflowError``) counts as not descending.
 
     Parameters
     ----------
@@ -384,7 +415,7 @@ def _descends(loss_and_gradient, a, b, eta, steps):
 
     try:
         training.descend(direction, (a, b), eta, steps)
-    except (_Ascent, FloatingPointError):
+    except (_Ascent, FloatingPointError, OverflowError):
         return False
     return True
 
@@ -392,7 +423,7 @@ def _descends(loss_and_gradient, a, b, eta, steps):
 @validation.constrained(
     loss_and_gradient=validation.Function(),
     theta0=validation.Point(),
-    guess=validation.PositiveScalar(),
+    guess=validation.Within(1e-300, 1e300, scalar=True),
     steps=validation.Integer(),
     iterations=validation.Integer(),
 )
@@ -411,7 +442,8 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
         Initial ``(a, b)``.
     guess : float
         Order of magnitude of the answer (e.g. ``2/λ_max`` of the Hessian at
-        ``theta0``).
+        ``theta0``), in ``[1e-300, 1e300]`` (so that the bracket is of positive
+        floats).
     steps : int
         Number of steps that must each decrease the loss.
     iterations : int
@@ -435,11 +467,13 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
     lo, hi = np.log(guess / 64), np.log(guess * 64)
     if not ok(lo):
         raise ValueError(
-            f"gradient descent does not descend even at eta={np.exp(lo):.3g}"
+            f"gradient descent does not descend even at eta = guess/64 = "
+            f"{np.exp(lo):.3g}; lower guess"
         )
     if ok(hi):
         raise ValueError(
-            f"gradient descent still descends at eta={np.exp(hi):.3g}; raise guess"
+            f"gradient descent still descends at eta = 64 guess = {np.exp(hi):.3g}; "
+            "raise guess"
         )
     for _ in range(iterations):
         mid = (lo + hi) / 2
@@ -485,9 +519,9 @@ def _grids(values):
 
 @validation.constrained(
     _grids,
-    b=validation.Positive(),
+    b=validation.Within(1e-300, _SCALE),
     offset=validation.Finite(),
-    p=validation.Scalar(),
+    p=validation.Within(-_SCALE, _SCALE, scalar=True),
     prior=validation.DensityLaw(),
     features=validation.Features(),
 )
@@ -499,11 +533,12 @@ def portrait(prior, b, offset, p, features=None):
     prior : tasks.Uniform or tasks.Beta
         Threshold prior.
     b : array_like
-        Scales, positive, one-dimensional.
+        Scales in ``[1e-300, 1e8]``, one-dimensional (the population loss is resolved
+        up to 1e8, and ``∂L/∂b / b`` overflows below 1e-300).
     offset : array_like
         Relative scores ``a - p b``, finite, one-dimensional.
     p : float
-        Slope of the shear (the valley slope: ``hi`` for ``U[lo, hi]``).
+        Slope of the shear (the valley slope: ``hi`` for ``U[lo, hi]``), ``|p| <= 1e8``.
     features : tasks.Uniform or tasks.Beta, optional
         Feature law (uniform on [0, 1] when omitted).
 
@@ -515,8 +550,8 @@ def portrait(prior, b, offset, p, features=None):
     Raises
     ------
     ValueError
-        If ``b`` is not positive, ``offset`` or ``p`` not finite, or either grid is
-        not one-dimensional.
+        If ``b`` or ``p`` leaves its range, ``offset`` is not finite, either grid is
+        not one-dimensional, or ``a = p b + offset`` is beyond the floats.
     TypeError
         If ``prior`` or ``features`` is not a law with a density.
 
@@ -552,11 +587,13 @@ class StableSteps(NamedTuple):
     a0, b0 : ndarray
         The starts.
     critical : ndarray
-        ``2/λ_max`` of the Hessian at each start: the stability limit of a quadratic.
+        ``2/λ_max`` of the Hessian at each start: the stability limit of a quadratic
+        (``inf`` where ``λ_max`` is 0, a flat start; negative where ``λ_max < 0``).
     largest : ndarray
         The largest step at which the loss decreases at each of the first ``steps``
         steps (``nan`` where that threshold lies outside
-        ``[2/λ_max / 64, 64 · 2/λ_max]``, the bracket searched).
+        ``[2/λ_max / 64, 64 · 2/λ_max]``, the bracket searched, and where
+        ``critical`` is not a positive float, so that there is no bracket).
     """
 
     a0: np.ndarray
@@ -581,8 +618,8 @@ def _one_shape_of_starts(values):
 
 @validation.constrained(
     _one_shape_of_starts,
-    a0=validation.Finite(),
-    b0=validation.Finite(),
+    a0=validation.Within(-_SCALE, _SCALE),
+    b0=validation.Within(-_SCALE, _SCALE),
     prior=validation.DensityLaw(),
     steps=validation.Integer(),
     iterations=validation.Integer(),
@@ -595,7 +632,8 @@ def stable_steps(prior, a0, b0, steps=50, iterations=8):
     prior : tasks.Uniform or tasks.Beta
         Threshold prior.
     a0, b0 : array_like
-        Starts, same shape (one-dimensional).
+        Starts, same shape (one-dimensional), each within ``±1e8`` (the scales where
+        the population loss and its finite-difference Hessian are resolved).
     steps, iterations : int
         As in :func:`largest_stable_step`.
 
@@ -606,7 +644,7 @@ def stable_steps(prior, a0, b0, steps=50, iterations=8):
     Raises
     ------
     ValueError
-        If a start is not finite, or ``a0`` and ``b0`` differ in shape or are not
+        If a start leaves ``±1e8``, or ``a0`` and ``b0`` differ in shape or are not
         one-dimensional.
     TypeError
         If ``prior`` is not a law with a density.

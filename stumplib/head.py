@@ -18,6 +18,8 @@ from . import moments, validation
 
 _CONTEXT = dict(x=validation.UnitInterval(), y=validation.Labels())
 _POINTS = dict(a=validation.Finite(), b=validation.Finite())
+#: The log of the largest float: an exponent beyond it overflows.
+_LOG_MAX = float(np.log(np.finfo(float).max))
 
 
 def _batch(values, shape):
@@ -496,15 +498,17 @@ def hard_limit_expansion(a, b, x, y):
     Returns
     -------
     leading, bound : ndarray, shape (k,)
-        ``r`` and ``B`` at each parameter value.
+        ``r`` and ``B`` at each parameter value (``B = inf`` where it is beyond the
+        floats: no bound there).
     gap : float
         The gap ``x2 - x1``.
 
     Raises
     ------
     ValueError
-        If fewer than two examples are in the role of positives, or the two smallest
-        are tied (``gap == 0``: the leading term vanishes).
+        If fewer than two examples are in the role of positives, the two smallest
+        are tied (``gap == 0``: the leading term vanishes), or ``r`` is beyond the
+        floats (``b gap`` below about -709).
 
     Examples
     --------
@@ -514,15 +518,25 @@ def hard_limit_expansion(a, b, x, y):
     (0.3, True)
     """
     a, b, x, y, first, second, gap = _limit_path(a, b, x, y)
+    if np.any(-b * gap > _LOG_MAX):
+        raise ValueError(
+            f"b = {np.min(b):g} puts the leading term gap exp(-b gap) beyond the floats"
+        )
     a, b = a[:, None], b[:, None]
     relative = a * (y - y[first]) - b * (x - x[first])
     others = np.ones(x.size, dtype=bool)
     others[[first, second]] = False
-    rest = np.sum(
-        (x[others] - x[first]) / gap * np.exp(relative[:, others] + b * gap), axis=1
-    )
-    mass = np.sum(np.exp(np.delete(relative, first, axis=1)), axis=1)
-    return gap * np.exp(-b[:, 0] * gap), np.abs(rest) + mass, float(gap)
+    with np.errstate(over="ignore", invalid="ignore"):
+        exponents = relative[:, others] + b * gap
+        rest = np.abs(np.sum((x[others] - x[first]) / gap * np.exp(exponents), axis=1))
+        mass = np.sum(np.exp(np.delete(relative, first, axis=1)), axis=1)
+        far = ~np.isfinite(rest)  # terms beyond the floats: the sum in log space
+        if np.any(far):
+            log_rest = special.logsumexp(
+                exponents[far], b=(x[others] - x[first]) / gap, axis=1, return_sign=True
+            )[0]
+            rest[far] = np.exp(log_rest)
+    return gap * np.exp(-b[:, 0] * gap), rest + mass, float(gap)
 
 
 def _limit_path(a, b, x, y):
@@ -588,7 +602,9 @@ def limit_ratio(a, b, x, y):
     Raises
     ------
     ValueError
-        As :func:`hard_limit_expansion`.
+        As :func:`hard_limit_expansion`, or where the ratio is beyond the floats (an
+        example below ``x1`` dominates the weights: ``a`` and ``b`` far from the
+        limit).
 
     Examples
     --------
@@ -607,6 +623,11 @@ def limit_ratio(a, b, x, y):
         to_second, b=(x[others] - x[first]) / gap, axis=1, return_sign=True
     )
     denominator = special.logsumexp(a * (y - y[first]) - b * (x - x[first]), axis=1)
+    if np.any(numerator - denominator > _LOG_MAX):
+        raise ValueError(
+            "a and b put the ratio beyond the floats (its log reaches "
+            f"{np.max(numerator - denominator):.3g}): an example below x1 dominates"
+        )
     return sign * np.exp(numerator - denominator)
 
 

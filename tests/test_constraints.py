@@ -134,6 +134,8 @@ FACTORIES = {
     "PositiveScalar()": validation.PositiveScalar(),
     "Exceeding(1)": validation.Exceeding(1),
     "Exceeding(-1, scalar=False)": validation.Exceeding(-1, scalar=False),
+    "Within(-1e8, 1e8)": validation.Within(-1e8, 1e8),
+    "Within(1e-300, 1e300, scalar=True)": validation.Within(1e-300, 1e300, scalar=True),
     "Integer()": validation.Integer(),
     "Integer(minimum=0, maximum=None)": validation.Integer(minimum=0, maximum=None),
     "Integers()": validation.Integers(),
@@ -259,3 +261,18 @@ def test_values_go_unchecked_only_at_the_listed_kernel_calls():
         ):
             found.setdefault(path.name, set()).add(callee)
     assert found == UNCHECKED_SITES
+
+
+def test_within_declares_a_closed_range_naming_the_argument():
+    within = validation.Within(-1e8, 1e8)
+    assert within([-1e8, 0.0, 1e8], "b").tolist() == [-1e8, 0.0, 1e8]
+    assert within(np.zeros(0), "b").shape == (0,)  # an empty batch is valid
+    with pytest.raises(ValueError, match=r"^b must lie in \[-1e\+08, 1e\+08\]$"):
+        within([0.0, 2e8], "b")
+    one = validation.Within(1e-300, 1e300, scalar=True)
+    assert one(1.0, "guess") == 1.0
+    with pytest.raises(
+        ValueError,
+        match=r"^guess must lie in \[1e-300, 1e\+300\] \(got 4.94066e-324\)$",
+    ):
+        one(5e-324, "guess")

@@ -66,7 +66,9 @@ def test_the_bracket_bounds_the_quadratic_model_of_a_step(rho, q, u, v):
 @pytest.mark.parametrize(
     ("rho", "q", "message"),
     [
-        (-0.1, 0.1, "rho must be non-negative"),
+        (-0.1, 0.1, r"^rho must lie in \[0, 1e\+100\]"),
+        (1e300, 0.1, r"^rho must lie in \[0, 1e\+100\]"),  # q (1 + rho)² overflowed
+        (0.1, 1e101, r"^q must lie in \[0, 1e\+100\]"),
         (0.1, np.nan, "q must be finite"),
         ("x", 0.1, "rho"),
     ],

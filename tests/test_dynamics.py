@@ -121,8 +121,13 @@ def test_largest_stable_step_errors():
         dynamics.largest_stable_step(lg, (1.0, 1.0), 1e-4)
     with pytest.raises(ValueError, match="does not descend"):
         dynamics.largest_stable_step(lg, (1.0, 1.0), 1e4)
-    with pytest.raises(ValueError, match="guess must be positive"):
+    with pytest.raises(ValueError, match=r"^guess must lie in \[1e-300, 1e\+300\]"):
         dynamics.largest_stable_step(lg, (1.0, 1.0), -1.0)
+    with pytest.raises(ValueError, match=r"^guess must lie in"):  # guess/64 is 0
+        dynamics.largest_stable_step(lg, (1.0, 1.0), 5e-324)
+    # a loss that overflows at the bracket's steps: no descent, an error naming guess
+    with pytest.raises(ValueError, match=r"^gradient descent does not .* lower guess"):
+        dynamics.largest_stable_step(lg, (1.0, 1.0), 1e300)
 
 
 @settings(max_examples=30, deadline=None)
@@ -258,8 +263,12 @@ def test_portrait_errors():
         dynamics.portrait(INTERIOR, [[10.0]], [0.0], p=0.9)
     with pytest.raises(ValueError, match="offset must be one-dimensional"):
         dynamics.portrait(INTERIOR, [10.0], [[0.0]], p=0.9)
-    with pytest.raises(ValueError, match="b must be positive"):
+    with pytest.raises(ValueError, match=r"^b must lie in \[1e-300, 1e\+08\]"):
         dynamics.portrait(INTERIOR, [-1.0], [0.0], p=0.9)
+    with pytest.raises(ValueError, match=r"^b must lie in"):  # beyond the resolved
+        dynamics.portrait(INTERIOR, [10.0, 2e8], [0.0], p=0.9)
+    with pytest.raises(ValueError, match=r"^p must lie in \[-1e\+08, 1e\+08\]"):
+        dynamics.portrait(INTERIOR, [10.0], [0.0], p=1e300)  # a = p b overflowed
     with pytest.raises(TypeError, match="prior"):
         dynamics.portrait("U[0,1]", [10.0], [0.0], p=0.9)
 

@@ -253,6 +253,104 @@ LONG_RUNS = {
 MINUS_INF = {"Uniform.log_density", "Beta.log_density", "truncated_exponential"}
 
 
+def _head_bound_mp(a, b, x, y):
+    """``B`` of :func:`stumplib.head.hard_limit_expansion` and the distance
+    ``|s_hat - x1|`` at one point, in mpmath (no overflow): ``(B, distance)``."""
+    x, y = [mpmath.mpf(v) for v in x], [mpmath.mpf(v) for v in y]
+    role = y if any(y) else [1] * len(y)
+    first, second = sorted((i for i in range(len(x)) if role[i]), key=lambda i: x[i])[
+        :2
+    ]
+    gap = x[second] - x[first]
+    a, b = mpmath.mpf(a), mpmath.mpf(b)
+    t = [
+        mpmath.exp(a * (y[i] - y[first]) - b * (x[i] - x[first])) for i in range(len(x))
+    ]
+    rest = sum(
+        (x[i] - x[first]) / gap * t[i] * mpmath.exp(b * gap)
+        for i in range(len(x))
+        if i not in (first, second)
+    )
+    mass = sum(t) - t[first]
+    distance = abs(sum(ti * (xi - x[first]) for ti, xi in zip(t, x)) / sum(t))
+    return abs(rest) + mass, distance
+
+
+def _bound_beyond_the_floats(kwargs, out):
+    """``hard_limit_expansion``: ``r`` finite, ``B = inf`` only where ``B`` (mpmath)
+    is beyond the floats."""
+    leading, bound, _ = out
+    points = np.broadcast_arrays(kwargs["a"], kwargs["b"])
+    exact = [_head_bound_mp(a, b, kwargs["x"], kwargs["y"])[0] for a, b in zip(*points)]
+    return np.isfinite(leading).all() and all(
+        np.isfinite(B) or e > BIG for B, e in zip(bound, exact)
+    )
+
+
+def _decay_unresolved(kwargs, out):
+    """``limit_decay``: a finite rate, and a bound of ``inf`` only where, at an end,
+    ``B`` plus the rounding of the distance (both in mpmath) reaches 1."""
+    rate, bound = out
+    if not math.isfinite(rate):
+        return False
+    reach = []
+    for a, b in zip(kwargs["a"], kwargs["b"]):
+        B, distance = _head_bound_mp(a, b, kwargs["x"], kwargs["y"])
+        rounding = 4 * np.finfo(float).eps * (1 + abs(a) + abs(b))
+        reach.append(distance == 0 or B + rounding / distance >= 1)
+    return math.isfinite(bound) or any(reach)
+
+
+def _no_interval(kwargs, out):
+    """``certified_end``: ``nan`` exactly where the first ratio is above the level."""
+    return math.isnan(out) and not np.ravel(kwargs["ratio"])[0] <= kwargs["level"]
+
+
+def _mean_gradient_vanishes(kwargs, out):
+    """``noise_ratio``: ``inf`` exactly where the mean per-task gradient is 0."""
+    mean = np.mean(np.asarray(kwargs["gradients"], dtype=float), axis=0)
+    return out == math.inf and not np.any(mean)
+
+
+def _no_stable_bracket(kwargs, out):
+    """``stable_steps``: ``critical = inf`` only where the Hessian's largest eigenvalue
+    is 0 (a flat start); ``largest = nan`` only where there is no bracket
+    (``critical`` not a positive float) or the threshold lies outside it (descent
+    fails at ``critical/64`` or still holds at ``64 critical``, by
+    :func:`stumplib.dynamics.descends`)."""
+    prior, steps = kwargs["prior"], kwargs["steps"]
+
+    def loss_and_gradient(a, b):
+        return population.loss_and_gradient(a, b, prior, None)
+
+    for a, b, critical, largest in zip(out.a0, out.b0, out.critical, out.largest):
+        if critical == math.inf:
+            hess = dynamics.hessian(lambda a, b: loss_and_gradient(a, b)[1:], a, b)
+            if np.linalg.eigvalsh(hess)[-1] != 0:
+                return False
+        if math.isnan(largest) and 0 < critical < math.inf:
+            start = (float(a), float(b))
+            low = dynamics.descends(loss_and_gradient, start, critical / 64, steps)
+            high = dynamics.descends(loss_and_gradient, start, critical * 64, steps)
+            if low and not high:
+                return False
+        elif not math.isfinite(critical) and math.isfinite(largest):
+            return False
+    return True
+
+
+#: Outputs documented as ``nan`` or ``inf`` at some valid inputs, each with the test of
+#: its documented condition (an independent computation where one is cheap): a
+#: non-finite output is accepted only where its condition holds.
+DOCUMENTED = {
+    "certified_end": _no_interval,
+    "noise_ratio": _mean_gradient_vanishes,
+    "hard_limit_expansion": _bound_beyond_the_floats,
+    "limit_decay": _decay_unresolved,
+    "stable_steps": _no_stable_bracket,
+}
+
+
 def _edges(constraint):
     kind = constraint.kind
     if kind is None:
@@ -260,6 +358,10 @@ def _edges(constraint):
     if isinstance(kind, tuple) and kind[0] == "Exceeding":
         bound = kind[1]
         return (np.nextafter(bound, np.inf), bound + 1e-12 * max(1, abs(bound)), BIG)
+    if isinstance(kind, tuple) and kind[0] == "Within":  # a declared range: its ends
+        lo, hi = kind[1:3]
+        inside = (v for v in EDGES["finite"] if lo < v < hi)
+        return (lo, np.nextafter(lo, hi), *inside, np.nextafter(hi, lo), hi)
     return EDGES.get(kind if isinstance(kind, str) else kind[0], ())
 
 
@@ -329,6 +431,11 @@ def _outcome(func, kwargs, name, value):
     except Exception as err:  # the failure is the finding
         return f"{type(err).__name__}: {err}"
     numbers = list(_numbers(out))
+    if func.__qualname__ in DOCUMENTED and not all(map(math.isfinite, numbers)):
+        given = dict(kwargs, **{name: value})
+        if DOCUMENTED[func.__qualname__](given, out):
+            return "ok"
+        return "a non-finite output where its documented condition does not hold"
     if any(math.isnan(v) for v in numbers):
         return "NaN in the output"
     if func.__qualname__ not in MINUS_INF and any(math.isinf(v) for v in numbers):
@@ -375,3 +482,113 @@ def test_the_edge_cases_cover_the_declared_functions():
     functions = {case[0] for case in EDGE_CASES}
     assert len(EDGE_CASES) > 1000 and len(functions) > 80
     assert set(KNOWN) <= set(EDGE_IDS)  # no stale entry
+
+
+# --- The edges of the dynamics, head, calibration and descent-lemma functions -------
+
+from stumplib import descent_lemma, head  # noqa: E402
+from stumplib.symbolic import dynamics as symbolic_dynamics  # noqa: E402
+
+
+@pytest.mark.parametrize("b", [2.0, 1e3, 1e149, 1e151, 1e300, BIG])
+def test_scaled_loss_at_infinity_at_scales_where_b_squared_overflows(b):
+    # b² L(∞, b) = ∫ (1 - b q / (e^{b q} - 1))² dq / (hi - lo) over q in [0.1, 0.9]
+    # (the mean of the positives' error, scaled): 1 - O(1/b); NaN past b = 1e154 before
+    B = mpmath.mpf(b)
+
+    def integrand(q):
+        return (1 - B * q / mpmath.expm1(B * q)) ** 2
+
+    expected = mpmath.quad(integrand, [0.1, 0.2, 0.9]) / mpmath.mpf(0.8)
+    got = calibration.scaled_loss_at_infinity(b, tasks.Uniform(0.1, 0.9))
+    assert got == pytest.approx(float(expected), rel=1e-12)
+
+
+def test_hessian_names_a_stencil_beyond_the_floats():
+    def gradient(a, b):
+        return 2 * a, 2 * b
+
+    with pytest.raises(ValueError, match=r"^a and b at the step h put the stencil"):
+        dynamics.hessian(gradient, BIG, 2.0)
+    with pytest.raises(ValueError, match=r"^a and b at the step h put the stencil"):
+        dynamics.hessian(gradient, 1.0, 2.0, h=BIG)
+    np.testing.assert_allclose(dynamics.hessian(gradient, 1e300, 2.0), 2 * np.eye(2))
+
+
+def test_a_loss_that_overflows_does_not_descend():
+    def loss_and_gradient(a, b):
+        return a**2 + b**2, 2 * a, 2 * b  # Python floats: OverflowError past 1e154
+
+    assert dynamics.descends(loss_and_gradient, (1.0, 1.0), 1e300, 3) is False
+    assert dynamics.descends(loss_and_gradient, (1.0, 1.0), 0.1, 3) is True
+
+
+def test_slow_curve_beyond_the_floats_is_a_named_error():
+    with pytest.raises(
+        ValueError, match=r"^the slow curve is beyond the floats .* p ="
+    ):
+        dynamics.slow_curve([10.0, 20.0], BIG, 1.0, 1.0)
+    assert dynamics.slow_curve(BIG, 0.5, 1.0, 1.0) == pytest.approx(0.5 * BIG)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: dynamics.rate([5.0], [1e300], tasks.Uniform(0.1, 0.9)),
+        lambda: dynamics.stable_steps(tasks.Uniform(0.1, 0.9), [9.0], [2e8]),
+        lambda: dynamics.stable_steps(tasks.Uniform(0.1, 0.9), [-1e300], [10.0]),
+        lambda: descent_lemma.guaranteed_decrease(0.5, 1e300),
+    ],
+)
+def test_the_declared_scales_are_named_errors_beyond_them(call):
+    with pytest.raises(ValueError, match=r"^(b|b0|a0|q) must lie in \["):
+        call()
+
+
+def test_rate_keeps_its_value_at_the_edge_of_its_scales():
+    # far from the valley (a = 5) -4 b³ ∂L/∂b = -4 b (1 - O(1/b)): the leading term
+    got = dynamics.rate([5.0, 5.0], [1e6, 1e8], tasks.Uniform(0.1, 0.9))
+    np.testing.assert_allclose(got, [-4e6, -4e8], rtol=1e-5)
+
+
+def test_the_valley_coordinate_beyond_the_floats_is_a_named_error():
+    expansion = symbolic_dynamics.LossExpansion("U[0, 1]", 1, 1, 0, 0, {})
+    with pytest.raises(ValueError, match=r"^a and b_ put the valley coordinate"):
+        expansion.coordinate(-1e300, 2.0)
+    assert expansion.coordinate(1e300, 2.0) == 0.0  # underflows: the valley is far
+    assert expansion.coordinate(3.0, 2.0) == pytest.approx(2 * math.exp(-1.0))
+
+
+X1, Y1 = [0.1, 0.4, 0.7], [0.0, 1.0, 1.0]  # a negative below the smallest positive
+
+
+def test_limit_ratio_beyond_the_floats_is_a_named_error():
+    # at b = 1e300 the negative at 0.1 dominates: (s_hat - x1)/r is about -e^{3e299}
+    with pytest.raises(ValueError, match=r"^a and b put the ratio beyond the floats"):
+        head.limit_ratio([1.0], [1e300], X1, Y1)
+    _, distance = _head_bound_mp(1e3, 2.0, X1, Y1)  # s_hat - x1 > 0 here
+    expected = distance / (mpmath.mpf(0.3) * mpmath.exp(-2 * mpmath.mpf(0.3)))
+    got = head.limit_ratio([1e3], [2.0], X1, Y1)[0]
+    assert got == pytest.approx(float(expected), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "a, b", [(-1e300, 2.0), (1.0, 1e300), (1e3, 1e3), (10.0, 2.0), (-BIG, 2.0)]
+)
+def test_hard_limit_expansion_bound_is_inf_only_beyond_the_floats(a, b):
+    leading, bound, gap = head.hard_limit_expansion([a], [b], X1, Y1)
+    exact, _ = _head_bound_mp(a, b, X1, Y1)
+    assert leading[0] == pytest.approx(gap * math.exp(-b * gap), rel=1e-12)
+    if exact > BIG:
+        assert bound[0] == math.inf
+    else:
+        assert bound[0] == pytest.approx(float(exact), rel=1e-12)
+
+
+def test_hard_limit_expansion_terms_of_both_signs_beyond_the_floats_are_not_nan():
+    # a negative below x1 and an example above x2, both with weights beyond the floats
+    x, y = [0.1, 0.4, 0.5, 0.6], [0.0, 1.0, 1.0, 1.0]
+    _, bound, _ = head.hard_limit_expansion([-4000.0], [-7095.0], x, y)
+    assert bound[0] == math.inf
+    with pytest.raises(ValueError, match=r"^b = -1e\+300 puts the leading term"):
+        head.hard_limit_expansion([1.0], [-1e300], X1, Y1)

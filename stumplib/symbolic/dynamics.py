@@ -68,9 +68,23 @@ class LossExpansion:
 
     @validation.constrained(a=validation.Finite(), b_=validation.Positive())
     def coordinate(self, a, b_):
-        r"""Valley coordinate :math:`\xi=b^m e^{-(a-pb)}` at real ``a``, ``b_ > 0``."""
+        r"""Valley coordinate :math:`\xi=b^m e^{-(a-pb)}` at real ``a``, ``b_ > 0``.
+
+        Raises
+        ------
+        ValueError
+            Where :math:`\xi` is beyond the floats (``a`` far below the valley
+            ``p b_``, its exponent above about 709: there the expansion does not apply).
+        """
         m, p = float(self.m), float(self.p)
-        return np.exp(m * np.log(b_) - (a - p * b_))
+        with np.errstate(over="ignore", invalid="ignore"):
+            xi_ = np.exp(m * np.log(b_) - (a - p * b_))
+        if not np.all(np.isfinite(xi_)):
+            raise ValueError(
+                "a and b_ put the valley coordinate xi = b_^m exp(-(a - p b_)) beyond "
+                "the floats (a far below the valley p b_)"
+            )
+        return xi_
 
     def numeric_loss(self):
         """A NumPy function ``(a, b) -> L`` evaluating the two-term expansion."""

@@ -170,6 +170,32 @@ def Exceeding(bound, scalar=True, optional=False):
     return Constraint(check, bad, optional=optional, kind=("Exceeding", bound, scalar))
 
 
+def Within(lo, hi, scalar=False, optional=False):
+    """Finite numbers in ``[lo, hi]`` (one number when ``scalar``; else any shape).
+
+    For an argument whose meaningful range is narrower than the floats (a scale the
+    computation resolves, a slope): the declaration says where the function serves.
+    """
+
+    def check(value, name):
+        value = (arrays.scalar if scalar else arrays.finite)(value, name)
+        if np.size(value) and not (lo <= np.min(value) and np.max(value) <= hi):
+            got = f" (got {value:g})" if scalar else ""
+            raise ValueError(f"{name} must lie in [{lo:g}, {hi:g}]{got}")
+        return value
+
+    bad = (
+        _NOT_REAL
+        + _NOT_FINITE
+        + (
+            (np.nextafter(lo, -np.inf), ValueError),
+            (np.nextafter(hi, np.inf), ValueError),
+        )
+    )
+    bad += (([lo, lo], ValueError),) if scalar else _RAGGED
+    return Constraint(check, bad, optional=optional, kind=("Within", lo, hi, scalar))
+
+
 def Integer(minimum=1, maximum=arrays.LARGEST_COUNT, optional=False):
     """One integer in ``[minimum, maximum]``.
 
