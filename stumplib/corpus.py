@@ -579,8 +579,8 @@ class Follower(_Empirical):
     values are those of ``Corpus.summaries`` to rounding. One anchor costs about as
     much as three evaluations of the corpus; an evaluation within its radius costs
     ``O(m TERMS)``. The anchor moves (for every task) as soon as one task leaves its
-    radius, ahead of the run where it moves up; at ``b <= 0``, and beyond
-    :data:`LARGEST_SCALE`, the corpus evaluates directly.
+    radius, ahead of the run where it moves up; at ``b <= 0`` and past 1e15 (its
+    terms' ``R^19 / 19!`` overflow at ``R ~ 10^17``) the corpus evaluates directly.
 
     Parameters
     ----------
@@ -596,12 +596,7 @@ class Follower(_Empirical):
     (True, 1)
     """
 
-    TERMS = 20
-    #: The largest scale the series serve: their coefficients ``(-delta)^j / j!``,
-    #: ``|delta| <= R(b) < b / 40``, reach ``R^19 / 19!`` (below ``10^240`` here),
-    #: which leaves the floats past ``R`` of about ``10^17``; beyond, the corpus
-    #: evaluates directly.
-    LARGEST_SCALE = 1e15
+    TERMS, LARGEST_SCALE = 20, 1e15
 
     @validation.constrained(corpus=validation.Instance(Corpus))
     def __init__(self, corpus):

@@ -15,14 +15,23 @@ from stumplib import (
     calibration,
     corpus_rule,
     dynamics,
+    fitting,
+    gradcheck,
     infinite_corpus,
     moments,
     past_freeze,
     population,
+    posthoc,
+    pretraining,
     quadrature,
+    risk_checks,
     shapes,
+    sparse_corpus,
     tasks,
+    training,
 )
+from stumplib.corpus import Corpus
+from stumplib.symbolic import population as symbolic_population
 from stumplib.symbolic import symmetrized
 
 TINY = np.nextafter(0.0, 1.0)  # 5e-324
@@ -214,6 +223,109 @@ def test_collapse_points_without_a_positive_example_is_a_named_error():
 def test_the_rule_scale_ratio_needs_a_prior_below_one():
     with pytest.raises(ValueError, match=r"^prior must lie below 1 \(got hi = 1.0\)"):
         corpus_rule.rule_scale_ratio(tasks.Uniform(0, 1))
+
+
+def test_central_differences_of_values_near_the_largest_float():
+    # f(a + h) - f(a - h) = 2e308 is past the floats; the quotient is 1
+    assert gradcheck.central_differences(np.add, 1.0, 2.0, 1e308) == (1.0, 1.0)
+
+
+def test_central_differences_keep_the_bits_of_the_plain_quotient():
+    rng = np.random.default_rng(50)
+    a, b = rng.normal(size=200) * 1e3, 10 ** rng.uniform(-2, 5, 200)
+    h = 1e-2
+    d_a, d_b = gradcheck.central_differences(np.hypot, a, b, h)
+    assert np.array_equal(d_a, (np.hypot(a + h, b) - np.hypot(a - h, b)) / (2 * h))
+    assert np.array_equal(d_b, (np.hypot(a, b + h) - np.hypot(a, b - h)) / (2 * h))
+
+
+@pytest.mark.parametrize("a, b, h", [(1.7e308, 2.0, 1e-3), (1.0, 1.7e308, 0.1)])
+def test_central_differences_where_f_leaves_the_floats_name_f(a, b, h):
+    with pytest.raises(ValueError, match="^f must be finite at"):
+        gradcheck.central_differences(np.multiply, a, b, h)
+
+
+def test_largest_z_of_a_difference_beyond_the_floats():
+    assert risk_checks.largest_z(1e308, 1e300, -1e308) == pytest.approx(2e8, rel=1e-15)
+    rng = np.random.default_rng(51)
+    measured, exact, errors = rng.uniform(size=(3, 100))
+    assert risk_checks.largest_z(measured, errors, exact) == np.max(
+        np.abs(measured - exact) / errors
+    )  # the same bits as the plain quotient
+
+
+def test_pooled_values_at_the_largest_float():
+    assert fitting.pooled([BIG, BIG], [0.1, 0.2]).value == BIG
+    assert fitting.pooled([-BIG, BIG], [0.1, 0.1]).value == 0.0
+
+
+@pytest.mark.parametrize("b", [0.0, TINY, -TINY, 1e-30, 1e-8])
+@pytest.mark.parametrize("s", [0.3, 0.9])
+def test_residual_high_precision_at_small_scales(b, s):
+    # the raw closed form at 800 digits resolves b = 1e-30 (it cancels about 65);
+    # at b = 0, and below 1e-300, the limit: each class weighs its features uniformly
+    odds = mpmath.e
+    limit = (s**2 + odds * (1 - s**2)) / 2 / (s + odds * (1 - s)) - s
+    got = symbolic_population.residual_high_precision(1.0, b, s)
+    if abs(b) < 1e-300:
+        assert got == pytest.approx(float(limit), rel=1e-15)
+    else:
+        with mpmath.workdps(800):
+            a_, b_, s_ = mpmath.mpf(1), mpmath.mpf(b), mpmath.mpf(s)
+            e = mpmath.exp
+            mass = (
+                -mpmath.expm1(-b_ * s_) / b_
+                + e(a_ - b_ * s_) * (-mpmath.expm1(-b_ * (1 - s_))) / b_
+            )
+            first = (1 - (1 + b_ * s_) * e(-b_ * s_)) / b_**2 + (
+                (1 + b_ * s_) * e(a_ - b_ * s_) - (1 + b_) * e(a_ - b_)
+            ) / b_**2
+            expected = float(first / mass - s_)
+        assert got == pytest.approx(expected, rel=1e-15)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("b", [1e14, 1e20, 1e300])
+def test_a_follower_at_scales_beyond_its_series_evaluates_directly(sparse, b):
+    if sparse:
+        corpus = sparse_corpus.SparseCorpus.sample(3, 10, 5.0, seed=(50,))
+    else:
+        corpus = Corpus.sample(3, 10, tasks.Uniform(0.1, 0.9), rng=50)
+    follower = corpus.follow()
+    follower.task_gradients(1.0, 6.0)  # a run before: the anchor lies ahead of it
+    got = follower.task_gradients(1.0, b)  # NaN at 1e20 and beyond before
+    assert np.isfinite(got).all()
+    assert np.allclose(got, corpus.task_gradients(1.0, b), rtol=1e-12, atol=0)
+
+
+def test_gradient_descent_turns_an_overflow_into_a_divergence():
+    def python_floats(a, b):
+        return a**2 + b**2, 2 * a, 2 * b  # Python's ** raises OverflowError
+
+    with pytest.raises(FloatingPointError, match="overflowed at step 1"):
+        training.gradient_descent(python_floats, (1.0, 1.0), 1e300, 3, label="run")
+
+
+def test_the_narrowed_domains_name_their_argument():
+    prior = tasks.Uniform(0.1, 0.9)
+    with pytest.raises(ValueError, match="^b must be at most 1e"):
+        posthoc.cubed_loss(np.array([25.0]), np.array([1e101]), prior)
+    with pytest.raises(ValueError, match="^y must lie within"):
+        fitting.extrapolate([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [2.0**1023] * 6)
+    with pytest.raises(ValueError, match="^b_target / ratio must be at most 1e"):
+        pretraining.start(1.5e16, prior)
+    with pytest.raises(ValueError, match="^factors times m ∧ n must be at most"):
+        past_freeze.valley_errors((4, 4), prior, 1, 0, 0, [1.0, 1e15])
+    with pytest.raises(ValueError, match="^starts must lie where the population"):
+        past_freeze.plain_descent((4, 4), prior, 0, 0, [[4.0, 100.0]], 1.0, 3)
+    with pytest.raises(ValueError, match="^x must determine the slopes"):
+        shapes.log_slopes([1.0, 0.5, 0.3, 0.2], [2.0] * 4)
+
+
+def test_the_largest_valley_scale_still_resolves_the_valley():
+    prior = tasks.Uniform(0.1, 0.9)
+    (a0, b0), eta = pretraining.start(1.5 * pretraining.VALLEY_RESOLVED, prior)
+    assert a0 - 0.9 * b0 == pytest.approx(33.8, abs=0.5) and eta > 0
 
 
 # --- Generated: every declared function at the edges of its declared domain --------
