@@ -695,8 +695,8 @@ def plain_descent(shape, prior, seed, index, starts, eta, steps, points=25):
     Returns
     -------
     PlainRuns
-        A run the descent stops is flagged in ``failed`` and its ``a``, ``b`` are NaN
-        (as a diverging step makes them at ``eta`` far above the lemma's).
+        A run the descent stops (a step far above the lemma's diverges) is flagged
+        in ``failed``, its ``a`` and ``b`` NaN.
 
     Raises
     ------

@@ -44,10 +44,10 @@ from .corpus import STACKABLE, Corpus, noise_ratio
 UNIFORM = validation.Instance(tasks.Uniform)
 #: ``b_0 = b_T / START_RATIO``.
 START_RATIO = 1.5
-#: The largest scale at which a float resolves the population valley: its offset
-#: ``a* - p b`` grows like ``log b`` (about 33 at ``b = 10^15`` under ``U[0.1, 0.9]``)
-#: while the spacing of floats near ``a* ≈ p b`` grows like ``b`` (1/8 there); past
-#: about ``10^16`` the valley's minimizer and its curvature are rounding.
+#: The largest scale at which a float resolves the population valley: ``a* - p b``
+#: grows like ``log b`` (about 33 at ``b = 10^15`` under ``U[0.1, 0.9]``) while the
+#: spacing of floats near ``a* ≈ p b`` grows like ``b`` (1/8 there); past about
+#: ``10^16`` the valley's minimizer and its curvature are rounding.
 VALLEY_RESOLVED = 1e15
 #: Steps allowed to a run frozen by the corpus rule, a guard against a run that never
 #: freezes (not a tolerance). At ``m = n = 3200`` the rule freezes within 3000 to 13000
@@ -90,7 +90,7 @@ def start(b_target, prior, ratio=START_RATIO):
     b_target : float
         Scale the run is to reach, positive, with ``b_0 = b_target / ratio`` at most
         :data:`VALLEY_RESOLVED` (``10^15``: beyond, a float no longer resolves the
-        valley's offset ``a* - p b``).
+        valley's ``a* - p b``).
     prior : tasks.Uniform
         Threshold prior (uniform on an interior interval).
     ratio : float

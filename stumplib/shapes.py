@@ -325,7 +325,7 @@ def log_slopes(y, x, groups=None):
     ).astype(float)
     try:
         fit = fitting.least_squares(design, np.log(y))
-    except ValueError as err:  # the design's columns are dependent: x is
+    except ValueError as err:  # the one error left: columns dependent through x
         raise ValueError(
             "x must determine the slopes: log x is constant within the groups, or a "
             f"column of it a combination of the others and the intercepts ({err})"
