@@ -241,8 +241,8 @@ def test_central_differences_keep_the_bits_of_the_plain_quotient():
 
 @pytest.mark.parametrize("a, b, h", [(1.7e308, 2.0, 1e-3), (1.0, 1.7e308, 0.1)])
 def test_central_differences_where_f_leaves_the_floats_name_f(a, b, h):
-    with pytest.raises(ValueError, match="^f must be finite at"):
-        gradcheck.central_differences(np.multiply, a, b, h)
+    with np.errstate(over="ignore"), pytest.raises(ValueError, match="^f must be fin"):
+        gradcheck.central_differences(np.multiply, a, b, h)  # f overflows
 
 
 def test_largest_z_of_a_difference_beyond_the_floats():
