@@ -594,3 +594,13 @@ def test_the_edge_cases_cover_the_declared_functions():
     functions = {case[0] for case in EDGE_CASES}
     assert len(EDGE_CASES) > 1000 and len(functions) > 80
     assert set(KNOWN) <= set(EDGE_IDS)  # no stale entry
+
+
+def test_an_inf_is_accepted_only_where_the_exact_value_passes_the_floats():
+    def reported(measured, out):
+        kwargs = dict(measured=[measured], errors=[1e-3], exact=[0.0])
+        return _without_overflows(risk_checks.largest_z, kwargs, out)
+
+    assert reported(1.0, np.inf) == np.inf  # z = 1000: an inf there is wrong
+    assert reported(-BIG, -np.inf) == -np.inf  # z > 0: the sign is wrong
+    assert reported(BIG, np.inf) == 0.0  # z = 1.8e311: the float rounding is inf
