@@ -579,8 +579,8 @@ class Follower(_Empirical):
     values are those of ``Corpus.summaries`` to rounding. One anchor costs about as
     much as three evaluations of the corpus; an evaluation within its radius costs
     ``O(m TERMS)``. The anchor moves (for every task) as soon as one task leaves its
-    radius, ahead of the run where it moves up; at ``b <= 0`` the corpus evaluates
-    directly.
+    radius, ahead of the run where it moves up; at ``b <= 0`` and past 1e15 (its
+    terms' ``R^19 / 19!`` overflow at ``R ~ 10^17``) the corpus evaluates directly.
 
     Parameters
     ----------
@@ -596,7 +596,7 @@ class Follower(_Empirical):
     (True, 1)
     """
 
-    TERMS = 20
+    TERMS, LARGEST_SCALE = 20, 1e15
 
     @validation.constrained(corpus=validation.Instance(Corpus))
     def __init__(self, corpus):
@@ -617,7 +617,7 @@ class Follower(_Empirical):
     def _summaries(self, a, b):
         """``Corpus.summaries`` at points as from ``Corpus._points``."""
         corpus = self.corpus
-        if not np.all(b > 0):
+        if not np.all((b > 0) & (b <= self.LARGEST_SCALE)):
             return corpus._summaries(a, b)
         if self._anchor is None or np.any(
             np.abs(b - self._anchor[0]) > self._anchor[1]

@@ -138,7 +138,10 @@ class PowerLaw(NamedTuple):
 
     @validation.constrained(x=validation.Positive())
     def __call__(self, x):
-        """The fitted curve at ``x`` (positive)."""
+        """The fitted curve at ``x`` (positive).
+
+        ``inf`` where it exceeds the largest float.
+        """
         return self.prefactor * x**self.slope
 
 
@@ -246,9 +249,11 @@ def pooled(values, se):
     with np.errstate(over="ignore"):  # an error far above the smallest: weight 0
         weights = np.ldexp(se, -exponent) ** -2.0
     total = float(weights.sum())
-    # elementwise products and a plain sum, not a BLAS dot: the same bits on every
-    # machine
-    value = float(np.sum(weights * values) / total)
+    # the values divided by a power of two near the largest (exact), so that the sum
+    # of the weighted values stays a float; elementwise products and a plain sum, not
+    # a BLAS dot: the same bits on every machine
+    _, top = np.frexp(np.max(np.abs(values)))
+    value = float(np.ldexp(np.sum(weights * np.ldexp(values, -top)) / total, top))
     return Pooled(value, float(np.ldexp(total**-0.5, exponent)))
 
 
@@ -359,7 +364,10 @@ class Expansion(NamedTuple):
 
     @validation.constrained(b=validation.Positive())
     def __call__(self, b):
-        """The fitted power series at ``b`` (positive; without its log terms)."""
+        """The fitted power series at ``b`` (positive; without its log terms).
+
+        ``±inf`` where a term exceeds the largest float (at ``b`` near 0).
+        """
         inv = 1.0 / b
         return sum(c * inv**j for j, c in enumerate(self.coef))
 
@@ -456,6 +464,10 @@ class Limit(NamedTuple):
     slope_tol: float
 
 
+#: The largest ``|y|`` :func:`extrapolate` takes: half the largest float.
+_HEADROOM = 2.0**1023
+
+
 def _truncation(value, name):
     if value not in ("next", "last"):
         raise ValueError(f"{name} must be 'next' or 'last' (got {value!r})")
@@ -469,6 +481,12 @@ def _limit_points(values):
     other = degree + 1 if truncation == "next" else degree - 1
     for d in (degree, other):
         _fit_points(values["b"], values["y"], d, values["log"], values["log_from"])
+    if not np.all(np.abs(values["y"]) < _HEADROOM):
+        raise ValueError(
+            "y must lie within ±2^1023, half the largest float (got "
+            f"{np.max(np.abs(values['y'])):g}): a limit fitted to data at the largest "
+            "float can round past it"
+        )
 
 
 @validation.constrained(
@@ -491,7 +509,9 @@ def extrapolate(b, y, degree=2, log=False, log_from=2, truncation="next"):
     Parameters
     ----------
     b, y : array_like
-        Scales and values (see :func:`inverse_expansion`).
+        Scales and values (see :func:`inverse_expansion`), ``|y| < 2^1023`` (half the
+        largest float: the fitted limit, within rounding of the data, and the
+        tolerance built from two fits need that room).
     degree : int
         Degree of the fit (at least 1; at least 2 with ``truncation="last"``).
     log : bool
@@ -510,8 +530,8 @@ def extrapolate(b, y, degree=2, log=False, log_from=2, truncation="next"):
     Raises
     ------
     ValueError
-        If ``degree`` or ``truncation`` is invalid, or the data cannot carry both fits
-        (see :func:`inverse_expansion`).
+        If ``degree`` or ``truncation`` is invalid, a ``|y|`` reaches ``2^1023``, or
+        the data cannot carry both fits (see :func:`inverse_expansion`).
 
     Examples
     --------

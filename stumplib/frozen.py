@@ -465,6 +465,7 @@ def excess_tilt(excess, decades):
     Returns
     -------
     float
+        ``inf`` where the tilt exceeds the largest float (a window of width near 0).
 
     Examples
     --------
@@ -513,7 +514,8 @@ def scaled_difference(value, value_se, reference, reference_se, allowance, width
     -------
     ndarray
         The broadcast shape of the inputs; where nothing is allowed (zero allowance and
-        standard errors), ``0`` if the two are equal and ``inf`` otherwise.
+        standard errors), ``0`` if the two are equal and ``inf`` otherwise; ``inf``
+        also where the scaled difference exceeds the largest float.
 
     Examples
     --------

@@ -24,7 +24,8 @@ class Comparison(NamedTuple):
     resolved : int
         Number of resolved entries.
     b_max : float
-        Largest ``b`` at which some entry is resolved.
+        Largest ``b`` at which some entry is resolved; ``-inf`` (the largest of none)
+        when no entry is resolved.
     """
 
     relative: (
@@ -33,7 +34,7 @@ class Comparison(NamedTuple):
     noise: float  #: max ``|difference - gradient| / phi`` where ``|gradient| < phi``
     compared: int  #: number of gradient entries
     resolved: int  #: number of entries with ``|gradient| >= RESOLVED * phi``
-    b_max: float  #: largest b at which some entry is resolved
+    b_max: float  #: largest b at which some entry is resolved (-inf: none is)
 
 
 @validation.constrained(
@@ -66,11 +67,31 @@ def central_differences(f, a, b, h, *args):
     TypeError
         If ``f`` is not callable.
     ValueError
-        If ``h`` is not positive or ``a``, ``b`` are not real.
+        If ``h`` is not positive, ``a``, ``b`` are not real, or ``f`` is not finite
+        at the four points ``(a ± h, b)``, ``(a, b ± h)`` (where ``f`` itself leaves the
+        floats, no difference of its values is defined).
+
+    Examples
+    --------
+    >>> [float(d) for d in central_differences(np.multiply, 3.0, 2.0, 0.5)]
+    [2.0, 3.0]
+    >>> # values near the largest float, their difference beyond it
+    >>> [float(d) for d in central_differences(np.add, 1.0, 2.0, 1e308)]
+    [1.0, 1.0]
     """
-    d_a = (f(a + h, b, *args) - f(a - h, b, *args)) / (2 * h)
-    d_b = (f(a, b + h, *args) - f(a, b - h, *args)) / (2 * h)
-    return d_a, d_b
+    # each value halved before the difference (exact for normal floats): the
+    # difference of two values of f then stays a float, and the result is that of
+    # (f(+) - f(-)) / (2 h)
+    differences = []
+    for plus, minus in (((a + h, b), (a - h, b)), ((a, b + h), (a, b - h))):
+        values = f(*plus, *args), f(*minus, *args)
+        if not all(np.all(np.isfinite(v)) for v in values):
+            raise ValueError(
+                f"f must be finite at (a ± h, b) and (a, b ± h) (h = {h:g}): it is "
+                "not, so no central difference of its values is defined"
+            )
+        differences.append((values[0] / 2 - values[1] / 2) / h)
+    return tuple(differences)
 
 
 def _pairs(values):

@@ -442,9 +442,19 @@ def _factors(values):
         )
 
 
+def _resolved(values):
+    top = float(np.max(values["factors"])) * min(values["shape"])
+    if not top <= pretraining.VALLEY_RESOLVED:
+        raise ValueError(
+            f"factors times m ∧ n must be at most {pretraining.VALLEY_RESOLVED:g}, "
+            f"where a float still resolves the valley (got {top:g})"
+        )
+
+
 @validation.constrained(
     _factors,
     _increasing,
+    _resolved,
     shape=validation.Constraint(
         _shape, ((None, TypeError), ((1, 1), ValueError), ((2, 0), ValueError))
     ),
@@ -476,7 +486,9 @@ def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESH
     index : int
         The size's index in :func:`run_far`'s ``sizes``.
     factors : sequence of float
-        Increasing positive scales over ``m ∧ n``.
+        Increasing positive scales over ``m ∧ n``, the largest scale ``b`` at most
+        :data:`stumplib.pretraining.VALLEY_RESOLVED` (``10^15``: beyond, a float no
+        longer resolves the valley).
     thresholds : sequence of float
         Thresholds in ``[0, 1]``.
 
@@ -487,7 +499,7 @@ def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESH
     Raises
     ------
     ValueError, TypeError
-        If an argument is invalid.
+        If an argument is invalid, or a scale exceeds ``10^15``.
 
     Examples
     --------
@@ -671,7 +683,8 @@ def plain_descent(shape, prior, seed, index, starts, eta, steps, points=25):
     index : int
         The size's index in :func:`run_far`'s ``sizes``.
     starts : array_like, shape (R, 2)
-        ``(a, b)`` of each corpus's start, ``b > 0``.
+        ``(a, b)`` of each corpus's start, ``b > 0``, where the population Hessian has
+        a positive eigenvalue (near the valley; ``q_start`` needs it).
     eta : float
         The constant step.
     steps : int
@@ -682,11 +695,14 @@ def plain_descent(shape, prior, seed, index, starts, eta, steps, points=25):
     Returns
     -------
     PlainRuns
+        A run the descent stops (a step far above the lemma's diverges) is flagged
+        in ``failed``, its ``a`` and ``b`` NaN.
 
     Raises
     ------
     ValueError, TypeError
-        If an argument is invalid.
+        If an argument is invalid, or the population Hessian has no positive
+        eigenvalue at a start.
 
     Examples
     --------
@@ -701,7 +717,15 @@ def plain_descent(shape, prior, seed, index, starts, eta, steps, points=25):
     R = starts.shape[0]
     a, b = np.full((R, at.size), np.nan), np.full((R, at.size), np.nan)
     failed = np.zeros(R, bool)
-    q = np.array([eta * descent_lemma.curvature(a0, b0, prior) for a0, b0 in starts])
+    q = np.empty(R)
+    for r, (a0, b0) in enumerate(starts):
+        try:
+            q[r] = eta * descent_lemma.curvature(a0, b0, prior)
+        except ValueError as err:  # no curvature there: q_start is undefined
+            raise ValueError(
+                f"starts must lie where the population Hessian has a positive "
+                f"eigenvalue (row {r}, (a, b) = ({a0:g}, {b0:g}): {err})"
+            ) from err
     for r, (a0, b0) in enumerate(starts):
         corpus = Corpus.sample(m, n, prior, rng=pretraining.stream(seed, index, r))
         try:

@@ -114,8 +114,22 @@ def _one_shape(values):
         raise ValueError(f"a and b must have one shape (got {a.shape} and {b.shape})")
 
 
+#: The largest ``b`` of :func:`cubed_loss`: ``b³`` stays a float (at most ``10^300``)
+#: and a loss of order ``b⁻³`` (near the valley) a normal one.
+LARGEST_SCALE = 1e100
+
+
+def _scale(values):
+    if not np.all(values["b"] <= LARGEST_SCALE):
+        raise ValueError(
+            f"b must be at most {LARGEST_SCALE:g}, where b³ and a loss of order b⁻³ "
+            f"are floats (got {np.max(values['b']):g})"
+        )
+
+
 @validation.constrained(
     _one_shape,
+    _scale,
     a=validation.Finite(),
     b=validation.Positive(),
     prior=validation.DensityLaw(),
@@ -127,7 +141,9 @@ def cubed_loss(a, b, prior, rule="average"):
     Parameters
     ----------
     a, b : array_like
-        Parameters of one shape, ``b > 0``.
+        Parameters of one shape, ``0 < b <= 1e100`` (:data:`LARGEST_SCALE`: ``b³``
+        stays a float, and the loss near the valley, of order ``b⁻³``, a normal one;
+        beyond, ``b³`` overflows and the loss underflows).
     prior : tasks.Uniform or tasks.Beta
         Threshold prior (uniform features).
     rule : {"average", "evidence"}
@@ -141,8 +157,8 @@ def cubed_loss(a, b, prior, rule="average"):
     Raises
     ------
     ValueError
-        If ``a`` and ``b`` differ in shape, a ``b`` is not positive or ``rule`` is
-        unknown.
+        If ``a`` and ``b`` differ in shape, a ``b`` is not positive or exceeds
+        ``1e100``, or ``rule`` is unknown.
     TypeError
         If ``prior`` is not a prior.
     """

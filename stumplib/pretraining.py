@@ -44,6 +44,11 @@ from .corpus import STACKABLE, Corpus, noise_ratio
 UNIFORM = validation.Instance(tasks.Uniform)
 #: ``b_0 = b_T / START_RATIO``.
 START_RATIO = 1.5
+#: The largest scale at which a float resolves the population valley: ``a* - p b``
+#: grows like ``log b`` (about 33 at ``b = 10^15`` under ``U[0.1, 0.9]``) while the
+#: spacing of floats near ``a* ≈ p b`` grows like ``b`` (1/8 there); past about
+#: ``10^16`` the valley's minimizer and its curvature are rounding.
+VALLEY_RESOLVED = 1e15
 #: Steps allowed to a run frozen by the corpus rule, a guard against a run that never
 #: freezes (not a tolerance). At ``m = n = 3200`` the rule freezes within 3000 to 13000
 #: steps (about 1 ms each); a corpus whose task-sampling noise happens to be low freezes
@@ -83,7 +88,9 @@ def start(b_target, prior, ratio=START_RATIO):
     Parameters
     ----------
     b_target : float
-        Scale the run is to reach, positive.
+        Scale the run is to reach, positive, with ``b_0 = b_target / ratio`` at most
+        :data:`VALLEY_RESOLVED` (``10^15``: beyond, a float no longer resolves the
+        valley's ``a* - p b``).
     prior : tasks.Uniform
         Threshold prior (uniform on an interior interval).
     ratio : float
@@ -99,8 +106,9 @@ def start(b_target, prior, ratio=START_RATIO):
     Raises
     ------
     ValueError
-        If ``b_target`` is not positive, ``ratio < 1``, or the valley has no finite
-        point at ``b_0``.
+        If ``b_target`` is not positive, ``ratio < 1``, ``b_0`` exceeds
+        :data:`VALLEY_RESOLVED`, or the valley has no finite point, or the population
+        Hessian no positive eigenvalue, at ``b_0``.
     TypeError
         If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
 
@@ -113,7 +121,18 @@ def start(b_target, prior, ratio=START_RATIO):
     """
     if not ratio >= 1:
         raise ValueError(f"ratio must be >= 1 (got {ratio})")
-    return _valley_start(b_target / ratio, prior)
+    if not b_target / ratio <= VALLEY_RESOLVED:
+        raise ValueError(
+            f"b_target / ratio must be at most {VALLEY_RESOLVED:g}, where a float "
+            f"still resolves the valley (got b_target = {b_target:g})"
+        )
+    try:
+        return _valley_start(b_target / ratio, prior)
+    except ValueError as err:  # no valley point, or no curvature, at b_0
+        raise ValueError(
+            f"b_target = {b_target:g} gives no start: at b_0 = b_target / ratio = "
+            f"{b_target / ratio:g}, {err}"
+        ) from err
 
 
 def _valley_start(b0, prior):

@@ -223,13 +223,25 @@ def largest_z(measured, errors, exact):
     Returns
     -------
     float
+        ``inf`` where a ``z`` exceeds the largest float (its float rounding).
 
     Raises
     ------
     ValueError
         If ``measured`` is empty.
+
+    Examples
+    --------
+    >>> largest_z([0.1, 0.2], [0.01, 0.02], [0.1, 0.23])
+    1.5
+    >>> largest_z(1e308, 1e300, -1e308)  # the difference beyond the floats
+    200000000.0
     """
-    z = np.abs(np.subtract(measured, exact)) / errors
+    # halves before the difference (exact for normal floats): a difference of two
+    # floats stays a float, and z is that of |measured - exact| / errors
+    half = np.abs(np.subtract(np.divide(measured, 2), np.divide(exact, 2)))
+    with np.errstate(over="ignore"):
+        z = half / errors * 2
     return float(np.max(z))
 
 

@@ -307,7 +307,8 @@ def log_slopes(y, x, groups=None):
     ------
     ValueError
         If the shapes do not match, or the fit has no degree of freedom or linearly
-        dependent columns.
+        dependent columns (``x`` constant within every group, or one column of
+        ``log x`` a combination of the others and the intercepts).
 
     Examples
     --------
@@ -322,6 +323,12 @@ def log_slopes(y, x, groups=None):
     design = np.column_stack(
         [labels == label for label in np.unique(labels)] + [slopes]
     ).astype(float)
-    fit = fitting.least_squares(design, np.log(y))
+    try:
+        fit = fitting.least_squares(design, np.log(y))
+    except ValueError as err:  # the one error left: columns dependent through x
+        raise ValueError(
+            "x must determine the slopes: log x is constant within the groups, or a "
+            f"column of it a combination of the others and the intercepts ({err})"
+        ) from err
     J = slopes.shape[1]
     return fitting.LinearFit(fit.coef[-J:], fit.se[-J:])

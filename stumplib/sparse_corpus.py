@@ -547,7 +547,7 @@ class SparseFollower(corpus_module.Follower):
 
     def _summaries(self, a, b):
         """``SparseCorpus.summaries`` at points as from ``Corpus._points``."""
-        if not np.all(b > 0):
+        if not np.all((b > 0) & (b <= self.LARGEST_SCALE)):
             return self.corpus._summaries(a, b)
         return tuple(np.take(row, self._inverse) for row in self._sorted(a, b))
 
@@ -572,7 +572,7 @@ class SparseFollower(corpus_module.Follower):
         >>> bool(np.allclose(G, corpus.task_gradients(6.0, 6.5), rtol=1e-12, atol=0))
         True
         """
-        if not b > 0:
+        if not 0 < b <= self.LARGEST_SCALE:
             return super().task_gradients(a, b)
         est, d_a, d_b = self._sorted(a, b)
         r = np.subtract(est, self._s, out=est)

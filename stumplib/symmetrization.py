@@ -436,7 +436,9 @@ def side(a, b, s, q=None):
     -------
     Side
         ``eps``, ``d eps/da``, ``d eps/db``, ``logit(pi_+)`` and its ``b``-derivative
-        (its ``a``-derivative is 1).
+        (its ``a``-derivative is 1). ``eps = 1/b + O(1)`` and ``d eps/db = -1/b² +
+        O(1)``: ``inf`` and ``-inf`` where those exceed the largest float (``b`` near
+        0).
     """
     s, q = _thresholds(s, q)
     if b >= 1:
@@ -510,7 +512,8 @@ def edge_terms(a, b, s):
     Returns
     -------
     eps, pi_pos : ndarray
-        The edge terms and the positive-class probability.
+        The edge terms and the positive-class probability; ``eps = 1/b + O(1)`` is
+        ``inf`` where ``1/b`` exceeds the largest float.
     """
     one = side(a, b, s)
     return one.eps, special.expit(one.logit)

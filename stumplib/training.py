@@ -187,8 +187,9 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
     """Constant-step gradient descent ``theta <- theta - eta * grad L(theta)``.
 
     The run stops with ``FloatingPointError`` naming the step and the state when the
-    loss, the gradient or the next state is not finite, or when the loss exceeds
-    :data:`DIVERGENCE` times its starting value (a divergence).
+    loss, the gradient or the next state is not finite (or ``loss_and_gradient``
+    raises ``OverflowError``), or when the loss exceeds :data:`DIVERGENCE` times its
+    starting value (a divergence).
 
     Parameters
     ----------
@@ -213,7 +214,7 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
     Raises
     ------
     FloatingPointError
-        On a non-finite loss, gradient or state, or a divergence.
+        On a non-finite (or overflowing) loss, gradient or state, or a divergence.
     ValueError, TypeError
         If ``theta0``, ``eta``, ``steps`` or ``points`` is invalid, or
         ``loss_and_gradient`` is not callable.
@@ -234,7 +235,13 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
     rows = []
 
     def direction(a, b, k):
-        value, g_a, g_b = (float(v) for v in loss_and_gradient(a, b))
+        try:
+            value, g_a, g_b = (float(v) for v in loss_and_gradient(a, b))
+        except OverflowError as err:  # Python's float arithmetic raises, numpy's: inf
+            raise FloatingPointError(
+                f"{label}: the loss or gradient overflowed at step {k} "
+                f"({_state(a, b)}): {err}"
+            ) from err
         if not np.all(np.isfinite([value, g_a, g_b])):
             raise FloatingPointError(
                 f"{label}: non-finite loss or gradient at step {k} "

@@ -9,19 +9,30 @@ argument moved to the edges its constraint admits, with the output checked finit
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 
 from stumplib import (
     calibration,
     corpus_rule,
     dynamics,
+    fitting,
+    gradcheck,
     infinite_corpus,
     moments,
     past_freeze,
     population,
+    posthoc,
+    pretraining,
     quadrature,
+    risk_checks,
     shapes,
+    sparse_corpus,
     tasks,
+    training,
 )
+from stumplib.corpus import Corpus
+from stumplib.symbolic import population as symbolic_population
+from stumplib.symbolic import symmetrized
 
 TINY = np.nextafter(0.0, 1.0)  # 5e-324
 mpmath.mp.dps = 40
@@ -214,6 +225,109 @@ def test_the_rule_scale_ratio_needs_a_prior_below_one():
         corpus_rule.rule_scale_ratio(tasks.Uniform(0, 1))
 
 
+def test_central_differences_of_values_near_the_largest_float():
+    # f(a + h) - f(a - h) = 2e308 is past the floats; the quotient is 1
+    assert gradcheck.central_differences(np.add, 1.0, 2.0, 1e308) == (1.0, 1.0)
+
+
+def test_central_differences_keep_the_bits_of_the_plain_quotient():
+    rng = np.random.default_rng(50)
+    a, b = rng.normal(size=200) * 1e3, 10 ** rng.uniform(-2, 5, 200)
+    h = 1e-2
+    d_a, d_b = gradcheck.central_differences(np.hypot, a, b, h)
+    assert np.array_equal(d_a, (np.hypot(a + h, b) - np.hypot(a - h, b)) / (2 * h))
+    assert np.array_equal(d_b, (np.hypot(a, b + h) - np.hypot(a, b - h)) / (2 * h))
+
+
+@pytest.mark.parametrize("a, b, h", [(1.7e308, 2.0, 1e-3), (1.0, 1.7e308, 0.1)])
+def test_central_differences_where_f_leaves_the_floats_name_f(a, b, h):
+    with np.errstate(over="ignore"), pytest.raises(ValueError, match="^f must be fin"):
+        gradcheck.central_differences(np.multiply, a, b, h)  # f overflows
+
+
+def test_largest_z_of_a_difference_beyond_the_floats():
+    assert risk_checks.largest_z(1e308, 1e300, -1e308) == pytest.approx(2e8, rel=1e-15)
+    rng = np.random.default_rng(51)
+    measured, exact, errors = rng.uniform(size=(3, 100))
+    assert risk_checks.largest_z(measured, errors, exact) == np.max(
+        np.abs(measured - exact) / errors
+    )  # the same bits as the plain quotient
+
+
+def test_pooled_values_at_the_largest_float():
+    assert fitting.pooled([BIG, BIG], [0.1, 0.2]).value == BIG
+    assert fitting.pooled([-BIG, BIG], [0.1, 0.1]).value == 0.0
+
+
+@pytest.mark.parametrize("b", [0.0, TINY, -TINY, 1e-30, 1e-8])
+@pytest.mark.parametrize("s", [0.3, 0.9])
+def test_residual_high_precision_at_small_scales(b, s):
+    # the raw closed form at 800 digits resolves b = 1e-30 (it cancels about 65);
+    # at b = 0, and below 1e-300, the limit: each class weighs its features uniformly
+    odds = mpmath.e
+    limit = (s**2 + odds * (1 - s**2)) / 2 / (s + odds * (1 - s)) - s
+    got = symbolic_population.residual_high_precision(1.0, b, s)
+    if abs(b) < 1e-300:
+        assert got == pytest.approx(float(limit), rel=1e-15)
+    else:
+        with mpmath.workdps(800):
+            a_, b_, s_ = mpmath.mpf(1), mpmath.mpf(b), mpmath.mpf(s)
+            e = mpmath.exp
+            mass = (
+                -mpmath.expm1(-b_ * s_) / b_
+                + e(a_ - b_ * s_) * (-mpmath.expm1(-b_ * (1 - s_))) / b_
+            )
+            first = (1 - (1 + b_ * s_) * e(-b_ * s_)) / b_**2 + (
+                (1 + b_ * s_) * e(a_ - b_ * s_) - (1 + b_) * e(a_ - b_)
+            ) / b_**2
+            expected = float(first / mass - s_)
+        assert got == pytest.approx(expected, rel=1e-15)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("b", [1e14, 1e20, 1e300])
+def test_a_follower_at_scales_beyond_its_series_evaluates_directly(sparse, b):
+    if sparse:
+        corpus = sparse_corpus.SparseCorpus.sample(3, 10, 5.0, seed=(50,))
+    else:
+        corpus = Corpus.sample(3, 10, tasks.Uniform(0.1, 0.9), rng=50)
+    follower = corpus.follow()
+    follower.task_gradients(1.0, 6.0)  # a run before: the anchor lies ahead of it
+    got = follower.task_gradients(1.0, b)  # NaN at 1e20 and beyond before
+    assert np.isfinite(got).all()
+    assert np.allclose(got, corpus.task_gradients(1.0, b), rtol=1e-12, atol=0)
+
+
+def test_gradient_descent_turns_an_overflow_into_a_divergence():
+    def python_floats(a, b):
+        return a**2 + b**2, 2 * a, 2 * b  # Python's ** raises OverflowError
+
+    with pytest.raises(FloatingPointError, match="overflowed at step 1"):
+        training.gradient_descent(python_floats, (1.0, 1.0), 1e300, 3, label="run")
+
+
+def test_the_narrowed_domains_name_their_argument():
+    prior = tasks.Uniform(0.1, 0.9)
+    with pytest.raises(ValueError, match="^b must be at most 1e"):
+        posthoc.cubed_loss(np.array([25.0]), np.array([1e101]), prior)
+    with pytest.raises(ValueError, match="^y must lie within"):
+        fitting.extrapolate([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [2.0**1023] * 6)
+    with pytest.raises(ValueError, match="^b_target / ratio must be at most 1e"):
+        pretraining.start(1.5e16, prior)
+    with pytest.raises(ValueError, match="^factors times m ∧ n must be at most"):
+        past_freeze.valley_errors((4, 4), prior, 1, 0, 0, [1.0, 1e15])
+    with pytest.raises(ValueError, match="^starts must lie where the population"):
+        past_freeze.plain_descent((4, 4), prior, 0, 0, [[4.0, 100.0]], 1.0, 3)
+    with pytest.raises(ValueError, match="^x must determine the slopes"):
+        shapes.log_slopes([1.0, 0.5, 0.3, 0.2], [2.0] * 4)
+
+
+def test_the_largest_valley_scale_still_resolves_the_valley():
+    prior = tasks.Uniform(0.1, 0.9)
+    (a0, b0), eta = pretraining.start(1.5 * pretraining.VALLEY_RESOLVED, prior)
+    assert a0 - 0.9 * b0 == pytest.approx(33.8, abs=0.5) and eta > 0
+
+
 # --- Generated: every declared function at the edges of its declared domain --------
 
 import json  # noqa: E402
@@ -251,6 +365,94 @@ LONG_RUNS = {
 #: Outputs that are ``-inf`` by definition: a log density outside the support, the
 #: log mass of an empty interval.
 MINUS_INF = {"Uniform.log_density", "Beta.log_density", "truncated_exponential"}
+
+
+def _mp(value):
+    return np.vectorize(mpmath.mpf, otypes=[object])(np.asarray(value, dtype=float))
+
+
+def _largest_z(_, measured, errors, exact):
+    return {None: np.max(abs(_mp(measured) - _mp(exact)) / _mp(errors))}
+
+
+def _excess_tilt(_, excess, decades):
+    return {None: mpmath.log1p(excess) / (mpmath.mpf(decades) * mpmath.log(10))}
+
+
+def _scaled_difference(_, value, value_se, reference, reference_se, allowance):
+    v, r = _mp(value), _mp(reference)
+    noise = 3 * (_mp(value_se) / v + _mp(reference_se) / r)
+    return {None: abs(v / r - 1) / (_mp(allowance) + noise)}
+
+
+def _power_law_at(fit, x):
+    return {None: mpmath.exp(fit.log_prefactor) * _mp(x) ** mpmath.mpf(fit.slope)}
+
+
+def _expansion_at(fit, b):
+    return {None: sum(mpmath.mpf(c) / _mp(b) ** j for j, c in enumerate(fit.coef))}
+
+
+def _side(_, a, b, s, q=None):
+    # eps = 1/b + (a term within [-1/2, 1]) and d eps/db = -1/b^2 + (a bounded term):
+    # the leading terms decide where they pass the largest float
+    inverse = 1 / mpmath.mpf(b)
+    return {"eps": inverse, "eps_b": -(inverse**2)}
+
+
+def _law_at(law, l, b_):
+    limit, correction = (
+        mpmath.mpf(str(sp.N(sp.sympify(term).subs(symmetrized.lo, l), 30)))
+        for term in (law.limit, law.correction)
+    )
+    return {None: limit + correction / _mp(b_)}
+
+
+#: Outputs whose exact value lies beyond the largest float at some edges: for each, an
+#: independent evaluation (mpmath; a leading term where the rest is bounded by 1) of
+#: the parts that can, by field (``None``: the whole output). An ``inf`` there is the
+#: float rounding of the exact value, and is accepted where that value exceeds the
+#: largest float with the same sign; anywhere else an ``inf`` is a failure.
+BEYOND_FLOATS = {
+    "largest_z": _largest_z,
+    "excess_tilt": _excess_tilt,
+    "scaled_difference": _scaled_difference,
+    "PowerLaw.__call__": _power_law_at,
+    "Expansion.__call__": _expansion_at,
+    "side": _side,
+    "edge_terms": lambda _, a, b, s: {0: _side(_, a, b, s)["eps"]},
+    "Law.at": _law_at,
+}
+
+
+def _without_overflows(func, kwargs, out):
+    """``out`` with each ``inf`` that its exact value justifies set to 0."""
+    reference = BEYOND_FLOATS.get(func.__qualname__)
+    if reference is None:
+        return out
+    exact = reference(getattr(func, "__self__", None), **kwargs)
+    for field, value in exact.items():
+        got = (
+            out
+            if field is None
+            else getattr(out, field)
+            if isinstance(field, str)
+            else out[field]
+        )
+        exact_value = np.broadcast_to(np.asarray(value, dtype=object), np.shape(got))
+        beyond = np.vectorize(
+            lambda g, e: math.isinf(g) and abs(e) > BIG and (g > 0) == (e > 0),
+            otypes=[bool],
+        )(np.asarray(got, dtype=float), exact_value)
+        kept = np.where(beyond, 0.0, got)
+        kept = float(kept) if np.ndim(got) == 0 and field is None else kept
+        if field is None:
+            out = kept
+        elif isinstance(field, str):
+            out = out._replace(**{field: kept})
+        else:
+            out = (*out[:field], kept, *out[field + 1 :])
+    return out
 
 
 def _head_bound_mp(a, b, x, y):
@@ -339,6 +541,21 @@ def _no_stable_bracket(kwargs, out):
     return True
 
 
+def _finite(out):
+    return all(map(math.isfinite, _numbers(out)))
+
+
+def _none_resolved(kwargs, out):
+    """``compare``: ``b_max = -inf`` (the largest of none) only where no entry is
+    resolved."""
+    return out.resolved == 0 and out.b_max == -np.inf and _finite(out._replace(b_max=0))
+
+
+def _failed_rows(kwargs, out):
+    """``plain_descent``: NaN only in the rows of runs flagged failed."""
+    return _finite(out._replace(a=out.a[~out.failed], b=out.b[~out.failed]))
+
+
 #: Outputs documented as ``nan`` or ``inf`` at some valid inputs, each with the test of
 #: its documented condition (an independent computation where one is cheap): a
 #: non-finite output is accepted only where its condition holds.
@@ -348,6 +565,8 @@ DOCUMENTED = {
     "hard_limit_expansion": _bound_beyond_the_floats,
     "limit_decay": _decay_unresolved,
     "stable_steps": _no_stable_bracket,
+    "compare": _none_resolved,
+    "plain_descent": _failed_rows,
 }
 
 
@@ -430,6 +649,7 @@ def _outcome(func, kwargs, name, value):
         return f"{type(err).__name__}: {err}"
     except Exception as err:  # the failure is the finding
         return f"{type(err).__name__}: {err}"
+    out = _without_overflows(func, dict(kwargs, **{name: value}), out)
     numbers = list(_numbers(out))
     if func.__qualname__ in DOCUMENTED and not all(map(math.isfinite, numbers)):
         given = dict(kwargs, **{name: value})
@@ -482,6 +702,16 @@ def test_the_edge_cases_cover_the_declared_functions():
     functions = {case[0] for case in EDGE_CASES}
     assert len(EDGE_CASES) > 1000 and len(functions) > 80
     assert set(KNOWN) <= set(EDGE_IDS)  # no stale entry
+
+
+def test_an_inf_is_accepted_only_where_the_exact_value_passes_the_floats():
+    def reported(measured, out):
+        kwargs = dict(measured=[measured], errors=[1e-3], exact=[0.0])
+        return _without_overflows(risk_checks.largest_z, kwargs, out)
+
+    assert reported(1.0, np.inf) == np.inf  # z = 1000: an inf there is wrong
+    assert reported(-BIG, -np.inf) == -np.inf  # z > 0: the sign is wrong
+    assert reported(BIG, np.inf) == 0.0  # z = 1.8e311: the float rounding is inf
 
 
 # --- The edges of the dynamics, head, calibration and descent-lemma functions -------

@@ -165,7 +165,9 @@ def residual_high_precision(a_, b_, s_, dps=50):
     r"""``s_hat - s`` from the raw closed form, evaluated by mpmath at ``dps`` digits.
 
     An independent reference for :func:`stumplib.population.residual` (valid while
-    :math:`e^{|a|+|b|}` fits mpmath's exponent range, i.e. any practical value).
+    :math:`e^{|a|+|b|}` fits mpmath's exponent range, i.e. any practical value). At
+    small ``|b|`` the working precision grows by the digits the closed form cancels; at
+    ``b = 0`` it is its limit, each class weighing its features uniformly.
 
     Parameters
     ----------
@@ -185,8 +187,13 @@ def residual_high_precision(a_, b_, s_, dps=50):
     ValueError
         If an argument is not a scalar, ``s_`` leaves [0, 1] or ``dps < 1``.
     """
-    with mpmath.workdps(dps):
-        a_, b_, s_ = (mpmath.mpf(val) for val in (a_, b_, s_))
+    a_, b_, s_ = (mpmath.mpf(val) for val in (a_, b_, s_))
+    if b_ == 0:  # the limit b -> 0: each class weighs its features uniformly
+        with mpmath.workdps(dps):
+            odds = mpmath.exp(a_)
+            first = (s_**2 + odds * (1 - s_**2)) / 2
+            return float(first / (s_ + odds * (1 - s_)) - s_)
+    with mpmath.workdps(dps + _lost_digits(b_, s_)):
         neg_mass = -mpmath.expm1(-b_ * s_) / b_
         neg_first = (1 - (1 + b_ * s_) * mpmath.exp(-b_ * s_)) / b_**2
         pos_mass = mpmath.exp(a_ - b_ * s_) * (-mpmath.expm1(-b_ * (1 - s_))) / b_
@@ -194,6 +201,20 @@ def residual_high_precision(a_, b_, s_, dps=50):
             (1 + b_ * s_) * mpmath.exp(a_ - b_ * s_) - (1 + b_) * mpmath.exp(a_ - b_)
         ) / b_**2
         return float((neg_first + pos_first) / (neg_mass + pos_mass) - s_)
+
+
+def _lost_digits(b_, s_):
+    """Digits the first moments of :func:`residual_high_precision` cancel.
+
+    At small ``|b|``, ``1 - (1 + x) e^{-x}`` is about ``x²/2`` (``x = b s``), and the
+    positives' difference about ``b² (1 - s²) / 2`` (``(1 - s) b e^{-b}`` at larger
+    ``|b|``).
+    """
+    lost = [-mpmath.log10(abs(b_) * s_) * 2 if s_ > 0 else 0]
+    if s_ < 1:
+        lost.append(-mpmath.log10(abs(b_)) * 2 - mpmath.log10(1 - s_))
+    most = max(lost)
+    return int(mpmath.ceil(most)) + 5 if most > 0 else 0
 
 
 # --------------------------------------------------------------------------- gradient

@@ -112,7 +112,9 @@ class Law:
     def at(self, l, b_=None):
         """Value of the limit (``b_`` omitted) or of both terms at ``b_ > 0`` (array).
 
-        ``l`` is one real number, the ``l`` of the prior ``U[l, 1 - l]``.
+        ``l`` is one real number, the ``l`` of the prior ``U[l, 1 - l]``. Where
+        ``correction / b_`` exceeds the largest float (``b_`` near 0) the value is
+        ``±inf``.
         """
         limit = float(sp.N(sp.sympify(self.limit).subs(lo, l)))
         if b_ is None:
