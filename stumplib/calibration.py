@@ -529,11 +529,14 @@ def layer_moment(top):
     Raises
     ------
     ValueError, TypeError
-        If ``top`` is not a finite real scalar.
+        If ``top`` is not a finite real scalar, or exceeds ``1e75`` in size (where
+        ``top⁴`` overflows).
 
     Examples
     --------
     >>> layer_moment(1.0), layer_moment(2.0)  # 1/2 - 2/3 + 1/4, 2 - 16/3 + 4
     (0.08333333333333337, 0.666666666666667)
     """
+    if abs(top) > 1e75:  # top**4 would overflow
+        raise ValueError(f"top must be at most 1e75 in size (got {top:g})")
     return top**2 / 2.0 - 2.0 * top**3 / 3.0 + top**4 / 4.0

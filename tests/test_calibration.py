@@ -263,5 +263,7 @@ def test_layer_moment_reference_values():
     assert calibration.layer_moment(0.0) == 0.0
     with pytest.raises(ValueError, match="top"):
         calibration.layer_moment(np.inf)
+    with pytest.raises(ValueError, match="top"):
+        calibration.layer_moment(-1e76)
     with pytest.raises(TypeError, match="top"):
         calibration.layer_moment("1.0")
