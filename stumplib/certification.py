@@ -118,16 +118,8 @@ def relative_error(corpus, a, b, prior):
     return float(np.linalg.norm(np.array(corpus.gradient(a, b)) - g) / norm)
 
 
-def _points(values):
-    a, b = (np.atleast_1d(values[k]) for k in ("a", "b"))
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(
-            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
-        )
-
-
 @validation.constrained(
-    _points,
+    validation.head_points,
     _sampled,
     a=validation.Finite(),
     b=validation.Finite(),

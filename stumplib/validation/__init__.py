@@ -63,6 +63,7 @@ from .constraints import (
     batched_context,
     constrained,
     exceeding,
+    head_points,
     one_context,
 )
 from .objects import (
@@ -118,6 +119,7 @@ __all__ = [
     "features",
     "finite",
     "function",
+    "head_points",
     "instance",
     "labels",
     "law",
