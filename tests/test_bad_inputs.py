@@ -758,6 +758,7 @@ NO_NUMERIC_INPUT = {
     interactive.Interactive.png: _NO_ARGUMENTS,
     interactive.on_ready: "takes Bokeh models (machinery)",
     interactive.book_axes: "takes a Bokeh plot (machinery)",
+    interactive.note_div: "takes the note's HTML text (machinery)",
     live_portrait.phase_portrait: (
         "each valid call precomputes every path (seconds); tests/test_interactive.py "
         "tries every bad value its declared constraints list"
