@@ -525,6 +525,7 @@ def layer_moment(top):
     Returns
     -------
     float
+        The integral.
 
     Raises
     ------

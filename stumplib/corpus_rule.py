@@ -171,16 +171,17 @@ def sparse_sample(m, n, b0, prior, rng):
     prior : tasks.Uniform
         Threshold prior.
     rng : int or tuple of int
-        The corpus's seed.
+        Seed of the draw.
 
     Returns
     -------
     stumplib.sparse_corpus.SparseCorpus
+        Its members drawn down to the lowest anchor.
 
     Raises
     ------
     ValueError, TypeError
-        If an argument is invalid.
+        If an argument is outside its declared domain.
 
     Examples
     --------

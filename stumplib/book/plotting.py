@@ -253,23 +253,23 @@ def excess_mesh(ax, portrait, vmax=4.0):
     Parameters
     ----------
     ax : matplotlib.axes.Axes
-        Axes to draw on.
+        Where the mesh is drawn.
     portrait : stumplib.dynamics.Portrait
-        The grid to draw.
+        The landscape.
     vmax : float
-        Clip of the colour scale.
+        The colour scale runs from ``-vmax`` to ``vmax``.
 
     Returns
     -------
     matplotlib.collections.QuadMesh
-        The colour mesh (for a colour bar).
+        The mesh, for a colour bar.
 
     Raises
     ------
     TypeError
-        If ``ax`` is not a matplotlib Axes or ``portrait`` not a ``Portrait``.
+        If ``ax`` or ``portrait`` is of another type.
     ValueError
-        If ``vmax`` is not positive.
+        If ``vmax <= 0``.
     """
     return ax.pcolormesh(
         portrait.offset,
