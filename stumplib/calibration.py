@@ -514,7 +514,41 @@ def slow_layer(prior):
     lo, hi = (float(v) for v in prior.support)
     width = hi - lo
     top = 1.0 + np.sqrt(1.0 + 2.0 * hi * width / (1.0 + hi**2))
-    moment = top**2 / 2.0 - 2.0 * top**3 / 3.0 + top**4 / 4.0
+    moment = layer_moment(top)
     return SlowLayer(
         float(np.sqrt((1.0 + hi**2) ** 2 * moment / width)), float(-np.log(top / 2))
     )
+
+
+@validation.constrained(top=validation.Scalar())
+def layer_moment(top):
+    """``∫_0^top r (1 - r)² dr = top²/2 - 2 top³/3 + top⁴/4``.
+
+    The squared spread of the per-task gradients in the layer below ``hi``, up to
+    the leakage ``r = top`` of the negatives, in units that cancel in a ratio (see
+    :func:`slow_layer`).
+
+    Parameters
+    ----------
+    top : float
+        The upper end of the integral.
+
+    Returns
+    -------
+    float
+        The integral.
+
+    Raises
+    ------
+    ValueError, TypeError
+        If ``top`` is not a finite real scalar, or exceeds ``1e75`` in size (where
+        ``top⁴`` overflows).
+
+    Examples
+    --------
+    >>> layer_moment(1.0), layer_moment(2.0)  # 1/2 - 2/3 + 1/4, 2 - 16/3 + 4
+    (0.08333333333333337, 0.666666666666667)
+    """
+    if abs(top) > 1e75:  # top**4 would overflow
+        raise ValueError(f"top must be at most 1e75 in size (got {top:g})")
+    return top**2 / 2.0 - 2.0 * top**3 / 3.0 + top**4 / 4.0

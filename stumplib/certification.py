@@ -118,16 +118,8 @@ def relative_error(corpus, a, b, prior):
     return float(np.linalg.norm(np.array(corpus.gradient(a, b)) - g) / norm)
 
 
-def _points(values):
-    a, b = (np.atleast_1d(values[k]) for k in ("a", "b"))
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(
-            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
-        )
-
-
 @validation.constrained(
-    _points,
+    validation.head_points,
     _sampled,
     a=validation.Finite(),
     b=validation.Finite(),
@@ -173,6 +165,18 @@ def relative_errors(m, n, a, b, prior, repetitions, rng=None):
             g, norm = reference[k]
             out[r, k] = np.linalg.norm(np.array(sample.gradient(ai, bi)) - g) / norm
     return out
+
+
+def _task_gradients(a, b, prior, features=None):
+    """Threshold nodes ``s``, weights ``w``, per-task gradients ``G^inf(s)``, ``g``.
+
+    ``G^inf(s) = 2 r (r_a, r_b)`` at each node (rows) and its prior mean ``g = w @ G``,
+    by the population quadrature over thresholds.
+    """
+    s, q, w = population.threshold_nodes(a, b, prior)
+    r, r_a, r_b = population.residual(a, b, s, q, features=features)
+    G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
+    return s, w, G, w @ G
 
 
 def _norm(g, a, b):
@@ -224,10 +228,7 @@ def sampling_coefficient(a, b, prior, features=None):
     >>> round(float(sigma / np.sqrt(b)), 2), round(constant, 2)
     (1.24, 1.23)
     """
-    s, q, w = population.threshold_nodes(a, b, prior)
-    r, r_a, r_b = population.residual(a, b, s, q, features=features)
-    G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
-    g = w @ G
+    _, w, G, g = _task_gradients(a, b, prior, features)
     second = float(w @ np.sum(G**2, axis=-1))
     return float(np.sqrt(max(second - g @ g, 0.0)) / _norm(g, a, b))
 
@@ -296,10 +297,7 @@ def squared_error_law(a, b, prior, m):
     >>> bool(np.isclose(law.mean, sigma**2 / 100))
     True
     """
-    s, q, w = population.threshold_nodes(a, b, prior)
-    r, r_a, r_b = population.residual(a, b, s, q)
-    G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
-    g = w @ G
+    _, w, G, g = _task_gradients(a, b, prior)
     X = (G - g) / _norm(g, a, b)
     sq = np.sum(X**2, axis=-1)
     sigma = (w[:, None] * X).T @ X
@@ -381,10 +379,7 @@ def unseen_share(a, b, prior, s_max):
     1.036
     """
     s_max = float(s_max)
-    s, q, w = population.threshold_nodes(a, b, prior)
-    r, r_a, r_b = population.residual(a, b, s, q)
-    G = np.stack([2.0 * r * r_a, 2.0 * r * r_b], axis=-1)
-    g = w @ G
+    s, w, G, g = _task_gradients(a, b, prior)
     seen = (w * (s <= s_max)) @ G
     return float(np.linalg.norm(g - seen) / _norm(g, a, b))
 

@@ -272,11 +272,6 @@ def slow_over_valley(b, prior):
     return SlowOverValley(gradient, spread, gradient * spread, float(np.exp(-lag)))
 
 
-def _layer_moment(top):
-    """``int_0^top r (1 - r)^2 dr``: the layer's squared spread up to ``r = top``."""
-    return top**2 / 2.0 - 2.0 * top**3 / 3.0 + top**4 / 4.0
-
-
 @validation.constrained(prior=calibration.BELOW_ONE)
 def slow_over_valley_limit(prior):
     """:class:`SlowOverValley` as ``b`` grows, in closed form (asymptotic).
@@ -316,5 +311,6 @@ def slow_over_valley_limit(prior):
     hi = float(prior.support[1])
     leakage = float(np.exp(-calibration.slow_layer(prior).lag))
     gradient = float(np.sqrt(1.0 + hi**2))
-    spread = float(np.sqrt(_layer_moment(2.0 * leakage) / _layer_moment(2.0)))
+    moment = calibration.layer_moment
+    spread = float(np.sqrt(moment(2.0 * leakage) / moment(2.0)))
     return SlowOverValley(gradient, spread, gradient * spread, leakage)

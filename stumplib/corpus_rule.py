@@ -140,17 +140,54 @@ def freeze_by_rule(m, n, prior, rng, level=0.5, divisor=1.0, sparse=False):
     """
     theta0, eta = pretraining.start(_size_scale(m, n) / divisor, prior, ratio=1.0)
     if sparse:
-        corpus = _sparse_sample(m, n, theta0[1], prior, rng)
+        corpus = sparse_sample(m, n, theta0[1], prior, rng)
     else:
         corpus = Corpus.sample(m, n, prior, rng=rng)
     return pretraining.train_until_noisy(corpus, theta0, eta, level)
 
 
-def _sparse_sample(m, n, b0, prior, rng):
+@validation.constrained(
+    m=validation.Integer(),
+    n=validation.Integer(),
+    b0=validation.PositiveScalar(),
+    prior=pretraining.UNIFORM,
+    rng=validation.Seed(as_given=True),
+)
+def sparse_sample(m, n, b0, prior, rng):
     """The sparse corpus of a run from ``b0``, drawn down to its lowest anchor.
 
-    In full (``b_min`` at the window's cutoff: every member lies within distance 1)
-    when the first anchor reaches down to ``b <= 0`` (a start ``b0 <= 1``).
+    Drawn from ``rng`` down to
+    :func:`stumplib.sparse_corpus.lowest_anchor` ``(b0, n)``; in full (``b_min`` at
+    the window's cutoff: every member lies within distance 1) when the first anchor
+    reaches down to ``b <= 0`` (a start ``b0 <= 1``). An evaluation at a lower scale
+    draws the members it needs exactly, so the corpus is the same from any start.
+
+    Parameters
+    ----------
+    m, n : int
+        Tasks and context size.
+    b0 : float
+        The start's scale, positive.
+    prior : tasks.Uniform
+        Threshold prior.
+    rng : int or tuple of int
+        Seed of the draw.
+
+    Returns
+    -------
+    stumplib.sparse_corpus.SparseCorpus
+        Its members drawn down to the lowest anchor.
+
+    Raises
+    ------
+    ValueError, TypeError
+        If an argument is outside its declared domain.
+
+    Examples
+    --------
+    >>> from stumplib import tasks
+    >>> sparse_sample(40, 40, 0.5, tasks.Uniform(0.1, 0.9), 1).shape
+    (40, 40)
     """
     b_min = sparse_corpus.lowest_anchor(b0, n)
     if b_min <= 0:
@@ -313,7 +350,7 @@ def freeze_certified(
         raise ValueError(f"every must be >= 0 (got {every})")
     theta0, eta = pretraining.start(_size_scale(m, n) / divisor, prior, ratio=1.0)
     eta *= fraction
-    corpus = _sparse_sample(m, n, theta0[1], prior, rng)
+    corpus = sparse_sample(m, n, theta0[1], prior, rng)
     follower = corpus.follow()
     state = _CertifiedState(prior, eta, resume)
     if resume is not None:

@@ -128,11 +128,7 @@ def _rms(squared):
 
 
 def _heads_and_sizes(values):
-    a, b = (np.atleast_1d(values[k]) for k in ("a", "b"))
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(
-            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
-        )
+    validation.head_points(values)
     if not values["sizes"]:
         raise ValueError("sizes must hold at least one context size")
 

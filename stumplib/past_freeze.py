@@ -383,11 +383,17 @@ def averaged_error(a, b, prior):
     >>> bool(0.02 < error < 0.03), float(lost)
     (True, 0.0)
     """
+    grid, off = _prior_residuals(a, b, prior)
+    off = np.abs(off)
+    return off.mean(axis=-1), np.mean(off > grid / 2, axis=-1)
+
+
+def _prior_residuals(a, b, prior):
+    """The midpoint grid over ``U[lo, hi]`` and ``s_hat_inf(s) - s`` on it."""
     a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
     lo, hi = prior.lo, prior.hi
     grid = lo + (hi - lo) * (np.arange(PRIOR_POINTS) + 0.5) / PRIOR_POINTS
-    off = np.abs(population.residual(a[..., None], b[..., None], grid)[0])
-    return off.mean(axis=-1), np.mean(off > grid / 2, axis=-1)
+    return grid, population.residual(a[..., None], b[..., None], grid)[0]
 
 
 class ValleyErrors(NamedTuple):
@@ -566,10 +572,7 @@ def rms_error(a, b, prior):
     >>> bool(averaged_error(a, 40.0, prior)[0] <= rms < 0.04)
     True
     """
-    a, b = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float))
-    lo, hi = prior.lo, prior.hi
-    grid = lo + (hi - lo) * (np.arange(PRIOR_POINTS) + 0.5) / PRIOR_POINTS
-    off = population.residual(a[..., None], b[..., None], grid)[0]
+    off = _prior_residuals(a, b, prior)[1]
     return np.sqrt(np.mean(off**2, axis=-1))
 
 

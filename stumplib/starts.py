@@ -23,10 +23,9 @@ from . import (
     corpus_rule,
     descent_lemma,
     pretraining,
-    sparse_corpus,
     validation,
 )
-from .corpus import Corpus, window_cutoff
+from .corpus import Corpus
 
 
 class StartFreeze(NamedTuple):
@@ -92,10 +91,7 @@ def rule_corpus(m, n, prior, rng):
     (40, 40)
     """
     (_, b0), _ = corpus_rule.size_start(m, n, prior)
-    b_min = sparse_corpus.lowest_anchor(b0, n)
-    if b_min <= 0:  # the first anchor reaches b <= 0: hold the corpus whole
-        b_min = window_cutoff(n)
-    return sparse_corpus.SparseCorpus.sample(m, n, b_min, prior, seed=rng)
+    return corpus_rule.sparse_sample(m, n, b0, prior, rng)
 
 
 @validation.constrained(

@@ -320,6 +320,7 @@ CALLS = [
         corpus_rule.freeze_certified,
         dict(m=3, n=4, prior=PRIOR, rng=0, level=0.5, divisor=1.0, fraction=0.5),
     ),
+    (corpus_rule.sparse_sample, dict(m=3, n=4, b0=2.0, prior=PRIOR, rng=0)),
     (
         pretraining.train_from_start,
         dict(corpus=CORPUS, b_target=3.0, prior=PRIOR, ratio=1.0),
@@ -338,6 +339,7 @@ CALLS = [
     (calibration.sampling_constant, dict(prior=PRIOR)),
     (calibration.sampling_correction, dict(prior=PRIOR)),
     (calibration.slow_layer, dict(prior=PRIOR)),
+    (calibration.layer_moment, dict(top=2.0)),
     (symbolic_head.context_symbols, dict(size=3)),
     (symbolic_head.estimate, dict(size=2)),
     (symbolic_head.weighted_moments, dict(size=2)),
@@ -363,6 +365,8 @@ CALLS = [
     (plotting.show, dict(fig=plt.figure())),
     (plotting.reference_slope, dict(ax=AX, x=[1.0, 2.0], slope=-1.0, anchor=1.0)),
     (plotting.phase_portrait, dict(ax=AX, portrait=PORTRAIT, vmax=4.0)),
+    (plotting.excess_mesh, dict(ax=AX, portrait=PORTRAIT, vmax=4.0)),
+    (plotting.flow_directions, dict(portrait=PORTRAIT)),
     (prose.rounded, dict(value=1.234, digits=2)),
     (prose.text, dict(value=1.5)),
     (prose.glue, dict(name="x", value=1.234, decimals=2)),
@@ -784,6 +788,7 @@ NO_NUMERIC_INPUT = {
     interactive.Interactive.png: _NO_ARGUMENTS,
     interactive.on_ready: "takes Bokeh models (machinery)",
     interactive.book_axes: "takes a Bokeh plot (machinery)",
+    interactive.note_div: "takes the note's HTML text (machinery)",
     live_portrait.phase_portrait: (
         "each valid call precomputes every path (seconds); tests/test_interactive.py "
         "tries every bad value its declared constraints list"

@@ -247,3 +247,23 @@ def test_offset_errors_name_the_argument():
         calibration.offset([1.0, 2.0], [1.0, 2.0, 3.0], prior)
     with pytest.raises(TypeError, match="prior must be a tasks.Uniform"):
         calibration.offset(1.0, 10.0, tasks.Beta(2.0, 2.0))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.floats(-5.0, 5.0, allow_nan=False))
+def test_layer_moment_is_the_integral(top):
+    ref = integrate.quad(lambda r: r * (1.0 - r) ** 2, 0.0, top)[0]
+    assert calibration.layer_moment(top) == pytest.approx(ref, rel=1e-12, abs=1e-14)
+
+
+def test_layer_moment_reference_values():
+    # int_0^2 r (1 - r)^2 dr = 2 - 16/3 + 4 = 2/3; at top = 1, 1/2 - 2/3 + 1/4 = 1/12
+    assert calibration.layer_moment(2.0) == pytest.approx(2.0 / 3.0, rel=1e-15)
+    assert calibration.layer_moment(1.0) == pytest.approx(1.0 / 12.0, rel=1e-14)
+    assert calibration.layer_moment(0.0) == 0.0
+    with pytest.raises(ValueError, match="top"):
+        calibration.layer_moment(np.inf)
+    with pytest.raises(ValueError, match="top"):
+        calibration.layer_moment(-1e76)
+    with pytest.raises(TypeError, match="top"):
+        calibration.layer_moment("1.0")

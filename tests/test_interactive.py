@@ -256,3 +256,10 @@ def test_portrait_largest_step_decreases_the_loss_without_zigzag(prior, rule, b0
         # beyond 0.05, the two-term curve's accuracy at b ~ 10 (it settles within)
         side = np.sign(offset[np.abs(offset) > 0.05])
         assert np.sum(side[1:] != side[:-1]) <= 1
+
+
+def test_note_div_is_the_figures_small_grey_note():
+    note = interactive.note_div("Drawn at build time.")
+    assert note.text == "Drawn at build time."
+    assert note.sizing_mode == "stretch_width"
+    assert note.styles == {"font-size": "0.85em", "color": "#444"}

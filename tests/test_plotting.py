@@ -90,3 +90,38 @@ def test_phase_portrait_draws_the_grid_curves_and_path():
     with pytest.raises(TypeError, match="ax"):
         plotting.phase_portrait(None, grid)
     matplotlib.pyplot.close(fig)
+
+
+def test_excess_mesh_is_clipped_and_centred():
+    from stumplib import dynamics, tasks
+
+    grid = dynamics.portrait(tasks.Uniform(0.1, 0.9), [10.0, 30.0], [0.0, 2.0], p=0.9)
+    fig, ax = plotting.subplots(height=3.0)
+    mesh = plotting.excess_mesh(ax, grid, vmax=2.5)
+    assert mesh.get_clim() == (-2.5, 2.5)
+    np.testing.assert_array_equal(mesh.get_array().ravel(), grid.excess.ravel())
+    with pytest.raises(ValueError, match="vmax"):
+        plotting.excess_mesh(ax, grid, vmax=-1.0)
+    with pytest.raises(TypeError, match="portrait"):
+        plotting.excess_mesh(ax, "grid")
+    matplotlib.pyplot.close(fig)
+
+
+def test_flow_directions_have_one_length_in_axis_spans():
+    from stumplib import dynamics, tasks
+
+    grid = dynamics.portrait(
+        tasks.Uniform(0.1, 0.9), [10.0, 30.0, 100.0], [0.0, 2.0, 4.0], p=0.9
+    )
+    u, v = plotting.flow_directions(grid)
+    span_x, span_y = np.ptp(grid.offset), np.ptp(np.log10(grid.b))
+    assert u.shape == v.shape == grid.excess.shape
+    length = np.hypot(u / span_x, v / span_y)
+    moving = np.hypot(*np.moveaxis(grid.velocity, -1, 0)) > 0
+    np.testing.assert_allclose(length[moving], 1.0, rtol=1e-12)
+    # along the velocity in the plotted coordinates (offset, log10 b)
+    dx, dy = grid.velocity[..., 0], grid.velocity[..., 1] / np.log(10.0)
+    np.testing.assert_allclose((u * dy - v * dx)[moving], 0.0, atol=1e-12)
+    assert np.all(u * dx + v * dy >= 0)
+    with pytest.raises(TypeError, match="portrait"):
+        plotting.flow_directions(None)

@@ -456,3 +456,18 @@ def test_a_start_at_or_below_one_runs_on_the_whole_corpus(sparse):
     assert np.isfinite(h.b) and h.b >= b0
     run = corpus_rule.freeze_certified(100, 300, PRIOR, 5, divisor=4)
     assert run.q_max <= 2 / 9 and run.b >= b0
+
+
+@pytest.mark.parametrize("b0", [0.5, 1.0, 5.0, 40.0])
+def test_sparse_sample_is_drawn_down_to_the_lowest_anchor(b0):
+    corpus = corpus_rule.sparse_sample(30, 50, b0, PRIOR, (2, 5))
+    anchor = lowest_anchor(b0, 50)
+    expected = anchor if anchor > 0 else corpus_module.window_cutoff(50)
+    assert corpus.shape == (30, 50) and corpus.b_min == expected
+    direct = SparseCorpus.sample(30, 50, expected, PRIOR, seed=(2, 5))
+    for a, b in [(b0, b0), (3.0, 2.0)]:
+        assert corpus.follow().loss_and_gradient(a, b) == (
+            direct.follow().loss_and_gradient(a, b)
+        )
+    with pytest.raises(ValueError, match="b0"):
+        corpus_rule.sparse_sample(30, 50, 0.0, PRIOR, 1)

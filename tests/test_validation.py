@@ -275,3 +275,12 @@ def test_non_negative_accepts_zero_and_names_the_argument():
         validation.non_negative([-1.0], "w")
     with pytest.raises(ValueError, match="^w must be finite"):
         validation.non_negative([np.nan], "w")
+
+
+def test_head_points_takes_one_dimensional_points_of_one_length():
+    validation.head_points({"a": np.array([1.0, 2.0]), "b": np.array([3.0, 4.0])})
+    validation.head_points({"a": 1.0, "b": 2.0})  # a scalar is one point
+    with pytest.raises(ValueError, match=r"a and b must be 1-D .* \(2,\) and \(1,\)"):
+        validation.head_points({"a": [1.0, 2.0], "b": [3.0]})
+    with pytest.raises(ValueError, match=r"1-D of equal length \(got \(1, 2\)"):
+        validation.head_points({"a": [[1.0, 2.0]], "b": [[3.0, 4.0]]})

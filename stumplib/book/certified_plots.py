@@ -194,26 +194,11 @@ def portrait_figure(portrait, flow, runs, vmax=4.0):
     """
     fig, ax = plotting.subplots(1, 1, height=4.0)
     x, y, p = portrait.offset, np.log10(portrait.b), portrait.p
-    mesh = ax.pcolormesh(
-        x,
-        y,
-        portrait.excess,
-        shading="gouraud",
-        cmap="RdBu_r",
-        vmin=-vmax,
-        vmax=vmax,
-        rasterized=True,
-    )
-    span_x, span_y = np.ptp(x), np.ptp(y)
-    u = portrait.velocity[..., 0] / span_x
-    v = portrait.velocity[..., 1] / (np.log(10.0) * span_y)
-    norm = np.hypot(u, v)
-    norm[norm == 0] = 1.0
+    mesh = plotting.excess_mesh(ax, portrait, vmax)
     ax.streamplot(
         x,
         np.linspace(y[0], y[-1], y.size),
-        u / norm * span_x,
-        v / norm * span_y,
+        *plotting.flow_directions(portrait),
         color="0.25",
         linewidth=0.6,
         density=0.9,

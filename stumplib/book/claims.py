@@ -305,12 +305,7 @@ def make_record(
     TypeError
         If ``measured``, ``expected`` or ``tol`` is not a real number.
     """
-    if sides is not None and not (
-        isinstance(sides, (tuple, list))
-        and len(sides) == 2
-        and all(isinstance(x, str) and x.strip() for x in sides)
-        and sides[0].strip() != sides[1].strip()
-    ):
+    if sides is not None and not _two_sides(sides):
         raise ValueError(
             "sides must be two different non-empty strings, (measured, expected)"
             f" (got {sides!r})"
@@ -645,7 +640,11 @@ def independent(record):
         computation its measured value comes from and the one its expected value
         comes from.
     """
-    sides = record.get("sides")
+    return _two_sides(record.get("sides"))
+
+
+def _two_sides(sides):
+    """Whether ``sides`` is two different non-empty strings (a list or a tuple)."""
     return (
         isinstance(sides, (list, tuple))
         and len(sides) == 2

@@ -32,7 +32,7 @@ from matplotlib.figure import Figure
 from .. import corpus_rule, population, tasks, training, validation
 from ..corpus import Corpus, noise_ratio
 from . import plotting
-from .interactive import COLORS, Interactive, book_axes, on_ready
+from .interactive import COLORS, Interactive, book_axes, note_div, on_ready
 
 #: Largest number of tasks and context size offered.
 M_MAX = 200
@@ -487,16 +487,12 @@ def corpus_playground(seed, m=200, n=200, level=0.5, fraction=0.35):
     )  # fmt: skip
     for slider in sliders.values():
         slider.js_on_change("value_throttled", callback)
-    note = Div(
-        text=(
-            "Drawn and run in your browser: the corpus (thresholds from U[0.1, 0.9], "
-            "features uniform), the descent from the valley at b&#8320; = 2.5 until "
-            "the corpus rule's noise ratio <i>N</i> reaches &#8467; (dotted), and "
-            "&rho;, the corpus gradient's relative error against the population "
-            "gradient (dotted: &frac12;). Diamonds: the freeze."
-        ),
-        sizing_mode="stretch_width",
-        styles={"font-size": "0.85em", "color": "#444"},
+    note = note_div(
+        "Drawn and run in your browser: the corpus (thresholds from U[0.1, 0.9], "
+        "features uniform), the descent from the valley at b&#8320; = 2.5 until "
+        "the corpus rule's noise ratio <i>N</i> reaches &#8467; (dotted), and "
+        "&rho;, the corpus gradient's relative error against the population "
+        "gradient (dotted: &frac12;). Diamonds: the freeze."
     )
     controls = column(
         row(sliders["m"], sliders["n"], sizing_mode="stretch_width"),

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import matplotlib as mpl
 from bokeh.document import Document
 from bokeh.embed import components
+from bokeh.models import Div
 
 from .. import validation
 from . import plotting
@@ -144,6 +145,25 @@ def on_ready(layout, callback):
     document = Document()
     document.add_root(layout)
     document.js_on_event("document_ready", callback)
+
+
+def note_div(text):
+    """A figure's note in the book's look: small grey text across the figure's width.
+
+    Parameters
+    ----------
+    text : str
+        The note (HTML).
+
+    Returns
+    -------
+    bokeh.models.Div
+    """
+    return Div(
+        text=text,
+        sizing_mode="stretch_width",
+        styles={"font-size": "0.85em", "color": "#444"},
+    )
 
 
 def book_axes(plot):

@@ -36,7 +36,7 @@ from .. import (
 )
 from ..symbolic import dynamics as sd
 from . import plotting
-from .interactive import COLORS, Interactive, book_axes, on_ready
+from .interactive import COLORS, Interactive, book_axes, note_div, on_ready
 
 #: Significant digits kept of every number a precomputed path carries.
 DIGITS = 5
@@ -425,16 +425,12 @@ def _portrait_figure(paths, curves, starts, steps, gd_steps, t_max):
     for control in controls.values():
         control.js_on_change("active", callback)
     symmetrized.js_on_change("active", callback)
-    note = Div(
-        text=(
-            f"Precomputed when the book was built (stumplib, population loss): for "
-            f"each setting, the gradient flow to t = {t_max:.0e} and the first "
-            f"{gd_steps} steps of gradient descent, the valley and the derived slow "
-            "curve of the one head. Live in your browser: only the choice among "
-            "them."
-        ),
-        sizing_mode="stretch_width",
-        styles={"font-size": "0.85em", "color": "#444"},
+    note = note_div(
+        f"Precomputed when the book was built (stumplib, population loss): for "
+        f"each setting, the gradient flow to t = {t_max:.0e} and the first "
+        f"{gd_steps} steps of gradient descent, the valley and the derived slow "
+        "curve of the one head. Live in your browser: only the choice among "
+        "them."
     )
     labelled = [
         row(Div(text=text, width=62), control, sizing_mode="stretch_width")

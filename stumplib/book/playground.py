@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 
 from .. import baselines, calibration, head, symmetrization, tasks, validation
 from . import plotting
-from .interactive import COLORS, Interactive, book_axes, on_ready
+from .interactive import COLORS, Interactive, book_axes, note_div, on_ready
 
 #: Largest context of the playground.
 N_MAX = 10_000
@@ -296,17 +296,13 @@ def playground(seed, n=24, n_max=96, b=40.0, s=0.5, prior=None):
     for slider in sliders.values():
         slider.js_on_change("value", callback)
     symmetrized.js_on_change("active", callback)
-    note = Div(
-        text=(
-            "Circles: the context drawn at build time (filled: positive). Live in "
-            "your browser: labels, weights, estimate and baselines. Along the top: "
-            "the gap between the largest negative and the nearest positive "
-            "(&#9660;), and its midpoint (&#9670;). Shaded: above the top of the "
-            "prior "
-            f"U[{prior.lo:g}, {prior.hi:g}]."
-        ),
-        sizing_mode="stretch_width",
-        styles={"font-size": "0.85em", "color": "#444"},
+    note = note_div(
+        "Circles: the context drawn at build time (filled: positive). Live in "
+        "your browser: labels, weights, estimate and baselines. Along the top: "
+        "the gap between the largest negative and the nearest positive "
+        "(&#9660;), and its midpoint (&#9670;). Shaded: above the top of the "
+        "prior "
+        f"U[{prior.lo:g}, {prior.hi:g}]."
     )
     controls = column(*sliders.values(), symmetrized, sizing_mode="stretch_width")
     layout = column(

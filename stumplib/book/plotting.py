@@ -244,6 +244,81 @@ def show(fig):
     portrait=validation.Instance(dynamics.Portrait),
     vmax=validation.PositiveScalar(),
 )
+def excess_mesh(ax, portrait, vmax=4.0):
+    """Colour ``ax`` by a portrait's scaled excess loss ``b (b² L - 1)``.
+
+    On a diverging scale centred at 0 and clipped at ``±vmax``, over the plotted
+    coordinates: the offset ``a - p b`` and ``log10 b``.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where the mesh is drawn.
+    portrait : stumplib.dynamics.Portrait
+        The landscape.
+    vmax : float
+        The colour scale runs from ``-vmax`` to ``vmax``.
+
+    Returns
+    -------
+    matplotlib.collections.QuadMesh
+        The mesh, for a colour bar.
+
+    Raises
+    ------
+    TypeError
+        If ``ax`` or ``portrait`` is of another type.
+    ValueError
+        If ``vmax <= 0``.
+    """
+    return ax.pcolormesh(
+        portrait.offset,
+        np.log10(portrait.b),
+        portrait.excess,
+        shading="gouraud",
+        cmap="RdBu_r",
+        vmin=-vmax,
+        vmax=vmax,
+        rasterized=True,
+    )
+
+
+@validation.constrained(portrait=validation.Instance(dynamics.Portrait))
+def flow_directions(portrait):
+    """The flow's directions in a portrait's plotted coordinates, of equal length.
+
+    The velocity ``(da/dt - p db/dt, d log10 b / dt)`` in units of each axis's span is
+    normalized to length 1 (0 where it vanishes) and scaled back by the spans, so that
+    every arrow or streamline segment has one length on the page whatever the speed.
+
+    Parameters
+    ----------
+    portrait : stumplib.dynamics.Portrait
+        The grid and its flow field.
+
+    Returns
+    -------
+    u, v : ndarray
+        The components along the offset and along ``log10 b``, of the grid's shape.
+
+    Raises
+    ------
+    TypeError
+        If ``portrait`` is not a ``Portrait``.
+    """
+    span_x, span_y = np.ptp(portrait.offset), np.ptp(np.log10(portrait.b))
+    u = portrait.velocity[..., 0] / span_x
+    v = portrait.velocity[..., 1] / (np.log(10.0) * span_y)
+    norm = np.hypot(u, v)
+    norm[norm == 0] = 1.0
+    return u / norm * span_x, v / norm * span_y
+
+
+@validation.constrained(
+    ax=AXES,
+    portrait=validation.Instance(dynamics.Portrait),
+    vmax=validation.PositiveScalar(),
+)
 def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4.0):
     """Draw a :class:`stumplib.dynamics.Portrait` on ``ax``.
 
@@ -279,16 +354,7 @@ def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4
         If ``vmax`` is not positive.
     """
     x, y, p = portrait.offset, np.log10(portrait.b), portrait.p
-    mesh = ax.pcolormesh(
-        x,
-        y,
-        portrait.excess,
-        shading="gouraud",
-        cmap="RdBu_r",
-        vmin=-vmax,
-        vmax=vmax,
-        rasterized=True,
-    )
+    mesh = excess_mesh(ax, portrait, vmax)
     ax.contour(
         x,
         y,
@@ -302,11 +368,7 @@ def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4
     if np.nanmax(portrait.excess) > beyond[0]:
         ax.contour(x, y, portrait.excess, levels=beyond, colors="white",
                    linewidths=0.5, alpha=0.8)  # fmt: skip
-    span_x, span_y = np.ptp(x), np.ptp(y)
-    u = portrait.velocity[..., 0] / span_x
-    v = portrait.velocity[..., 1] / (np.log(10.0) * span_y)
-    norm = np.hypot(u, v)
-    norm[norm == 0] = 1.0
+    u, v = flow_directions(portrait)
     step_x, step_y = max(1, x.size // 12), max(1, y.size // 10)
     gx, gy = np.meshgrid(x, y)
     pick = (slice(None, None, step_y), slice(None, None, step_x))
@@ -314,8 +376,8 @@ def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4
     ax.quiver(
         gx[pick],
         gy[pick],
-        (u / norm * span_x * length)[pick],
-        (v / norm * span_y * length)[pick],
+        (u * length)[pick],
+        (v * length)[pick],
         angles="xy",
         scale_units="xy",
         scale=1.0,

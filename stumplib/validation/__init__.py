@@ -64,6 +64,7 @@ from .constraints import (
     batched_context,
     constrained,
     exceeding,
+    head_points,
     one_context,
 )
 from .objects import (
@@ -120,6 +121,7 @@ __all__ = [
     "features",
     "finite",
     "function",
+    "head_points",
     "instance",
     "labels",
     "law",

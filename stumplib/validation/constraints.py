@@ -469,6 +469,38 @@ def batched_context(values):
         arrays.batch(values[name], name, values["x"].shape[:-1])
 
 
+def head_points(values):
+    """A joint check: ``a`` and ``b`` are one-dimensional and of one length.
+
+    Parameters
+    ----------
+    values : dict
+        The converted arguments, with ``a`` and ``b`` (a scalar counts as one point).
+
+    Raises
+    ------
+    ValueError
+        If ``a`` and ``b`` differ in shape or are not one-dimensional.
+
+    Examples
+    --------
+    >>> @constrained(head_points, a=Finite(), b=Finite())
+    ... def count(a, b):
+    ...     return len(np.atleast_1d(a))
+    >>> count([1.0, 2.0], [3.0, 4.0]), count(1.0, 2.0)
+    (2, 1)
+    >>> count([1.0, 2.0], [3.0])
+    Traceback (most recent call last):
+    ...
+    ValueError: a and b must be 1-D of equal length (got (2,) and (1,))
+    """
+    a, b = (np.atleast_1d(values[k]) for k in ("a", "b"))
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(
+            f"a and b must be 1-D of equal length (got {a.shape} and {b.shape})"
+        )
+
+
 def _binder(signature):
     """``bind(args, kwargs)``: ``(values, bound)``, every argument by name, defaults in.
 
