@@ -404,9 +404,9 @@ def sampling_constant(prior):
 
 
 class SamplingCorrection(NamedTuple):
-    r"""The corrections :math:`c_1`, :math:`c_2` to the valley's :math:`K_\sigma`.
+    r"""The corrections :math:`d_1`, :math:`d_2` to the valley's :math:`K_\sigma`.
 
-    On the valley, :math:`\sigma_\infty(b)/\sqrt{b} = K_\sigma (1 + c_1/b + c_2/b^2 +
+    On the valley, :math:`\sigma_\infty(b)/\sqrt{b} = K_\sigma (1 + d_1/b + d_2/b^2 +
     \ldots)`.
 
     Asymptotic, large :math:`b`: the rest is :math:`O(b^{-3})`.
@@ -414,8 +414,8 @@ class SamplingCorrection(NamedTuple):
     Parameters
     ----------
     c1, c2 : float
-        The relative corrections :math:`c_1`, :math:`c_2` of order :math:`1/b` and
-        :math:`1/b^2`.
+        The relative corrections :math:`d_1`, :math:`d_2` (the sampling coefficients)
+        of order :math:`1/b` and :math:`1/b^2`.
     """
 
     c1: float
@@ -430,11 +430,10 @@ def sampling_correction(prior):
 
     Derived in :func:`stumplib.symbolic.sampling.layer_correction` (asymptotic, large
     :math:`b`): with :math:`w = \mathrm{hi} - \mathrm{lo}`,
-    :math:`c_1 = 3/w - (19\, \mathrm{hi}^2 + 39)/(30\, \mathrm{hi}
-    (1 + \mathrm{hi}^2))`,
-    the layer's share of the population gradient (:math:`3/w`) and the layer's own next
-    order; :math:`c_2` is that function's polynomial. 2.637 and 7.842 for
-    :math:`U[0.1, 0.9]`.
+    :math:`d_1 = 3/w - (19\, \mathrm{hi}^2 + 39)/(30\, \mathrm{hi} (1 + \mathrm{hi}^2))`
+    (the record's ``c1``), the layer's share of the population gradient (:math:`3/w`)
+    and the layer's own next order; :math:`d_2` (``c2``) is that function's polynomial.
+    2.637 and 7.842 for :math:`U[0.1, 0.9]`.
 
     Parameters
     ----------
@@ -451,7 +450,7 @@ def sampling_correction(prior):
         If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
     ValueError
         If ``prior`` reaches 1 (no valley), or is so narrow (:math:`\mathrm{hi} -
-        \mathrm{lo}` below about :math:`10^{-154}`) that :math:`c_2` overflows.
+        \mathrm{lo}` below about :math:`10^{-154}`) that :math:`d_2` overflows.
 
     Examples
     --------

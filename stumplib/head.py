@@ -583,7 +583,7 @@ def limit_ratio(a, b, x, y):
     differences (:math:`a (y_i - y_k) - b (x_i - x_k)`), so the ratio is accurate to a
     few ulps at every scale, where :math:`\hat s - x_1` itself underflows or is lost to
     the rounding of :math:`\hat s` (:func:`distance_to_limit` resolves it only while
-    :math:`r` is well above :math:`\epsilon (a + b)`, :math:`\epsilon` the machine
+    :math:`r` is well above :math:`\varepsilon (a + b)`, :math:`\varepsilon` the machine
     epsilon). :func:`hard_limit_expansion` bounds :math:`|\mathrm{ratio} - 1|` by
     :math:`B`.
 
@@ -648,8 +648,8 @@ def limit_decay(a, b, x, y):
 
         |\lambda - g| \le \frac{|\log(1 - B_1)| + |\log(1 - B_2)|}{b_2 - b_1},
 
-    to which the bound adds the rounding of :math:`d` (:math:`4 \epsilon (1 + |a| +
-    |b|) / d` relative at each end, :math:`\epsilon` the machine epsilon).
+    to which the bound adds the rounding of :math:`d` (:math:`4 \varepsilon (1 + |a| +
+    |b|) / d` relative at each end, :math:`\varepsilon` the machine epsilon).
 
     Parameters
     ----------
