@@ -133,7 +133,7 @@ class PowerLaw(NamedTuple):
 
     @property
     def prefactor(self):
-        r"""The constant ``C`` in :math:`y \approx C x^{\mathrm{slope}}`."""
+        r"""The prefactor :math:`A` in :math:`y \approx A x^{\mathrm{slope}}`."""
         return float(np.exp(self.log_prefactor))
 
     @validation.constrained(x=validation.Positive())
@@ -165,7 +165,7 @@ def _power_law_points(values):
     y_se=validation.Positive(optional=True),
 )
 def power_law(x, y, y_se=None):
-    """Fit ``log y = log C + slope log x`` by least squares.
+    r"""Fit :math:`\log y = \log A + \mathrm{slope} \log x` by least squares.
 
     Parameters
     ----------
@@ -230,8 +230,8 @@ def pooled(values, se):
     Returns
     -------
     Pooled
-        ``value = sum(w_i values_i) / sum(w_i)`` with :math:`w_i = \mathrm{se}_i^{-2}`,
-        and
+        ``value`` :math:`= \sum_i w_i v_i / \sum_i w_i`, :math:`v_i` the ``values``,
+        with :math:`w_i = \mathrm{se}_i^{-2}`, and
         :math:`\mathrm{se} = (\sum_i w_i)^{-1/2}`, the standard error of that mean.
 
     Raises
@@ -253,18 +253,20 @@ def pooled(values, se):
 
 
 class BoundTrend(NamedTuple):
-    r"""An upper bound ``y <= C x^{-1}`` examined as a bound: ``y x`` over the range.
+    r"""An upper bound :math:`y \le A x^{-1}` examined as a bound, by :math:`y x`.
+
+    Over the range of :math:`x`.
 
     Parameters
     ----------
     lo, hi : float
-        The range of ``x``.
+        The range of :math:`x`.
     sup : float
-        The largest ``y x``: the constant the data need.
+        The largest :math:`y x`: the constant the data need.
     slope, slope_se : float
-        Trend of ``log(y x)`` against ``log x`` (least squares over the points, each
-        point one independent measurement) and its standard error from the scatter of
-        the points about the line, so it includes their spread at each ``x``.
+        Trend of :math:`\log(y x)` against :math:`\log x` (least squares over the
+        points, each point one independent measurement) and its standard error from the
+        scatter of the points about the line, so it includes their spread at each ``x``.
     """
 
     lo: float
@@ -274,10 +276,10 @@ class BoundTrend(NamedTuple):
     slope_se: float
 
     def log_power(self):
-        r"""The power of ``log x`` whose local slope at the range's middle is the trend.
+        r"""The power of :math:`\log x` whose local slope mid-range is the trend.
 
-        ``slope * log(sqrt(lo hi))``: the local slope of :math:`\log ^p x` is ``p / log
-        x``.
+        :math:`\mathrm{slope} \cdot \log \sqrt{\mathrm{lo}\, \mathrm{hi}}`: the local
+        slope of :math:`\log^p x` is :math:`p / \log x`.
 
         Returns
         -------
@@ -300,10 +302,11 @@ def _sizes(values):
 
 @validation.constrained(_sizes, x=validation.Positive(), y=validation.Positive())
 def bound_trend(x, y):
-    """Sup and trend of ``y x``, for a bound :math:`y = O(x^{-1})` over a finite range.
+    r"""Sup and trend of :math:`y x`, for a bound :math:`y = O(x^{-1})`, finite range.
 
-    A bound fails only if ``y x`` grows without limit: over a finite range the data
-    give the constant it needs (``sup``) and the trend of ``log(y x)`` in ``log x``.
+    A bound fails only if :math:`y x` grows without limit: over a finite range the data
+    give the constant it needs (``sup``) and the trend of :math:`\log(y x)` in
+    :math:`\log x`.
 
     Parameters
     ----------
