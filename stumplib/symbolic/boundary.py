@@ -75,7 +75,9 @@ def empty_side_moments():
 
 
 def edge_term(error):
-    r"""``E[error^2; no positive]`` for an error polynomial in ``C``, ``D`` and ``s``.
+    r"""The edge term :math:`\mathbb E[e^2;\ \text{no positive}]`, :math:`e` the error.
+
+    For an error polynomial in ``C``, ``D`` and :math:`s`.
 
     Parameters
     ----------
@@ -182,17 +184,20 @@ def risk(rule):
 
 
 def integrated_leading(expr):
-    r"""``(p, c)`` with ``∫_0^1 expr ds ~ c / N^p`` as ``N -> inf`` (``p`` in 1, 2, 3).
+    r"""The leading order :math:`(p, c)` of the integrated risk.
+
+    :math:`\int_0^1 r\, ds \sim c / N^p` as :math:`N \to \infty`, :math:`r` the
+    ``expr`` (:math:`p` in 1, 2, 3).
 
     Parameters
     ----------
     expr : sympy.Expr
-        A risk in ``s`` and ``N``.
+        A risk in :math:`s` and :math:`N`.
 
     Returns
     -------
     p : int
-        The leading power of ``1/N``.
+        The leading power of :math:`1/N`.
     c : sympy.Expr
         Its constant.
 
