@@ -45,7 +45,8 @@ STEP_CAP = 2000
 EXPECTED_DIGITS = 12
 #: The threshold prior.
 PRIOR = tasks.Uniform(0.1, 0.9)
-#: Gauss-Legendre nodes per panel and panels over the prior (the browser's rho).
+#: Gauss-Legendre nodes per panel and panels over the prior (the browser's
+#: :math:`\rho`).
 NODES, PANELS = 12, 16
 B_COLOR, NOISE, RHO = COLORS[0], COLORS[1], COLORS[2]
 
@@ -67,7 +68,7 @@ def _stream(seed):
 
 
 def _grid(draw):
-    """A uint32 draw as a point of the 4-decimal grid ``(k + 1/2) / 10^4``."""
+    """A uint32 draw as a point of the 4-decimal grid :math:`(k + 1/2) / 10^4`."""
     return (draw % 10000 + 0.5) / 10000
 
 
