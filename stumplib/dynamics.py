@@ -354,7 +354,7 @@ def hessian(gradient, a, b, h=1e-4):
     steps=validation.Integer(minimum=0),
 )
 def descends(loss_and_gradient, theta0, eta, steps):
-    """``True`` if ``steps`` steps of size ``eta`` never increase the loss.
+    r"""``True`` if ``steps`` steps of size ``eta`` never increase the loss.
 
     A step that makes the loss, the gradient or the state non-finite counts as not
     descending.
@@ -362,7 +362,7 @@ def descends(loss_and_gradient, theta0, eta, steps):
     Parameters
     ----------
     loss_and_gradient : callable
-        ``(a, b) -> (L, dL/da, dL/db)``.
+        :math:`(a, b) \mapsto (L, \partial L/\partial a, \partial L/\partial b)`.
     theta0 : tuple of float
         Initial ``(a, b)``.
     eta : float
@@ -422,7 +422,7 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
     Parameters
     ----------
     loss_and_gradient : callable
-        ``(a, b) -> (L, dL/da, dL/db)``.
+        :math:`(a, b) \mapsto (L, \partial L/\partial a, \partial L/\partial b)`.
     theta0 : tuple of float
         Initial ``(a, b)``.
     guess : float
