@@ -182,7 +182,7 @@ def portrait_figure(portrait, flow, runs, vmax=4.0):
     ----------
     portrait : stumplib.dynamics.Portrait
         The population landscape and flow field (sheared by ``portrait.p``), on a grid
-        even in the offset and in ``log b``.
+        even in the offset and in :math:`\log b`.
     flow : stumplib.certified_law.FlowConstant
         The population flow from the runs' start (dashed).
     runs : sequence of stumplib.certified_runs.CertifiedRun
@@ -264,7 +264,7 @@ def task_sampling_figure(b, constant, valley_constant, b_mc, sizes, mean_sq):
         Tasks ``m`` of the Monte Carlo corpora, one row of ``mean_sq`` each.
     mean_sq : array_like
         Mean squared task-sampling error, shape ``(len(sizes), len(b_mc))``; drawn as
-        ``sqrt(mean_sq m / b)`` (points).
+        :math:`\sqrt{\bar e\, m / b}`, :math:`\bar e` the ``mean_sq`` (points).
 
     Returns
     -------

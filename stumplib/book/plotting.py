@@ -245,13 +245,14 @@ def show(fig):
     vmax=validation.PositiveScalar(),
 )
 def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4.0):
-    """Draw a :class:`stumplib.dynamics.Portrait` on ``ax``.
+    r"""Draw a :class:`stumplib.dynamics.Portrait` on ``ax``.
 
-    The colour is the scaled excess loss ``b (b² L - 1)`` on a diverging scale centred
-    at 0 and clipped at ``±vmax`` (so that a valley at ``-2/(hi - lo)`` shows as a
-    trough), with its integer contours; arrows give the direction of the gradient flow
-    in the plotted coordinates (of uniform length: the speed varies by orders of
-    magnitude). The vertical axis is ``log10 b``, labelled in ``b``.
+    The colour is the scaled excess loss :math:`b (b^2 L - 1)` on a diverging scale
+    centred at 0 and clipped at ``±vmax`` (so that a valley at
+    :math:`-2/(\mathrm{hi} - \mathrm{lo})` shows as a trough), with its integer
+    contours; arrows give the direction of the gradient flow in the plotted coordinates
+    (of uniform length: the speed varies by orders of magnitude). The vertical axis is
+    ``log10 b``, labelled in ``b``.
 
     Parameters
     ----------
