@@ -3,9 +3,10 @@ r"""Least-squares fits with their own standard errors, and power laws on log-log
 :func:`least_squares` is the one linear fit of the package: coefficients and standard
 errors from the residuals (or from given per-point standard errors). Rates
 (:math:`b \sim t^{1/4}`, error :math:`\sim N^{-1}`, ...) are fitted as
-``log y = intercept + slope * log x`` by :func:`power_law`, expansions in ``1/b`` by
-:func:`inverse_expansion`, and :func:`extrapolate` takes such an expansion to
-``b → ∞`` with a tolerance from the fit's own uncertainty and its truncation.
+:math:`\log y = \mathrm{intercept} + \mathrm{slope} \cdot \log x` by :func:`power_law`,
+expansions in :math:`1/b` by :func:`inverse_expansion`, and :func:`extrapolate` takes
+such an expansion to :math:`b \to \infty` with a tolerance from the fit's own
+uncertainty and its truncation.
 """
 
 from typing import NamedTuple
@@ -54,7 +55,9 @@ def _rows(values):
     weights=validation.Positive(optional=True),
 )
 def least_squares(design, y, weights=None):
-    """Fit ``y ≈ design @ coef`` by (weighted) least squares.
+    r"""Fit :math:`y \approx X \beta` by (weighted) least squares.
+
+    :math:`X` is the ``design`` matrix and :math:`\beta` the coefficients.
 
     Parameters
     ----------
@@ -114,7 +117,9 @@ def _least_squares(design, y, w, scatter):
 
 
 class PowerLaw(NamedTuple):
-    """Fit of ``y ≈ prefactor * x**slope``; ``*_se`` are standard errors.
+    r"""Fit of :math:`y \approx A x^{\mathrm{slope}}`, :math:`A` the prefactor.
+
+    The ``*_se`` fields are standard errors.
 
     Calling the fit evaluates the curve at ``x``.
 
@@ -173,8 +178,8 @@ def power_law(x, y, y_se=None):
         Positive abscissae and ordinates, one-dimensional, same length (at least 3).
     y_se : array_like, optional
         Standard errors of ``y``. If given, points are weighted by ``y / y_se`` (the
-        inverse standard error of ``log y``) and the standard errors of the fit come
-        from them; otherwise from the residual scatter.
+        inverse standard error of :math:`\log y`) and the standard errors of the fit
+        come from them; otherwise from the residual scatter.
 
     Returns
     -------
@@ -483,7 +488,7 @@ def _limit_points(values):
     **_EXPANSION,
 )
 def extrapolate(b, y, degree=2, log=False, log_from=2, truncation="next"):
-    r"""Extrapolate ``y(b)`` to ``b → ∞`` by a polynomial in ``1/b``.
+    r"""Extrapolate :math:`y(b)` to :math:`b \to \infty` by a polynomial in :math:`1/b`.
 
     The tolerance of each coefficient is three standard errors of the degree-``degree``
     fit plus its change under a change of truncation (the truncation uncertainty of the

@@ -541,8 +541,9 @@ def _side(prior, breaks, lo, hi, pair):
 
 
 #: A prior narrower than this many float spacings at its centre cannot be resolved by
-#: nodes in ``s``; it is a point mass at its centre to relative ``O(width**2)``, far
-#: below rounding (e.g. Beta(alpha, beta) with alpha + beta above about 1e26).
+#: nodes in :math:`s`; it is a point mass at its centre to relative
+#: :math:`O(\mathrm{width}^2)`, far below rounding (e.g. Beta(alpha, beta) with
+#: alpha + beta above about :math:`10^{26}`).
 UNRESOLVED = 1e3
 
 

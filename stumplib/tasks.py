@@ -85,18 +85,18 @@ def _complement(values):
 
 @dataclass(frozen=True)
 class Uniform:
-    """Uniform law on ``[lo, hi]`` within [0, 1] (a threshold prior or a feature law).
+    r"""Uniform law on ``[lo, hi]`` within [0, 1] (a threshold prior or a feature law).
 
     Parameters
     ----------
     lo, hi : float
-        Bounds with ``0 <= lo < hi <= 1``.
+        Bounds with :math:`0 \le \mathrm{lo} < \mathrm{hi} \le 1`.
 
     Raises
     ------
     ValueError
-        If the bounds are not scalars with ``0 <= lo < hi <= 1``, or ``hi - lo`` is
-        below :data:`MIN_WIDTH`.
+        If the bounds are not scalars with :math:`0 \le \mathrm{lo} < \mathrm{hi} \le
+        1`, or ``hi - lo`` is below :data:`MIN_WIDTH`.
 
     Examples
     --------

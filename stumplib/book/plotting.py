@@ -169,7 +169,9 @@ def _one_dimensional(values):
     anchor=validation.PositiveScalar(),
 )
 def reference_slope(ax, x, slope, anchor, label=None, **kwargs):
-    """Draw ``y = anchor * (x / x[0])**slope`` on log-log axes as a dashed guide.
+    r"""Draw :math:`y = y_0 (x / x_0)^{\mathrm{slope}}` on log-log axes, a dashed guide.
+
+    :math:`y_0` is the ``anchor`` and :math:`x_0` the first ``x``.
 
     ``x`` is a non-empty 1-D array of positive abscissae, ``slope`` a finite number and
     ``anchor > 0`` the guide's value at ``x[0]``.
