@@ -60,8 +60,8 @@ def empty_side_moments():
     Returns
     -------
     dict
-        Keys ``1, C, D, C**2, D**2, C*D``; values are :math:`\mathbb E[k;\ \text{no
-        positive}]`, :math:`k` the key, as functions of :math:`s` and :math:`N`, each
+        Keys ``1, C, D, C**2, D**2, C*D``; values are the key's expectations
+        restricted to the event, as functions of :math:`s` and :math:`N`, each
         obtained by integrating the survival function (:math:`\mathbb E[X] = \int P(X >
         u) du`, :math:`\mathbb E[X^2] = \int 2u P(X > u) du`, :math:`\mathbb E[XY] =
         \int \int P(X > u, Y > v) du dv`).
