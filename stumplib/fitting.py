@@ -350,14 +350,15 @@ def bound_trend(x, y):
 
 
 class Expansion(NamedTuple):
-    r"""Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors.
+    r"""Fit :math:`y \approx e_0 + e_1/b + e_2/b^2 + \ldots`, and its standard errors.
 
     Calling the fit evaluates the expansion at ``b``.
 
     Parameters
     ----------
     coef : ndarray, shape (k,)
-        Coefficients ``c0, c1, ...``, then those of the :math:`\log (b)/b^j` terms.
+        Coefficients :math:`e_0, e_1, \ldots`, then those of the :math:`\log (b)/b^j`
+        terms.
     se : ndarray, shape (k,)
         Their standard errors.
     """

@@ -119,7 +119,7 @@ def _ratios(values):
     n_workers=validation.Integer(optional=True),
 )
 def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
-    """Corpora of each shape frozen at a certified step and evaluated.
+    r"""Corpora of each shape frozen at a certified step and evaluated.
 
     Corpus ``r`` of ratio ``ratios[i]`` has the shape :func:`shape_of` ``(k,
     ratios[i])`` and the stream ``(seed, i, r)`` (:func:`stumplib.pretraining.stream`);
@@ -128,7 +128,7 @@ def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
     Parameters
     ----------
     k : int
-        ``m ∧ n``, at least 2.
+        :math:`m \wedge n`, at least 2.
     ratios : sequence of float
         Positive ratios ``m / n``.
     prior : tasks.Uniform
@@ -189,12 +189,12 @@ def _freeze_one(item):
 
 
 class Corpora(NamedTuple):
-    """Every corpus of several grids, one entry a corpus.
+    r"""Every corpus of several grids, one entry a corpus.
 
     Parameters
     ----------
     k, ratio, m, n : ndarray, shape (N,)
-        The corpus's ``m ∧ n``, ratio ``m / n`` and shape.
+        The corpus's :math:`m \wedge n`, ratio :math:`m / n` and shape.
     b : ndarray, shape (N,)
         Its frozen scale ``b_T``.
     error : ndarray, shape (N,)
@@ -213,12 +213,12 @@ class Corpora(NamedTuple):
 
 
 def corpora_of(grids):
-    """The corpora of several :class:`Shapes` grids, one entry a corpus.
+    r"""The corpora of several :class:`Shapes` grids, one entry a corpus.
 
     Parameters
     ----------
     grids : sequence of Shapes
-        Grids, typically one an ``m ∧ n``.
+        Grids, typically one an :math:`m \wedge n`.
 
     Returns
     -------

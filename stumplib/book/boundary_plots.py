@@ -84,7 +84,8 @@ def pointwise_risks(s, scaled_risks):
     s : array_like
         Thresholds.
     scaled_risks : dict of str to array_like
-        ``rule -> N² risk``; a rule named ``"midpoint"`` (the Bayes rule) is dashed.
+        a map from each rule to :math:`N^2` times its risk; a rule named ``"midpoint"``
+        (the Bayes rule) is dashed.
 
     Returns
     -------
