@@ -1,24 +1,26 @@
-"""The calibrated valley of the population loss.
+r"""The calibrated valley of the population loss.
 
-``a*(b)``, ``min_a L`` and ``L(a -> inf, b)``.
+:math:`a^*(b)`, :math:`\min_a L` and :math:`L(\infty, b) = \lim_{a \to \infty} L(a, b)`.
 
-Under an interior prior ``U[lo, hi]`` (``hi < 1``) the population loss ``L(a, b)`` has,
-at each resolution ``b``, a finite minimizer ``a*(b)`` in the label score: raising ``a``
-suppresses the leakage of negatives into the estimate but, past ``a ≈ hi·b + log b``, no
+Under an interior prior :math:`U[\mathrm{lo}, \mathrm{hi}]` (:math:`\mathrm{hi} < 1`)
+the population loss :math:`L(a, b)` has, at each resolution :math:`b`, a finite
+minimizer :math:`a^*(b)` in the label score: raising :math:`a` suppresses the leakage of
+negatives into the estimate but, past :math:`a \approx \mathrm{hi}\, b + \log b`, no
 threshold of the prior gains from it any more. Asymptotically
-(:mod:`stumplib.symbolic.population`) ``a*(b) = hi·b + log b + log(hi/2) + O(1/b)``.
-Under a prior that reaches ``s = 1`` (e.g. ``U[0, 1]``) the loss decreases in ``a`` at
-every ``b``: there is no finite
-minimizer, and the infimum is the limit ``L(∞, b)``, in which the head averages the
-positive examples only.
+(:mod:`stumplib.symbolic.population`)
+:math:`a^*(b) = \mathrm{hi}\, b + \log b + \log(\mathrm{hi}/2) + O(1/b)`. Under a
+prior that reaches :math:`s = 1` (e.g. :math:`U[0, 1]`) the loss decreases in :math:`a`
+at every :math:`b`: there is no finite minimizer, and the infimum is the limit
+:math:`L(\infty, b)`, in which the head averages the positive examples only.
 
 On the valley and on the slow curve of the flow, the per-task gradients are carried by
-a layer of thresholds of width ``1/b`` below ``hi``; its constants
+a layer of thresholds of width :math:`1/b` below :math:`\mathrm{hi}`; its constants
 (:func:`sampling_constant`, its corrections :func:`sampling_correction`,
 :func:`slow_layer`) are derived in
 :mod:`stumplib.symbolic.sampling`.
 
-``a*(b)`` is found as the root of the population gradient ``∂L/∂a`` (computed in
+:math:`a^*(b)` is found as the root of the population gradient
+:math:`\partial L/\partial a` (computed in
 closed form by :mod:`stumplib.population`, with relative accuracy even where it is
 exponentially small), bracketed by steps doubling away from the asymptotic guess.
 """
@@ -69,9 +71,9 @@ BELOW_ONE = validation.Constraint(
 
 @validation.constrained(b=validation.Positive(), prior=UNIFORM)
 def guess(b, prior):
-    """Asymptotic valley ``hi·b + log b + log(hi/2)``.
+    r"""Asymptotic valley :math:`\mathrm{hi}\, b + \log b + \log(\mathrm{hi}/2)`.
 
-    ``log b`` replaced by 0 for ``b < 1``.
+    :math:`\log b` replaced by 0 for :math:`b < 1`.
 
     Parameters
     ----------
@@ -132,29 +134,31 @@ def _a_star_scalar(b, prior, features):
     b=validation.Positive(), prior=UNIFORM, features=validation.Features()
 )
 def a_star(b, prior, features=None):
-    """The finite minimizer ``a*(b) = argmin_a L(a, b)`` under an interior uniform law.
+    r"""The finite minimizer :math:`a^*(b) = \arg\min_a L(a, b)` under a uniform prior.
+
+    The prior is interior (:math:`\mathrm{hi} < 1`).
 
     Parameters
     ----------
     b : float or array_like
-        Resolution(s), positive (robust from about 1 to 1e6).
+        Resolution(s), positive (robust from about 1 to :math:`10^6`).
     prior : tasks.Uniform
-        Threshold prior ``U[lo, hi]`` with ``hi < 1``.
+        Threshold prior :math:`U[\mathrm{lo}, \mathrm{hi}]`, :math:`\mathrm{hi} < 1`.
     features : optional
         Feature law, as in :func:`stumplib.population.loss` (default uniform; a Beta
-        law costs a quadrature per gradient, and its valley has another ``log b``
+        law costs a quadrature per gradient, and its valley has another :math:`\log b`
         coefficient, found by the same bracketing around the uniform guess).
 
     Returns
     -------
     float or ndarray
-        ``a*(b)``, with the shape of ``b``.
+        :math:`a^*(b)`, with the shape of ``b``.
 
     Raises
     ------
     ValueError
         If ``b`` is not positive, the prior is not uniform, or the loss has no finite
-        minimizer in ``a`` (e.g. ``U[0, 1]``, where it decreases in ``a``).
+        minimizer in :math:`a` (e.g. :math:`U[0, 1]`, where it decreases in :math:`a`).
     """
     b = np.asarray(b, dtype=float)  # as given when called inside the library
     out = np.array([_a_star_scalar(float(bi), prior, features) for bi in b.ravel()])
@@ -164,7 +168,9 @@ def a_star(b, prior, features=None):
 
 @validation.constrained(b=validation.Positive(), prior=UNIFORM)
 def min_loss(b, prior):
-    """``min_a L(a, b) = L(a*(b), b)`` under an interior uniform prior (shape of ``b``).
+    r""":math:`\min_a L(a, b) = L(a^*(b), b)` under an interior uniform prior.
+
+    Of the shape of ``b``.
 
     Parameters
     ----------
@@ -193,28 +199,29 @@ def min_loss(b, prior):
 
 
 class OffValley(NamedTuple):
-    """How far points ``(a, b)`` are from the valley at their own scales.
+    r"""How far points :math:`(a, b)` are from the valley at their own scales.
 
     Parameters
     ----------
     offset : ndarray
-        ``a - a*(b)``.
+        :math:`a - a^*(b)`.
     inefficiency : ndarray
-        ``L(a, b) / min_a L(a, b) - 1``.
+        :math:`L(a, b) / \min_a L(a, b) - 1`.
     """
 
-    #: ``a - a*(b)``: the label score measured from the valley.
+    #: :math:`a - a^*(b)`: the label score measured from the valley.
     offset: np.ndarray
-    #: ``L(a, b) / min_a L(a, b) - 1``: the share of loss lost by being off the valley.
+    #: :math:`L(a, b) / \min_a L(a, b) - 1`: the share of loss lost by being off the
+    #: valley.
     inefficiency: np.ndarray
 
 
 @validation.constrained(a=validation.Finite(), b=validation.Positive(), prior=UNIFORM)
 def off_valley(a, b, prior):
-    """Offset from the valley and population inefficiency of points ``(a, b)``.
+    r"""Offset from the valley and population inefficiency of points :math:`(a, b)`.
 
-    Along a training run the scale ``b`` is whatever the run reached; both measures
-    compare the run with the best label score at that scale, ``a*(b)``
+    Along a training run the scale :math:`b` is whatever the run reached; both measures
+    compare the run with the best label score at that scale, :math:`a^*(b)`
     (:func:`a_star`, computed once per point).
 
     Parameters
@@ -222,14 +229,15 @@ def off_valley(a, b, prior):
     a, b : array_like
         Label scores and scales (``b`` positive), of the same shape.
     prior : tasks.Uniform
-        Threshold prior ``U[lo, hi]`` with ``hi < 1`` (one with a finite valley).
+        Threshold prior :math:`U[\mathrm{lo}, \mathrm{hi}]` with :math:`\mathrm{hi} < 1`
+        (one with a finite valley).
 
     Returns
     -------
     OffValley
-        ``offset = a - a*(b)`` and ``inefficiency = L(a, b) / L(a*(b), b) - 1``, arrays
-        of the shape of ``a``. The inefficiency is ``>= 0`` up to rounding, and 0 on
-        the valley.
+        ``offset`` :math:`= a - a^*(b)` and ``inefficiency``
+        :math:`= L(a, b) / L(a^*(b), b) - 1`, arrays of the shape of ``a``. The
+        inefficiency is :math:`\ge 0` up to rounding, and 0 on the valley.
     """
     validation.same_shape(a, b, ("a", "b"))
     valley = np.asarray(a_star(b, prior))
@@ -273,21 +281,28 @@ def _loss_at_infinity(b, lo, hi):
 
 @validation.constrained(b=validation.Positive(), prior=UNIFORM)
 def scaled_loss_at_infinity(b, prior):
-    """``b²·L(∞, b)``: the loss when only positive examples carry weight.
+    r""":math:`b^2 L(\infty, b)`: the loss when only positive examples carry weight.
 
-    As ``a → ∞`` at fixed ``b`` the estimate is the mean of the positives,
-    ``ŝ - s = 1/b - q/(e^{bq} - 1)`` with ``q = 1 - s``, so with ``t = b q``
-    ``b²·L(∞, b) = 1 - ∫ [1 - (1 - t/(e^t - 1))²] dt / (b (hi - lo))`` over
-    ``t ∈ [b(1 - hi), b(1 - lo)]`` (evaluated by Gauss-Legendre panels; the
-    integrand is below 1e-300 past ``t = 700``). For ``b <= 1``, where that
-    difference cancels, ``L(∞, b)`` is integrated directly in ``q``.
+    As :math:`a \to \infty` at fixed :math:`b` the estimate is the mean of the
+    positives, :math:`\hat s - s = 1/b - \upsilon/(e^{b \upsilon} - 1)` with
+    :math:`\upsilon = 1 - s`, so with :math:`t = b \upsilon`
+
+    .. math::
+
+        b^2 L(\infty, b) = 1 - \frac{1}{b (\mathrm{hi} - \mathrm{lo})}
+        \int \left[1 - \left(1 - \frac{t}{e^t - 1}\right)^2\right] dt
+
+    over :math:`t \in [b(1 - \mathrm{hi}), b(1 - \mathrm{lo})]` (evaluated by
+    Gauss-Legendre panels; the integrand is below :math:`10^{-300}` past
+    :math:`t = 700`). For :math:`b \le 1`, where that difference cancels,
+    :math:`L(\infty, b)` is integrated directly in :math:`\upsilon`.
 
     Parameters
     ----------
     b : float or array_like
         Resolution(s), positive.
     prior : tasks.Uniform
-        Threshold prior (any ``U[lo, hi]``).
+        Threshold prior (any :math:`U[\mathrm{lo}, \mathrm{hi}]`).
     """
     b = np.asarray(b, dtype=float)
     lo, hi = prior.lo, prior.hi
@@ -306,7 +321,9 @@ def _scaled_far(b, lo, hi):
 
 @validation.constrained(b=validation.Positive(), prior=UNIFORM)
 def loss_at_infinity(b, prior):
-    """``L(∞, b) = lim_{a→∞} L(a, b)`` (see :func:`scaled_loss_at_infinity`).
+    r"""The limit loss :math:`L(\infty, b) = \lim_{a \to \infty} L(a, b)`.
+
+    See :func:`scaled_loss_at_infinity`.
 
     Parameters
     ----------
@@ -336,7 +353,7 @@ def loss_at_infinity(b, prior):
 
 @validation.constrained(a=validation.Finite(), b=validation.Positive(), prior=UNIFORM)
 def offset(a, b, prior):
-    """The distance ``a - a*(b)`` of the label score from the valley.
+    """The distance :math:`a - a^*(b)` of the label score from the valley.
 
     Parameters
     ----------
@@ -348,7 +365,7 @@ def offset(a, b, prior):
     Returns
     -------
     float or ndarray
-        ``a - a*(b)``, with the broadcast shape of ``a`` and ``b``.
+        :math:`a - a^*(b)`, with the broadcast shape of ``a`` and ``b``.
     """
     shape = validation.broadcastable((a, b), ("a", "b"))
     out = np.broadcast_to(a, shape) - np.asarray(
@@ -359,17 +376,21 @@ def offset(a, b, prior):
 
 @validation.constrained(prior=BELOW_ONE)
 def sampling_constant(prior):
-    """``C_σ = lim σ_∞(b) / √b = √(2(1 + hi²) / (3(hi - lo)))`` on the valley.
+    r"""The valley's noise-ratio constant :math:`K_\sigma`.
 
-    Derived in :mod:`stumplib.symbolic.sampling` (asymptotic, large ``b``) from the
-    layer of width ``1/b`` below ``hi`` that carries the per-task gradients; 1.2281 for
-    ``U[0.1, 0.9]``. :func:`stumplib.certification.sampling_coefficient` gives
-    ``σ_∞(b)`` at finite ``b``.
+    :math:`K_\sigma = \lim_{b \to \infty} \sigma_\infty(b)/\sqrt{b}`.
+
+    On the valley, :math:`K_\sigma = \sqrt{2(1 + \mathrm{hi}^2) / (3(\mathrm{hi} -
+    \mathrm{lo}))}`, derived in :mod:`stumplib.symbolic.sampling` (asymptotic, large
+    :math:`b`) from the layer of width :math:`1/b` below :math:`\mathrm{hi}` that
+    carries the per-task gradients; 1.2281 for :math:`U[0.1, 0.9]`.
+    :func:`stumplib.certification.sampling_coefficient` gives :math:`\sigma_\infty(b)`
+    at finite :math:`b`.
 
     Parameters
     ----------
     prior : tasks.Uniform
-        Interior threshold prior, ``hi < 1``.
+        Interior threshold prior, :math:`\mathrm{hi} < 1`.
 
     Returns
     -------
@@ -380,8 +401,8 @@ def sampling_constant(prior):
     TypeError
         If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
     ValueError
-        If ``prior`` reaches 1 (no valley: the full-prior regime, where ``σ_∞`` grows
-        like ``b^{3/2}``).
+        If ``prior`` reaches 1 (no valley: the full-prior regime, where
+        :math:`\sigma_\infty` grows like :math:`b^{3/2}`).
 
     Examples
     --------
@@ -394,12 +415,18 @@ def sampling_constant(prior):
 
 
 class SamplingCorrection(NamedTuple):
-    """``σ_∞(b)/√b = C_σ (1 + c1/b + c2/b² + O(b⁻³))`` on the valley (asymptotic).
+    r"""The corrections :math:`d_1`, :math:`d_2` to the valley's :math:`K_\sigma`.
+
+    On the valley, :math:`\sigma_\infty(b)/\sqrt{b} = K_\sigma (1 + d_1/b + d_2/b^2 +
+    \ldots)`.
+
+    Asymptotic, large :math:`b`: the rest is :math:`O(b^{-3})`.
 
     Parameters
     ----------
     c1, c2 : float
-        The relative corrections of order ``1/b`` and ``1/b²``.
+        The relative corrections :math:`d_1`, :math:`d_2` (the sampling coefficients)
+        of order :math:`1/b` and :math:`1/b^2`.
     """
 
     c1: float
@@ -408,17 +435,21 @@ class SamplingCorrection(NamedTuple):
 
 @validation.constrained(prior=BELOW_ONE)
 def sampling_correction(prior):
-    """The ``1/b`` and ``1/b²`` corrections to :func:`sampling_constant` on the valley.
+    r"""The :math:`1/b` and :math:`1/b^2` corrections to :func:`sampling_constant`.
+
+    On the valley.
 
     Derived in :func:`stumplib.symbolic.sampling.layer_correction` (asymptotic, large
-    ``b``): with ``w = hi - lo``, ``c1 = 3/w - (19 hi² + 39)/(30 hi (1 + hi²))``, the
-    layer's share of the population gradient (``3/w``) and the layer's own next order;
-    ``c2`` is that function's polynomial. 2.637 and 7.842 for ``U[0.1, 0.9]``.
+    :math:`b`): with :math:`w = \mathrm{hi} - \mathrm{lo}`,
+    :math:`d_1 = 3/w - (19\, \mathrm{hi}^2 + 39)/(30\, \mathrm{hi} (1 + \mathrm{hi}^2))`
+    (the record's ``c1``), the layer's share of the population gradient (:math:`3/w`)
+    and the layer's own next order; :math:`d_2` (``c2``) is that function's polynomial.
+    2.637 and 7.842 for :math:`U[0.1, 0.9]`.
 
     Parameters
     ----------
     prior : tasks.Uniform
-        Interior threshold prior, ``hi < 1``.
+        Interior threshold prior, :math:`\mathrm{hi} < 1`.
 
     Returns
     -------
@@ -429,8 +460,8 @@ def sampling_correction(prior):
     TypeError
         If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
     ValueError
-        If ``prior`` reaches 1 (no valley), or is so narrow (``hi - lo`` below about
-        1e-154) that ``c2`` overflows.
+        If ``prior`` reaches 1 (no valley), or is so narrow (:math:`\mathrm{hi} -
+        \mathrm{lo}` below about :math:`10^{-154}`) that :math:`d_2` overflows.
 
     Examples
     --------
@@ -464,14 +495,18 @@ def sampling_correction(prior):
 
 
 class SlowLayer(NamedTuple):
-    """The layer of tasks below ``hi`` on the slow curve of gradient flow (asymptotic).
+    r"""The layer of tasks below :math:`\mathrm{hi}` on the slow curve of gradient flow.
+
+    Asymptotic, large :math:`b`.
 
     Parameters
     ----------
     constant : float
-        ``C = lim σ_∞(b) / √b`` along the slow curve.
+        The noise-ratio constant :math:`K = \lim \sigma_\infty(b) / \sqrt{b}` along
+        the slow curve.
     lag : float
-        The slow curve's offset from the valley in ``a``, ``-log(ρ_0 / 2)`` (negative).
+        The slow curve's offset from the valley in :math:`a`, :math:`-\log(\rho_0 / 2)`
+        (negative).
     """
 
     constant: float
@@ -480,18 +515,28 @@ class SlowLayer(NamedTuple):
 
 @validation.constrained(prior=BELOW_ONE)
 def slow_layer(prior):
-    """``lim σ_∞(b) / √b`` on the slow curve of the flow on ``U[lo, hi]``, and its lag.
+    r"""The slow curve's noise-ratio constant :math:`K` and its lag.
+
+    :math:`K = \lim \sigma_\infty(b)/\sqrt{b}` on the slow curve of the flow.
 
     Derived in :func:`stumplib.symbolic.sampling.slow_layer_constant` (asymptotic, large
-    ``b``): with ``w = hi - lo``, ``q = hi w / (1 + hi²)`` and ``ρ_0 = 1 + √(1 + 2q)``,
-    ``C² = (1 + hi²)² (ρ_0²/2 - 2ρ_0³/3 + ρ_0⁴/4) / w``; 2.6318 for ``U[0.1, 0.9]``,
-    where the valley's :func:`sampling_constant` is 1.2281. The slow curve lies
-    ``log(ρ_0 / 2)`` (0.1570) below the valley in ``a``.
+    :math:`b`) for a prior :math:`U[\mathrm{lo}, \mathrm{hi}]`: with
+    :math:`w = \mathrm{hi} - \mathrm{lo}` and
+    :math:`\rho_0 = 1 + \sqrt{1 + 2\, \mathrm{hi}\, w / (1 + \mathrm{hi}^2)}`,
+
+    .. math::
+
+        K^2 = \frac{(1 + \mathrm{hi}^2)^2}{w}
+        \left(\frac{\rho_0^2}{2} - \frac{2\rho_0^3}{3} + \frac{\rho_0^4}{4}\right);
+
+    2.6318 for :math:`U[0.1, 0.9]`, where the valley's :func:`sampling_constant`
+    :math:`K_\sigma` is 1.2281. The slow curve lies :math:`\log(\rho_0 / 2)` (0.1570)
+    below the valley in :math:`a`.
 
     Parameters
     ----------
     prior : tasks.Uniform
-        Interior threshold prior, ``hi < 1``.
+        Interior threshold prior, :math:`\mathrm{hi} < 1`.
 
     Returns
     -------

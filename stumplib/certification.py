@@ -1,28 +1,33 @@
 r"""Gradient control on a finite corpus: errors relative to the direction of progress.
 
-At a point ``theta = (a, b)`` (typically on the population valley ``a = a*(b)``) the
-population gradient ``g = grad L(theta)`` is the direction of progress; it shrinks like
-:math:`b^{-3}`. A corpus of ``m`` tasks with ``n`` examples replaces it by the average
-of
-per-task gradients :math:`G_j = 2 (\hat s(C_j) - s_j) \nabla \hat s(C_j)`. The *relative
-gradient error* is ::
+At a point :math:`\theta = (a, b)` (typically on the population valley
+:math:`a = a^*(b)`) the population gradient :math:`g = \nabla L(\theta)` is the
+direction of progress; it shrinks like :math:`b^{-3}`. A corpus of :math:`m` tasks with
+:math:`n` examples replaces it by the average of per-task gradients
+:math:`G_j = 2 (\hat s(C_j) - s_j) \nabla \hat s(C_j)`. The *relative gradient error*
+is
 
-    rho = |grad L_{m,n}(theta) - g| / |g|.
+.. math::
+
+    \rho = \frac{|\nabla L_{m,n}(\theta) - g|}{|g|}.
 
 It splits exactly into a task-sampling part and a finite-context part, by pairing each
 task with the infinite-context head on the same threshold,
 :math:`G_j^{\infty} = 2 (\hat s^\infty(s_j) - s_j) \nabla \hat s^\infty(s_j)` (whose
-mean over the prior is
-``g``)::
+mean over the prior is :math:`g`):
 
-    grad L_{m,n} - g = [mean_j G_j^inf - g] + [mean_j (G_j - G_j^inf)].
+.. math::
 
-The first bracket has mean zero and root-mean-square ``sigma_inf(b) |g| / sqrt(m)``
-with ``sigma_inf`` computed here by quadrature; the second has mean
-``beta_n(b) |g|`` (the finite-context bias), estimated by Monte Carlo with the pairing
-as a control variate. Training is *certified* at the scales where ``rho`` stays below a
-stated level (:mod:`stumplib.certified_runs`); the grid crossings here locate where a
-measured ratio or bias reaches a level.
+    \nabla L_{m,n} - g = \Bigl[\operatorname{mean}_j G_j^{\infty} - g\Bigr]
+    + \Bigl[\operatorname{mean}_j (G_j - G_j^{\infty})\Bigr].
+
+The first bracket has mean zero and root-mean-square
+:math:`\sigma_\infty(b) |g| / \sqrt{m}` with :math:`\sigma_\infty` computed here by
+quadrature; the second has mean :math:`\beta_n(b) |g|` (the finite-context bias),
+estimated by Monte Carlo with the pairing as a control variate. Training is *certified*
+at the scales where :math:`\rho` stays below a stated level
+(:mod:`stumplib.certified_runs`); the grid crossings here locate where a measured ratio
+or bias reaches a level.
 """
 
 import contextlib
@@ -50,7 +55,7 @@ def _sampled(values):
     features=validation.Features(),
 )
 def population_task_gradients(a, b, s, features=None):
-    r"""Infinite-context per-task gradients ``G^inf(s)``, shape ``(len(s), 2)``.
+    r"""Infinite-context per-task gradients :math:`G^{\infty}(s)`, ``(len(s), 2)``.
 
     Parameters
     ----------
@@ -95,7 +100,9 @@ def _population_gradient(a, b, prior):
     corpus=validation.Instance(corpus_module.Corpus), **_POINT_AND_PRIOR
 )
 def relative_error(corpus, a, b, prior):
-    r"""``|grad L_{m,n}(a, b) - grad L(a, b)| / |grad L(a, b)|`` for one corpus.
+    r"""The relative gradient error of one corpus at a point :math:`(a, b)`.
+
+    :math:`|\nabla L_{m,n}(a, b) - \nabla L(a, b)| / |\nabla L(a, b)|`.
 
     Parameters
     ----------
@@ -192,11 +199,11 @@ def _norm(g, a, b):
 
 @validation.constrained(**_POINT_AND_PRIOR, features=validation.Features())
 def sampling_coefficient(a, b, prior, features=None):
-    r"""``sigma_inf``: RMS relative task-sampling error times ``sqrt(m)``.
+    r""":math:`\sigma_\infty`: RMS relative task-sampling error times :math:`\sqrt{m}`.
 
     :math:`\sigma_\infty ^2 = \operatorname{tr} \operatorname{Cov}_{s \sim
     \mathrm{prior}}(G^{\infty}(s)) / |g|^2`, by the population
-    quadrature over thresholds. An infinite-context corpus of ``m`` tasks has
+    quadrature over thresholds. An infinite-context corpus of :math:`m` tasks has
     :math:`\mathbb E |\operatorname{mean} _j G^{\infty}(s_j) - g|^2 = \sigma_\infty ^2
     |g|^2 / m` exactly.
 
@@ -234,7 +241,7 @@ def sampling_coefficient(a, b, prior, features=None):
 
 
 class SquaredErrorLaw(NamedTuple):
-    r"""Mean and variance of the squared relative task-sampling error of ``m`` tasks.
+    r"""Mean and variance of the squared relative task-sampling error, :math:`m` tasks.
 
     Parameters
     ----------
@@ -257,14 +264,17 @@ class SquaredErrorLaw(NamedTuple):
 
 @validation.constrained(**_POINT_AND_PRIOR, m=validation.Integer())
 def squared_error_law(a, b, prior, m):
-    r"""Exact mean and variance of ``|mean_j G^inf(s_j) - g|^2 / |g|^2``, ``m`` tasks.
+    r"""Exact mean and variance of the squared relative task-sampling error.
 
-    With :math:`X = (G^{\infty}(s) - g) / |g|` (mean zero, covariance ``Sigma``) and
-    ``m``
-    independent thresholds, :math:`\mathbb E |\bar X|^2 = \operatorname{tr} \Sigma / m`
-    and ::
+    That is, of :math:`|\operatorname{mean}_j G^{\infty}(s_j) - g|^2 / |g|^2` over
+    :math:`m` tasks. With :math:`X = (G^{\infty}(s) - g) / |g|` (mean zero, covariance
+    :math:`\Sigma`) and :math:`m` independent thresholds,
+    :math:`\mathbb E |\bar X|^2 = \operatorname{tr} \Sigma / m` and
 
-        E |X_bar|^4 = [E|X|^4 + (m - 1) ((tr Sigma)^2 + 2 tr Sigma^2)] / m^3,
+    .. math::
+
+        \mathbb E |\bar X|^4 = \frac{\mathbb E|X|^4 + (m - 1)
+        \bigl((\operatorname{tr} \Sigma)^2 + 2 \operatorname{tr} \Sigma^2\bigr)}{m^3},
 
     all by the population quadrature over thresholds (as :func:`sampling_coefficient`).
     They give the Monte Carlo check of :func:`task_sampling_errors` its standard error
@@ -316,9 +326,10 @@ def squared_error_law(a, b, prior, m):
     rng=validation.Rng(),
 )
 def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
-    r"""Relative errors ``|mean_j G^inf(s_j) - g| / |g|`` of infinite-context corpora.
+    r"""Relative errors of infinite-context corpora.
 
-    The task-sampling part of the corpus gradient error alone: ``m`` thresholds drawn
+    :math:`|\operatorname{mean}_j G^{\infty}(s_j) - g| / |g|`: the task-sampling part of
+    the corpus gradient error alone, :math:`m` thresholds drawn
     from ``prior``, each with the infinite-context head. Returns an array of shape
     ``(repetitions,)``; its mean square is :math:`\sigma_\infty ^2 / m`
     (see :func:`sampling_coefficient`).
@@ -342,12 +353,12 @@ def task_sampling_errors(a, b, prior, m, repetitions, rng=None):
 def unseen_share(a, b, prior, s_max):
     r""":math:`|g - g_{s \le s_{\max}}| / |g|`.
 
-    The part of the population gradient from ``s > s_max``.
+    The part of the population gradient from :math:`s > s_{\max}`.
 
     :math:`g_{s \le s_{\max}}` integrates the per-task gradients over thresholds up to
-    ``s_max`` only; the ratio is the relative error of a gradient that never sees a
-    threshold above ``s_max`` (as a corpus of ``m`` tasks typically does not for
-    ``s_max = 1 - 1/m`` under a prior reaching 1).
+    :math:`s_{\max}` only; the ratio is the relative error of a gradient that never sees
+    a threshold above :math:`s_{\max}` (as a corpus of :math:`m` tasks typically does
+    not for :math:`s_{\max} = 1 - 1/m` under a prior reaching 1).
 
     Parameters
     ----------
@@ -385,24 +396,24 @@ def unseen_share(a, b, prior, s_max):
 
 
 class ContextBias(NamedTuple):
-    r"""Finite-context part of the gradient error, relative to ``|g|``.
+    r"""Finite-context part of the gradient error, relative to :math:`|g|`.
 
     ``ratio`` is :math:`\beta_n = |\mathbb E(G - G^{\infty})| / |g|` estimated from the
-    sample, ``se`` its
-    standard error (delta method), ``spread`` the per-task spread
-    ``sigma_n = sqrt(tr Cov G) / |g|`` at this context size, and ``vector`` the
-    estimated mean of :math:`(G - G^{\infty}) / |g|`. A corpus of ``m`` tasks then has
+    sample, ``se`` its standard error (delta method), ``spread`` the per-task spread
+    :math:`\sigma_n = \sqrt{\operatorname{tr} \operatorname{Cov} G} / |g|` at this
+    context size, and ``vector`` the estimated mean of :math:`(G - G^{\infty}) / |g|`.
+    A corpus of :math:`m` tasks then has
     :math:`\mathbb E \rho^2 = \beta_n^2 + \sigma_n^2 / m` (up to the error of the
     estimates).
 
     Parameters
     ----------
     ratio : float
-        ``beta_n``.
+        :math:`\beta_n`.
     se : float
         Its standard error.
     spread : float
-        ``sigma_n``.
+        :math:`\sigma_n`.
     vector : ndarray, shape (2,)
         Mean of :math:`(G - G^{\infty}) / |g|`.
 
@@ -426,11 +437,11 @@ class ContextBias(NamedTuple):
     corpus=validation.Instance(corpus_module.Corpus), **_POINT_AND_PRIOR
 )
 def context_bias(corpus, a, b, prior):
-    """Estimate the finite-context bias ``beta_n(b)`` from one (large) corpus.
+    r"""Estimate the finite-context bias :math:`\beta_n(b)` from one (large) corpus.
 
     Each task's gradient is paired with the infinite-context gradient at its own
-    threshold; the difference has mean ``E_n G - g`` and a much smaller variance than
-    ``G`` itself (a control variate with known mean).
+    threshold; the difference has mean :math:`\mathbb E_n G - g` and a much smaller
+    variance than :math:`G` itself (a control variate with known mean).
 
     Parameters
     ----------
@@ -523,7 +534,7 @@ def _grid(values):
     level=validation.PositiveScalar(),
 )
 def certified_end(b, ratio, level):
-    """End of the certified interval on a grid of scales.
+    r"""End of the certified interval on a grid of scales.
 
     Parameters
     ----------
@@ -539,8 +550,10 @@ def certified_end(b, ratio, level):
     Returns
     -------
     float
-        The largest ``b[i]`` such that ``ratio[:i+1] <= level`` (the interval is the
-        initial run of the grid below the level); ``nan`` if ``ratio[0] > level``.
+        The largest :math:`b_i` such that :math:`\rho_k \le \ell` for every
+        :math:`k \le i`, :math:`\rho` the ``ratio`` and :math:`\ell` the ``level``
+        (the interval is the initial run of the grid below the level); ``nan`` if
+        :math:`\rho_0 > \ell`.
 
     Raises
     ------
@@ -614,9 +627,9 @@ def crossing(b, values, level):
     Returns
     -------
     GridCrossing
-        ``scale``, where ``log values`` crosses ``log level`` between the last grid
-        point below the level and the first one at or above it, and ``index``, that
-        first grid point at or above the level.
+        ``scale``, where the log of ``values`` crosses the log of ``level`` between the
+        last grid point below the level and the first one at or above it, and ``index``,
+        that first grid point at or above the level.
 
     Raises
     ------
@@ -683,12 +696,12 @@ def _bias_grid(values):
     level=validation.PositiveScalar(),
 )
 def bias_crossing(b, biases, level):
-    """Scale at which the finite-context bias ``beta_n`` first reaches ``level``.
+    r"""Scale at which the finite-context bias :math:`\beta_n` first reaches ``level``.
 
     The crossing is interpolated log-linearly (:func:`crossing`); its standard error
-    comes from the standard error of ``beta_n`` at the first grid point at or above the
-    level, carried through the local slope ``d log beta_n / d log b`` of that grid
-    interval (delta method).
+    comes from the standard error of :math:`\beta_n` at the first grid point at or
+    above the level, carried through the local slope
+    :math:`d \log \beta_n / d \log b` of that grid interval (delta method).
 
     Parameters
     ----------

@@ -1,14 +1,16 @@
-"""The end of the certified interval predicted from the task-sampling constant.
+r"""The end of the certified interval predicted from the task-sampling constant.
 
-A corpus of ``m`` tasks with long contexts has relative gradient error ``rho`` about
-``C(b) sqrt(b / m)`` (its task-sampling part; :mod:`stumplib.certification`), with
-``C(b) = sigma_inf(b) / sqrt(b)`` at the points the run passes through. A run from the
-valley at ``b0`` follows the population flow onto its slow curve, where ``C(b)`` tends
-to the slow layer's constant (:func:`stumplib.calibration.slow_layer`, 2.63 for
-``U[0.1, 0.9]``) rather than the valley's ``C_sigma`` (1.23). The certificate's
-``rho <= 1/2`` then holds while ``C(b)^2 b / m <= 1/4``: the predicted end solves
-``b = m / (4 C(b)^2)``. :func:`flow_constant` evaluates ``C(b)`` along the population
-flow, :func:`predicted_ends` solves for the end at each corpus size.
+A corpus of :math:`m` tasks with long contexts has relative gradient error
+:math:`\rho` about :math:`K(b) \sqrt{b / m}` (its task-sampling part;
+:mod:`stumplib.certification`), with :math:`K(b) = \sigma_\infty(b) / \sqrt{b}` at the
+points the run passes through. A run from the valley at :math:`b_0` follows the
+population flow onto its slow curve, where :math:`K(b)` tends to the slow layer's
+constant :math:`K` (:func:`stumplib.calibration.slow_layer`, 2.63 for
+:math:`U[0.1, 0.9]`) rather than the valley's :math:`K_\sigma` (1.23). The
+certificate's :math:`\rho \le 1/2` then holds while :math:`K(b)^2 b / m \le 1/4`: the
+predicted end solves :math:`b = m / (4 K(b)^2)`. :func:`flow_constant` evaluates
+:math:`K(b)` along the population flow, :func:`predicted_ends` solves for the end at
+each corpus size.
 """
 
 from functools import partial
@@ -19,21 +21,23 @@ from scipy import integrate
 
 from . import calibration, certification, population, validation
 
-#: The start of the population flow along which ``C(b)`` is taken (and of the runs).
+#: The start of the population flow along which :math:`K(b)` is taken (and of the runs).
 START = 2.5
 
 
 class FlowConstant(NamedTuple):
-    """``C(b) = sigma_inf / sqrt(b)`` along the population flow from the valley.
+    r""":math:`K(b) = \sigma_\infty / \sqrt{b}` along the population flow.
+
+    From the valley.
 
     Parameters
     ----------
     b : ndarray
         Scales along the flow, increasing.
     a : ndarray
-        The flow's ``a`` at those scales.
+        The flow's :math:`a` at those scales.
     constant : ndarray
-        ``C(b)`` there.
+        :math:`K(b)` there.
     """
 
     b: np.ndarray
@@ -49,10 +53,12 @@ class FlowConstant(NamedTuple):
     points=validation.Integer(minimum=2),
 )
 def flow_constant(b_max, prior, b0=START, points=60):
-    """``C(b)`` along the population gradient flow from ``(a*(b0), b0)`` to ``b_max``.
+    r""":math:`K(b)` along the population gradient flow from the valley to ``b_max``.
 
-    The path of the flow, ``da/db = (dL/da) / (dL/db)`` (the flow's ``b`` grows), is
-    integrated from ``b0`` to ``b_max`` and ``C(b) = sigma_inf(a(b), b) / sqrt(b)``
+    The flow starts at :math:`(a^*(b_0), b_0)`. Its path,
+    :math:`da/db = (\partial L/\partial a) / (\partial L/\partial b)` (the flow's
+    :math:`b` grows), is integrated from :math:`b_0` to ``b_max`` and
+    :math:`K(b) = \sigma_\infty(a(b), b) / \sqrt{b}`
     (:func:`stumplib.certification.sampling_coefficient`) is evaluated at ``points``
     log-spaced scales of it.
 
@@ -76,7 +82,7 @@ def flow_constant(b_max, prior, b0=START, points=60):
     TypeError
         If ``prior`` is not a :class:`~stumplib.tasks.Uniform`.
     ValueError
-        If ``b_max <= b0``, or as :func:`stumplib.calibration.a_star`.
+        If ``b_max`` is not above ``b0``, or as :func:`stumplib.calibration.a_star`.
     ArithmeticError
         If the integration of the flow fails.
 
@@ -108,13 +114,13 @@ def flow_constant(b_max, prior, b0=START, points=60):
 
 
 def _slope(b, y, prior):
-    """``da/db`` along the population flow."""
+    """The slope da/db along the population flow."""
     _, g_a, g_b = population.loss_and_gradient(y[0], b, prior)
     return [g_a / g_b]
 
 
 class PredictedEnds(NamedTuple):
-    """The predicted ends ``b = m / (4 C(b)^2)`` of the certified interval.
+    """The predicted ends :math:`b = m / (4 K(b)^2)` of the certified interval.
 
     Parameters
     ----------
@@ -123,7 +129,7 @@ class PredictedEnds(NamedTuple):
     b : ndarray
         The predicted end at each size.
     constant : ndarray
-        ``C(b)`` at that end.
+        :math:`K(b)` at that end.
     """
 
     m: np.ndarray
@@ -143,17 +149,18 @@ def _some_sizes(values):
     b0=validation.PositiveScalar(),
 )
 def predicted_ends(sizes, prior, b0=START):
-    """The scale where ``C(b) sqrt(b / m)`` reaches ``1/2``, for each ``m``.
+    r"""The scale where :math:`K(b) \sqrt{b / m}` reaches :math:`1/2`, each :math:`m`.
 
-    ``C(b)`` is :func:`flow_constant` from ``b0``; the end solves
-    ``log b + 2 log(2 C(b)) = log m``, found on its grid of scales up to ``max(m) / 8``
-    (linear interpolation in ``log b``, the first crossing). A size whose end would lie
-    below ``b0`` gets ``b0``, one beyond the grid its top.
+    :math:`K(b)` is :func:`flow_constant` from :math:`b_0`; the end solves
+    :math:`\log b + 2 \log(2 K(b)) = \log m`, found on its grid of scales up to
+    :math:`\max(m) / 8` (linear interpolation in :math:`\log b`, the first crossing). A
+    size whose end would lie below :math:`b_0` gets :math:`b_0`, one beyond the grid its
+    top.
 
     Parameters
     ----------
     sizes : array_like of int
-        Numbers of tasks ``m``, positive.
+        Numbers of tasks :math:`m`, positive.
     prior : tasks.Uniform
         Interior threshold prior.
     b0 : float
@@ -197,25 +204,28 @@ def predicted_ends(sizes, prior, b0=START):
 
 
 class SlowOverValley(NamedTuple):
-    """The slow curve's noise constant over the valley's, split into two factors.
+    r"""The slow curve's noise constant over the valley's, split into two factors.
 
-    ``C = sigma_inf / sqrt(b)`` is the per-task spread ``s = sqrt(tr Cov grad l)`` over
-    the population gradient's norm ``|v|``, over ``sqrt(b)``. Between the valley and
-    the slow curve a constant ``lag`` below it, the ratio of the constants is the
-    product of the two ratios: ``constant = spread / gradient``.
+    The constant :math:`\sigma_\infty / \sqrt{b}` is the per-task spread
+    :math:`\sqrt{\operatorname{tr} \operatorname{Cov} \nabla L_j}` over the population
+    gradient's norm :math:`\lVert v \rVert`, over :math:`\sqrt{b}`. Between the valley
+    and the slow curve a constant ``lag`` below it, the ratio of the constants
+    (:math:`K / K_\sigma` as :math:`b` grows) is the product of the two ratios:
+    ``constant`` = ``spread`` :math:`\times` ``gradient``.
 
     Parameters
     ----------
     gradient : float
-        ``|v|`` on the valley over ``|v|`` on the slow curve (the signal is smaller on
-        the slow curve by this factor).
+        :math:`\lVert v \rVert` on the valley over :math:`\lVert v \rVert` on the slow
+        curve (the signal is smaller on the slow curve by this factor).
     spread : float
         The per-task spread on the slow curve over that on the valley.
     constant : float
-        ``C`` on the slow curve over ``C_sigma`` on the valley, ``spread * gradient``.
+        The constant on the slow curve over that on the valley,
+        ``spread`` :math:`\times` ``gradient``.
     leakage : float
-        The negatives' leakage ``exp(-(a - b s))`` on the slow curve over that on the
-        valley, ``exp(-lag)`` at every ``s``.
+        The negatives' leakage :math:`e^{-(a - b s)}` on the slow curve over that on
+        the valley, :math:`e^{-\mathrm{lag}}` at every :math:`s`.
     """
 
     gradient: float
@@ -228,12 +238,14 @@ class SlowOverValley(NamedTuple):
     b=validation.PositiveScalar(), prior=validation.Instance(calibration.tasks.Uniform)
 )
 def slow_over_valley(b, prior):
-    """:class:`SlowOverValley` measured by quadrature at the scale ``b``.
+    r""":class:`SlowOverValley` measured by quadrature at the scale ``b``.
 
-    The valley point is ``(a*(b), b)``, the slow-curve point ``(a*(b) + lag, b)`` with
-    the asymptotic ``lag`` of :func:`stumplib.calibration.slow_layer`; ``|v|`` is
-    :func:`stumplib.population.gradient`, the spread ``sigma_inf |v|``
-    (:func:`stumplib.certification.sampling_coefficient`). As ``b`` grows the ratios
+    The valley point is :math:`(a^*(b), b)`, the slow-curve point
+    :math:`(a^*(b) + \mathrm{lag}, b)` with the asymptotic ``lag`` of
+    :func:`stumplib.calibration.slow_layer`; :math:`\lVert v \rVert` is
+    :func:`stumplib.population.gradient`, the spread :math:`\sigma_\infty \lVert v
+    \rVert` (:func:`stumplib.certification.sampling_coefficient`). As :math:`b` grows
+    the ratios
     tend to :func:`slow_over_valley_limit`.
 
     Parameters
@@ -241,7 +253,7 @@ def slow_over_valley(b, prior):
     b : float
         The scale, positive.
     prior : tasks.Uniform
-        Interior threshold prior, ``hi < 1``.
+        Interior threshold prior, :math:`\mathrm{hi} < 1`.
 
     Returns
     -------
@@ -274,22 +286,25 @@ def slow_over_valley(b, prior):
 
 @validation.constrained(prior=calibration.BELOW_ONE)
 def slow_over_valley_limit(prior):
-    """:class:`SlowOverValley` as ``b`` grows, in closed form (asymptotic).
+    r""":class:`SlowOverValley` as :math:`b` grows, in closed form (asymptotic).
 
-    In the layer of width ``1/b`` below ``hi`` a task's gradient is ``(r/b)(1 - r)``
-    times ``(1, -hi)``, with ``r = s b exp(b s - a)`` the leakage of the negatives;
-    its squared spread is proportional to ``int_0^{r_top} r (1 - r)^2 dr``, with
-    ``r_top = 2`` on the valley and ``2 exp(-lag)`` on the slow curve. The population
-    gradient is ``(0, -2/b^3)`` on the valley and, on the slow curve, tangent to it:
-    ``|v| = 2 / (sqrt(1 + hi^2) b^3)``. So ``gradient = sqrt(1 + hi^2)``,
-    ``spread = sqrt(M(2 exp(-lag)) / M(2))`` (``M`` the integral) and their product is
-    ``C / C_sigma`` of :func:`stumplib.calibration.slow_layer` and
+    In the layer of width :math:`1/b` below :math:`\mathrm{hi}` a task's gradient is
+    :math:`(r/b)(1 - r)` times :math:`(1, -\mathrm{hi})`, with
+    :math:`r = s b e^{b s - a}` the leakage of the negatives; its squared spread is
+    proportional to :math:`M(r_{\mathrm{top}}) = \int_0^{r_{\mathrm{top}}} r (1 - r)^2
+    dr`, with :math:`r_{\mathrm{top}} = 2` on the valley and :math:`2 e^{-\mathrm{lag}}`
+    on the slow curve. The population gradient is :math:`v = (0, -2/b^3)` on the valley
+    and, on the slow curve, tangent to it:
+    :math:`\lVert v \rVert = 2 / (\sqrt{1 + \mathrm{hi}^2}\, b^3)`. So ``gradient``
+    :math:`= \sqrt{1 + \mathrm{hi}^2}`, ``spread``
+    :math:`= \sqrt{M(2 e^{-\mathrm{lag}}) / M(2)}` and their product is
+    :math:`K / K_\sigma` of :func:`stumplib.calibration.slow_layer` and
     :func:`stumplib.calibration.sampling_constant`.
 
     Parameters
     ----------
     prior : tasks.Uniform
-        Interior threshold prior, ``hi < 1``.
+        Interior threshold prior, :math:`\mathrm{hi} < 1`.
 
     Returns
     -------

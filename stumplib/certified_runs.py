@@ -1,11 +1,12 @@
-"""Certified runs: descent on a corpus, the descent lemma checked at its iterates.
+r"""Certified runs: descent on a corpus, the descent lemma checked at its iterates.
 
 A run of gradient descent on a corpus is *certified* at the iterates where the
 hypotheses of the descent lemma (:mod:`stumplib.descent_lemma`) hold for that corpus:
-its relative gradient error ``rho`` against the population gradient (the decomposition
-of :mod:`stumplib.certification`) at most ``RHO_MAX`` and the step against the local
-curvature, ``q = eta lambda_max``, at most ``Q_MAX``. :func:`certified_run` records
-both along one run and the end ``b_cert`` of its certified interval;
+its relative gradient error :math:`\rho` against the population gradient (the
+decomposition of :mod:`stumplib.certification`) at most ``RHO_MAX`` and the step
+against the local curvature, :math:`q = \eta \lambda_{\max}`, at most ``Q_MAX``.
+:func:`certified_run` records both along one run and the end
+:math:`b_{\mathrm{cert}}` of its certified interval;
 :func:`certified_end_over` summarizes the ends over independent corpora and
 :func:`certified_end_of_size` draws and runs them, at the scales
 :func:`certified_scales` sets for a corpus size.
@@ -20,12 +21,13 @@ from . import calibration, descent_lemma, population, sweep, training, validatio
 from . import corpus as corpus_module
 
 #: The step of :func:`certified_end_of_size` as a fraction of the lemma's bound at the
-#: start, ``eta = STEP_FRACTION * 2 / (9 lambda_max(theta_0))``. At the full bound
-#: ``q = eta lambda_max`` rises above ``2/9`` just after the start (measured: up to 1.43
-#: times its start value at ``m = n = 400`` from ``b_0 = 5``, 1.8 times from
-#: ``b_0 = 10``), as the corpus run leaves the population valley for its own, where the
-#: population curvature is larger; a third of the bound leaves room for that rise (``q``
-#: is checked per record).
+#: start, :math:`\eta = f \cdot 2 / (9 \lambda_{\max}(\theta_0))`, :math:`f` =
+#: ``STEP_FRACTION``. At the full bound :math:`q = \eta \lambda_{\max}` rises above
+#: :math:`2/9` just after the start (measured: up to 1.43 times its start value at
+#: :math:`m = n = 400` from :math:`b_0 = 5`, 1.8 times from :math:`b_0 = 10`), as the
+#: corpus run leaves the population valley for its own, where the population curvature
+#: is larger; a third of the bound leaves room for that rise (:math:`q` is checked per
+#: record).
 STEP_FRACTION = 1.0 / 3.0
 
 #: Records of :func:`certified_run` are kept where the scale has grown by this relative
@@ -35,9 +37,9 @@ RECORD_GROWTH = 0.02
 
 @dataclass(frozen=True)
 class CertifiedRun:
-    """One corpus's constant-step run, the descent lemma's hypotheses at its iterates.
+    r"""One corpus's constant-step run, the descent lemma's hypotheses at its iterates.
 
-    The arrays hold one entry per recorded iterate ``theta_k`` (see
+    The arrays hold one entry per recorded iterate :math:`\theta_k` (see
     :func:`certified_run`).
 
     Parameters
@@ -45,21 +47,23 @@ class CertifiedRun:
     eta : float
         The constant step.
     step : ndarray of int
-        Iterate numbers ``k``.
+        Iterate numbers :math:`k`.
     a, b : ndarray
-        ``theta_k``.
+        :math:`\theta_k`.
     rho : ndarray
-        The corpus's relative gradient error at ``theta_k``,
-        ``|grad L_{m,n}(theta_k) - grad L(theta_k)| / |grad L(theta_k)|``.
+        The corpus's relative gradient error at :math:`\theta_k`,
+        :math:`\rho = |\nabla L_{m,n}(\theta_k) - \nabla L(\theta_k)| /
+        |\nabla L(\theta_k)|`.
     q : ndarray
-        ``eta`` times the larger of ``lambda_max`` at ``theta_k`` and at ``theta_{k+1}``
-        (the curvature over the step, from its two ends).
+        :math:`\eta` times the larger of :math:`\lambda_{\max}` at :math:`\theta_k`
+        and at :math:`\theta_{k+1}` (the curvature over the step, from its two ends).
     decrease : ndarray
-        Population-loss decrease of the step, ``L(theta_k) - L(theta_{k+1})``.
+        Population-loss decrease of the step, :math:`L(\theta_k) - L(\theta_{k+1})`.
     guaranteed : ndarray
-        The lemma's guarantee for the step, ``eta |grad L(theta_k)|^2 / 4``.
+        The lemma's guarantee for the step, :math:`\eta |\nabla L(\theta_k)|^2 / 4`.
     b_cert : float
-        Scale of the first recorded iterate with ``rho > RHO_MAX`` or ``q > Q_MAX``: the
+        Scale of the first recorded iterate with :math:`\rho >` ``RHO_MAX`` or
+        :math:`q >` ``Q_MAX``: the
         end of this corpus's certified interval. For a run that never fails before its
         stop, the stop ``b_stop`` itself (``censored`` is then true): the end lies
         beyond it, and every such run of one stop ties there.
@@ -94,9 +98,9 @@ class CertifiedRun:
 
     @property
     def certified(self):
-        """Recorded iterates where both hypotheses hold.
+        r"""Recorded iterates where both hypotheses hold.
 
-        ``rho <= RHO_MAX``, ``q <= Q_MAX``.
+        :math:`\rho \le` ``RHO_MAX``, :math:`q \le` ``Q_MAX``.
 
         Examples
         --------
@@ -144,10 +148,11 @@ class CertifiedRun:
 
     @property
     def gradient_norm(self):
-        """The population gradient's norm ``|grad L(theta_k)|`` at the records.
+        r"""The population gradient's norm :math:`|\nabla L(\theta_k)|` at the records.
 
-        Read back from the lemma's guarantee ``eta_k |grad L|^2 / 4`` of each record
-        and its step ``eta_k`` (``etas``; ``eta`` when ``etas`` is not given).
+        Read back from the lemma's guarantee :math:`\eta_k |\nabla L|^2 / 4` of each
+        record and its step :math:`\eta_k` (``etas``; ``eta`` when ``etas`` is not
+        given).
 
         Examples
         --------
@@ -162,10 +167,10 @@ class CertifiedRun:
 
     @property
     def gradient_error(self):
-        """The corpus gradient's error ``|grad L_{m,n} - grad L|`` at the records.
+        r"""The corpus gradient's error :math:`|\nabla L_{m,n} - \nabla L|`, per record.
 
-        ``rho`` times :attr:`gradient_norm`: the noise against which ``rho`` measures
-        the signal ``|grad L|``.
+        :math:`\rho` times :attr:`gradient_norm`: the noise against which :math:`\rho`
+        measures the signal :math:`|\nabla L|`.
 
         Examples
         --------
@@ -179,7 +184,7 @@ class CertifiedRun:
 
     @property
     def held(self):
-        """Recorded steps whose population decrease reaches ``eta |grad L|^2 / 4``.
+        r"""Recorded steps whose loss decrease reaches :math:`\eta |\nabla L|^2 / 4`.
 
         Examples
         --------
@@ -212,25 +217,29 @@ def certified_run(
     max_steps=10**6,
     reset=False,
 ):
-    """Constant-step descent on ``corpus``, checking the descent lemma at its iterates.
+    r"""Constant-step descent on ``corpus``, checking the descent lemma at its iterates.
 
-    From ``theta0`` the run takes steps ``theta <- theta - eta grad L_{m,n}(theta)``
+    From ``theta0`` the run takes steps
+    :math:`\theta \leftarrow \theta - \eta \nabla L_{m,n}(\theta)`
     (:func:`stumplib.training.descend`) until the scale reaches ``b_stop``. At the
-    start, at every iterate where ``b`` has grown by the factor ``1 + growth`` since the
-    last record, and at the last iterate it records the corpus's relative gradient error
-    ``rho``, the step's ``q = eta lambda_max`` (:func:`stumplib.descent_lemma.curvature`
-    at both ends of the step) and the step's population-loss decrease against the
-    lemma's guarantee ``eta |grad L|^2 / 4``. Where ``rho <= 1/2`` and ``q <= 2/9`` the
-    lemma proves that guarantee; the first record where either fails ends the certified
-    interval (a run that never fails is censored at ``b_stop``).
+    start, at every iterate where :math:`b` has grown by the factor :math:`1 + r`
+    (:math:`r` the ``growth``) since the last record, and at the last iterate it records
+    the corpus's relative gradient error :math:`\rho`, the step's
+    :math:`q = \eta \lambda_{\max}` (:func:`stumplib.descent_lemma.curvature` at both
+    ends of the step) and the step's population-loss decrease against the lemma's
+    guarantee :math:`\eta |\nabla L|^2 / 4`. Where :math:`\rho \le 1/2` and
+    :math:`q \le 2/9` the lemma proves that guarantee; the first record where either
+    fails ends the certified interval (a run that never fails is censored at
+    ``b_stop``).
 
     With ``reset`` the step is constant between records only: at each record it is
-    re-set to ``eta lambda_max(theta_0) / lambda_max(theta_k)``, so that each segment
-    starts at the start's ``q``. The path is then the corpus's gradient flow up to
-    ``O(eta)``, as with a constant step, at a cost that grows like ``log b`` instead of
-    ``b^4``. ``q`` of a record is the larger of the previous segment's step times
-    ``lambda_max(theta_k)`` (the end of that segment) and this segment's step times
-    ``lambda_max`` at both ends of its first step.
+    re-set to :math:`\eta \lambda_{\max}(\theta_0) / \lambda_{\max}(\theta_k)`, so
+    that each segment starts at the start's :math:`q`. The path is then the corpus's
+    gradient flow up to :math:`O(\eta)`, as with a constant step, at a cost that grows
+    like :math:`\log b` instead of :math:`b^4`. The :math:`q` of a record is the larger
+    of the previous segment's step times :math:`\lambda_{\max}(\theta_k)` (the end of
+    that segment) and this segment's step times :math:`\lambda_{\max}` at both ends of
+    its first step.
 
     Parameters
     ----------
@@ -244,7 +253,7 @@ def certified_run(
         Constant step, positive (typically :func:`stumplib.descent_lemma.step_bound` at
         ``theta0``).
     b_stop : float
-        The run stops at the first iterate with ``b >= b_stop``.
+        The run stops at the first iterate with :math:`b \ge` ``b_stop``.
     growth : float
         Relative growth of ``b`` between records, positive.
     until_failure : bool
@@ -337,24 +346,26 @@ def _record(prior, eta, previous, lam, a, b, k, gradient):
 
 
 class CertifiedEnd(NamedTuple):
-    """The end of the certified interval over independent corpora of one size.
+    r"""The end of the certified interval over independent corpora of one size.
 
     Parameters
     ----------
     scale : float
-        Median of ``b_cert`` over the corpora (a censored run counts at its stop, a
-        lower bound: the median is a lower bound too if half the runs or more are
-        censored).
+        Median of :math:`b_{\mathrm{cert}}` over the corpora (a censored run counts at
+        its stop, a lower bound: the median is a lower bound too if half the runs or
+        more are censored).
     log_se : float
-        Standard error of ``log scale`` from the scatter between corpora: the standard
-        deviation of the log median over :data:`BOOTSTRAP` resamples of the corpora.
+        Standard error of the log of ``scale`` from the scatter between corpora: the
+        standard deviation of the log median over :data:`BOOTSTRAP` resamples of the
+        corpora.
     log_sd : float
-        Standard deviation of ``log b_cert`` between corpora (``ddof=1``).
+        Standard deviation of :math:`\log b_{\mathrm{cert}}` between corpora
+        (``ddof=1``).
     corpora : int
         Number of corpora.
     censored : int
-        How many runs never failed before their stop (their ``b_cert`` is a lower
-        bound).
+        How many runs never failed before their stop (their :math:`b_{\mathrm{cert}}` is
+        a lower bound).
     empty : int
         How many runs failed at their first record (the start is already past the end).
 
@@ -402,12 +413,12 @@ RUNS = validation.Constraint(
 
 @validation.constrained(runs=RUNS)
 def certified_end_over(runs):
-    """:class:`CertifiedEnd` of several :class:`CertifiedRun`.
+    r""":class:`CertifiedEnd` of several :class:`CertifiedRun`.
 
     Independent corpora of one size.
 
-    The centre is the median of ``b_cert`` (robust to the runs censored at their stop),
-    its standard error on the log scale the bootstrap one over corpora.
+    The centre is the median of :math:`b_{\mathrm{cert}}` (robust to the runs censored
+    at their stop), its standard error on the log scale the bootstrap one over corpora.
 
     Parameters
     ----------
@@ -451,7 +462,7 @@ def _ends(values):
 
 @validation.constrained(_ends, b_cert=validation.Positive())
 def certified_end_of_ends(b_cert, censored, at_start):
-    """:class:`CertifiedEnd` of the ends ``b_cert`` of independent corpora.
+    r""":class:`CertifiedEnd` of the ends :math:`b_{\mathrm{cert}}` of several corpora.
 
     As :func:`certified_end_over`, from the ends alone (a data file's, say).
 
@@ -494,14 +505,14 @@ def certified_end_of_ends(b_cert, censored, at_start):
 
 
 class CertifiedScales(NamedTuple):
-    """Where the certified runs of a corpus size start and stop.
+    r"""Where the certified runs of a corpus size start and stop.
 
     Parameters
     ----------
     b0 : float
-        The start, ``max(k / 40, 2.5)``.
+        The start, :math:`b_0 = \max(k / 40, 2.5)`.
     b_stop : float
-        The stop, ``3 b0``.
+        The stop, :math:`3 b_0`.
 
     Examples
     --------
@@ -516,15 +527,16 @@ class CertifiedScales(NamedTuple):
 
 @validation.constrained(k=validation.Integer())
 def certified_scales(k):
-    """The start and stop of the certified runs on corpora of ``m = n = k``.
+    r"""The start and stop of the certified runs on corpora of :math:`m = n = k`.
 
-    Every measurement of ``b_cert(k, k)`` with :func:`certified_end_of_size` uses them,
-    so that measurements on independent draws estimate the same quantity.
+    Every measurement of :math:`b_{\mathrm{cert}}(k, k)` with
+    :func:`certified_end_of_size` uses them, so that measurements on independent draws
+    estimate the same quantity.
 
     Parameters
     ----------
     k : int
-        ``m = n``.
+        :math:`m = n`.
 
     Returns
     -------
@@ -570,20 +582,21 @@ def certified_end_of_size(
     backend=None,
     reset=False,
 ):
-    """The end of the certified interval of corpora of size ``(m, n)``.
+    r"""The end of the certified interval of corpora of size :math:`(m, n)`.
 
-    THE ``b_cert(m, n)``.
+    The :math:`b_{\mathrm{cert}}(m, n)`.
 
-    Draws ``corpora`` independent corpora (corpus ``r`` from the stream ``(*seed, m, n,
-    r)``), runs :func:`certified_run` on each from the valley point
-    ``(a*(b0), b0)`` with :data:`STEP_FRACTION` of the lemma's step there
+    Draws ``corpora`` independent corpora (corpus :math:`r` from the stream
+    ``(*seed, m, n, r)``), runs :func:`certified_run` on each from the valley point
+    :math:`(a^*(b_0), b_0)` with :data:`STEP_FRACTION` of the lemma's step there
     (:func:`stumplib.descent_lemma.step_bound`) until its first failure (or ``b_stop``;
     to ``b_stop`` in any case with ``until_failure=False``), and summarizes the ends
-    (:func:`certified_end_over`). Cost per corpus: about ``(b^4 - b0^4) / (8 eta)``
-    steps to reach ``b`` on ``U[0.1, 0.9]`` (``b^4`` grows like ``8 t``), each of cost
-    ``O(m)`` (about 1 ms at ``m = n = 400``, 6 ms at 3200), e.g. about ``1200 b0`` steps
-    to ``b = 3 b0`` for ``b0 >= 10``; and ``log(b / b0) / growth`` records of about
-    20 ms.
+    (:func:`certified_end_over`). Cost per corpus: about
+    :math:`(b^4 - b_0^4) / (8 \eta)` steps to reach :math:`b` on :math:`U[0.1, 0.9]`
+    (:math:`b^4` grows like :math:`8 t`), each of cost :math:`O(m)` (about 1 ms at
+    :math:`m = n = 400`, 6 ms at 3200), e.g. about :math:`1200 b_0` steps to
+    :math:`b = 3 b_0` for :math:`b_0 \ge 10`; and :math:`\log(b / b_0) / r` records
+    (:math:`r` the ``growth``) of about 20 ms.
 
     Parameters
     ----------

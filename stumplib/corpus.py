@@ -1,29 +1,37 @@
-"""A fixed pretraining corpus: ``m`` tasks with ``n`` labelled examples each.
+r"""A fixed pretraining corpus: :math:`m` tasks with :math:`n` labelled examples each.
 
-The empirical loss is ``L_{m,n}(a, b) = (1/m) sum_j (s_hat(C_j) - s_j)^2``; its
-gradient is ``(2/m) sum_j (s_hat_j - s_j) (Cov_w(x, y), -Var_w(x))_j``.
+The empirical loss is
 
-**The engine: cost that falls with the scale.** At scale ``b > 0`` an example whose
-score ``a*y - b*x`` lies more than ``Corpus.cutoff`` units below its task's heaviest
-example (the *leader*) has relative weight below ``e^{-cutoff}``. Each task is stored
-sorted within its classes, negatives ascending from the left end of its row and
-positives descending to the right end, so the examples that matter for a class are a run
-of columns at one end of the row: its *window*. One sorted search over keys that ascend
-through the whole corpus finds every window's length; the moments are then summed over
-the windows only, on chunks of rows of similar window length (a class whose leader lies
-below the task's leader by more than the cutoff is left out). When the windows cover
-most of the corpus (small ``b``) it is summed densely instead, on row blocks that stay
-in cache. With ``cutoff = 40 + log n`` the weight left out of a task is below
-``n e^{-cutoff} = e^{-40}`` of its leader's, so every per-task estimate, ``d/da`` and
-``d/db`` moves by less than ``e^{-40} < 5e-18`` in absolute terms (features lie in
-[0, 1]). At ``b < 0`` (never reached by training) the dense head evaluation is used.
+.. math::
 
-**Along a run.** Gradient descent moves ``b`` a little per step, so training evaluates
-through a :class:`Follower` (:meth:`Corpus.follow`): it expands each class's moment sums
-in the scale around an anchor and re-anchors only when ``b`` leaves the expansion's
-radius, so most steps cost ``O(m)`` instead of a pass over the windows.
+    L_{m,n}(a, b) = \frac{1}{m} \sum_j \bigl(\hat s(C_j) - s_j\bigr)^2,
 
-**Per-task gradients.** :func:`task_gradients` gives the ``m`` per-task gradients
+:math:`C_j` the context of task :math:`j`; its gradient is
+:math:`\frac{2}{m} \sum_j (\hat s_j - s_j) \bigl(\operatorname{Cov}_w(x, y),
+-\operatorname{Var}_w(x)\bigr)_j`.
+
+**The engine: cost that falls with the scale.** At scale :math:`b > 0` an example whose
+score :math:`a y - b x` lies more than ``Corpus.cutoff`` units below its task's heaviest
+example (the *leader*) has relative weight below :math:`e^{-c}`, :math:`c` the cutoff.
+Each task is stored sorted within its classes, negatives ascending from the left end of
+its row and positives descending to the right end, so the examples that matter for a
+class are a run of columns at one end of the row: its *window*. One sorted search over
+keys that ascend through the whole corpus finds every window's length; the moments are
+then summed over the windows only, on chunks of rows of similar window length (a class
+whose leader lies below the task's leader by more than the cutoff is left out). When the
+windows cover most of the corpus (small :math:`b`) it is summed densely instead, on row
+blocks that stay in cache. With :math:`c = 40 + \log n` the weight left out of a task is
+below :math:`n e^{-c} = e^{-40}` of its leader's, so every per-task estimate and its
+derivatives in :math:`a` and :math:`b` move by less than :math:`e^{-40} < 5 \cdot
+10^{-18}` in absolute terms (features lie in [0, 1]). At :math:`b < 0` (never reached by
+training) the dense head evaluation is used.
+
+**Along a run.** Gradient descent moves :math:`b` a little per step, so training
+evaluates through a :class:`Follower` (:meth:`Corpus.follow`): it expands each class's
+moment sums in the scale around an anchor and re-anchors only when :math:`b` leaves the
+expansion's radius, so most steps cost :math:`O(m)` instead of a pass over the windows.
+
+**Per-task gradients.** :func:`task_gradients` gives the :math:`m` per-task gradients
 whose mean is the corpus gradient, and :func:`noise_ratio` the corpus's own estimate of
 the relative standard error of that mean (its task-sampling noise).
 """
@@ -86,7 +94,9 @@ class _Empirical:
     """
 
     def summaries(self, a, b):
-        """Estimate, ``d/da`` and ``d/db`` for every task, each of shape ``(m,)``.
+        """Estimate and its derivatives in :math:`a` and :math:`b`, for every task.
+
+        Each of shape ``(m,)``.
 
         ``a`` and ``b`` are one point or one point per task (shape ``(m,)``).
 
@@ -110,7 +120,7 @@ class _Empirical:
 
     @validation.constrained(a=validation.Scalar(), b=validation.Scalar())
     def loss_and_gradient(self, a, b):
-        """Empirical loss and its gradient ``(L, dL/da, dL/db)`` at one point.
+        r"""Empirical loss and its gradient at one point.
 
         Parameters
         ----------
@@ -120,7 +130,7 @@ class _Empirical:
         Returns
         -------
         tuple of float
-            ``(L, dL/da, dL/db)``.
+            :math:`(L, \partial L/\partial a, \partial L/\partial b)`.
 
         Examples
         --------
@@ -136,7 +146,7 @@ class _Empirical:
         )
 
     def loss(self, a, b):
-        """Empirical loss ``L_{m,n}(a, b)``.
+        """Empirical loss :math:`L_{m,n}(a, b)`.
 
         Examples
         --------
@@ -146,7 +156,7 @@ class _Empirical:
         return self.loss_and_gradient(a, b)[0]
 
     def gradient(self, a, b):
-        """Empirical gradient ``(dL/da, dL/db)``.
+        r"""Empirical gradient :math:`(\partial L/\partial a, \partial L/\partial b)`.
 
         Examples
         --------
@@ -181,14 +191,14 @@ class _Empirical:
 
 
 class Corpus(_Empirical):
-    """Labelled contexts with their true thresholds, ready for gradient descent.
+    r"""Labelled contexts with their true thresholds, ready for gradient descent.
 
     Parameters
     ----------
     x, y : array_like, shape (m, n)
         Features and labels of each task.
     s : array_like, shape (m,)
-        True thresholds; the labels must be ``y = 1{x > s}``.
+        True thresholds; the labels must be :math:`y = \mathbf{1}\{x > s\}`.
 
     Examples
     --------
@@ -299,8 +309,8 @@ class Corpus(_Empirical):
 
         The features are drawn and laid out in row blocks (the same draws as one call of
         :func:`stumplib.tasks.sample_contexts` with the same ``rng``), so a corpus of
-        ``m n = 1e8`` examples needs about 2.4 GB (features, deviations and search keys)
-        besides one row block.
+        :math:`m n = 10^8` examples needs about 2.4 GB (features, deviations and search
+        keys) besides one row block.
 
         Examples
         --------
@@ -376,8 +386,8 @@ class Corpus(_Empirical):
 
     @validation.constrained(a=validation.Finite(), b=validation.Finite())
     def windows(self, a, b):
-        """Numbers of examples of each class that carry weight at ``(a, b)``, for
-        ``b > 0``.
+        """Numbers of examples of each class that carry weight at :math:`(a, b)`, for
+        :math:`b > 0`.
 
         An example counts when its score is within ``cutoff`` units of its task's
         leader; within a class these are the smallest features. ``a`` and ``b`` are one
@@ -566,21 +576,30 @@ class Corpus(_Empirical):
 
 
 class Follower(_Empirical):
-    """A corpus's summaries along a run that moves a little per step (gradient descent).
+    r"""A corpus's summaries along a run that moves a little per step (descent).
 
-    Around an anchor scale ``b_0`` each class's moment sums are series in
-    ``delta = b - b_0``: ``sum_i e^{-b d_i} d_i^k = sum_j (-delta)^j / j! S_{k+j}``,
-    with ``S_p = sum_i e^{-b_0 d_i} d_i^p``. The anchor holds ``S_0 ... S_{TERMS+1}``
-    over windows that keep every example carrying weight anywhere in ``|delta| <= R``,
-    with ``R = max(b_0 / (cutoff + 1), 1)`` so that ``|delta| d <= 1`` on them (the
-    radius grows with the scale: a run that moves up from ``b`` to ``2 b`` needs about
-    ``0.36 (cutoff + 1)`` anchors whatever ``b``, 18 at ``n = 10^4``):
-    ``TERMS`` terms then leave a relative error below ``e^2 / TERMS! < 4e-18``, and the
-    values are those of ``Corpus.summaries`` to rounding. One anchor costs about as
-    much as three evaluations of the corpus; an evaluation within its radius costs
-    ``O(m TERMS)``. The anchor moves (for every task) as soon as one task leaves its
-    radius, ahead of the run where it moves up; at ``b <= 0`` and past 1e15 (its
-    terms' ``R^19 / 19!`` overflow at ``R ~ 10^17``) the corpus evaluates directly.
+    Around an anchor scale :math:`b_0` each class's moment sums are series in
+    :math:`\delta = b - b_0`:
+
+    .. math::
+
+        \sum_i e^{-b d_i} d_i^k = \sum_j \frac{(-\delta)^j}{j!} S_{k+j},
+        \qquad S_p = \sum_i e^{-b_0 d_i} d_i^p,
+
+    :math:`d_i` an example's distance from its class leader. With :math:`T` =
+    ``TERMS``, the anchor holds :math:`S_0, \ldots, S_{T+1}` over windows that keep
+    every example carrying weight anywhere in :math:`|\delta| \le R`, with
+    :math:`R = \max(b_0 / (c + 1), 1)`, :math:`c` the cutoff, so that
+    :math:`|\delta| d \le 1` on them (the radius grows with the scale: a run that moves
+    up from :math:`b` to :math:`2 b` needs about :math:`0.36 (c + 1)` anchors whatever
+    :math:`b`, 18 at :math:`n = 10^4`): :math:`T` terms then leave a relative error
+    below :math:`e^2 / T! < 4 \cdot 10^{-18}`, and the values are those of
+    ``Corpus.summaries`` to rounding. One anchor costs about as much as three
+    evaluations of the corpus; an evaluation within its radius costs :math:`O(m T)`. The
+    anchor moves (for every task) as soon as one task leaves its radius, ahead of the
+    run where it moves up; at :math:`b \le 0` and past :math:`10^{15}` (its terms'
+    :math:`R^{19} / 19!` overflow at :math:`R \approx 10^{17}`) the corpus evaluates
+    directly.
 
     Parameters
     ----------
@@ -655,9 +674,9 @@ class Follower(_Empirical):
 
 @validation.constrained(n=validation.Integer())
 def window_cutoff(n):
-    """The windows' cutoff ``40 + log n`` of a corpus with ``n`` examples per task.
+    r"""The windows' cutoff :math:`c = 40 + \log n`, :math:`n` the examples per task.
 
-    The examples left out of a task weigh less than ``n e^{-cutoff} = e^{-40}`` of its
+    The examples left out of a task weigh less than :math:`n e^{-c} = e^{-40}` of its
     leader.
 
     Parameters
@@ -679,8 +698,9 @@ def window_cutoff(n):
 
 @validation.constrained(b=validation.Finite(), cutoff=validation.PositiveScalar())
 def expansion_radius(b, cutoff):
-    """The radius ``R(b) = max(b / (cutoff + 1), 1)`` of a :class:`Follower`'s
-    expansion.
+    r"""The radius :math:`R(b) = \max(b / (c + 1), 1)` of a :class:`Follower`.
+
+    The radius of its expansion; :math:`c` is the ``cutoff``.
 
     Parameters
     ----------
@@ -712,9 +732,10 @@ def _per_row(rate, rows):
     b=validation.Scalar(),
 )
 def task_gradients(corpus, a, b):
-    """Per-task gradients ``G_j = 2 (s_hat_j - s_j) (d/da, d/db) s_hat_j``, ``(m, 2)``.
+    r"""Per-task gradients :math:`G_j = 2 (\hat s_j - s_j) \nabla \hat s_j`, ``(m, 2)``.
 
-    Their mean over tasks is the corpus gradient ``grad L_{m,n}(a, b)``. ``corpus`` may
+    :math:`\nabla` in :math:`(a, b)`. Their mean over tasks is the corpus gradient
+    :math:`\nabla L_{m,n}(a, b)`. ``corpus`` may
     be a :class:`Follower` of the corpus (along a run).
 
     Parameters
@@ -756,19 +777,20 @@ def _task_rows(values):
 
 @validation.constrained(_task_rows, gradients=validation.Finite())
 def noise_ratio(gradients):
-    """The corpus's own estimate of its relative task-sampling error.
+    r"""The corpus's own estimate of its relative task-sampling error.
 
-    ``sqrt(tr Cov_j(G_j) / m) / |mean_j G_j|`` for per-task gradients ``G_j`` (rows of
-    ``gradients``, shape ``(m, 2)``, ``m >= 2``; see :func:`task_gradients`): the
+    :math:`\sqrt{\operatorname{tr} \operatorname{Cov}_j(G_j) / m} \,/\,
+    |\operatorname{mean}_j G_j|` for per-task gradients :math:`G_j` (rows of
+    ``gradients``, shape ``(m, 2)``, :math:`m \ge 2`; see :func:`task_gradients`): the
     standard error of the corpus gradient relative to its norm. It needs no population
-    quantity; its expectation is about ``sigma_n / sqrt(m)`` relative to ``|g|``, the
-    sampling part of the relative gradient error, and it does not see the finite-context
-    bias ``beta_n``.
+    quantity; its expectation is about :math:`\sigma_n / \sqrt{m}` relative to
+    :math:`|g|`, the sampling part of the relative gradient error, and it does not see
+    the finite-context bias :math:`\beta_n`.
 
     Parameters
     ----------
     gradients : array_like, shape (m, 2)
-        Per-task gradients, ``m >= 2``.
+        Per-task gradients, :math:`m \ge 2`.
 
     Returns
     -------
@@ -778,7 +800,7 @@ def noise_ratio(gradients):
     Raises
     ------
     ValueError
-        If ``gradients`` is not finite of shape ``(m, 2)`` with ``m >= 2``.
+        If ``gradients`` is not finite of shape ``(m, 2)`` with :math:`m \ge 2`.
 
     Examples
     --------

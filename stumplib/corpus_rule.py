@@ -27,12 +27,13 @@ from . import (
 from . import corpus as corpus_module
 from .corpus import Corpus, noise_ratio
 
-#: Start of a run frozen by the corpus rule, ``b_0 = min(SIZE_START m, CONTEXT_START
-#: n)``, at least ``MIN_START``: below the corpus rule's freeze at sizes from ``m ∧ n =
-#: 200`` to ``3200`` (measured: halving the start does not move the freeze at 400 and
-#: 800). For ``m = n`` this is ``(m ∧ n) / 80``; contexts much shorter than the corpus
-#: is wide freeze near their own limit, a fraction of ``n`` (the finite-context bias),
-#: and start at ``n / 40``.
+#: Start of a run frozen by the corpus rule, :math:`b_0 = \min(m/80, n/40)`
+#: (``SIZE_START`` :math:`m`, ``CONTEXT_START`` :math:`n`), at least ``MIN_START``:
+#: below the corpus rule's freeze at sizes from :math:`m \wedge n = 200` to 3200
+#: (measured: halving the start does not move the freeze at 400 and 800). For
+#: :math:`m = n` this is :math:`(m \wedge n) / 80`; contexts much shorter than the
+#: corpus is wide freeze near their own limit, a fraction of :math:`n` (the
+#: finite-context bias), and start at :math:`n / 40`.
 SIZE_START = 1 / 80
 CONTEXT_START = 1 / 40
 MIN_START = 2.5
@@ -42,10 +43,11 @@ MIN_START = 2.5
     m=validation.Integer(), n=validation.Integer(), prior=pretraining.UNIFORM
 )
 def size_start(m, n, prior):
-    """Large-resolution start tied to the corpus size alone: ``((a_0, b_0), eta)``.
+    r"""Large-resolution start tied to the corpus size: :math:`((a_0, b_0), \eta)`.
 
-    ``b_0 = max(min(SIZE_START * m, CONTEXT_START * n), MIN_START)``, ``a_0 = a*(b_0)``,
-    ``eta`` the lemma's step there (as :func:`~stumplib.pretraining.start`).
+    :math:`b_0` is the larger of ``MIN_START`` and :math:`\min(m/80, n/40)`
+    (``SIZE_START``, ``CONTEXT_START``), :math:`a_0 = a^*(b_0)`, :math:`\eta` the
+    lemma's step there (as :func:`~stumplib.pretraining.start`).
 
     Parameters
     ----------
@@ -196,21 +198,21 @@ def sparse_sample(m, n, b0, prior, rng):
 
 
 #: The step of a certified run, as this fraction of the lemma's step at its start, so
-#: that ``q = eta lambda_max`` stays below ``2/9`` where the corpus's own valley raises
-#: the curvature (up to 1.5-2 times the start's along the full-scale runs at the full
-#: step).
+#: that :math:`q = \eta \lambda_{\max}` stays below :math:`2/9` where the corpus's own
+#: valley raises the curvature (up to 1.5-2 times the start's along the full-scale runs
+#: at the full step).
 CERTIFIED_FRACTION = 1 / 3
-#: ``q`` and ``rho`` are checked at every iterate of a certified run's first
+#: :math:`q` and :math:`\rho` are checked at every iterate of a certified run's first
 #: ``CHECK_STEPS`` steps (where the run leaves the population valley for its own and the
-#: curvature rises), then wherever ``b`` has grown by the factor ``1 + CHECK_GROWTH``
-#: since the last check, and at the freeze.
+#: curvature rises), then wherever :math:`b` has grown by the factor :math:`1 + g`,
+#: :math:`g` = ``CHECK_GROWTH``, since the last check, and at the freeze.
 CHECK_STEPS = 200
-#: The relative growth of ``b`` between two checks after the first ``CHECK_STEPS``.
+#: The relative growth of :math:`b` between two checks after the first ``CHECK_STEPS``.
 CHECK_GROWTH = 1e-3
 
 
 class CertifiedFreeze(NamedTuple):
-    """A run frozen by the corpus rule at a certified step, with what its checks found.
+    r"""A run frozen by the corpus rule at a certified step, with what its checks found.
 
     Parameters
     ----------
@@ -219,16 +221,18 @@ class CertifiedFreeze(NamedTuple):
     eta : float
         The constant step.
     q_max : float
-        Largest ``q = eta lambda_max`` over the checked iterates.
+        Largest :math:`q = \eta \lambda_{\max}` over the checked iterates.
     q_jump : float
-        Largest relative change of ``q`` between consecutive checks: between two checks
-        ``q`` stays below ``q_max (1 + q_jump)`` wherever it varies no faster than
-        between the checks that bracket it (numerical, not a proof).
+        Largest relative change of :math:`q` between consecutive checks: between two
+        checks :math:`q` stays below ``q_max`` times (1 + ``q_jump``) wherever it varies
+        no faster than between the checks that bracket it (numerical, not a proof).
     rho_max : float
-        Largest relative gradient error ``|G - g| / |g|`` over the checked iterates.
+        Largest relative gradient error :math:`\rho = |G - g| / |g|` over the checked
+        iterates.
     b_cert : float
-        Scale of the first checked iterate with ``rho > 1/2`` or ``q > 2/9`` (the end
-        of the certified interval), or ``b`` if none (censored at the freeze).
+        Scale of the first checked iterate with :math:`\rho > 1/2` or :math:`q > 2/9`
+        (the end of the certified interval), or ``b`` if none (censored at the
+        freeze).
     checks : int
         Iterates checked.
     """
@@ -295,14 +299,15 @@ def freeze_certified(
     save=None,
     every=300.0,
 ):
-    """A sparse corpus frozen by the corpus rule at a certified constant step.
+    r"""A sparse corpus frozen by the corpus rule at a certified constant step.
 
     As :func:`freeze_by_rule` with ``sparse``, at the step ``fraction`` times the
-    lemma's step at the start (``eta = fraction * 2 / (9 lambda_max(theta_0))``),
-    checking ``q`` and ``rho`` along the run (:data:`CHECK_STEPS`,
-    :data:`CHECK_GROWTH`). The run can be cut and resumed: every ``every`` seconds it
-    hands ``save`` its state (a dict of plain numbers), and a call with that state as
-    ``resume`` continues from there, bit-identically to the run that was not cut.
+    lemma's step at the start (:math:`\eta = f \cdot 2 / (9 \lambda_{\max}(\theta_0))`,
+    :math:`f` the ``fraction``), checking :math:`q` and :math:`\rho` along the run
+    (:data:`CHECK_STEPS`, :data:`CHECK_GROWTH`). The run can be cut and resumed: every
+    ``every`` seconds it hands ``save`` its state (a dict of plain numbers), and a call
+    with that state as ``resume`` continues from there, bit-identically to the run that
+    was not cut.
 
     Parameters
     ----------
@@ -434,14 +439,15 @@ class _CertifiedState:
 
 @validation.constrained(prior=pretraining.UNIFORM, level=validation.PositiveScalar())
 def rule_scale_ratio(prior, level=0.5):
-    """``b_T / m`` at which the corpus rule freezes a long-context run (asymptotic).
+    r"""The ratio :math:`b_T / m` at which the corpus rule freezes a long-context run.
 
-    :func:`~stumplib.pretraining.train_until_noisy` stops where the corpus's noise ratio
-    reaches ``level``. With contexts much longer than the corpus has tasks (``n / m →
-    ∞``) only task sampling is left; the run follows the slow curve, where the noise
-    ratio is about ``C √(b / m)`` with ``C`` the constant of
-    :func:`~stumplib.calibration.slow_layer`, so the rule freezes near ``b_T = (level /
-    C)² m``: 0.0361 m for ``U[0.1, 0.9]`` at ``level = 1/2``. Finite contexts add noise
+    Asymptotic. :func:`~stumplib.pretraining.train_until_noisy` stops where the corpus's
+    noise ratio reaches the ``level`` :math:`\ell`. With contexts much longer than the
+    corpus has tasks (:math:`n / m \to \infty`) only task sampling is left; the run
+    follows the slow curve, where the noise ratio is about :math:`K \sqrt{b / m}` with
+    :math:`K` the constant of :func:`~stumplib.calibration.slow_layer`, so the rule
+    freezes near :math:`b_T = (\ell / K)^2 m`: :math:`0.0361\, m` for
+    :math:`U[0.1, 0.9]` at :math:`\ell = 1/2`. Finite contexts add noise
     of their own, so they can only freeze earlier.
 
     Parameters

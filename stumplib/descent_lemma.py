@@ -1,28 +1,31 @@
 r"""The descent lemma for a corpus step, and the step size it allows.
 
-Let ``g = grad L(theta)`` be the population gradient, ``G`` a corpus gradient with
-relative error ``rho = |G - g| / |g|``, and ``lambda_max`` the largest eigenvalue of the
-population Hessian over the step. Then :math:`\langle g, G\rangle \ge (1 - \rho) |g|^2`
-and
-``|G| <= (1 + rho) |g|``, so the step ``theta - eta G`` satisfies ::
+Let :math:`g = \nabla L(\theta)` be the population gradient, :math:`G` a corpus
+gradient with relative error :math:`\rho = |G - g| / |g|`, and :math:`\lambda_{\max}`
+the largest eigenvalue of the population Hessian over the step. Then
+:math:`\langle g, G\rangle \ge (1 - \rho) |g|^2` and :math:`|G| \le (1 + \rho) |g|`,
+so the step :math:`\theta - \eta G` satisfies
 
-    L(theta - eta G) <= L(theta) - eta |g|^2 [(1 - rho) - q (1 + rho)^2 / 2],
+.. math::
 
-with ``q = eta lambda_max``. For ``rho <= 1/2`` and ``q <= 2/9`` the bracket is at
-least ``1/4``: every such step decreases the population loss by at least
-:math:`\eta |g|^2 / 4`. :func:`step_bound` gives the largest step for which ``q <= 2/9``
-at a
-point, :func:`guaranteed_decrease` the bracket for any ``rho`` and ``q``.
+    L(\theta - \eta G) \le L(\theta)
+    - \eta |g|^2 \left[(1 - \rho) - \frac{q (1 + \rho)^2}{2}\right],
+
+with :math:`q = \eta \lambda_{\max}`. For :math:`\rho \le 1/2` and :math:`q \le 2/9`
+the bracket is at least :math:`1/4`: every such step decreases the population loss by
+at least :math:`\eta |g|^2 / 4`. :func:`step_bound` gives the largest step for which
+:math:`q \le 2/9` at a point, :func:`guaranteed_decrease` the bracket for any
+:math:`\rho` and :math:`q`.
 """
 
 import numpy as np
 
 from . import dynamics, population, validation
 
-#: Largest relative gradient error in the lemma's hypotheses (with ``Q_MAX``, a
-#: decrease of at least ``eta |g|^2 / 4``).
+#: Largest relative gradient error :math:`\rho` in the lemma's hypotheses (with
+#: ``Q_MAX``, a decrease of at least :math:`\eta |g|^2 / 4`).
 RHO_MAX = 0.5
-#: Largest ``eta lambda_max`` in the lemma's hypotheses.
+#: Largest :math:`q = \eta \lambda_{\max}` in the lemma's hypotheses.
 Q_MAX = 2.0 / 9.0
 
 
@@ -30,7 +33,7 @@ Q_MAX = 2.0 / 9.0
     a=validation.Scalar(), b=validation.Scalar(), prior=validation.DensityLaw()
 )
 def curvature(a, b, prior):
-    """Largest eigenvalue of the population Hessian at ``(a, b)``.
+    r"""Largest eigenvalue of the population Hessian at ``(a, b)``.
 
     The Hessian is taken by central differences of :func:`stumplib.population.gradient`
     (:func:`stumplib.dynamics.hessian`) and symmetrized.
@@ -45,7 +48,7 @@ def curvature(a, b, prior):
     Returns
     -------
     float
-        ``lambda_max``, positive near the valley.
+        :math:`\lambda_{\max}`, positive near the valley.
 
     Raises
     ------
@@ -76,7 +79,9 @@ def curvature(a, b, prior):
     a=validation.Scalar(), b=validation.Scalar(), prior=validation.DensityLaw()
 )
 def step_bound(a, b, prior):
-    """The largest step the lemma allows at ``(a, b)``: ``Q_MAX / lambda_max``.
+    r"""The largest step the lemma allows at a point, :math:`q_{\max} / \lambda_{\max}`.
+
+    At :math:`(a, b)`; :math:`q_{\max}` is ``Q_MAX``.
 
     Parameters
     ----------
@@ -116,8 +121,8 @@ def guaranteed_decrease(rho, q):
         Relative gradient error, in ``[0, 1e100]`` (the bracket is positive only for
         ``rho < 1``; the range keeps ``q (1 + rho)²`` within the floats).
     q : float or array_like
-        ``eta lambda_max``, in ``[0, 1e100]`` (the bracket is positive only for
-        ``q < 2``).
+        :math:`q = \eta \lambda_{\max}`, in :math:`[0, 10^{100}]` (the bracket is
+        positive only for :math:`q < 2`).
 
     Returns
     -------

@@ -1,12 +1,12 @@
-"""Population training dynamics.
+r"""Population training dynamics.
 
 Slow curve, phase timing, rates and step-size stability.
 
 Under population gradient flow from a large-resolution initialization the
-relative score first settles onto a slow curve ``a = h(b)`` (phase 1, calibration),
-then ``a`` and ``b`` grow together with ``b⁴ ≈ κ t`` (phase 2). This module measures
-that: the distance to the slow curve and the phase times of a
-:class:`stumplib.training.Trajectory`, the instantaneous rate ``d(b⁴)/dt`` from the
+label score first settles onto a slow curve :math:`a = h(b)` (phase 1, calibration),
+then :math:`a` and :math:`b` grow together with :math:`b^4 \approx \kappa t` (phase 2).
+This module measures that: the distance to the slow curve and the phase times of a
+:class:`stumplib.training.Trajectory`, the instantaneous rate :math:`d(b^4)/dt` from the
 population gradient (its limit is extrapolated by :func:`stumplib.fitting.extrapolate`),
 a finite-difference Hessian of the population loss, and the largest constant step for
 which gradient descent decreases the loss monotonically.
@@ -33,22 +33,26 @@ _SCALE = 1e8
     xi1=validation.Scalar(),
 )
 def slow_curve(b, p, m, xi0, xi1=0.0):
-    """The slow curve ``h(b) = p b + m log b - log(ξ0 + ξ1/b)`` (see symbolic.dynamics).
+    r"""The slow curve :math:`h(b) = p b + m \log b - \log(\xi_0 + \xi_1/b)`.
+
+    See :mod:`stumplib.symbolic.dynamics`.
 
     Parameters
     ----------
     b : float or array_like
         Scales, positive.
     p, m : float
-        Valley slope and power of ``b`` in the valley coordinate.
+        Valley slope :math:`p` and power :math:`m` of :math:`b` in the valley
+        coordinate.
     xi0, xi1 : float
-        Slow-curve coordinate ``ξ(b) = ξ0 + ξ1/b`` (``ξ0 > 0``).
+        Slow-curve coordinate :math:`\xi(b) = \xi_0 + \xi_1/b` (:math:`\xi_0 > 0`).
 
     Raises
     ------
     ValueError
-        If ``xi0 + xi1/b`` is not positive at the given scales, or the curve is
-        beyond the floats there (``|p b|`` or ``|m log b|`` above about 1e308).
+        If :math:`\xi_0 + \xi_1/b` is not positive at the given scales, or the curve is
+        beyond the floats there (:math:`|p b|` or :math:`|m \log b|` above about
+        :math:`10^{308}`).
     """
     b = np.asarray(b, dtype=float)
     xi = xi0 + xi1 / b
@@ -77,33 +81,38 @@ def _positive_shift(values):
     e=validation.Scalar(),
 )
 def reduced_time(b_start, b_end, kappa, e):
-    """Time for the reduced flow ``d(b⁴)/dt = κ (1 + e/b)`` to take ``b`` to its end.
+    r"""Time for the reduced flow :math:`d(b^4)/dt = \kappa (1 + e/b)` to move ``b``.
 
-    ``∫ 4 b³ / (κ (1 + e/b)) db`` in closed form: ``(4/κ)`` times the antiderivative
-    ``b⁴/4 - e b³/3 + e² b²/2 - e³ b + e⁴ log(b + e)`` of ``b⁴ / (b + e)``.
+    From ``b_start`` to ``b_end``.
+
+    :math:`\int 4 b^3 / (\kappa (1 + e/b))\, db` in closed form: :math:`4/\kappa` times
+    the antiderivative :math:`b^4/4 - e b^3/3 + e^2 b^2/2 - e^3 b + e^4 \log(b + e)` of
+    :math:`b^4 / (b + e)`.
 
     Parameters
     ----------
     b_start, b_end : float
-        Scales, with ``b + e > 0`` on ``[b_start, b_end]``.
+        Scales, with :math:`b + e > 0` between them.
     kappa : float
-        The rate constant, positive.
+        The rate constant :math:`\kappa`, positive.
     e : float
-        The ``1/b`` coefficient of the rate.
+        The :math:`1/b` coefficient :math:`e` of the rate.
 
     Raises
     ------
     ValueError
-        If ``b + e`` is not positive on ``[b_start, b_end]``, or the time is beyond
-        the floats (``b⁴/kappa`` above about 1e308).
+        If :math:`b + e` is not positive between ``b_start`` and ``b_end``, or the
+        time is beyond the floats (:math:`b^4/\kappa` above about :math:`10^{308}`).
 
     Notes
     -----
-    The antiderivative is taken as ``b⁴/4 - e b³/3 + e² b²/2 - e³ b + e⁴ log|1 + b/e|``
-    (the one above less the constant ``e⁴ log|e|``), and where ``0 < b/e < 1/2``
-    (``e ≫ b``, where its terms cancel) as its series ``b⁴ Σ_j (-b/e)^(j+1) / (j + 5)``
-    (up to sign: ``b⁵/(5e) - b⁶/(6e²) + ...``), so that it keeps its relative accuracy
-    for every ``e``.
+    The antiderivative is taken as
+    :math:`b^4/4 - e b^3/3 + e^2 b^2/2 - e^3 b + e^4 \log|1 + b/e|` (the one above less
+    the constant :math:`e^4 \log|e|`), and where :math:`0 < b/e < 1/2` (:math:`e \gg b`,
+    where its terms cancel) as its series
+    :math:`b^4 \sum_j (-b/e)^{j+1} / (j + 5)` (up to sign:
+    :math:`b^5/(5e) - b^6/(6e^2) + \ldots`), so that it keeps its relative accuracy for
+    every :math:`e`.
 
     Examples
     --------
@@ -178,19 +187,21 @@ def _phases(values):
     curve=validation.Function(),
 )
 def phase_times(trajectory, curve, fraction=0.1, growth=2.0):
-    """When the relative score has calibrated, and when ``b`` has grown by ``growth``.
+    r"""When the label score has calibrated, and when ``b`` has grown by ``growth``.
 
     Parameters
     ----------
     trajectory : training.Trajectory
         A recorded run.
     curve : callable
-        ``b -> h(b)``, the slow curve (or the valley) in ``a``.
+        :math:`b \mapsto h(b)`, the slow curve (or the valley) in :math:`a`.
     fraction : float
-        Phase 1 ends at the first record where ``|a - h(b)|`` is at most ``fraction``
-        times its initial value (``fraction = 0.1``: 90% of the offset removed).
+        Phase 1 ends at the first record where :math:`|a - h(b)|` is at most
+        ``fraction`` times its initial value (``fraction = 0.1``: 90% of the distance
+        removed).
     growth : float
-        Phase 2 is timed by the first record with ``b >= growth * b(0)``.
+        Phase 2 is timed by the first record with :math:`b \ge g\, b(0)`, :math:`g`
+        the ``growth``.
 
     Returns
     -------
@@ -229,14 +240,17 @@ def _misalignment(a, b, prior, features, slope):
     b=validation.Positive(), prior=calibration.UNIFORM, features=validation.Features()
 )
 def aligned(b, prior, features=None):
-    """The point below the valley where the flow runs along the valley's slope.
+    r"""The point below the valley where the flow runs along the valley's slope.
 
-    Under an interior prior ``U[lo, hi]`` the valley ``a*(b)`` has slope ``p = hi``
-    to leading order, and the slow curve is where the flow ``-∇L`` is tangent to a
-    curve of that slope: ``∂L/∂a = p ∂L/∂b``. This finds that ``a`` for each ``b``,
-    between ``a*(b)`` (where ``∂L/∂a = 0``) and the first of ``a*(b) - 1, - 2,
-    - 4, ...`` where the sign has changed. It needs no flow, for any feature law; the
-    slow curve's ``1/b`` slope term is left out, so the point is on the slow curve to
+    Under an interior prior :math:`U[\mathrm{lo}, \mathrm{hi}]` the valley
+    :math:`a^*(b)` has slope :math:`p = \mathrm{hi}` to leading order, and the slow
+    curve is where the flow :math:`-\nabla L` is tangent to a curve of that slope:
+    :math:`\partial L/\partial a = p\, \partial L/\partial b`. This finds that
+    :math:`a` for each :math:`b`, between :math:`a^*(b)` (where
+    :math:`\partial L/\partial a = 0`) and the first of
+    :math:`a^*(b) - 1, a^*(b) - 2, a^*(b) - 4, \ldots` where the sign has changed. It
+    needs no flow, for any feature law; the slow curve's :math:`1/b` slope term is left
+    out, so the point is on the slow curve to
     leading order (its offset from the valley tends to the flow's lag).
 
     Parameters
@@ -244,20 +258,20 @@ def aligned(b, prior, features=None):
     b : float or array_like
         Scales, positive (large: the construction is asymptotic).
     prior : tasks.Uniform
-        An interior prior ``U[lo, hi]``, ``hi < 1``.
+        An interior prior :math:`U[\mathrm{lo}, \mathrm{hi}]`, :math:`\mathrm{hi} < 1`.
     features : optional
         Feature law, as in :func:`stumplib.population.gradient`.
 
     Returns
     -------
     float or ndarray
-        ``a`` with the shape of ``b``.
+        :math:`a`, with the shape of ``b``.
 
     Raises
     ------
     ValueError
         If ``b`` is not positive, the prior is not an interior uniform law, or no
-        sign change is found within ``a*(b) - 64``.
+        sign change is found within :math:`a^*(b) - 64`.
     """
     valley = calibration.a_star(b, prior, features)
     b = np.asarray(b, dtype=float)
@@ -294,7 +308,9 @@ def _one_shape(values):
     features=validation.Features(),
 )
 def rate(a, b, prior, features=None):
-    """The instantaneous ``d(b⁴)/dt = -4 b³ ∂L/∂b`` of the population flow at a point.
+    r"""The instantaneous rate :math:`d(b^4)/dt` of the population flow at a point.
+
+    :math:`d(b^4)/dt = -4 b^3\, \partial L/\partial b`.
 
     Parameters
     ----------
@@ -331,16 +347,16 @@ def _stencil(values):
     h=validation.PositiveScalar(),
 )
 def hessian(gradient, a, b, h=1e-4):
-    """Hessian of a loss from central differences of its gradient, symmetrized.
+    r"""Hessian of a loss from central differences of its gradient, symmetrized.
 
     Parameters
     ----------
     gradient : callable
-        ``(a, b) -> (dL/da, dL/db)``.
+        :math:`(a, b) \mapsto (\partial L/\partial a, \partial L/\partial b)`.
     a, b : float
         Point.
     h : float
-        Step, relative to ``max(1, |a|, |b|)``.
+        Step, relative to :math:`\max(1, |a|, |b|)`.
 
     Returns
     -------
@@ -370,7 +386,7 @@ def hessian(gradient, a, b, h=1e-4):
     steps=validation.Integer(minimum=0),
 )
 def descends(loss_and_gradient, theta0, eta, steps):
-    """``True`` if ``steps`` steps of size ``eta`` never increase the loss.
+    r"""``True`` if ``steps`` steps of size ``eta`` never increase the loss.
 
     A step that makes the loss, the gradient or the state non-finite (or makes
     ``loss_and_gradient`` raise ``OverflowError``) counts as not descending.
@@ -378,7 +394,7 @@ def descends(loss_and_gradient, theta0, eta, steps):
     Parameters
     ----------
     loss_and_gradient : callable
-        ``(a, b) -> (L, dL/da, dL/db)``.
+        :math:`(a, b) \mapsto (L, \partial L/\partial a, \partial L/\partial b)`.
     theta0 : tuple of float
         Initial ``(a, b)``.
     eta : float
@@ -428,26 +444,27 @@ def _descends(loss_and_gradient, a, b, eta, steps):
     iterations=validation.Integer(),
 )
 def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=12):
-    """Largest constant step at which gradient descent decreases the loss monotonically.
+    r"""Largest constant step at which descent decreases the loss monotonically.
 
-    For a quadratic with largest curvature ``λ`` the loss decreases at every step iff
-    ``η < 2/λ``; for the population loss the threshold is measured by bisection in
-    ``log η`` between ``guess/64`` and ``64·guess``.
+    For a quadratic with largest curvature :math:`\lambda` the loss decreases at every
+    step iff :math:`\eta < 2/\lambda`; for the population loss the threshold is measured
+    by bisection in :math:`\log \eta` between :math:`g/64` and :math:`64 g`, :math:`g`
+    the ``guess``.
 
     Parameters
     ----------
     loss_and_gradient : callable
-        ``(a, b) -> (L, dL/da, dL/db)``.
+        :math:`(a, b) \mapsto (L, \partial L/\partial a, \partial L/\partial b)`.
     theta0 : tuple of float
         Initial ``(a, b)``.
     guess : float
-        Order of magnitude of the answer (e.g. ``2/λ_max`` of the Hessian at
-        ``theta0``), in ``[1e-300, 1e300]`` (so that the bracket is of positive
-        floats).
+        Order of magnitude of the answer (e.g. :math:`2/\lambda_{\max}` of the Hessian
+        at ``theta0``), in :math:`[10^{-300}, 10^{300}]` (so that the bracket is of
+        positive floats).
     steps : int
         Number of steps that must each decrease the loss.
     iterations : int
-        Bisection steps (relative resolution ``64**2 ** (1/2**iterations)``).
+        Bisection steps :math:`k` (relative resolution :math:`(64^2)^{2^{-k}}`).
 
     Returns
     -------
@@ -482,25 +499,26 @@ def largest_stable_step(loss_and_gradient, theta0, guess, steps=50, iterations=1
 
 
 class Portrait(NamedTuple):
-    """The population loss and flow on a grid of relative score and scale.
+    r"""The population loss and flow on a grid of slow-curve offset and scale.
 
-    The grid is in the coordinates of the valley: the relative score
-    ``x = a - p b`` (``p`` the valley slope) and the scale ``b``.
+    The grid is in the coordinates of the valley: the slow-curve offset
+    :math:`x = a - p b` (:math:`p` the valley slope) and the scale :math:`b`.
 
     Parameters
     ----------
     offset : ndarray, shape (nx,)
-        Relative scores ``x = a - p b``.
+        Slow-curve offsets :math:`x = a - p b`.
     b : ndarray, shape (nb,)
         Scales.
     p : float
-        The slope of the shear ``a = p b + x``.
+        The slope of the shear :math:`a = p b + x`.
     excess : ndarray, shape (nb, nx)
-        ``b (b² L - 1)``: the loss beyond the kernel bias ``1/b²``, in units of
-        ``1/b³``.
+        :math:`b (b^2 L - 1)`: the loss beyond the kernel bias :math:`1/b^2`, in units
+        of :math:`1/b^3`.
     velocity : ndarray, shape (nb, nx, 2)
-        The gradient flow (minus the gradient of L) in these coordinates:
-        ``(dx/dt, d(log b)/dt) = (-∂_a L + p ∂_b L, -∂_b L / b)``.
+        The gradient flow (minus the gradient of :math:`L`) in these coordinates:
+        :math:`(dx/dt, d(\log b)/dt) = (-\partial_a L + p\, \partial_b L,
+        -\partial_b L / b)`.
     """
 
     offset: np.ndarray
@@ -526,7 +544,7 @@ def _grids(values):
     features=validation.Features(),
 )
 def portrait(prior, b, offset, p, features=None):
-    """Population loss and gradient-flow field on a grid of ``(a - p b, b)``.
+    r"""Population loss and gradient-flow field on a grid of :math:`(a - p b, b)`.
 
     Parameters
     ----------
@@ -536,16 +554,17 @@ def portrait(prior, b, offset, p, features=None):
         Scales in ``[1e-300, 1e8]``, one-dimensional (the population loss is resolved
         up to 1e8, and ``∂L/∂b / b`` overflows below 1e-300).
     offset : array_like
-        Relative scores ``a - p b``, finite, one-dimensional.
+        Slow-curve offsets :math:`a - p b`, finite, one-dimensional.
     p : float
-        Slope of the shear (the valley slope: ``hi`` for ``U[lo, hi]``), ``|p| <= 1e8``.
+        Slope of the shear (the valley slope: :math:`\mathrm{hi}` for
+        :math:`U[\mathrm{lo}, \mathrm{hi}]`), :math:`|p| \le 10^8`.
     features : tasks.Uniform or tasks.Beta, optional
         Feature law (uniform on [0, 1] when omitted).
 
     Returns
     -------
     Portrait
-        The grid, the scaled excess loss ``b (b² L - 1)`` and the flow's velocity.
+        The grid, the scaled excess loss :math:`b (b^2 L - 1)` and the flow's velocity.
 
     Raises
     ------
@@ -580,20 +599,21 @@ def portrait(prior, b, offset, p, features=None):
 
 
 class StableSteps(NamedTuple):
-    """Constant steps of gradient descent at a set of starts.
+    r"""Constant steps of gradient descent at a set of starts.
 
     Parameters
     ----------
     a0, b0 : ndarray
         The starts.
     critical : ndarray
-        ``2/λ_max`` of the Hessian at each start: the stability limit of a quadratic
-        (``inf`` where ``λ_max`` is 0, a flat start; negative where ``λ_max < 0``).
+        :math:`2/\lambda_{\max}` of the Hessian at each start: the stability limit of
+        a quadratic (``inf`` where :math:`\lambda_{\max}` is 0, a flat start; negative
+        where :math:`\lambda_{\max} < 0`).
     largest : ndarray
         The largest step at which the loss decreases at each of the first ``steps``
         steps (``nan`` where that threshold lies outside
-        ``[2/λ_max / 64, 64 · 2/λ_max]``, the bracket searched, and where
-        ``critical`` is not a positive float, so that there is no bracket).
+        :math:`[2/(64 \lambda_{\max}), 128/\lambda_{\max}]`, the bracket searched, and
+        where ``critical`` is not a positive float, so that there is no bracket).
     """
 
     a0: np.ndarray
@@ -603,7 +623,7 @@ class StableSteps(NamedTuple):
 
     @property
     def ratio(self):
-        """``largest / critical``: how far the quadratic picture is off."""
+        """The ratio ``largest / critical``: how far the quadratic picture is off."""
         return self.largest / self.critical
 
 
@@ -625,7 +645,9 @@ def _one_shape_of_starts(values):
     iterations=validation.Integer(),
 )
 def stable_steps(prior, a0, b0, steps=50, iterations=8):
-    """``2/λ_max`` and the largest monotone constant step at each start ``(a0, b0)``.
+    r""":math:`2/\lambda_{\max}` and the largest monotone constant step at each start.
+
+    The starts are ``(a0, b0)``.
 
     Parameters
     ----------

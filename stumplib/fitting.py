@@ -3,9 +3,10 @@ r"""Least-squares fits with their own standard errors, and power laws on log-log
 :func:`least_squares` is the one linear fit of the package: coefficients and standard
 errors from the residuals (or from given per-point standard errors). Rates
 (:math:`b \sim t^{1/4}`, error :math:`\sim N^{-1}`, ...) are fitted as
-``log y = intercept + slope * log x`` by :func:`power_law`, expansions in ``1/b`` by
-:func:`inverse_expansion`, and :func:`extrapolate` takes such an expansion to
-``b → ∞`` with a tolerance from the fit's own uncertainty and its truncation.
+:math:`\log y = \mathrm{intercept} + \mathrm{slope} \cdot \log x` by :func:`power_law`,
+expansions in :math:`1/b` by :func:`inverse_expansion`, and :func:`extrapolate` takes
+such an expansion to :math:`b \to \infty` with a tolerance from the fit's own
+uncertainty and its truncation.
 """
 
 from typing import NamedTuple
@@ -54,7 +55,9 @@ def _rows(values):
     weights=validation.Positive(optional=True),
 )
 def least_squares(design, y, weights=None):
-    """Fit ``y ≈ design @ coef`` by (weighted) least squares.
+    r"""Fit :math:`y \approx X \beta` by (weighted) least squares.
+
+    :math:`X` is the ``design`` matrix and :math:`\beta` the coefficients.
 
     Parameters
     ----------
@@ -114,7 +117,9 @@ def _least_squares(design, y, w, scatter):
 
 
 class PowerLaw(NamedTuple):
-    """Fit of ``y ≈ prefactor * x**slope``; ``*_se`` are standard errors.
+    r"""Fit of :math:`y \approx A x^{\mathrm{slope}}`, :math:`A` the prefactor.
+
+    The ``*_se`` fields are standard errors.
 
     Calling the fit evaluates the curve at ``x``.
 
@@ -133,7 +138,7 @@ class PowerLaw(NamedTuple):
 
     @property
     def prefactor(self):
-        r"""The constant ``C`` in :math:`y \approx C x^{\mathrm{slope}}`."""
+        r"""The prefactor :math:`A` in :math:`y \approx A x^{\mathrm{slope}}`."""
         return float(np.exp(self.log_prefactor))
 
     @validation.constrained(x=validation.Positive())
@@ -168,7 +173,7 @@ def _power_law_points(values):
     y_se=validation.Positive(optional=True),
 )
 def power_law(x, y, y_se=None):
-    """Fit ``log y = log C + slope log x`` by least squares.
+    r"""Fit :math:`\log y = \log A + \mathrm{slope} \log x` by least squares.
 
     Parameters
     ----------
@@ -176,8 +181,8 @@ def power_law(x, y, y_se=None):
         Positive abscissae and ordinates, one-dimensional, same length (at least 3).
     y_se : array_like, optional
         Standard errors of ``y``. If given, points are weighted by ``y / y_se`` (the
-        inverse standard error of ``log y``) and the standard errors of the fit come
-        from them; otherwise from the residual scatter.
+        inverse standard error of :math:`\log y`) and the standard errors of the fit
+        come from them; otherwise from the residual scatter.
 
     Returns
     -------
@@ -233,8 +238,8 @@ def pooled(values, se):
     Returns
     -------
     Pooled
-        ``value = sum(w_i values_i) / sum(w_i)`` with :math:`w_i = \mathrm{se}_i^{-2}`,
-        and
+        ``value`` :math:`= \sum_i w_i v_i / \sum_i w_i`, :math:`v_i` the ``values``,
+        with :math:`w_i = \mathrm{se}_i^{-2}`, and
         :math:`\mathrm{se} = (\sum_i w_i)^{-1/2}`, the standard error of that mean.
 
     Raises
@@ -258,18 +263,20 @@ def pooled(values, se):
 
 
 class BoundTrend(NamedTuple):
-    r"""An upper bound ``y <= C x^{-1}`` examined as a bound: ``y x`` over the range.
+    r"""An upper bound :math:`y \le A x^{-1}` examined as a bound, by :math:`y x`.
+
+    Over the range of :math:`x`.
 
     Parameters
     ----------
     lo, hi : float
-        The range of ``x``.
+        The range of :math:`x`.
     sup : float
-        The largest ``y x``: the constant the data need.
+        The largest :math:`y x`: the constant the data need.
     slope, slope_se : float
-        Trend of ``log(y x)`` against ``log x`` (least squares over the points, each
-        point one independent measurement) and its standard error from the scatter of
-        the points about the line, so it includes their spread at each ``x``.
+        Trend of :math:`\log(y x)` against :math:`\log x` (least squares over the
+        points, each point one independent measurement) and its standard error from the
+        scatter of the points about the line, so it includes their spread at each ``x``.
     """
 
     lo: float
@@ -279,10 +286,10 @@ class BoundTrend(NamedTuple):
     slope_se: float
 
     def log_power(self):
-        r"""The power of ``log x`` whose local slope at the range's middle is the trend.
+        r"""The power of :math:`\log x` whose local slope mid-range is the trend.
 
-        ``slope * log(sqrt(lo hi))``: the local slope of :math:`\log ^p x` is ``p / log
-        x``.
+        :math:`\mathrm{slope} \cdot \log \sqrt{\mathrm{lo}\, \mathrm{hi}}`: the local
+        slope of :math:`\log^p x` is :math:`p / \log x`.
 
         Returns
         -------
@@ -305,10 +312,11 @@ def _sizes(values):
 
 @validation.constrained(_sizes, x=validation.Positive(), y=validation.Positive())
 def bound_trend(x, y):
-    """Sup and trend of ``y x``, for a bound :math:`y = O(x^{-1})` over a finite range.
+    r"""Sup and trend of :math:`y x`, for a bound :math:`y = O(x^{-1})`, finite range.
 
-    A bound fails only if ``y x`` grows without limit: over a finite range the data
-    give the constant it needs (``sup``) and the trend of ``log(y x)`` in ``log x``.
+    A bound fails only if :math:`y x` grows without limit: over a finite range the data
+    give the constant it needs (``sup``) and the trend of :math:`\log(y x)` in
+    :math:`\log x`.
 
     Parameters
     ----------
@@ -347,14 +355,15 @@ def bound_trend(x, y):
 
 
 class Expansion(NamedTuple):
-    r"""Fit ``y ≈ c0 + c1/b + c2/b² + ...``: coefficients and standard errors.
+    r"""Fit :math:`y \approx e_0 + e_1/b + e_2/b^2 + \ldots`, and its standard errors.
 
     Calling the fit evaluates the expansion at ``b``.
 
     Parameters
     ----------
     coef : ndarray, shape (k,)
-        Coefficients ``c0, c1, ...``, then those of the :math:`\log (b)/b^j` terms.
+        Coefficients :math:`e_0, e_1, \ldots`, then those of the :math:`\log (b)/b^j`
+        terms.
     se : ndarray, shape (k,)
         Their standard errors.
     """
@@ -498,7 +507,7 @@ def _limit_points(values):
     **_EXPANSION,
 )
 def extrapolate(b, y, degree=2, log=False, log_from=2, truncation="next"):
-    r"""Extrapolate ``y(b)`` to ``b → ∞`` by a polynomial in ``1/b``.
+    r"""Extrapolate :math:`y(b)` to :math:`b \to \infty` by a polynomial in :math:`1/b`.
 
     The tolerance of each coefficient is three standard errors of the degree-``degree``
     fit plus its change under a change of truncation (the truncation uncertainty of the

@@ -443,13 +443,14 @@ def localization_rate(
 
 @validation.constrained(excess=NON_NEGATIVE_SCALAR, decades=validation.PositiveScalar())
 def excess_tilt(excess, decades):
-    """How far an excess at a fitting window's top tilts a fitted power law's slope.
+    r"""How far an excess at a fitting window's top tilts a fitted power law's slope.
 
     A head whose error exceeds a reference's by a relative amount that grows across the
     window (for a head of scale ``b``, of order ``N / b``: the kernel's width against
-    the spacing of the examples) and reaches ``excess`` at its top changes ``log error``
-    by ``log(1 + excess)`` over ``decades`` decades of ``N``: the exponent fitted over
-    the window moves by about ``log(1 + excess) / (decades log 10)``.
+    the spacing of the examples) and reaches :math:`x` = ``excess`` at its top changes
+    the log of the error by :math:`\log(1 + x)` over :math:`D` = ``decades`` decades of
+    :math:`N`: the exponent fitted over the window moves by about
+    :math:`\log(1 + x) / (D \log 10)`.
 
     Parameters
     ----------

@@ -44,7 +44,10 @@ class Comparison(NamedTuple):
     h=validation.PositiveScalar(),
 )
 def central_differences(f, a, b, h, *args):
-    """Central differences ``(df/da, df/db)`` of ``f(a, b, *args)`` with step ``h``.
+    r"""Central differences of ``f`` in ``a`` and ``b``, with step ``h``.
+
+    They estimate :math:`\partial f/\partial a` and :math:`\partial f/\partial b`, of
+    ``f(a, b, *args)``.
 
     Parameters
     ----------
@@ -110,11 +113,13 @@ def _pairs(values):
     h=validation.PositiveScalar(),
 )
 def compare(gradient, differences, a, b, h):
-    """Compare gradient entries with central differences of step ``h``.
+    r"""Compare gradient entries with central differences of step ``h``.
 
     A difference of values near 1 carries rounding of about
-    ``phi = eps (1 + |a| + |b|) / h``. Entries with ``|gradient| >= 1e6 phi`` are
-    compared relatively; entries with ``|gradient| < phi`` are measured in units of phi.
+    :math:`\phi = \varepsilon (1 + |a| + |b|) / h`, :math:`\varepsilon` the machine
+    epsilon. Entries with :math:`|g| \ge 10^6 \phi`, :math:`g` the gradient entry, are
+    compared relatively; entries with :math:`|g| < \phi` are measured in units of
+    :math:`\phi`.
 
     Parameters
     ----------

@@ -1,12 +1,12 @@
-"""The one-head softmax model on a finite context.
+r"""The one-head softmax model on a finite context.
 
-Scores ``z_i = a*y_i - b*x_i``, weights ``w = softmax(z)`` and estimate
-``s_hat = sum_i w_i x_i``. Functions are batched over leading axes: ``x`` and ``y``
-have shape ``(..., N)`` and ``a``, ``b`` broadcast against ``(...)``.
+Scores :math:`z_i = a y_i - b x_i`, weights :math:`w = \operatorname{softmax}(z)` and
+estimate :math:`\hat s = \sum_i w_i x_i`. Functions are batched over leading axes:
+``x`` and ``y`` have shape ``(..., N)`` and ``a``, ``b`` broadcast against ``(...)``.
 
-The weights of each class (negatives, positives) are exponentials in ``x`` taken
-relative to the class's heaviest example, so nothing overflows for ``|a|, |b|`` up
-to 1e6 and beyond; the estimate and gradient then follow from the two class
+The weights of each class (negatives, positives) are exponentials in :math:`x` taken
+relative to the class's heaviest example, so nothing overflows for :math:`|a|, |b|` up
+to :math:`10^6` and beyond; the estimate and gradient then follow from the two class
 summaries (:func:`stumplib.moments.combine`). An empty batch (``x`` of shape
 ``(0, N)``) gives empty results.
 """
@@ -136,7 +136,9 @@ class Contexts:
 
     @validation.constrained(_prepared_batch, **_POINTS)
     def summaries(self, a, b):
-        """Estimate, ``d/da`` and ``d/db`` for every context, of the batch shape.
+        r"""Estimate and its derivatives in :math:`a` and :math:`b`, per context.
+
+        Each of the batch shape.
 
         Examples
         --------
@@ -150,7 +152,7 @@ class Contexts:
 
     @validation.constrained(_prepared_batch, **_POINTS)
     def log_positive_share(self, a, b):
-        """Log attention mass on positives, ``log sum_i w_i y_i``, of the batch shape.
+        r"""Log attention mass on positives, :math:`\log \sum_i w_i y_i`, per context.
 
         From the class log masses, so it is exact in ratios when the mass underflows;
         ``-inf`` for a context with no positive example.
@@ -305,7 +307,7 @@ def weights(a, b, x, y):
 
 @validation.constrained(_prepared_or_context, **_PREPARED)
 def estimate_and_gradient(a, b, x, y=None):
-    """The estimate and its gradient ``(s_hat, d/da, d/db)`` in one pass.
+    r"""The estimate :math:`\hat s` and its gradient in :math:`(a, b)` in one pass.
 
     ``x`` may be a prepared :class:`Contexts` (then ``y`` is omitted).
 
@@ -341,7 +343,7 @@ def estimate_and_gradient(a, b, x, y=None):
 
 @validation.constrained(_prepared_or_context, **_PREPARED)
 def estimate(a, b, x, y=None):
-    """The head's threshold estimate ``sum_i w_i x_i``.
+    r"""The head's threshold estimate :math:`\hat s = \sum_i w_i x_i`.
 
     Parameters
     ----------
@@ -373,7 +375,10 @@ def estimate(a, b, x, y=None):
 
 @validation.constrained(_prepared_or_context, **_PREPARED)
 def gradient(a, b, x, y=None):
-    """Gradient of the estimate: ``(Cov_w(x, y), -Var_w(x))``, each of shape ``(...)``.
+    r"""Gradient of the estimate in :math:`(a, b)`, each entry of shape ``(...)``.
+
+    The entries are :math:`\partial \hat s/\partial a = \operatorname{Cov}_w(x, y)`
+    and :math:`\partial \hat s/\partial b = -\operatorname{Var}_w(x)`.
 
     Parameters
     ----------
@@ -407,7 +412,7 @@ def gradient(a, b, x, y=None):
 
 @validation.constrained(validation.one_context, **_CONTEXT)
 def hard_limit(x, y):
-    """Limit of the estimate as ``b -> inf`` with ``a - b -> inf``.
+    r"""Limit of the estimate as :math:`b \to \infty` with :math:`a - b \to \infty`.
 
     The smallest positive example; with no positive, the smallest example (the
     head collapses toward the bottom of the context).
@@ -447,7 +452,9 @@ def _path_and_context(values):
 
 @validation.constrained(_path_and_context, **_POINTS, **_CONTEXT)
 def distance_to_limit(a, b, x, y):
-    """``|s_hat - hard_limit|`` along a path of parameters, for one context.
+    r""":math:`|\hat s - x_1|` along a path of parameters, :math:`x_1` the hard limit.
+
+    For one context; :math:`x_1` is :func:`hard_limit`.
 
     Parameters
     ----------
@@ -480,13 +487,18 @@ def distance_to_limit(a, b, x, y):
 
 @validation.constrained(validation.one_context, **_POINTS, **_CONTEXT)
 def hard_limit_expansion(a, b, x, y):
-    """Leading term of ``s_hat - hard_limit`` and a bound on the rest, for one context.
+    r"""Leading term of :math:`\hat s - x_1` and a bound on the rest, for one context.
 
-    Let ``x1 < x2`` be the two smallest positives (all examples when there is no
-    positive), ``gap = x2 - x1`` and ``t_i = exp(z_i - z_1)`` the weights relative to
-    ``x1``. Exactly, ``s_hat - x1 = w_1 (r + rho)`` with ``r = gap * exp(-b gap)``
-    and ``rho = sum_{i != 1, 2} (x_i - x1) t_i``, hence
-    ``|(s_hat - x1) / r - 1| <= |rho| / r + sum_{i != 1} t_i =: B``.
+    Let :math:`x_1 < x_2` be the two smallest positives (all examples when there is no
+    positive; :math:`x_1` is :func:`hard_limit`), :math:`g = x_2 - x_1` the gap and
+    :math:`t_i = e^{z_i - z_1}` the weights relative to :math:`x_1`. Exactly,
+    :math:`\hat s - x_1 = w_1 (r + \delta)` with :math:`r = g e^{-b g}` and
+    :math:`\delta = \sum_{i \ne 1, 2} (x_i - x_1) t_i`, hence
+
+    .. math::
+
+        \left|\frac{\hat s - x_1}{r} - 1\right|
+        \le \frac{|\delta|}{r} + \sum_{i \ne 1} t_i =: B.
 
     Parameters
     ----------
@@ -498,17 +510,17 @@ def hard_limit_expansion(a, b, x, y):
     Returns
     -------
     leading, bound : ndarray, shape (k,)
-        ``r`` and ``B`` at each parameter value (``B = inf`` where it is beyond the
-        floats: no bound there).
+        :math:`r` and :math:`B` at each parameter value (:math:`B` is ``inf`` where it
+        is beyond the floats: no bound there).
     gap : float
-        The gap ``x2 - x1``.
+        The gap :math:`g = x_2 - x_1`.
 
     Raises
     ------
     ValueError
         If fewer than two examples are in the role of positives, the two smallest
-        are tied (``gap == 0``: the leading term vanishes), or ``r`` is beyond the
-        floats (``b gap`` below about -709).
+        are tied (:math:`g = 0`: the leading term vanishes), or :math:`r` is beyond the
+        floats (:math:`b g` below about :math:`-709`).
 
     Examples
     --------
@@ -571,8 +583,8 @@ def _limit_path(a, b, x, y):
 def limit_ratio(a, b, x, y):
     r""":math:`(\hat s-x_1)/(g\,e^{-bg})` on a path, :math:`g` the gap, in exact ratios.
 
-    With ``x1 < x2`` the two smallest examples in the role of positives (all examples
-    when there is no positive, as in :func:`hard_limit_expansion`),
+    With :math:`x_1 < x_2` the two smallest examples in the role of positives (all
+    examples when there is no positive, as in :func:`hard_limit_expansion`),
     :math:`\hat s-x_1=\sum_i w_i(x_i-x_1)`. Dividing by the leading term
     :math:`r=g\,e^{-bg}`, with :math:`g` the gap,
 
@@ -581,12 +593,13 @@ def limit_ratio(a, b, x, y):
         \frac{\hat s-x_1}{r}=\frac{\sum_{i\ne1}e^{z_i-z_2}(x_i-x_1)/g}
         {\sum_i e^{z_i-z_1}},
 
-    with scores ``z = a*y - b*x``. Both sums are taken in log space from the score
-    differences (``a*(y_i - y_k) - b*(x_i - x_k)``), so the ratio is accurate to a few
-    ulps at every scale, where ``s_hat - x1`` itself underflows or is lost to the
-    rounding of ``s_hat`` (:func:`distance_to_limit` resolves it only while ``r`` is
-    well above ``eps * (a + b)``). :func:`hard_limit_expansion` bounds ``|ratio - 1|``
-    by ``B``.
+    with scores :math:`z = a y - b x`. Both sums are taken in log space from the score
+    differences (:math:`a (y_i - y_k) - b (x_i - x_k)`), so the ratio is accurate to a
+    few ulps at every scale, where :math:`\hat s - x_1` itself underflows or is lost to
+    the rounding of :math:`\hat s` (:func:`distance_to_limit` resolves it only while
+    :math:`r` is well above :math:`\varepsilon (a + b)`, :math:`\varepsilon` the machine
+    epsilon). :func:`hard_limit_expansion` bounds :math:`|\mathrm{ratio} - 1|` by
+    :math:`B`.
 
     Parameters
     ----------
@@ -644,15 +657,20 @@ def _two_growing_scales(values):
     validation.one_context, _two_growing_scales, **_POINTS, **_CONTEXT
 )
 def limit_decay(a, b, x, y):
-    """Decay rate of ``|s_hat - hard_limit|`` between two scales, and its bound.
+    r"""Decay rate of :math:`|\hat s - x_1|` between two scales, and its bound.
 
-    The rate ``-(log d(b2) - log d(b1)) / (b2 - b1)`` of the distance
-    ``d = |s_hat - hard_limit|`` (:func:`distance_to_limit`, from the estimate
-    itself) tends to the gap ``x2 - x1`` of :func:`hard_limit_expansion`. With ``B``
-    its bound, ``d = r (1 + e)``, ``|e| <= B`` and ``r = gap exp(-b gap)``, so
-    ``|rate - gap| <= (|log(1 - B1)| + |log(1 - B2)|) / (b2 - b1)``, to which the
-    bound adds the rounding of ``d`` (``4 eps (1 + |a| + |b|) / d`` relative at each
-    end).
+    The rate :math:`\lambda = -(\log d(b_2) - \log d(b_1)) / (b_2 - b_1)` of the
+    distance :math:`d = |\hat s - x_1|` to the hard limit (:func:`distance_to_limit`,
+    from the estimate itself) tends to the gap :math:`g = x_2 - x_1` of
+    :func:`hard_limit_expansion`. With :math:`B` its bound, :math:`d = r (1 + e)`,
+    :math:`|e| \le B` and :math:`r = g e^{-b g}`, so
+
+    .. math::
+
+        |\lambda - g| \le \frac{|\log(1 - B_1)| + |\log(1 - B_2)|}{b_2 - b_1},
+
+    to which the bound adds the rounding of :math:`d` (:math:`4 \varepsilon (1 + |a| +
+    |b|) / d` relative at each end, :math:`\varepsilon` the machine epsilon).
 
     Parameters
     ----------
@@ -664,8 +682,8 @@ def limit_decay(a, b, x, y):
     Returns
     -------
     rate, bound : float
-        The measured rate and the bound on ``|rate - gap|`` (``inf`` unless
-        ``B < 1`` and the distance is resolved at both ends).
+        The measured rate :math:`\lambda` and the bound on :math:`|\lambda - g|`
+        (``inf`` unless :math:`B < 1` and the distance is resolved at both ends).
 
     Raises
     ------

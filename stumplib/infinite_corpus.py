@@ -1,15 +1,15 @@
-"""Infinite-context corpora: the corpus rule's frozen scale with task sampling alone.
+r"""Infinite-context corpora: the corpus rule's frozen scale with task sampling alone.
 
-A corpus of ``m`` tasks whose contexts are infinitely long has, for each task ``j``,
-the population per-task gradient ``G^inf(s_j)`` of
+A corpus of :math:`m` tasks whose contexts are infinitely long has, for each task
+:math:`j`, the population per-task gradient :math:`G^{\infty}(s_j)` of
 :func:`stumplib.certification.population_task_gradients` (no finite-context bias, no
 context noise). Its loss is the mean of the tasks' infinite-context squared errors, and
 the corpus rule's statistic (:func:`stumplib.corpus.noise_ratio`) reads the spread of
 those gradients over tasks. :func:`freeze_infinite` follows the gradient flow of that
 loss (the small-step limit of the certified constant-step descent) until the statistic
 reaches its level, recording along the way the corpus's relative gradient error
-``rho = |G - g| / |g|`` (task sampling alone): a clean test of the frozen scale's law
-``b_T ≈ (ℓ / C(b))² m`` at sizes where finite contexts cost too much.
+:math:`\rho = |G - g| / |g|` (task sampling alone): a clean test of the frozen scale's
+law :math:`b_T \approx (\ell / K(b))^2 m` at sizes where finite contexts cost too much.
 """
 
 from typing import NamedTuple
@@ -28,14 +28,15 @@ from . import (
 from .corpus import noise_ratio
 
 #: The flow starts on the valley at this fraction of the long-context frozen scale
-#: ``(ℓ / C)² m`` (the slow layer's constant ``C``), at least :data:`MIN_START`.
+#: :math:`(\ell / K)^2 m` (the slow layer's constant :math:`K`), at least
+#: :data:`MIN_START`.
 START_FRACTION = 1 / 3
 #: The smallest start scale.
 MIN_START = 2.5
 
 
 class InfiniteFreeze(NamedTuple):
-    """An infinite-context corpus frozen by the corpus rule.
+    r"""An infinite-context corpus frozen by the corpus rule.
 
     Parameters
     ----------
@@ -48,10 +49,10 @@ class InfiniteFreeze(NamedTuple):
     rho : float
         The corpus's relative gradient error at the freeze.
     rho_max : float
-        Largest ``rho`` over the solver's steps from the start to the freeze.
+        Largest :math:`\rho` over the solver's steps from the start to the freeze.
     b_cert : float
-        Scale of the first step with ``rho > 1/2`` (the end of the certified interval),
-        or ``b`` if none.
+        Scale of the first step with :math:`\rho > 1/2` (the end of the certified
+        interval), or ``b`` if none.
 
     Examples
     --------
@@ -123,14 +124,14 @@ FRACTION = validation.Constraint(
     prior=calibration.BELOW_ONE,
 )
 def freeze_infinite(m, prior, rng, level=0.5, rtol=1e-8):
-    """Draw ``m`` thresholds and follow the corpus's gradient flow to the rule's level.
+    r"""Draw :math:`m` thresholds, follow the corpus's flow to the rule's level.
 
-    The flow starts on the population valley at ``b_0 =`` :data:`START_FRACTION`
-    ``(level / C)² m`` (at least :data:`MIN_START`; ``C`` of
-    :func:`stumplib.calibration.slow_layer`) and stops where
-    :func:`stumplib.corpus.noise_ratio` of the tasks' gradients first reaches
-    ``level`` (an event of ``scipy.integrate.solve_ivp``, LSODA, integrated in
-    ``log(1 + t)``). ``rho`` is evaluated at every step of the solver.
+    The flow starts on the population valley at :math:`b_0` = :data:`START_FRACTION`
+    :math:`\times (\ell / K)^2 m`, :math:`\ell` the ``level`` (at least
+    :data:`MIN_START`; :math:`K` of :func:`stumplib.calibration.slow_layer`) and stops
+    where :func:`stumplib.corpus.noise_ratio` of the tasks' gradients first reaches
+    :math:`\ell` (an event of ``scipy.integrate.solve_ivp``, LSODA, integrated in
+    :math:`\log(1 + t)`). :math:`\rho` is evaluated at every step of the solver.
 
     Parameters
     ----------
@@ -201,7 +202,7 @@ def freeze_infinite(m, prior, rng, level=0.5, rtol=1e-8):
 
 
 def _rho(a, b, s, prior):
-    """``|G - g| / |g|`` of the infinite-context corpus ``s`` at ``(a, b)``."""
+    """The relative gradient error of the infinite-context corpus ``s`` at a point."""
     g = np.array(population.gradient(a, b, prior))
     return float(
         np.linalg.norm(task_gradients(a, b, s).mean(axis=0) - g) / np.linalg.norm(g)
@@ -209,14 +210,16 @@ def _rho(a, b, s, prior):
 
 
 class Prediction(NamedTuple):
-    """The frozen scale predicted from the slow curve's layer at finite ``b``.
+    r"""The frozen scale predicted from the slow curve's layer at finite ``b``.
 
     Parameters
     ----------
     b : float
-        ``b_T``, the solution of ``b = (level / C(b))² m``.
+        :math:`b_T`, the solution of :math:`b = (\ell / K(b))^2 m`, :math:`\ell` the
+        level.
     constant : float
-        ``C(b_T) = σ_∞(a(b_T), b_T) / √b_T`` on the population flow's path.
+        :math:`K(b_T) = \sigma_\infty(a(b_T), b_T) / \sqrt{b_T}` on the population
+        flow's path.
     """
 
     b: float
@@ -227,14 +230,17 @@ class Prediction(NamedTuple):
     m=validation.Integer(minimum=2), level=FRACTION, prior=calibration.BELOW_ONE
 )
 def predicted_freeze(m, prior, level=0.5):
-    """``b_T = (level / C(b_T))² m`` with the finite-``b`` constant of the flow's path.
+    r"""The freeze :math:`b_T = (\ell / K(b_T))^2 m`, :math:`K` at finite :math:`b`.
 
-    ``C(b) = σ_∞(a(b), b) / √b`` (:func:`stumplib.certification.sampling_coefficient`)
-    at the point ``(a(b), b)`` of the population gradient flow from the start of
-    :func:`freeze_infinite` (which relaxes onto the slow curve below the valley); the
+    With the finite-:math:`b` constant of the flow's path.
+
+    :math:`K(b) = \sigma_\infty(a(b), b) / \sqrt{b}`
+    (:func:`stumplib.certification.sampling_coefficient`) at the point :math:`(a(b), b)`
+    of the population gradient flow from the start of :func:`freeze_infinite` (which
+    relaxes onto the slow curve below the valley); :math:`\ell` is the ``level``; the
     fixed point is found by iteration. Mean-field: the rule's statistic replaced by its
-    population value ``σ_∞ / √m``. As ``m → ∞``, ``C(b)`` tends to
-    :func:`stumplib.calibration.slow_layer`'s constant.
+    population value :math:`\sigma_\infty / \sqrt{m}`. As :math:`m \to \infty`,
+    :math:`K(b)` tends to :func:`stumplib.calibration.slow_layer`'s constant :math:`K`.
 
     Parameters
     ----------
@@ -252,8 +258,8 @@ def predicted_freeze(m, prior, level=0.5):
     Raises
     ------
     ValueError, TypeError
-        If an argument is invalid, or ``m`` is so small that the long-context freeze
-        ``(level / C)² m`` lies below the start.
+        If an argument is invalid, or :math:`m` is so small that the long-context
+        freeze :math:`(\ell / K)^2 m` lies below the start.
 
     Examples
     --------
@@ -299,16 +305,16 @@ def predicted_freeze(m, prior, level=0.5):
 
 
 class ShareRange(NamedTuple):
-    """Predicted share of corpora with ``rho <= 1/2`` at the freeze, two models.
+    r"""Predicted share of corpora with :math:`\rho \le 1/2` at the freeze, two models.
 
     Parameters
     ----------
     one_direction : float
-        The sampling error along one direction: ``rho = level |Z|``, ``Z`` standard
-        normal, ``P(|Z| <= 1 / (2 level))``.
+        The sampling error along one direction: :math:`\rho = \ell |W|`, :math:`W`
+        standard normal, :math:`P(|W| \le 1 / (2 \ell))`, :math:`\ell` the level.
     isotropic : float
-        The sampling error isotropic in the plane: ``rho² = level² E``, ``E``
-        standard exponential, ``1 - exp(-1 / (4 level²))``.
+        The sampling error isotropic in the plane: :math:`\rho^2 = \ell^2 E`,
+        :math:`E` standard exponential, :math:`1 - e^{-1 / (4 \ell^2)}`.
 
     Examples
     --------
@@ -323,15 +329,16 @@ class ShareRange(NamedTuple):
 
 @validation.constrained(level=validation.PositiveScalar())
 def predicted_share(level):
-    """The share of corpora frozen with ``rho <= 1/2``, task sampling alone.
+    r"""The share of corpora frozen with :math:`\rho \le 1/2`, task sampling alone.
 
-    At the freeze the rule's statistic is ``level`` and, at leading order, it is the
-    RMS of the sampling part of ``rho`` (``E N² = E |G - g|² / |g|²`` up to the ratio
-    of ``|G|`` to ``|g|``: the sample covariance is unbiased). With ``rho`` the norm
-    of a normal vector of mean square ``level²``, the share with ``rho <= 1/2`` lies
-    between the one-direction and the isotropic cases (:class:`ShareRange`). The
-    bias ``β_n`` of finite contexts and the maximum along the run (not only at the
-    freeze) can only lower it.
+    At the freeze the rule's statistic :math:`\mathcal N` is the ``level``
+    :math:`\ell` and, at leading order, it is the RMS of the sampling part of
+    :math:`\rho` (:math:`\mathbb E \mathcal N^2 = \mathbb E |G - g|^2 / |g|^2` up to
+    the ratio of :math:`|G|` to :math:`|g|`: the sample covariance is unbiased). With
+    :math:`\rho` the norm of a normal vector of mean square :math:`\ell^2`, the share
+    with :math:`\rho \le 1/2` lies between the one-direction and the isotropic cases
+    (:class:`ShareRange`). The bias :math:`\beta_n` of finite contexts and the maximum
+    along the run (not only at the freeze) can only lower it.
 
     Parameters
     ----------

@@ -1,16 +1,16 @@
-"""A ladder of certified runs as evidence for an upper bound ``error = O(1/(m ∧ n))``.
+r"""A ladder of certified runs as evidence for an upper bound on the error.
 
-The runs of one freezing level at several sizes ``k = m ∧ n``. Per size (a *rung*):
-the share of runs inside the certificate with its Clopper–Pearson interval, and
-``error · k``. Over the ladder: a one-sided binomial test of the share inside against a
-declared floor; the trend of ``log(error · k)`` in ``log k`` fitted to the per-size
-means, with its standard error from the scatter *between* sizes (the runs of one size
-are one cluster: their spread about their own mean does not shrink the error of a
-trend); and the sample maximum of ``error · k``, the constant the data need, with the
-quantile of one run's ``error · k`` it estimates.
+The bound is error :math:`= O(1/(m \wedge n))`. The runs of one freezing level at
+several sizes :math:`m \wedge n`. Per size (a *rung*): the share of runs inside the
+certificate with its Clopper–Pearson interval, and the error times :math:`m \wedge n`.
+Over the ladder: a one-sided binomial test of the share inside against a declared
+floor; the trend of :math:`\log(\mathrm{error} \cdot (m \wedge n))` in
+:math:`\log (m \wedge n)` fitted to the per-size quantile of one run's error times
+:math:`m \wedge n` it estimates.
 
-A bound allows a trend of at most one logarithm (``Õ``): ``log k`` has local slope
-``1 / log k`` in ``log k``, taken at the ladder's geometric middle.
+A bound allows a trend of at most one logarithm (:math:`\tilde O`): :math:`\log x` has
+local slope :math:`1 / \log x` in :math:`\log x`, taken at the ladder's geometric
+middle.
 """
 
 from typing import NamedTuple
@@ -25,20 +25,21 @@ TREND_Z = float(stats.norm.isf(0.01))
 
 
 class Rung(NamedTuple):
-    """The runs of one size.
+    r"""The runs of one size.
 
     Parameters
     ----------
     k : float
-        The size ``m ∧ n``.
+        The size :math:`m \wedge n`.
     runs, inside : int
         Runs at this size, and those inside the certificate.
     share_lo, share_hi : float
         Clopper–Pearson 95% interval of the share inside.
     error_k, error_k_se : float
-        Mean of ``error · k`` and its standard error (``nan`` for one run).
+        Mean error times :math:`m \wedge n` and its standard error (``nan`` for
+        one run).
     error_k_max : float
-        Largest ``error · k``.
+        Largest error times :math:`m \wedge n`.
     """
 
     k: float
@@ -64,7 +65,7 @@ class Rung(NamedTuple):
 
 
 class Ladder(NamedTuple):
-    """The ladder's summaries (see the module's description).
+    r"""The ladder's summaries (see the module's description).
 
     Parameters
     ----------
@@ -76,12 +77,14 @@ class Ladder(NamedTuple):
         ``P(X <= inside)`` for ``X ~ Binomial(runs, floor)``: small if the share is
         below the floor.
     slope, slope_se : float
-        Trend of the per-size mean of ``log(error · k)`` in ``log k`` and its standard
-        error from the scatter of the sizes about the line (``nan`` with two sizes).
+        Trend of the per-size mean of :math:`\log(\mathrm{error} \cdot (m \wedge n))`
+        in :math:`\log (m \wedge n)` and its standard error from the scatter of the
+        sizes about the line (``nan`` with two sizes).
     allowance : float
-        One logarithm's slope, ``1 / log k_mid`` (``k_mid`` the geometric middle).
+        One logarithm's slope, :math:`1 / \log x_{\mathrm{mid}}`
+        (:math:`x_{\mathrm{mid}}` the geometric middle of the sizes).
     sup : float
-        The largest ``error · k`` over the runs.
+        The largest error times :math:`m \wedge n` over the runs.
     """
 
     rungs: tuple
@@ -116,7 +119,7 @@ class Ladder(NamedTuple):
 
     @property
     def sup_quantile(self):
-        """The quantile of one run's ``error · k`` that the sample maximum estimates.
+        r"""The quantile of a run's error times :math:`m \wedge n` the max estimates.
 
         ``runs / (runs + 1)``.
 
@@ -142,10 +145,11 @@ class Ladder(NamedTuple):
 
     @property
     def trend_floor(self):
-        """One-sided 99% lower bound of the trend, ``slope - TREND_Z · slope_se``.
+        r"""One-sided 99% lower bound of the trend, ``slope - TREND_Z · slope_se``.
 
-        Above :attr:`allowance`, the data show ``error · k`` growing faster than one
-        logarithm: the bound ``Õ(1/k)`` fails.
+        Above :attr:`allowance`, the data show the error times :math:`m \wedge n`
+        growing faster than one logarithm: the bound :math:`\tilde O(1/(m \wedge n))`
+        fails.
 
         Examples
         --------
@@ -178,12 +182,12 @@ def _ladder_inputs(values):
     floor=validation.Exceeding(0.0),
 )
 def ladder(k, error, inside, floor=0.95):
-    """The summaries of a ladder of runs: per size, and over the ladder.
+    r"""The summaries of a ladder of runs: per size, and over the ladder.
 
     Parameters
     ----------
     k : array_like, shape (runs,)
-        Each run's size ``m ∧ n`` (at least two distinct).
+        Each run's size :math:`m \wedge n` (at least two distinct).
     error : array_like, shape (runs,)
         Each run's threshold error, in ``(0, 1]``.
     inside : array_like of bool or {0, 1}, shape (runs,)

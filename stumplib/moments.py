@@ -1,17 +1,18 @@
-"""Two-class softmax mixtures and the moments of truncated exponential laws.
+r"""Two-class softmax mixtures and the moments of truncated exponential laws.
 
-With scores ``z = a*y - b*x`` the softmax weights split into a negative class
-(``y = 0``) and a positive class (``y = 1``). Each class is summarized by its log
-mass, its mean (as an offset from a common origin) and its variance; the head's
-estimate and gradient follow from these six numbers alone:
+With scores :math:`z = a y - b x` the softmax weights split into a negative class
+(:math:`y = 0`) and a positive class (:math:`y = 1`). Each class is summarized by its
+log mass, its mean (as an offset :math:`d` from a common origin) and its variance
+:math:`v`; the head's estimate and gradient follow from these six numbers alone:
 
-- estimate  ``= origin + pi_neg * d_neg + pi_pos * d_pos``
-- ``d/da``  ``= Cov_w(x, y) = pi_neg * pi_pos * (d_pos - d_neg)``
-- ``d/db``  ``= -Var_w(x)``
-  ``= -(pi_neg v_neg + pi_pos v_pos + pi_neg pi_pos (d_pos - d_neg)^2)``
+- estimate :math:`= \mathrm{origin} + \pi_- d_- + \pi_+ d_+`;
+- :math:`\partial/\partial a = \operatorname{Cov}_w(x, y) = \pi_- \pi_+ (d_+ - d_-)`;
+- :math:`\partial/\partial b = -\operatorname{Var}_w(x)
+  = -\bigl(\pi_- v_- + \pi_+ v_+ + \pi_- \pi_+ (d_+ - d_-)^2\bigr)`,
 
-where ``pi_pos = expit(log_mass_pos - log_mass_neg)``. The same combination serves
-the finite-context head, the corpus and the infinite-context (population) head.
+where :math:`\pi_+ = \operatorname{expit}(\log M_+ - \log M_-)`, :math:`M_\pm` the
+classes' masses. The same combination serves the finite-context head, the corpus and
+the infinite-context (population) head.
 """
 
 import numpy as np
@@ -64,7 +65,7 @@ def _broadcastable(values):
 
 @validation.constrained(_broadcastable, neg=SUMMARY, pos=SUMMARY)
 def combine(neg, pos):
-    """Estimate offset and its gradient from the two class summaries.
+    r"""Estimate offset and its gradient from the two class summaries.
 
     Parameters
     ----------
@@ -75,7 +76,8 @@ def combine(neg, pos):
     Returns
     -------
     offset, d_a, d_b : ndarray
-        Estimate minus the common origin, ``Cov_w(x, y)`` and ``-Var_w(x)``.
+        Estimate minus the common origin, :math:`\operatorname{Cov}_w(x, y)` and
+        :math:`-\operatorname{Var}_w(x)`.
 
     Raises
     ------
@@ -112,11 +114,11 @@ def _log_phi(t):
 
 @validation.constrained(t=validation.Finite())
 def mean_fraction(t):
-    """Mean of the law with density ``∝ exp(-t u)`` on ``[0, 1]``.
+    r"""Mean of the law with density :math:`\propto e^{-t u}` on :math:`[0, 1]`.
 
-    ``1/t - 1/(e^t - 1)``.
+    :math:`1/t - 1/(e^t - 1)`.
 
-    By a Taylor series where the closed form cancels (``|t| < 1e-2``).
+    By a Taylor series where the closed form cancels (:math:`|t| < 10^{-2}`).
 
     Parameters
     ----------
@@ -126,7 +128,7 @@ def mean_fraction(t):
     Returns
     -------
     float or ndarray
-        The mean, in ``(0, 1)`` (``1/2`` at ``t = 0``).
+        The mean, in :math:`(0, 1)` (:math:`1/2` at :math:`t = 0`).
 
     Examples
     --------
@@ -174,7 +176,9 @@ def _rate_length_shift(values):
     shift=validation.Finite(),
 )
 def truncated_exponential(rate, length, shift=0.0):
-    """Class summary of the weight ``exp(shift - rate u)`` on ``u`` in ``[0, length]``.
+    r"""Class summary of the weight :math:`e^{s - r u}` on :math:`u \in [0, L]`.
+
+    With :math:`r` the ``rate``, :math:`L` the ``length`` and :math:`s` the ``shift``.
 
     Parameters
     ----------
@@ -200,11 +204,12 @@ def truncated_exponential(rate, length, shift=0.0):
 
     Notes
     -----
-    Where ``|t| = |rate length| > 1`` the summary is taken in units of ``1/rate``
-    (log mass ``max(-t, 0) + log(1 - e^(-|t|)) - log|rate|``, mean
-    ``1/rate - length/(e^t - 1)``, variance ``rate⁻² (1 - t² e^|t| / (e^|t| - 1)²)``),
-    so that ``t`` may overflow where ``rate > 0``. Where ``rate < 0`` the log mass is
-    about ``-t``: ``-rate length`` must be a float.
+    Write :math:`t = r L`. Where
+    :math:`|t| > 1` the summary is taken in units of :math:`1/r` (log mass
+    :math:`\max(-t, 0) + \log(1 - e^{-|t|}) - \log|r|`, mean :math:`1/r - L/(e^t - 1)`,
+    variance :math:`r^{-2} \bigl(1 - t^2 e^{|t|} / (e^{|t|} - 1)^2\bigr)`), so that
+    :math:`t` may overflow where :math:`r > 0`. Where :math:`r < 0` the log mass is
+    about :math:`-t`: :math:`-r L` must be a float.
     """
     with np.errstate(over="ignore"):
         t = rate * length

@@ -1,28 +1,32 @@
-"""Far past the freeze at the certified constant step, and the corpus's own valley.
+r"""Far past the freeze at the certified constant step, and the corpus's own valley.
 
 A small corpus is trained from the size-tied start with the abstract's constant step at
 its certified size (:data:`stumplib.corpus_rule.CERTIFIED_FRACTION` of the descent
 lemma's step at the start), through the corpus rule's freeze and on
-(:func:`run_far`). Since ``b^4`` grows linearly in the steps, ``10^5`` steps carry
-``b`` to a few tens only; beyond, the run follows the corpus's own valley, the
-minimizer ``a_m(b)`` of the corpus loss at fixed ``b`` (:func:`corpus_valley`; the
-``a`` direction is the fast one), which :func:`valley_errors` follows to any scale.
+(:func:`run_far`). Since :math:`b^4` grows linearly in the steps, :math:`10^5` steps
+carry :math:`b` to a few tens only; beyond, the run follows the corpus's own valley, the
+minimizer :math:`a_m(b)` of the corpus loss at fixed :math:`b` (:func:`corpus_valley`;
+the :math:`a` direction is the fast one), which :func:`valley_errors` follows to any
+scale.
 
-Far past the freeze the valley's slope ``a_m(b) / b`` settles at a corpus-dependent
-point ``c``, not at the prior's top ``hi`` as the population valley does, so the offset
-``a - a*(b)`` drifts like ``b (c - hi)``. In the hard-attention limit task ``j`` keeps
-its nearest positive ``x+_j`` only while the positives' weight ``e^{a - b x+_j}``
-beats the smallest negative's ``e^{-b x-_j}`` (``x-_j`` the task's smallest example),
-that is while ``a > b (x+_j - x-_j)``; a task that loses it collapses, at a cost of
-order ``s_j^2`` that no gain elsewhere repays. Hence (:func:`collapse_points`)
-``c = max_j (x+_j - x-_j)``. A fresh threshold on an infinitely long context (smallest
-example 0) collapses when ``a < b s``, i.e. for ``s > c``: the share of the prior
-lost far past the freeze is ``(hi - c)_+ / (hi - lo)``.
+Far past the freeze the valley's slope :math:`a_m(b) / b` settles at a corpus-dependent
+point :math:`c`, not at the prior's top :math:`\mathrm{hi}` as the population valley
+does, so the distance :math:`a - a^*(b)` from the population valley drifts like
+:math:`b (c - \mathrm{hi})`. In the hard-attention limit task :math:`j` keeps its
+nearest positive :math:`x^+_j` only while the positives' weight :math:`e^{a - b x^+_j}`
+beats the smallest negative's :math:`e^{-b x^-_j}` (:math:`x^-_j` the task's smallest
+example), that is while :math:`a > b (x^+_j - x^-_j)`; a task that loses it collapses,
+at a cost of order :math:`s_j^2` that no gain elsewhere repays. Hence
+(:func:`collapse_points`) :math:`c = \max_j (x^+_j - x^-_j)`. A fresh threshold on an
+infinitely long context (smallest example 0) collapses when :math:`a < b s`, i.e. for
+:math:`s > c`: the share of the prior lost far past the freeze is
+:math:`(\mathrm{hi} - c)_+ / (\mathrm{hi} - \mathrm{lo})`.
 
 The root mean square over the prior (:func:`rms_error`, :func:`valley_rms`) weighs that
-lost stretch, where the error is of order ``s``, by its square. :func:`plain_descent`
-continues runs by plain constant-step descent (no rule, no certificate) at any step, to
-see the collapse without the valley and to test the valley where it happens.
+lost stretch, where the error is of order :math:`s`, by its square.
+:func:`plain_descent` continues runs by plain constant-step descent (no rule, no
+certificate) at any step, to see the collapse without the valley and to test the valley
+where it happens.
 """
 
 from typing import NamedTuple
@@ -212,9 +216,10 @@ def _run_size(drawn, prior, at, level):
     guess=validation.Scalar(),
 )
 def corpus_valley(corpus, b, guess):
-    """The minimizer in ``a`` of the corpus loss at scale ``b`` (the corpus valley).
+    r"""The minimizer in ``a`` of the corpus loss at scale ``b`` (the corpus valley).
 
-    The root of ``dL/da`` nearest ``guess``, bracketed by doubling steps from it.
+    The root of :math:`\partial L/\partial a` nearest ``guess``, bracketed by doubling
+    steps from it.
 
     Parameters
     ----------
@@ -233,8 +238,9 @@ def corpus_valley(corpus, b, guess):
     ------
     ValueError
         If ``b`` is not positive or ``guess`` not finite, or if no strict sign change
-        of ``dL/da`` (negative, then positive) is bracketed within ``10^4`` of
-        ``guess`` (far from the valley the loss can be flat in ``a`` to rounding).
+        of :math:`\partial L/\partial a` (negative, then positive) is bracketed within
+        :math:`10^4` of ``guess`` (far from the valley the loss can be flat in ``a`` to
+        rounding).
 
     Examples
     --------
@@ -268,13 +274,17 @@ def corpus_valley(corpus, b, guess):
     index=validation.Integer(minimum=0),
 )
 def collapse_points(m, n, prior, corpora, seed, index):
-    """``c = max_j (x+_j - x-_j)`` of each corpus of :func:`run_far`'s size ``index``.
+    r"""The point :math:`c = \max_j (x^+_j - x^-_j)` of each corpus of one size.
 
-    ``x+_j`` is task ``j``'s smallest positive example and ``x-_j`` its smallest
+    The corpora of :func:`run_far`.
+
+    The size is ``index``. :math:`x^+_j` is task :math:`j`'s smallest positive example
+    and :math:`x^-_j` its smallest
     example (tasks with no positive are skipped); the corpora are redrawn from their
     streams (:func:`stumplib.tasks.sample_contexts` draws what
     :meth:`Corpus.sample <stumplib.corpus.Corpus.sample>` draws). Far past the freeze
-    the corpus valley's slope ``a_m(b) / b`` tends to ``c`` (see the module notes).
+    the corpus valley's slope :math:`a_m(b) / b` tends to :math:`c` (see the module
+    notes).
 
     Parameters
     ----------
@@ -296,7 +306,7 @@ def collapse_points(m, n, prior, corpora, seed, index):
     Raises
     ------
     ValueError
-        If a corpus has no positive example at all (``c`` is then undefined).
+        If a corpus has no positive example at all (:math:`c` is then undefined).
 
     Examples
     --------
@@ -322,16 +332,17 @@ def collapse_points(m, n, prior, corpora, seed, index):
 
 @validation.constrained(c=validation.Finite(), prior=_UNIFORM)
 def lost_share(c, prior):
-    """The prior's share above ``c``: ``min((hi - c)_+, hi - lo) / (hi - lo)``.
+    r"""The prior's share above :math:`c`.
 
-    ``1`` for ``c <= lo``, ``0`` for ``c >= hi``.
+    :math:`\min((\mathrm{hi} - c)_+, \mathrm{hi} - \mathrm{lo}) / (\mathrm{hi} -
+    \mathrm{lo})`: 1 for :math:`c \le \mathrm{lo}`, 0 for :math:`c \ge \mathrm{hi}`.
 
     Parameters
     ----------
     c : array_like
         Collapse points (:func:`collapse_points`).
     prior : tasks.Uniform
-        ``U[lo, hi]``.
+        :math:`U[\mathrm{lo}, \mathrm{hi}]`.
 
     Returns
     -------
@@ -357,18 +368,19 @@ def _broadcast(values):
     _broadcast, a=validation.Finite(), b=validation.Positive(), prior=_UNIFORM
 )
 def averaged_error(a, b, prior):
-    """Prior-averaged fresh-context error, and the share of the prior collapsed.
+    r"""Prior-averaged fresh-context error, and the share of the prior collapsed.
 
-    On infinitely long fresh contexts: the mean of ``|s_hat_inf(s) - s|`` over the
-    prior ``U[lo, hi]`` (midpoint rule, :data:`PRIOR_POINTS` points), and the share
-    of those points where the estimate has collapsed, ``|s_hat_inf(s) - s| > s / 2``.
+    On infinitely long fresh contexts: the mean of :math:`|\hat s^\infty(s) - s|` over
+    the prior :math:`U[\mathrm{lo}, \mathrm{hi}]` (midpoint rule, :data:`PRIOR_POINTS`
+    points), and the share of those points where the estimate has collapsed,
+    :math:`|\hat s^\infty(s) - s| > s / 2`.
 
     Parameters
     ----------
     a, b : array_like
         Head parameters (broadcast together), ``b > 0``.
     prior : tasks.Uniform
-        ``U[lo, hi]``.
+        :math:`U[\mathrm{lo}, \mathrm{hi}]`.
 
     Returns
     -------
@@ -397,7 +409,7 @@ def _prior_residuals(a, b, prior):
 
 
 class ValleyErrors(NamedTuple):
-    """Fresh-context errors along the corpus valley, and at the freeze.
+    r"""Fresh-context errors along the corpus valley, and at the freeze.
 
     Arrays are indexed ``[r, j]`` (corpus, scale) and ``[r, j, t]`` (threshold).
 
@@ -406,16 +418,18 @@ class ValleyErrors(NamedTuple):
     shape : tuple of int
         ``(m, n)``.
     factors : ndarray, shape (J,)
-        The scales as multiples of ``m ∧ n``: ``b = factors[j] (m ∧ n)``.
+        The scales as multiples of :math:`m \wedge n`: :math:`b = f_j (m \wedge n)`,
+        :math:`f_j` = ``factors[j]``.
     a : ndarray, shape (R, J)
-        The valley ``a_m(b)`` (NaN where none was found: a failure).
+        The valley :math:`a_m(b)` (NaN where none was found: a failure).
     error : ndarray, shape (R, J, T)
-        ``|s_hat_inf(s) - s|`` at each threshold.
+        :math:`|\hat s^\infty(s) - s|` at each threshold.
     prior_error : ndarray, shape (R, J)
-        The prior average of ``|s_hat_inf(s) - s|`` (midpoint rule,
+        The prior average of :math:`|\hat s^\infty(s) - s|` (midpoint rule,
         :data:`PRIOR_POINTS` points).
     lost : ndarray, shape (R, J)
-        The prior's share where the estimate has collapsed, ``|s_hat - s| > s / 2``.
+        The prior's share where the estimate has collapsed,
+        :math:`|\hat s^\infty(s) - s| > s / 2`.
     s_max : ndarray, shape (R,)
         Each corpus's largest task threshold.
     """
@@ -472,19 +486,20 @@ def _resolved(values):
     thresholds=validation.UnitInterval(),
 )
 def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESHOLDS):
-    """The corpora of :func:`run_far` (size ``index``) along their valleys.
+    r"""The corpora of :func:`run_far` (size ``index``) along their valleys.
 
-    Corpus ``r`` is drawn from ``stream(seed, index, r)``; at each ``b = f (m ∧ n)``
-    (``f`` in ``factors``, increasing) its valley :func:`corpus_valley` is found from
-    the previous one (the population valley's ``a*`` at the first) and its head is
-    evaluated on infinitely long fresh contexts.
+    Corpus ``r`` is drawn from ``stream(seed, index, r)``; at each
+    :math:`b = f (m \wedge n)` (:math:`f` in ``factors``, increasing) its valley
+    :func:`corpus_valley` is found from the previous one (the population valley's
+    :math:`a^*` at the first) and its head is evaluated on infinitely long fresh
+    contexts.
 
     Parameters
     ----------
     shape : (int, int)
         ``(m, n)``.
     prior : tasks.Uniform
-        Threshold prior, ``U[lo, hi]``.
+        Threshold prior, :math:`U[\mathrm{lo}, \mathrm{hi}]`.
     corpora : int
         Corpora.
     seed : int or tuple of int
@@ -492,9 +507,9 @@ def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESH
     index : int
         The size's index in :func:`run_far`'s ``sizes``.
     factors : sequence of float
-        Increasing positive scales over ``m ∧ n``, the largest scale ``b`` at most
-        :data:`stumplib.pretraining.VALLEY_RESOLVED` (``10^15``: beyond, a float no
-        longer resolves the valley).
+        Increasing positive scales over :math:`m \wedge n`, the largest scale :math:`b`
+        at most :data:`stumplib.pretraining.VALLEY_RESOLVED` (:math:`10^{15}`: beyond, a
+        float no longer resolves the valley).
     thresholds : sequence of float
         Thresholds in ``[0, 1]``.
 
@@ -543,20 +558,20 @@ def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESH
     _broadcast, a=validation.Finite(), b=validation.Finite(), prior=_UNIFORM
 )
 def rms_error(a, b, prior):
-    """Root-mean-square fresh-context error over the prior.
+    r"""Root-mean-square fresh-context error over the prior.
 
     On infinitely long fresh contexts: the square root of the mean of
-    ``(s_hat_inf(s) - s)^2`` over the prior ``U[lo, hi]`` (midpoint rule,
-    :data:`PRIOR_POINTS` points). Unlike the mean of ``|s_hat_inf(s) - s|``
-    (:func:`averaged_error`) it weighs a collapsed stretch of the prior, where the
-    error is of order ``s``, by its square.
+    :math:`(\hat s^\infty(s) - s)^2` over the prior :math:`U[\mathrm{lo}, \mathrm{hi}]`
+    (midpoint rule, :data:`PRIOR_POINTS` points). Unlike the mean of
+    :math:`|\hat s^\infty(s) - s|` (:func:`averaged_error`) it weighs a collapsed
+    stretch of the prior, where the error is of order :math:`s`, by its square.
 
     Parameters
     ----------
     a, b : array_like
         Head parameters (broadcast together), ``b > 0``.
     prior : tasks.Uniform
-        ``U[lo, hi]``.
+        :math:`U[\mathrm{lo}, \mathrm{hi}]`.
 
     Returns
     -------
@@ -612,7 +627,7 @@ def valley_rms(valley, prior):
 
 
 class PlainRuns(NamedTuple):
-    """Plain constant-step gradient descent on corpora of one shape.
+    r"""Plain constant-step gradient descent on corpora of one shape.
 
     Parameters
     ----------
@@ -621,9 +636,9 @@ class PlainRuns(NamedTuple):
     eta : float
         The constant step.
     q_start : ndarray, shape (R,)
-        ``eta`` times the population Hessian's largest eigenvalue at each start
-        (:func:`stumplib.descent_lemma.curvature`); the descent lemma certifies
-        ``q <= 2/9`` only.
+        :math:`q = \eta \lambda_{\max}`, the step times the population Hessian's
+        largest eigenvalue at each start (:func:`stumplib.descent_lemma.curvature`);
+        the descent lemma certifies :math:`q \le 2/9` only.
     steps : ndarray of int, shape (P,)
         Steps of the recorded points (``training.log_steps``; 0 is the start).
     a, b : ndarray, shape (R, P)

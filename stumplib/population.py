@@ -1,29 +1,37 @@
-"""The infinite-context head (``n -> inf``) and the population loss (``m -> inf``).
+r"""The infinite-context head (:math:`n \to \infty`) and the population loss.
 
-With features of density ``p`` on [0, 1], the head's estimate becomes
-``s_hat(s) = ∫ x e^{a y(x) - b x} p(x) dx / ∫ e^{a y(x) - b x} p(x) dx`` with
-``y(x) = 1{x > s}``. For uniform features both classes are truncated exponential
-laws, so ``s_hat`` has a closed form, evaluated here in the log domain and as an
-offset from ``s`` (stable for ``|a|, |b|`` up to 1e6). The population loss
-``L(a, b) = E_{s ~ prior} (s_hat(s) - s)^2`` is integrated by graded Gauss-Legendre
-panels that resolve the layers at the calibrated threshold and near ``s = 1``.
+The population loss is the limit :math:`m \to \infty` of the corpus loss.
 
-Thresholds near 1 are carried as the pair ``(s, q)`` with ``q = 1 - s`` exact, so
-layers thinner than the float spacing near 1 are still resolved.
+With features of density :math:`p` on [0, 1], the head's estimate becomes
+
+.. math::
+
+    \hat s(s) = \frac{\int x\, e^{a y(x) - b x} p(x)\, dx}
+    {\int e^{a y(x) - b x} p(x)\, dx}, \qquad y(x) = \mathbf{1}\{x > s\}.
+
+For uniform features both classes are truncated exponential laws, so :math:`\hat s`
+has a closed form, evaluated here in the log domain and as an offset from :math:`s`
+(stable for :math:`|a|, |b|` up to :math:`10^6`). The population loss
+:math:`L(a, b) = \mathbb{E}_{s \sim \mathrm{prior}} (\hat s(s) - s)^2` is integrated
+by graded Gauss-Legendre panels that resolve the layers at the calibrated threshold
+and near :math:`s = 1`.
+
+Thresholds near 1 are carried as the pair ``(s, q)``, ``q`` holding :math:`1 - s`
+exactly, so layers thinner than the float spacing near 1 are still resolved.
 
 Feature laws with a density (``features=``) are integrated class by class over the
 class interval clipped to the law's support, on panels graded toward both ends (where
 the kernel peaks and where the density may be singular; no node is ever at an end),
 around the law's bulk when it is narrow, and around the weight's own peak when it is
 narrow (a kernel steep against a concentrated density peaks away from both). Where
-the density is a singular power law ``t^e`` (``-1 < e < 0``) at the end 0 or 1 of the
-support, the innermost panel of each class end within reach of that point is mapped
-by ``u = (c + t)^(e + 1)`` (:func:`stumplib.quadrature.power_panel`), which removes
-the singularity. Measured
-against ``scipy.integrate.quad`` (algebraic weights at the singular ends) the estimate
-agrees to 1e-8 relative for uniform laws and Beta laws with exponents down to 0.05,
-singular ones included, and to 1e-10 against the closed form (Kummer's function) of
-the weight's mean (``tests/test_population.py``).
+the density is a singular power law :math:`t^e` (:math:`-1 < e < 0`) at the end 0 or 1
+of the support, the innermost panel of each class end within reach of that point is
+mapped by :math:`u = (c + t)^{e + 1}` (:func:`stumplib.quadrature.power_panel`), which
+removes the singularity. Measured against ``scipy.integrate.quad`` (algebraic weights
+at the singular ends) the estimate agrees to :math:`10^{-8}` relative for uniform laws
+and Beta laws with exponents down to 0.05, singular ones included, and to
+:math:`10^{-10}` against the closed form (Kummer's function) of the weight's mean
+(``tests/test_population.py``).
 """
 
 import functools
@@ -33,9 +41,9 @@ import numpy as np
 from . import moments, quadrature, tasks, validation
 
 #: Panels graded by 4 toward each end of a class interval, down to :math:`4^{-d}` of its
-#: length, :math:`d` = ``EDGE_DEPTH``. This resolves kernels of width ``1/abs(b)`` down
-#: to 1e-18 of the interval and integrable singularities of the feature density at the
-#: ends (never evaluated there).
+#: length, :math:`d` = ``EDGE_DEPTH``. This resolves kernels of width :math:`1/|b|`
+#: down to :math:`10^{-18}` of the interval and integrable singularities of the feature
+#: density at the ends (never evaluated there).
 EDGE_DEPTH = 30
 _TINY = 4.0**-EDGE_DEPTH
 _SMALLEST = np.finfo(float).smallest_subnormal
@@ -346,7 +354,9 @@ _POINT_AND_PRIOR = dict(
     **_LAW_OF_FEATURES,
 )
 def residual(a, b, s, q=None, features=None):
-    """``s_hat(s) - s`` and its gradient ``(d/da, d/db)``, accurate near both edges.
+    r"""The residual :math:`\hat s(s) - s` and its gradient in :math:`(a, b)`.
+
+    Accurate near both edges.
 
     Parameters
     ----------
@@ -355,7 +365,8 @@ def residual(a, b, s, q=None, features=None):
     s : array_like
         Thresholds in [0, 1].
     q : array_like, optional
-        ``1 - s`` computed exactly by the caller (resolves ``s`` within 1e-16 of 1).
+        :math:`1 - s` computed exactly by the caller (resolves :math:`s` within
+        :math:`10^{-16}` of 1).
     features : tasks.Uniform or tasks.Beta, optional
         Feature law; uniform on [0, 1] (closed form) when omitted.
 
@@ -382,7 +393,7 @@ def residual(a, b, s, q=None, features=None):
     **_LAW_OF_FEATURES,
 )
 def estimate(a, b, s, features=None):
-    """The infinite-context estimate ``s_hat(s)``, vectorized in ``s``.
+    r"""The infinite-context estimate :math:`\hat s(s)`, vectorized in ``s``.
 
     And ``a``, ``b``.
 
@@ -530,8 +541,9 @@ def _side(prior, breaks, lo, hi, pair):
 
 
 #: A prior narrower than this many float spacings at its centre cannot be resolved by
-#: nodes in ``s``; it is a point mass at its centre to relative ``O(width**2)``, far
-#: below rounding (e.g. Beta(alpha, beta) with alpha + beta above about 1e26).
+#: nodes in :math:`s`; it is a point mass at its centre to relative
+#: :math:`O(\mathrm{width}^2)`, far below rounding (e.g. Beta(alpha, beta) with
+#: alpha + beta above about :math:`10^{26}`).
 UNRESOLVED = 1e3
 
 
@@ -541,10 +553,12 @@ UNRESOLVED = 1e3
 def prior_nodes(prior, near, far):
     """Composite Gauss-Legendre rule on the prior's support, as exact pairs ``(s, q)``.
 
+    ``q`` holds :math:`1 - s` exactly.
+
     Besides ``near`` and ``far``, panels are graded around the prior's bulk when it
     is narrower than :data:`NARROW` (so a concentrated prior is resolved whatever its
     width) and, at an edge where the
-    density is a non-integer power law ``t^e``, toward that edge down to
+    density is a non-integer power law :math:`t^e`, toward that edge down to
     :data:`EDGE_FLOOR`, below which the power law is integrated in closed form.
 
     Parameters
@@ -553,12 +567,13 @@ def prior_nodes(prior, near, far):
         Threshold prior (any law with ``support``, ``density``, ``log_density``,
         ``bulk``).
     near, far : array_like
-        Panel breaks in ``s`` (used below 1/2) and in ``q = 1 - s`` (used above 1/2).
+        Panel breaks in :math:`s` (used below 1/2) and in :math:`1 - s` (used above
+        1/2).
 
     Returns
     -------
     s, q, weight : ndarray
-        Nodes, their exact complements and the weights ``density * dw``.
+        Nodes, their exact complements and the weights (density times rule weight).
 
     Examples
     --------
@@ -599,7 +614,9 @@ def prior_nodes(prior, near, far):
 
 @validation.constrained(**_POINT_AND_PRIOR, **_LAW_OF_FEATURES)
 def loss_and_gradient(a, b, prior, features=None):
-    """Population loss ``E (s_hat - s)^2`` and its gradient ``(dL/da, dL/db)``.
+    r"""Population loss :math:`L = \mathbb{E} (\hat s - s)^2` and its gradient.
+
+    The gradient is in :math:`(a, b)`.
 
     Parameters
     ----------
@@ -659,19 +676,21 @@ def _nodes_of_one_length(values):
     r_b=validation.Finite(),
 )
 def squared_error(weights, r, r_a, r_b):
-    """A quadrature of the squared residual and its gradient over the thresholds.
+    r"""A quadrature of the squared residual and its gradient over the thresholds.
 
     Parameters
     ----------
     weights : ndarray, shape (k,)
         Quadrature weights of the threshold nodes (the prior's mass).
     r, r_a, r_b : ndarray, shape (k,)
-        Residual ``s_hat(s) - s`` at the nodes and its ``d/da`` and ``d/db``.
+        Residual :math:`r = \hat s(s) - s` at the nodes and its derivatives in
+        :math:`a` and :math:`b`.
 
     Returns
     -------
     tuple of float
-        ``(sum w r^2, 2 sum w r r_a, 2 sum w r r_b)``: loss, ``dL/da`` and ``dL/db``.
+        :math:`(\sum w r^2, 2 \sum w r r_a, 2 \sum w r r_b)`: the loss and its
+        derivatives :math:`\partial L/\partial a`, :math:`\partial L/\partial b`.
 
     Examples
     --------
@@ -681,8 +700,8 @@ def squared_error(weights, r, r_a, r_b):
     (0.025000000000000005, -0.1, 0.0)
 
     Where a square or a product overflows (or a square underflows to a zero sum), the
-    weights apply before the squares (``(√w r)²``), so that a residual whose square
-    overflows still counts at a weight that brings it back:
+    weights apply before the squares (:math:`(\sqrt{w}\, r)^2`), so that a residual
+    whose square overflows still counts at a weight that brings it back:
 
     >>> squared_error(np.array([5e-324]), np.array([1e160]), np.ones(1), np.ones(1))[0]
     0.0004940656458412465
@@ -708,7 +727,7 @@ def squared_error(weights, r, r_a, r_b):
 
 @validation.constrained(**_POINT_AND_PRIOR, **_LAW_OF_FEATURES)
 def loss(a, b, prior, features=None):
-    """Population loss ``L(a, b) = E_{s ~ prior} (s_hat(s) - s)^2``.
+    r"""Population loss :math:`L(a, b) = \mathbb{E}_s (\hat s(s) - s)^2` over the prior.
 
     Parameters
     ----------

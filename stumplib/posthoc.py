@@ -1,13 +1,13 @@
-"""Post-hoc symmetrization: a head trained alone, then averaged with its mirror.
+r"""Post-hoc symmetrization: a head trained alone, then averaged with its mirror.
 
 Three ways to obtain a symmetrized estimator from the population gradient flow of
-the same start, compared at equal training time ``t``:
+the same start, compared at equal training time :math:`t`:
 
-- *one head*: train the head on its own loss ``L`` and use it alone;
-- *symmetrized training*: train the shared ``(a, b)`` on the loss ``L̄`` of the
-  combination of head and mirror (:mod:`stumplib.symmetrization`);
+- *one head*: train the head on its own loss :math:`L` and use it alone;
+- *symmetrized training*: train the shared :math:`(a, b)` on the loss :math:`\bar L` of
+  the combination of head and mirror (:mod:`stumplib.symmetrization`);
 - *post hoc*: train the head alone, then use the combination at the trained
-  parameters, with loss ``L̄(θ₁(t))``.
+  parameters, with loss :math:`\bar L(\theta_1(t))`.
 
 :func:`compare` runs the two flows on one time grid and evaluates the three losses;
 :func:`crossover` finds where two loss curves cross.
@@ -22,18 +22,18 @@ from . import population, symmetrization, training, validation
 
 
 class Strategies(NamedTuple):
-    """The three strategies along one time grid.
+    r"""The three strategies along one time grid.
 
     Parameters
     ----------
     t : numpy.ndarray
         Record times (the first is ``0``).
     one_head : training.Trajectory
-        The head's own population flow, its loss ``L``.
+        The head's own population flow, its loss :math:`L`.
     symmetrized : training.Trajectory
-        The flow of the symmetrized loss ``L̄``.
+        The flow of the symmetrized loss :math:`\bar L`.
     posthoc : numpy.ndarray
-        ``L̄`` at the one-head parameters, ``L̄(a₁(t), b₁(t))``.
+        :math:`\bar L` at the one-head parameters, :math:`\bar L(a_1(t), b_1(t))`.
     """
 
     t: np.ndarray
@@ -64,11 +64,11 @@ def _start(values):
     rtol=validation.PositiveScalar(),
 )
 def compare(prior, theta0, t_max, points=60, rule="average", rtol=1e-10):
-    """Run the one-head and the symmetrized population flows and compare the losses.
+    r"""Run the one-head and the symmetrized population flows and compare the losses.
 
     Both flows start from ``theta0`` and are recorded at ``t = 0`` and ``points``
-    log-spaced times from ``1e-2`` to ``t_max`` (integrated in ``log(1 + t)`` by
-    :func:`stumplib.training.flow`).
+    log-spaced times from :math:`10^{-2}` to ``t_max`` (integrated in :math:`\log(1 +
+    t)` by :func:`stumplib.training.flow`).
 
     Parameters
     ----------
@@ -77,7 +77,7 @@ def compare(prior, theta0, t_max, points=60, rule="average", rtol=1e-10):
     theta0 : tuple of float
         Initial ``(a, b)``, ``b > 0``.
     t_max : float
-        Final time, above ``1e-2``.
+        Final time, above :math:`10^{-2}`.
     points : int
         Number of log-spaced records (at least 2).
     rule : {"average", "evidence"}
@@ -136,7 +136,9 @@ def _scale(values):
     rule=symmetrization.RULE,
 )
 def cubed_loss(a, b, prior, rule="average"):
-    """``b³ L̄(a, b)``: the scaled population loss of a symmetrized head, elementwise.
+    r""":math:`b^3 \bar L(a, b)`: the scaled population loss of a symmetrized head.
+
+    Elementwise.
 
     Parameters
     ----------
@@ -152,7 +154,7 @@ def cubed_loss(a, b, prior, rule="average"):
     Returns
     -------
     numpy.ndarray
-        ``b³ L̄`` at each ``(a, b)``.
+        :math:`b^3 \bar L` at each ``(a, b)``.
 
     Raises
     ------
@@ -184,7 +186,7 @@ def _records(values):
     second=validation.Positive(),
 )
 def crossover(t, first, second):
-    """The last time at which two curves change order (log-log interpolation).
+    r"""The last time at which two curves change order (log-log interpolation).
 
     Parameters
     ----------
@@ -197,9 +199,9 @@ def crossover(t, first, second):
     -------
     float or None
         The time after which the order of ``first`` and ``second`` no longer changes:
-        ``log(first/second)`` interpolated linearly in ``log t`` between the last two
-        records where its sign differs (a record where it is zero counts with the
-        sign of the next one); ``None`` if the order never changes.
+        the log of ``first`` over ``second`` interpolated linearly in :math:`\log t`
+        between the last two records where its sign differs (a record where it is zero
+        counts with the sign of the next one); ``None`` if the order never changes.
 
     Raises
     ------

@@ -1,25 +1,25 @@
 r"""Pretraining corpora from a large-resolution start up to a freezing scale.
 
-**The start and the step.** A run that must reach scale ``b_T`` starts at a scale tied
-to it, ``b_0 = b_T / START_RATIO``, on the population valley ``a_0 = a*(b_0)``, with the
-constant step the descent lemma allows there, ``eta = 2 / (9 lambda_max)``
-(:func:`stumplib.descent_lemma.step_bound`; about :math:`0.044 b_0^3` at ``b_0 = 20``
-and
-:math:`0.025 b_0^3` from ``b_0 = 80`` on ``U[0.1, 0.9]``). A corpus run leaves the
-population valley for its own, where the curvature is larger, so ``eta lambda_max``
-rises above ``2/9`` a few steps in (up to about 1.4 times); the lemma then still
-guarantees a decrease, smaller (:func:`stumplib.descent_lemma.guaranteed_decrease`),
-which :func:`stumplib.certified_runs.certified_run` checks along a run. Since
-:math:`b^4`
-grows like ``kappa t``, the number of steps is about
-``(START_RATIO^4 - 1) b_0^4 / (kappa eta)``, linear in ``b_T`` for a step that grows
-like :math:`b_0^3`, instead of :math:`b_T^4 / \eta` from a fixed start.
+**The start and the step.** A run that must reach scale :math:`b_T` starts at a scale
+tied to it, :math:`b_0 = b_T / 1.5` (``START_RATIO``), on the
+population valley :math:`a_0 = a^*(b_0)`, with the constant step the descent lemma
+allows there, :math:`\eta = 2 / (9 \lambda_{\max})`
+(:func:`stumplib.descent_lemma.step_bound`; about :math:`0.044 b_0^3` at :math:`b_0 =
+20` and :math:`0.025 b_0^3` from :math:`b_0 = 80` on :math:`U[0.1, 0.9]`). A corpus run
+leaves the population valley for its own, where the curvature is larger, so :math:`q =
+\eta \lambda_{\max}` rises above :math:`2/9` a few steps in (up to about 1.4 times); the
+lemma then still guarantees a decrease, smaller
+(:func:`stumplib.descent_lemma.guaranteed_decrease`), which
+:func:`stumplib.certified_runs.certified_run` checks along a run. Since :math:`b^4`
+grows like :math:`\kappa t`, the number of steps is about :math:`(1.5^4 - 1) b_0^4 /
+(\kappa \eta)`, linear in :math:`b_T` for a step that grows like :math:`b_0^3`, instead
+of :math:`b_T^4 / \eta` from a fixed start.
 
 **Training on.** A run that must go on from a scale to several times it with one
-constant step pays :math:`f^4` for a factor ``f``; :func:`train_side_by_side` instead
-restarts the step at every target (the lemma's step at the point reached), and trains
-many corpora of one size together, one stacked evaluation per step (used for small
-initializations).
+constant step pays :math:`f^4` for a factor :math:`f`; :func:`train_side_by_side`
+instead restarts the step at every target (the lemma's step at the point reached), and
+trains many corpora of one size together, one stacked evaluation per step (used for
+small initializations).
 
 Every corpus is drawn from its own structured stream ``rng = (seed, i, r)`` (size ``i``,
 replicate ``r``); a tuple ``seed = (SEED, e)`` puts them under experiment ``e``
@@ -42,7 +42,7 @@ from .corpus import STACKABLE, Corpus, noise_ratio
 
 #: A threshold prior uniform on an interval (the valley and the lemma's step need one).
 UNIFORM = validation.Instance(tasks.Uniform)
-#: ``b_0 = b_T / START_RATIO``.
+#: The ratio :math:`b_T / b_0` of a run's target to its start.
 START_RATIO = 1.5
 #: The largest scale at which a float resolves the population valley: ``a* - p b``
 #: grows like ``log b`` (about 33 at ``b = 10^15`` under ``U[0.1, 0.9]``) while the
@@ -50,11 +50,11 @@ START_RATIO = 1.5
 #: ``10^16`` the valley's minimizer and its curvature are rounding.
 VALLEY_RESOLVED = 1e15
 #: Steps allowed to a run frozen by the corpus rule, a guard against a run that never
-#: freezes (not a tolerance). At ``m = n = 3200`` the rule freezes within 3000 to 13000
-#: steps (about 1 ms each); a corpus whose task-sampling noise happens to be low freezes
-#: later, and the noise ratio grows like ``sqrt(b)`` while ``b^4`` grows linearly in the
-#: steps: one of 40 re-drawn corpora of that size took about 120000 steps, to
-#: ``b = 1.8`` times the others'.
+#: freezes (not a tolerance). At :math:`m = n = 3200` the rule freezes within 3000 to
+#: 13000 steps (about 1 ms each); a corpus whose task-sampling noise happens to be low
+#: freezes later, and the noise ratio grows as :math:`\sqrt{b}` while :math:`b^4` grows
+#: linearly in the steps: one of 40 re-drawn corpora of that size took about 120000
+#: steps, to a :math:`b` 1.8 times the others'.
 RULE_STEPS = 1_000_000
 
 
@@ -80,10 +80,10 @@ class Freeze(NamedTuple):
     ratio=validation.Scalar(),
 )
 def start(b_target, prior, ratio=START_RATIO):
-    """Large-resolution start for a run to ``b_target``: ``((a_0, b_0), eta)``.
+    r"""Large-resolution start for a run to ``b_target``: :math:`((a_0, b_0), \eta)`.
 
-    ``b_0 = b_target / ratio``, ``a_0 = a*(b_0)`` and ``eta`` the descent lemma's step
-    there (:func:`stumplib.descent_lemma.step_bound`).
+    :math:`b_0` is ``b_target`` over ``ratio``, :math:`a_0 = a^*(b_0)` and :math:`\eta`
+    the descent lemma's step there (:func:`stumplib.descent_lemma.step_bound`).
 
     Parameters
     ----------
@@ -94,12 +94,12 @@ def start(b_target, prior, ratio=START_RATIO):
     prior : tasks.Uniform
         Threshold prior (uniform on an interior interval).
     ratio : float
-        ``b_target / b_0``, at least 1.
+        ``b_target`` over :math:`b_0`, at least 1.
 
     Returns
     -------
     theta0 : tuple of float
-        The start ``(a_0, b_0)``.
+        The start :math:`(a_0, b_0)`.
     eta : float
         The step size.
 
@@ -149,13 +149,13 @@ def _valley_start(b0, prior):
     max_steps=validation.Integer(minimum=0),
 )
 def train_to_scale(corpus, theta0, eta, b_target, max_steps=100_000):
-    """Constant-step gradient descent on ``corpus`` until the scale is ``b_target``.
+    r"""Constant-step gradient descent on ``corpus`` until the scale is ``b_target``.
 
     Returns
     -------
     Freeze
-        ``(a, b)`` at the first iterate with ``b >= b_target``, its time ``t = eta k``
-        and the number of steps ``k``.
+        :math:`(a, b)` at the first iterate with :math:`b \ge` ``b_target``, its time
+        :math:`t = \eta k` and the number of steps :math:`k`.
 
     Raises
     ------
@@ -245,11 +245,11 @@ def _frozen(direction, theta0, eta, max_steps, goal):
     shift=validation.Scalar(),
 )
 def train_from_start(corpus, b_target, prior, ratio=START_RATIO, shift=0.0):
-    """:func:`train_to_scale` from :func:`start`, the label score moved by ``shift``.
+    r""":func:`train_to_scale` from :func:`start`, the label score moved by ``shift``.
 
-    The run starts at ``(a*(b_0) + shift, b_0)``, ``b_0 = b_target / ratio``, with the
-    step of :func:`start`: on the valley for ``shift = 0``, above it for
-    ``shift > 0`` and below it for ``shift < 0``.
+    The run starts at :math:`(a^*(b_0) + \mathrm{shift}, b_0)`, :math:`b_0` the
+    ``b_target`` over ``ratio``, with the step of :func:`start`: on the valley for
+    ``shift = 0``, above it for ``shift > 0`` and below it for ``shift < 0``.
 
     Returns
     -------
@@ -283,19 +283,18 @@ def train_side_by_side(
     Corpus ``r`` starts at ``theta0[r]``. On its way from one target to the next (a
     *leg*) its step is constant, the descent lemma's step at the point where the leg
     began (:func:`stumplib.descent_lemma.step_bound`, which grows like :math:`b^3`): the
-    rule of :func:`start`, applied afresh at every target. A leg from ``b`` to ``f b``
-    then costs a number of steps proportional to :math:`(f^4 - 1) b`, instead of
-    :math:`f^4`
-    times more with the first leg's step kept throughout. The corpora still being
-    trained are evaluated together, as one
-    :meth:`Corpus.stack <stumplib.corpus.Corpus.stack>`, at every step.
+    rule of :func:`start`, applied afresh at every target. A leg from :math:`b` to
+    :math:`f b` then costs a number of steps proportional to :math:`(f^4 - 1) b`,
+    instead of :math:`f^4` times more with the first leg's step kept throughout. The
+    corpora still being trained are evaluated together, as one :meth:`Corpus.stack
+    <stumplib.corpus.Corpus.stack>`, at every step.
 
     Parameters
     ----------
     corpora : sequence of Corpus
         Corpora of one shape ``(m, n)``.
     theta0 : array_like, shape (R, 2)
-        Start ``(a, b)`` of each corpus, ``b > 0``.
+        Start :math:`(a, b)` of each corpus, :math:`b > 0`.
     targets : array_like, shape (k,) or (R, k)
         Non-decreasing positive scales (shared, or one row per corpus).
     prior : tasks.Uniform or tasks.Beta
@@ -504,7 +503,7 @@ def pretrain(
     seed : int or tuple of int
         Corpus ``r`` of size ``i`` is drawn with ``rng = stream(seed, i, r)``.
     ratio : float
-        Start at ``b_0 = target / ratio`` (see :func:`start`).
+        Start at :math:`b_0` = ``target`` over ``ratio`` (see :func:`start`).
     n_workers, backend
         Parallel execution (see :func:`stumplib.sweep.run`); the results do not depend
         on it.

@@ -1,7 +1,7 @@
 """Composite Gauss-Legendre rules on geometrically graded panels.
 
-The population integrands have layers of width ``1/b`` around the calibrated
-threshold and of width about ``exp(-(a-b))/b`` near ``s = 1``; panels graded by
+The population integrands have layers of width :math:`1/b` around the calibrated
+threshold and of width about :math:`e^{-(a-b)}/b` near :math:`s = 1`; panels graded by
 factors of two toward those points resolve them with a fixed number of nodes per
 panel, whatever the scale.
 """
@@ -56,7 +56,10 @@ def gauss_legendre(breaks):
     ratio=validation.Exceeding(1),
 )
 def graded(center, smallest, largest=1.0, ratio=2.0):
-    """Points ``center ± smallest * ratio**k`` up to distance ``largest``; ``center``.
+    r"""Points :math:`c \pm \delta r^k` up to distance ``largest``, and :math:`c`.
+
+    With :math:`c` the ``center``, :math:`\delta` the ``smallest`` distance and
+    :math:`r` the ``ratio``, :math:`k = 0, 1, \ldots`.
 
     Parameters
     ----------
@@ -145,42 +148,44 @@ def _power_offset(values):
     offset=validation.NonNegative(),
 )
 def power_panel(power, offset=0.0):
-    """Gauss-Legendre rule on [0, 1] for integrands behaving as ``(offset + t)^power``.
+    r"""Gauss-Legendre rule on [0, 1] for integrands behaving as :math:`(c + t)^p`.
 
-    For ``f(t) = (c + t)^power g(t)`` with ``c = offset >= 0`` and ``-1 < power < 0`` (a
-    singular but integrable power law), the substitution ``u = (c + t)^(power + 1)``
-    turns the integral into ``∫ g(t(u)) du / (power + 1)``: exact when ``g`` is
-    constant, and accurate to the rule's order when ``g`` varies little on the panel
-    (as on the innermost panel of a graded rule), whether the singular point ``t = -c``
-    is the panel's end (``c = 0``) or just outside it. A bounded integrand
-    (``power >= 0``) or a singularity at least a panel's width away (``offset >= 1``)
-    gets the plain Gauss-Legendre rule.
+    With :math:`p` the ``power`` and :math:`c` the ``offset``. For
+    :math:`f(t) = (c + t)^p g(t)` with :math:`c \ge 0` and :math:`-1 < p < 0` (a
+    singular but integrable power law), the substitution :math:`u = (c + t)^{p + 1}`
+    turns the integral into :math:`\int g(t(u))\, du / (p + 1)`: exact when :math:`g`
+    is constant, and accurate to the rule's order when :math:`g` varies little on the
+    panel (as on the innermost panel of a graded rule), whether the singular point
+    :math:`t = -c` is the panel's end (:math:`c = 0`) or just outside it. A bounded
+    integrand (:math:`p \ge 0`) or a singularity at least a panel's width away
+    (:math:`c \ge 1`) gets the plain Gauss-Legendre rule.
 
     Parameters
     ----------
     power : float or array_like
-        Exponents ``> -1`` (an integrable power law).
+        Exponents :math:`p > -1` (an integrable power law).
     offset : float or array_like, optional
-        Distances ``c >= 0`` of the singular point below ``t = 0`` (broadcast against
-        ``power``).
+        Distances :math:`c \ge 0` of the singular point below :math:`t = 0` (broadcast
+        against ``power``).
 
     Returns
     -------
     nodes, weights : ndarray, shape ``broadcast shape + (NODES_PER_PANEL,)``
-        Nodes in (0, 1] and their positive weights. Near ``power = -1`` the mapped
-        nodes fall below the smallest normal float (at ``-0.999`` half the mass of
-        ``t^power`` lies below ``1e-300``): they are kept at it, with weights such
-        that ``weight * (c + node)^power`` stays exact (the rule stays exact for
-        ``(c + t)^power``; the variation of ``g`` below that float is not resolved).
+        Nodes in (0, 1] and their positive weights. Near :math:`p = -1` the mapped
+        nodes fall below the smallest normal float (at :math:`p = -0.999` half the
+        mass of :math:`t^p` lies below :math:`10^{-300}`): they are kept at it, with
+        weights such that :math:`\mathrm{weight} \cdot (c + \mathrm{node})^p` stays
+        exact (the rule stays exact for :math:`(c + t)^p`; the variation of :math:`g`
+        below that float is not resolved).
 
     Raises
     ------
     ValueError
-        If ``power <= -1`` or ``offset < 0``.
+        If :math:`p \le -1` or :math:`c < 0`.
 
     Examples
     --------
-    >>> nodes, weights = power_panel(-0.5)  # the integral of t^-1/2 on [0, 1] is 2
+    >>> nodes, weights = power_panel(-0.5)  # the integral of t**-0.5 on [0, 1] is 2
     >>> round(float(np.sum(weights * nodes**-0.5)), 12)
     2.0
     """

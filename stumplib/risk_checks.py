@@ -265,16 +265,16 @@ def _level(alpha, name):
     ),
 )
 def z_threshold(comparisons, alpha):
-    r"""Bonferroni threshold for ``max |z|`` of ``comparisons`` scores, level ``alpha``.
+    r"""Bonferroni threshold of :math:`\max |z|` over :math:`J` scores, level ``alpha``.
 
-    If each ``z`` is standard normal (a Monte Carlo mean and its standard error, by the
-    central limit theorem), then ``P(max |z| > t) <= comparisons * P(|Z| > t)`` whatever
-    their dependence (Bonferroni), so the threshold
-    :math:`t = \Phi^{-1}(1 - \alpha / (2 \, \mathrm{comparisons}))` is exceeded with
-    probability at most
-    ``alpha`` when the compared values are right. A set of ``c`` such checks that must
-    all hold gives each ``alpha = 0.01 / c``, so that together they fail with
-    probability at most 1%.
+    :math:`J` is ``comparisons`` and :math:`\alpha` the ``alpha``. If each :math:`z` is
+    standard normal (a Monte Carlo mean and its standard error, by the central limit
+    theorem), then :math:`P(\max |z| > t) \le J\, P(|W| > t)`, :math:`W` standard
+    normal, whatever their dependence (Bonferroni), so the threshold
+    :math:`t = \Phi^{-1}(1 - \alpha / (2 J))` is exceeded with probability at most
+    :math:`\alpha` when the compared values are right. A set of :math:`c` such checks
+    that must all hold gives each :math:`\alpha = 0.01 / c`, so that together they fail
+    with probability at most 1%.
 
     Parameters
     ----------

@@ -1,13 +1,15 @@
-"""Corpora of unequal shapes frozen by the corpus rule at a certified step.
+r"""Corpora of unequal shapes frozen by the corpus rule at a certified step.
 
-At a fixed ``k = m ∧ n`` the corpus is made wide (``m > n``: many tasks, short
-contexts) or deep (``m < n``: few tasks, long contexts) by the ratio ``m / n``; each
+At a fixed size :math:`m \wedge n` the corpus is made wide (:math:`m > n`: many
+tasks, short contexts) or deep (:math:`m < n`: few tasks, long contexts) by the ratio
+:math:`m / n`; each
 corpus is frozen by :func:`stumplib.corpus_rule.freeze_certified` and its head is
 evaluated on infinitely long fresh contexts (:func:`stumplib.population.residual`).
-The slow-curve picture predicts a frozen scale ``b_T ≈ (level / C)² m``
-(:func:`stumplib.corpus_rule.rule_scale_ratio`) and an error of about ``1 / b_T``
-while contexts are long enough; this module measures where it holds, and
-:func:`corpora_of` and :func:`log_slopes` compare the grids of several ``m ∧ n``.
+The slow-curve picture predicts a frozen scale :math:`b_T \approx (\ell / K)^2 m`,
+:math:`\ell` the rule's level (:func:`stumplib.corpus_rule.rule_scale_ratio`), and an
+error of about :math:`1 / b_T` while contexts are long enough; this module measures
+where it holds, and :func:`corpora_of` and :func:`log_slopes` compare the grids of
+several :math:`m \wedge n`.
 """
 
 from typing import NamedTuple
@@ -29,22 +31,22 @@ THRESHOLDS = (0.3, 0.5, 0.7)
 
 
 class Shapes(NamedTuple):
-    """Certified freezes over a grid of shapes ``m / n`` at one ``m ∧ n``.
+    r"""Certified freezes over a grid of shapes :math:`m / n` at one :math:`m \wedge n`.
 
     Arrays are indexed ``[i, r]`` (shape, corpus) and ``[i, r, t]`` (threshold).
 
     Parameters
     ----------
     ratios : ndarray, shape (I,)
-        The ratios ``m / n`` asked for.
+        The ratios :math:`m / n` asked for.
     m, n : ndarray of int, shape (I,)
-        The shapes (``min(m, n) = k``).
+        The shapes (:math:`m \wedge n` = ``k``).
     b : ndarray, shape (I, R)
-        Frozen scales ``b_T``.
+        Frozen scales :math:`b_T`.
     q_max, rho_max, b_cert : ndarray, shape (I, R)
         As :class:`stumplib.corpus_rule.CertifiedFreeze`.
     error : ndarray, shape (I, R, T)
-        ``|s_hat_inf(s) - s|`` of the frozen head at each threshold.
+        :math:`|\hat s^\infty(s) - s|` of the frozen head at each threshold.
     thresholds : ndarray, shape (T,)
         The thresholds.
     """
@@ -62,15 +64,18 @@ class Shapes(NamedTuple):
 
 @validation.constrained(k=validation.Integer(), ratio=validation.PositiveScalar())
 def shape_of(k, ratio):
-    """The shape ``(m, n)`` with ``m ∧ n = k`` and ``m / n`` nearest ``ratio``.
+    r"""The shape :math:`(m, n)` of size ``k`` whose :math:`m / n` is nearest ``ratio``.
+
+    Its size :math:`m \wedge n` is ``k``.
 
     Parameters
     ----------
     k : int
-        ``m ∧ n``, positive.
+        :math:`m \wedge n`, positive.
     ratio : float
-        ``m / n``, positive, such that the larger side ``k * max(ratio, 1/ratio)`` is
-        a count (at most ``2**53``, the largest count the library takes).
+        :math:`m / n`, positive, such that the larger side
+        :math:`k \max(r, 1/r)`, :math:`r` the ratio, is a count (at most
+        :math:`2^{53}`, the largest count the library takes).
 
     Returns
     -------
@@ -80,7 +85,7 @@ def shape_of(k, ratio):
     ------
     ValueError, TypeError
         If ``k`` is not a positive integer, ``ratio`` not a positive number, or the
-        larger side exceeds ``2**53``.
+        larger side exceeds :math:`2^{53}`.
 
     Examples
     --------
@@ -114,7 +119,7 @@ def _ratios(values):
     n_workers=validation.Integer(optional=True),
 )
 def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
-    """Corpora of each shape frozen at a certified step and evaluated.
+    r"""Corpora of each shape frozen at a certified step and evaluated.
 
     Corpus ``r`` of ratio ``ratios[i]`` has the shape :func:`shape_of` ``(k,
     ratios[i])`` and the stream ``(seed, i, r)`` (:func:`stumplib.pretraining.stream`);
@@ -123,7 +128,7 @@ def freeze_shapes(k, ratios, prior, corpora, seed, level=0.5, n_workers=None):
     Parameters
     ----------
     k : int
-        ``m ∧ n``, at least 2.
+        :math:`m \wedge n`, at least 2.
     ratios : sequence of float
         Positive ratios ``m / n``.
     prior : tasks.Uniform
@@ -184,12 +189,12 @@ def _freeze_one(item):
 
 
 class Corpora(NamedTuple):
-    """Every corpus of several grids, one entry a corpus.
+    r"""Every corpus of several grids, one entry a corpus.
 
     Parameters
     ----------
     k, ratio, m, n : ndarray, shape (N,)
-        The corpus's ``m ∧ n``, ratio ``m / n`` and shape.
+        The corpus's :math:`m \wedge n`, ratio :math:`m / n` and shape.
     b : ndarray, shape (N,)
         Its frozen scale ``b_T``.
     error : ndarray, shape (N,)
@@ -208,12 +213,12 @@ class Corpora(NamedTuple):
 
 
 def corpora_of(grids):
-    """The corpora of several :class:`Shapes` grids, one entry a corpus.
+    r"""The corpora of several :class:`Shapes` grids, one entry a corpus.
 
     Parameters
     ----------
     grids : sequence of Shapes
-        Grids, typically one an ``m ∧ n``.
+        Grids, typically one an :math:`m \wedge n`.
 
     Returns
     -------
@@ -282,9 +287,10 @@ def _points(values):
     groups=validation.Finite(optional=True),
 )
 def log_slopes(y, x, groups=None):
-    """Slopes of ``log y`` in ``log x``, with one intercept a group.
+    r"""Slopes of :math:`\log y` in :math:`\log x`, with one intercept a group.
 
-    Fits ``log y_i = c_{g(i)} + sum_j slope_j log x_ij`` by least squares
+    Fits :math:`\log y_i = A_{g(i)} + \sum_j \mathrm{slope}_j \log x_{ij}` by least
+    squares
     (:func:`stumplib.fitting.least_squares`); the standard errors come from the
     scatter of the points, each point one independent measurement (a corpus).
 

@@ -1,16 +1,16 @@
 r"""A corpus that holds only the examples that can carry weight, drawn exactly.
 
-With uniform features a task with threshold ``s`` has ``N_+ ~ Binomial(n, 1 - s)``
-positives, iid uniform on ``(s, 1]``, and ``N_- = n - N_+`` negatives, iid uniform on
-``[0, s)``. At scale ``b > 0`` an example whose deviation ``d`` from its class's leader
-(the smallest member) exceeds ``cutoff / b`` has relative weight below
-:math:`e^{-\mathrm{cutoff}}`,
-so only the smallest order statistics of each class carry weight. They are drawn
-directly: the ``K`` smallest of ``N`` iid ``U(0, 1)`` are jointly
-``(S_1, ..., S_K) / (S_K + G)``, with ``S_j`` the partial sums of ``K`` standard
-exponentials and ``G ~ Gamma(N + 1 - K)`` independent (rescaled to the class's
-interval). Conditionally on the ``K``-th, the other
-``N - K`` are iid uniform between it and the class's upper end, so a class extends
+With uniform features a task with threshold :math:`s` has
+:math:`N_+ \sim \mathrm{Binomial}(n, 1 - s)` positives, iid uniform on :math:`(s, 1]`,
+and :math:`N_- = n - N_+` negatives, iid uniform on :math:`[0, s)`. At scale
+:math:`b > 0` an example whose deviation :math:`d` from its class's leader (the smallest
+member) exceeds :math:`c / b`, :math:`c` the cutoff, has relative weight below
+:math:`e^{-c}`, so only the smallest order statistics of each class carry weight. They
+are drawn directly: the :math:`K` smallest of :math:`N` iid :math:`U(0, 1)` are jointly
+:math:`(S_1, \ldots, S_K) / (S_K + G)`, with :math:`S_j` the partial sums of :math:`K`
+standard exponentials and :math:`G \sim \mathrm{Gamma}(N + 1 - K)` independent
+(rescaled to the class's interval). Conditionally on the :math:`K`-th, the other
+:math:`N - K` are iid uniform between it and the class's upper end, so a class extends
 itself exactly by the same construction on what is left above its ``K``-th member.
 
 A :class:`SparseCorpus` has exactly the law of a dense corpus with uniform features
@@ -20,14 +20,14 @@ uniform order statistics through their inverse distribution function (and measur
 deviations after the map).
 
 **What is held.** Every class holds its smallest members up to the first whose deviation
-``d_K`` reaches ``cutoff / b_min`` (or all of them), in blocks: block 0 is sized from
-the expected need, each later block doubles the class. An evaluation that needs a member
-beyond ``d_K`` (any evaluation at ``b < cutoff / d_K``, in particular below ``b_min``;
-``b <= 0`` needs them all) first draws further blocks until none is missing, so no sum
-is ever truncated beyond what the dense engine leaves out: with ``cutoff = 40 + log n``
-the members not held weigh less than :math:`n e^{-\mathrm{cutoff}} = e^{-40}` of their
-task's leader
-at every point evaluated (:meth:`SparseCorpus.left_out_bound`).
+:math:`d_K` reaches :math:`c / b_{\min}` (or all of them), in blocks: block 0 is sized
+from the expected need, each later block doubles the class. An evaluation that needs a
+member beyond :math:`d_K` (any evaluation at :math:`b < c / d_K`, in particular below
+:math:`b_{\min}`; :math:`b \le 0` needs them all) first draws further blocks until none
+is missing, so no sum is ever truncated beyond what the dense engine leaves out: with
+:math:`c = 40 + \log n` the members not held weigh less than
+:math:`n e^{-c} = e^{-40}` of their task's leader at every point evaluated
+(:meth:`SparseCorpus.left_out_bound`).
 
 **Streams.** The thresholds and class counts are drawn from the stream ``seed`` (the
 thresholds first, as :meth:`Corpus.sample <stumplib.corpus.Corpus.sample>` draws them);
@@ -49,7 +49,8 @@ from . import corpus as corpus_module
 from . import head, tasks, validation
 from .corpus import Corpus
 
-#: Headroom of block 0 over the expected need ``mu``: ``mu + SPREAD sqrt(mu) + SLACK``.
+#: Headroom of block 0 over the expected need :math:`\mu`: block 0 holds
+#: :math:`\mu + \mathrm{SPREAD} \sqrt{\mu} + \mathrm{SLACK}` members.
 SPREAD = 4.0
 SLACK = 16
 #: Share of room kept spare while a class's flat array is filled (for further blocks).
@@ -291,11 +292,11 @@ class SparseCorpus(Corpus):
     @validation.constrained(a=validation.Scalar(), b=validation.PositiveScalar())
     def left_out_bound(self, a, b):
         r"""Bound on the weight of the members not held, relative to their task leader,
-        at one point ``(a, b)`` with ``b > 0``: the sum over classes of
-        :math:`(N - K) e^{-\mathrm{gap} - b d_K}` (``gap``: how far the class leader's
-        score lies
-        below the task's leader; ``d_K``: the last member held), shape ``(m,)``. Below
-        :math:`n e^{-\mathrm{cutoff}} = e^{-40}` at every ``b >= b_min``.
+        at one point :math:`(a, b)` with :math:`b > 0`: the sum over classes of
+        :math:`(N - K) e^{-\mathrm{gap} - b d_K}` (gap: how far the class leader's
+        score lies below the task's leader; :math:`d_K`: the last member held), shape
+        ``(m,)``. Below :math:`n e^{-c} = e^{-40}`, :math:`c` the cutoff, at every
+        :math:`b \ge b_{\min}`.
 
         Examples
         --------
@@ -418,22 +419,21 @@ class SparseFollower(corpus_module.Follower):
     one pass over the terms a step needs, for the classes that carry weight.
 
     The anchor (the same scales, radius and windows as the Follower's) holds the moment
-    sums ``S_p`` of each class once, ``p < TERMS + 2``, term-major (shape
-    ``(TERMS + 2, 2 m)``): the three series :math:`\sum_j c_j S_{k+j}`, ``k < 3``, with
-    :math:`c_j = (-\delta)^j / j!`, are three products of the ``J`` coefficients with
-    rows
-    ``k .. k + J - 1`` (matrix-vector passes over ``J + 2`` rows, no temporary of the
-    series' size; faster than one product with a banded matrix). ``J`` is the fewest
-    terms whose remainder at ``x = |delta| / R``, :math:`x^J / J! e^{2x}`, stays within
-    the
-    bound of all ``TERMS`` terms at the radius, :math:`e^2 / \mathrm{TERMS}! < 4e-18`
-    (relative, for
-    every class sum: every term is positive and ``|delta| d <= x`` on the windows);
-    near the anchor a few terms suffice.
+    sums :math:`S_p` of each class once, :math:`p < T + 2` (:math:`T` = ``TERMS``),
+    term-major (shape ``(TERMS + 2, 2 m)``): the three series
+    :math:`\sum_j c_j S_{k+j}`, :math:`k < 3`, with :math:`c_j = (-\delta)^j / j!`, are
+    three products of the :math:`J` coefficients with rows :math:`k, \ldots, k + J - 1`
+    (matrix-vector passes over :math:`J + 2` rows, no temporary of the series' size;
+    faster than one product with a banded matrix). :math:`J` is the fewest terms whose
+    remainder at :math:`x = |\delta| / R`, :math:`x^J / J! \, e^{2x}`, stays within the
+    bound of all :math:`T` terms at the radius, :math:`e^2 / T! < 4 \cdot 10^{-18}`
+    (relative, for every class sum: every term is positive and :math:`|\delta| d \le x`
+    on the windows); near the anchor a few terms suffice.
 
     The tasks are held sorted by ``rise``, how far the positives' leader lies above the
-    negatives' (a class that is empty puts its task at an end). At one point ``(a, b)``
-    the positives' leader's score over the negatives', ``r = a - b rise``, then falls
+    negatives' (a class that is empty puts its task at an end). At one point
+    :math:`(a, b)` the positives' leader's score over the negatives',
+    :math:`r = a - b \cdot \mathrm{rise}`, then falls
     along the tasks, so the tasks where a class lies more than ``cutoff`` below the
     other (the other class alone carries weight) are the two ends, found by bisection:
     only the middle is combined from both classes (``_combine``); at the ends only
@@ -731,10 +731,11 @@ def _plain(value):
 
 @validation.constrained(b0=validation.PositiveScalar(), n=validation.Integer())
 def lowest_anchor(b0, n):
-    """The lowest scale a :class:`~stumplib.corpus.Follower` evaluates on a run from
-    ``b0`` over contexts of ``n`` examples: ``b0 - R(b0)``, with ``R`` the radius of its
-    first anchor, ``max(b0 / (cutoff + 1), 1)``. A corpus drawn with ``b_min`` at most
-    this draws no further member along a run that stays above ``b0``.
+    r"""The lowest scale a :class:`~stumplib.corpus.Follower` evaluates on a run from
+    :math:`b_0` over contexts of :math:`n` examples: :math:`b_0 - R(b_0)`, with
+    :math:`R` the radius of its first anchor, :math:`\max(b_0 / (c + 1), 1)`, :math:`c`
+    the cutoff. A corpus drawn with ``b_min`` at most this draws no further member along
+    a run that stays above ``b0``.
 
     Parameters
     ----------
@@ -746,7 +747,7 @@ def lowest_anchor(b0, n):
     Returns
     -------
     float
-        ``b0 - R(b0)`` (not positive when ``b0 <= R(b0)``).
+        :math:`b_0 - R(b_0)` (not positive when :math:`b_0 \le R(b_0)`).
 
     Examples
     --------

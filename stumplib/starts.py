@@ -1,16 +1,16 @@
-"""The corpus rule's certified freeze from other starts than the size-tied one.
+r"""The corpus rule's certified freeze from other starts than the size-tied one.
 
 :func:`stumplib.corpus_rule.freeze_certified` starts every run on the population valley
 at the size-tied scale. :func:`freeze_from` runs the same rule (constant step, frozen at
 the first iterate whose gradient noise ratio reaches the level,
 :func:`stumplib.pretraining.train_until_noisy`) on the same corpus
-(:func:`rule_corpus`) from any start ``(a_0, b_0)``: off the valley, lower, or from a
-small initialization; the descent lemma's hypotheses ``q = eta lambda_max <= 2/9`` and
-``rho <= 1/2`` are then checked along the same path up to the freeze
+(:func:`rule_corpus`) from any start :math:`(a_0, b_0)`: off the valley, lower, or from
+a small initialization; the descent lemma's hypotheses :math:`q = \eta \lambda_{\max}
+\le 2/9` and :math:`\rho \le 1/2` are then checked along the same path up to the freeze
 (:func:`stumplib.certified_runs.certified_run`). The step is a share of the lemma's step
 at the start and at the valley point of the same scale, whichever is smaller
-(:func:`start_step`), so that a start above the valley, where the loss is flat in
-``a``, does not take a step too large for the valley it descends to.
+(:func:`start_step`), so that a start above the valley, where the loss is flat in ``a``,
+does not take a step too large for the valley it descends to.
 """
 
 from typing import NamedTuple
@@ -29,7 +29,7 @@ from .corpus import Corpus
 
 
 class StartFreeze(NamedTuple):
-    """A corpus frozen by the rule from a given start, with the lemma's checks.
+    r"""A corpus frozen by the rule from a given start, with the lemma's checks.
 
     Parameters
     ----------
@@ -40,11 +40,13 @@ class StartFreeze(NamedTuple):
     eta : float
         The constant step.
     q_max, rho_max : float
-        The largest ``q = eta lambda_max`` and relative gradient error ``rho`` recorded
-        along the run (:func:`stumplib.certified_runs.certified_run`'s records).
+        The largest :math:`q = \eta \lambda_{\max}` and relative gradient error
+        :math:`\rho` recorded along the run
+        (:func:`stumplib.certified_runs.certified_run`'s records).
     b_cert : float
-        The scale of the first record with ``rho > 1/2`` or ``q > 2/9`` (``b`` if
-        none): the run froze inside its certified interval when ``b <= b_cert``.
+        The scale of the first record with :math:`\rho > 1/2` or :math:`q > 2/9` (``b``
+        if none): the run froze inside its certified interval when
+        :math:`b \le b_{\mathrm{cert}}`.
     """
 
     a: float

@@ -1,9 +1,10 @@
-"""Reflected symmetrization of the one-head model: heads, population losses, flow.
+r"""Reflected symmetrization of the one-head model: heads, population losses, flow.
 
-The mirror map ``x -> 1 - x``, ``y -> 1 - y`` (:func:`stumplib.tasks.mirror`) turns
-positives into negatives. The *mirrored head* applies the same head ``(a, b)`` to the
-mirrored context and maps its estimate back, ``1 - s_hat(1 - x, 1 - y)``: it weighs
-negatives near the threshold and localizes ``s`` from below. Combinations:
+The mirror map :math:`x \mapsto 1 - x`, :math:`y \mapsto 1 - y`
+(:func:`stumplib.tasks.mirror`) turns positives into negatives. The *mirrored head*
+applies the same head :math:`(a, b)` to the mirrored context and maps its estimate back,
+:math:`1 - \hat s(1 - x, 1 - y)`: it weighs negatives near the threshold and localizes
+:math:`s` from below. Combinations:
 
 - :func:`average_estimate`: the plain average of head and mirror;
 - :func:`evidence_estimate`: head and mirror weighted by the attention mass each
@@ -11,28 +12,33 @@ negatives near the threshold and localizes ``s`` from below. Combinations:
 - :func:`joint_estimate`: one softmax over both heads' scores (the two heads
   weighted by their softmax normalizers).
 
-Each has a hard-attention limit (``b -> inf``, ``a - b -> inf``).
+Each has a hard-attention limit (:math:`b \to \infty`, :math:`a - b \to \infty`).
 
 **Population.** For uniform features the head's population residual has the exact
-decomposition ``s_hat^inf(s) - s = 1/b - eps(s)`` with the edge terms::
+decomposition :math:`\hat s^\infty(s) - s = 1/b - \varepsilon(s)` with the edge terms
 
-    eps(s) = pi_- (s + T(s)) + pi_+ T(1 - s),      T(l) = l / (e^{b l} - 1),
+.. math::
+
+    \varepsilon(s) = \pi_- \bigl(s + T(s)\bigr) + \pi_+ T(1 - s), \qquad
+    T(u) = \frac{u}{e^{b u} - 1}
 
 (:func:`edge_terms`). The mirror-averaged head has residual
-``(eps(1 - s) - eps(s))/2``: the shared ``1/b`` cancels, and computing the difference
-from the edge terms (not from the two residuals) keeps full relative precision when
-the loss is far below ``1/b^2`` (it reaches ``1e-40`` in long runs). The
-evidence-aware head weighs head and mirror by their positive masses ``P = pi_+(s)``
-and ``P' = pi_+(1 - s)``; its residual is
-``tanh(D/2)/b - w eps(s) + (1 - w) eps(1 - s)`` with ``w = P/(P + P')`` and
-``D = log P - log P'``. Both come with exact gradients in ``(a, b)``, and
-:func:`loss_and_gradient` integrates them over a prior.
+:math:`(\varepsilon(1 - s) - \varepsilon(s))/2`: the shared :math:`1/b` cancels, and
+computing the difference from the edge terms (not from the two residuals) keeps full
+relative precision when the loss is far below :math:`1/b^2` (it reaches
+:math:`10^{-40}` in long runs). The evidence-aware head weighs head and mirror by their
+positive masses :math:`P = \pi_+(s)` and :math:`P' = \pi_+(1 - s)`; its residual is
+:math:`\tanh(D/2)/b - w\, \varepsilon(s) + (1 - w)\, \varepsilon(1 - s)` with
+:math:`w = P/(P + P')` and :math:`D = \log P - \log P'`. Both come with exact
+gradients in :math:`(a, b)`, and :func:`loss_and_gradient` integrates them over a
+prior.
 
-**Flow.** :func:`flow` follows ``dtheta/dt = -grad L`` in the log-time variable
-``tau = log(1 + t)`` with a stiff-capable solver, so that tens of decades of ``t`` cost
-a few hundred gradient evaluations, and :func:`rates` reads the local growth rate
-``db/dlog t = t b'`` and the loss exponent ``dlog L/dlog t = -t |grad L|^2 / L`` off
-the gradient at each record (no differencing of the trajectory).
+**Flow.** :func:`flow` follows :math:`d\theta/dt = -\nabla L` in the log-time variable
+:math:`\tau = \log(1 + t)` with a stiff-capable solver, so that tens of decades of
+:math:`t` cost a few hundred gradient evaluations, and :func:`rates` reads the local
+growth rate :math:`db/d\log t = t\, b'` and the loss exponent
+:math:`d\log L/d\log t = -t |\nabla L|^2 / L` off the gradient at each record (no
+differencing of the trajectory).
 """
 
 from typing import NamedTuple
@@ -73,7 +79,7 @@ def _thresholds(s, q):
 
 @validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def mirrored_estimate(a, b, x, y):
-    """The mirrored head ``1 - s_hat(a, b, 1 - x, 1 - y)``, shape ``(...)``.
+    r"""The mirrored head :math:`1 - \hat s(a, b, 1 - x, 1 - y)`, shape ``(...)``.
 
     Parameters
     ----------
@@ -97,11 +103,13 @@ def mirrored_estimate(a, b, x, y):
 
 @validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def average_estimate_and_gradient(a, b, x, y):
-    """The average of head and mirror and its gradient ``(s_bar, d/da, d/db)``.
+    r"""The average :math:`\bar s` of head and mirror, and its gradient.
+
+    The gradient is in :math:`(a, b)`.
 
     The mirrored head's gradient is minus the head's gradient on the mirrored
-    context, so ``d s_bar/da = (Cov_w(x, y) - Cov_w'(x', y'))/2`` and likewise for
-    ``b``.
+    context, so :math:`\partial \bar s/\partial a = (\operatorname{Cov}_w(x, y) -
+    \operatorname{Cov}_{w'}(x', y'))/2` and likewise for :math:`b`.
 
     Parameters
     ----------
@@ -126,7 +134,9 @@ def average_estimate_and_gradient(a, b, x, y):
 
 @validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def average_estimate(a, b, x, y):
-    """``(s_hat + mirrored s_hat) / 2``, shape ``(...)``.
+    r"""The average of head and mirror, :math:`(\hat s + \hat s') / 2`, shape ``(...)``.
+
+    :math:`\hat s'` is the mirrored head's estimate.
 
     Parameters
     ----------
@@ -149,7 +159,7 @@ def average_estimate(a, b, x, y):
 
 @validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def log_positive_mass(a, b, x, y):
-    """Log of the attention mass ``sum_i w_i y_i`` the head puts on positive examples.
+    r"""Log of the attention mass :math:`\sum_i w_i y_i` the head puts on positives.
 
     Exact in ratios when the mass itself underflows (see
     :meth:`stumplib.head.Contexts.log_positive_share`); ``-inf`` when the context has
@@ -176,10 +186,10 @@ def log_positive_mass(a, b, x, y):
 
 @validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def positive_mass(a, b, x, y):
-    """Attention mass ``sum_i w_i y_i`` that the head puts on positive examples.
+    r"""Attention mass :math:`\sum_i w_i y_i` that the head puts on positive examples.
 
     Exactly zero when the context has no positive example; close to one when the
-    head attends to a positive (``a - b*x_+`` well above the negatives' scores).
+    head attends to a positive (:math:`a - b x_+` well above the negatives' scores).
 
     Parameters
     ----------
@@ -203,12 +213,12 @@ def positive_mass(a, b, x, y):
 
 @validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def evidence_estimate(a, b, x, y):
-    """Head and mirror weighted by the evidence each has on its own side.
+    r"""Head and mirror weighted by the evidence each has on its own side.
 
-    ``(p s_hat + p' s_hat') / (p + p')`` with ``p`` the head's attention mass on
-    positives and ``p'`` the mirrored head's mass on its positives (the original
-    negatives). The weight ``p / (p + p')`` is computed from the log masses, so it is
-    exact when both masses underflow. A head whose side is empty gets weight exactly
+    :math:`(p \hat s + p' \hat s') / (p + p')` with :math:`p` the head's attention mass
+    on positives and :math:`p'` the mirrored head's mass on its positives (the original
+    negatives). The weight :math:`p / (p + p')` is computed from the log masses, so it
+    is exact when both masses underflow. A head whose side is empty gets weight exactly
     zero, so the combination falls back on the other side; with both sides present it
     tends to the gap midpoint.
 
@@ -240,10 +250,11 @@ def evidence_estimate(a, b, x, y):
 def joint_estimate(a, b, x, y):
     """One softmax over the head's and the mirrored head's scores.
 
-    The ``2N`` scores ``a*y_i - b*x_i`` and ``a*(1 - y_i) - b*(1 - x_i)`` share one
-    softmax and both carry the value ``x_i``; equivalently, head and mirror are
-    averaged with weights proportional to their softmax normalizers. The softmax is
-    taken relative to the largest score (no overflow or underflow of the total).
+    The :math:`2N` scores :math:`a y_i - b x_i` and :math:`a (1 - y_i) - b (1 - x_i)`
+    share one softmax and both carry the value :math:`x_i`; equivalently, head and
+    mirror are averaged with weights proportional to their softmax normalizers. The
+    softmax is taken relative to the largest score (no overflow or underflow of the
+    total).
 
     Parameters
     ----------
@@ -273,7 +284,7 @@ def joint_estimate(a, b, x, y):
 def mirrored_hard_limit(x, y):
     """Hard limit of the mirrored head: the largest negative.
 
-    With none, the largest ``x``.
+    With none, the largest :math:`x`.
 
     Parameters
     ----------
@@ -343,14 +354,15 @@ def evidence_hard_limit(x, y):
 
 @validation.constrained(validation.one_context, **_CONTEXT)
 def joint_hard_limit(x, y):
-    """Hard limit of :func:`joint_estimate`: the side whose top score is higher.
+    r"""Hard limit of :func:`joint_estimate`: the side whose top score is higher.
 
-    The softmax keeps the highest scores: ``a - b R`` for the head's nearest positives
-    (``-b min x`` with no positive) and ``a - b (1 - L)`` for the mirror's
-    (``-b (1 - max x)`` with no negative). With both sides present it keeps ``R`` if
-    ``R < 1 - L`` and ``L`` if ``R > 1 - L``; at a tie it averages the tied examples,
-    ``(n_R R + n_L L) / (n_R + n_L)`` with ``n_R`` positives at ``R`` and ``n_L``
-    negatives at ``L``.
+    The softmax keeps the highest scores: :math:`a - b R` for the head's nearest
+    positives :math:`R` (:math:`-b \min x` with no positive) and :math:`a - b (1 - L)`
+    for the mirror's, :math:`L` the largest negative (:math:`-b (1 - \max x)` with no
+    negative). With both sides present it keeps :math:`R` if :math:`R < 1 - L` and
+    :math:`L` if :math:`R > 1 - L`; at a tie it averages the tied examples,
+    :math:`(n_R R + n_L L) / (n_R + n_L)` with :math:`n_R` positives at :math:`R` and
+    :math:`n_L` negatives at :math:`L`.
 
     Parameters
     ----------
@@ -400,12 +412,12 @@ def _log_mass_ratio(b, s, q):
 
 
 class Side(NamedTuple):
-    """One head at thresholds ``s``: edge term, positive mass, their gradients.
+    r"""One head at thresholds ``s``: edge term, positive mass, their gradients.
 
     Parameters
     ----------
     eps : ndarray
-        The edge term at each threshold.
+        The edge term :math:`\varepsilon(s)` at each threshold.
     eps_a, eps_b : ndarray
         Its derivatives in ``a`` and ``b``.
     logit : ndarray
@@ -423,22 +435,23 @@ class Side(NamedTuple):
 
 @validation.constrained(_complements, **_SIDE)
 def side(a, b, s, q=None):
-    """Edge term ``eps`` and the logit of the positive mass, with gradients.
+    r"""Edge term :math:`\varepsilon` and the positive mass's logit, with gradients.
 
     Parameters
     ----------
     a, b : float
         Head parameters, ``b > 0``.
     s, q : ndarray
-        Thresholds and their exact complements ``q = 1 - s`` (computed if not given).
+        Thresholds and their exact complements :math:`1 - s` (computed if not given).
 
     Returns
     -------
     Side
-        ``eps``, ``d eps/da``, ``d eps/db``, ``logit(pi_+)`` and its ``b``-derivative
-        (its ``a``-derivative is 1). ``eps = 1/b + O(1)`` and ``d eps/db = -1/b² +
-        O(1)``: ``inf`` and ``-inf`` where those exceed the largest float (``b`` near
-        0).
+        :math:`\varepsilon`, its derivatives in :math:`a` and :math:`b`,
+        :math:`\operatorname{logit}(\pi_+)` and its derivative in :math:`b` (its
+        derivative in :math:`a` is 1). :math:`\varepsilon = 1/b + O(1)` and
+        :math:`\partial\varepsilon/\partial b = -1/b^2 + O(1)`: ``inf`` and ``-inf``
+        where those exceed the largest float (:math:`b` near 0).
     """
     s, q = _thresholds(s, q)
     if b >= 1:
@@ -491,15 +504,22 @@ def _side(a, b, s, q):
     a=validation.Scalar(), b=validation.PositiveScalar(), s=validation.UnitInterval()
 )
 def edge_terms(a, b, s):
-    """``eps(s)`` in the exact decomposition ``s_hat^inf(s) - s = 1/b - eps(s)``.
+    r"""The edge term :math:`\varepsilon(s)` of the population residual.
 
-    For uniform features the negatives form a kernel ``e^{-bx}`` on ``[0, s]`` with
-    mean ``1/b - s/(e^{bs} - 1)`` and the positives one on ``[s, 1]`` with mean
-    ``s + 1/b - (1-s)/(e^{b(1-s)} - 1)``; mixing them with the class probabilities
-    ``pi_-``, ``pi_+`` gives
-    ``eps = pi_- (s + s/(e^{bs}-1)) + pi_+ (1-s)/(e^{b(1-s)}-1)``: leakage onto the
-    negatives plus truncation of the positive kernel at 1. The head and its mirror share
-    the ``1/b``, so the average's residual is ``(eps(1 - s) - eps(s)) / 2``
+    In the exact decomposition :math:`\hat s^\infty(s) - s = 1/b - \varepsilon(s)`.
+    For uniform features the negatives form a kernel :math:`e^{-bx}` on :math:`[0, s]`
+    with mean :math:`1/b - s/(e^{bs} - 1)` and the positives one on :math:`[s, 1]` with
+    mean :math:`s + 1/b - (1-s)/(e^{b(1-s)} - 1)`; mixing them with the class
+    probabilities :math:`\pi_-`, :math:`\pi_+` gives
+
+    .. math::
+
+        \varepsilon = \pi_- \left(s + \frac{s}{e^{bs}-1}\right)
+        + \pi_+ \frac{1-s}{e^{b(1-s)}-1}:
+
+    leakage onto the negatives plus truncation of the positive kernel at 1. The head and
+    its mirror share the :math:`1/b`, so the average's residual is
+    :math:`(\varepsilon(1 - s) - \varepsilon(s)) / 2`
     (:func:`average_residual`).
 
     Parameters
@@ -521,7 +541,9 @@ def edge_terms(a, b, s):
 
 @validation.constrained(_complements, **_SIDE)
 def average_residual(a, b, s, q=None):
-    """Residual of the mirror average, ``(eps(1 - s) - eps(s))/2``, and its gradient.
+    r"""Residual of the mirror average, and its gradient.
+
+    The residual is :math:`(\varepsilon(1 - s) - \varepsilon(s))/2`.
 
     Parameters
     ----------
@@ -544,11 +566,11 @@ def average_residual(a, b, s, q=None):
 
 @validation.constrained(_complements, **_SIDE)
 def evidence_residual(a, b, s, q=None):
-    """Residual of the evidence-aware head at infinite context, and its gradient.
+    r"""Residual of the evidence-aware head at infinite context, and its gradient.
 
     Head and mirror are weighted by their attention masses on their own positives,
-    ``P = pi_+(s)`` and ``P' = pi_+(1 - s)``; with ``w = P/(P + P')`` the residual is
-    ``(2w - 1)/b - w eps(s) + (1 - w) eps(1 - s)``.
+    :math:`P = \pi_+(s)` and :math:`P' = \pi_+(1 - s)`; with :math:`w = P/(P + P')` the
+    residual is :math:`(2w - 1)/b - w\, \varepsilon(s) + (1 - w)\, \varepsilon(1 - s)`.
 
     Parameters
     ----------
@@ -610,7 +632,8 @@ def _t_max(value, name):
 
 #: A combination of head and mirror, one of the keys of ``RESIDUALS``.
 RULE = validation.Constraint(_rule, (("joint", ValueError), (None, ValueError)))
-#: The end of a flow recorded from ``t = 1e-2`` on: a number ``> 1e-2``.
+#: The end of a flow recorded from :math:`t = 10^{-2}` on: a number above
+#: :math:`10^{-2}`.
 T_MAX = validation.Constraint(
     _t_max,
     ((None, TypeError), ("1", TypeError), (np.nan, ValueError), (1e-2, ValueError)),
@@ -623,9 +646,10 @@ T_MAX = validation.Constraint(
 def threshold_nodes(a, b, prior):
     """Quadrature nodes ``(s, q, weight)`` for the symmetrized heads' population losses.
 
-    Panels are graded toward both edges (down to the inner layers of width
-    ``e^{-(a-b)}/b``), toward the calibrated thresholds ``a/b`` and ``1 - a/b`` and
-    toward the ends of the prior's support (layers of width ``1/b``).
+    ``q`` holds :math:`1 - s` exactly. Panels are graded toward both edges (down to the
+    inner layers of width :math:`e^{-(a-b)}/b`), toward the calibrated thresholds
+    :math:`a/b` and :math:`1 - a/b` and toward the ends of the prior's support (layers
+    of width :math:`1/b`).
 
     Parameters
     ----------
@@ -637,7 +661,7 @@ def threshold_nodes(a, b, prior):
     Returns
     -------
     s, q, weight : ndarray, shape (k,)
-        Nodes, their exact complements and the weights ``density * dw``.
+        Nodes, their exact complements and the weights (density times rule weight).
 
     Raises
     ------
@@ -669,7 +693,9 @@ def threshold_nodes(a, b, prior):
     prior=validation.DensityLaw(),
 )
 def loss_and_gradient(a, b, prior, rule="average"):
-    """Population loss ``E_s r(s)^2`` of a symmetrized head and its gradient.
+    r"""Population loss :math:`\mathbb{E}_s r(s)^2` of a symmetrized head, its gradient.
+
+    :math:`r(s)` is the head's residual at threshold :math:`s`.
 
     Parameters
     ----------
@@ -707,23 +733,24 @@ def _relative_tolerance(values):
     theta0=validation.Point(),
 )
 def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
-    """Gradient flow of a symmetrized loss from ``t = 0``, integrated in log time.
+    r"""Gradient flow of a symmetrized loss from :math:`t = 0`, integrated in log time.
 
-    :func:`stumplib.training.flow` in ``tau = log(1 + t)``, with records at ``t = 0``
-    and at ``points`` log-spaced times from ``1e-2`` to ``t_max``.
+    :func:`stumplib.training.flow` in :math:`\tau = \log(1 + t)`, with records at
+    :math:`t = 0` and at ``points`` log-spaced times from :math:`10^{-2}` to ``t_max``.
 
     Parameters
     ----------
     loss_and_gradient : callable
-        ``(a, b) -> (L, dL/da, dL/db)``.
+        :math:`(a, b) \mapsto (L, \partial L/\partial a, \partial L/\partial b)`.
     theta0 : tuple of float
-        Initial ``(a, b)``.
+        Initial :math:`(a, b)`.
     t_max : float
-        Final time, above ``1e-2``.
+        Final time, above :math:`10^{-2}`.
     points : int
         Number of log-spaced records.
     rtol : float
-        Relative tolerance of the solver (the absolute one is ``rtol * 1e-2``).
+        Relative tolerance of the solver (the absolute one is ``rtol`` times
+        :math:`10^{-2}`).
 
     Returns
     -------
@@ -732,7 +759,7 @@ def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
     Raises
     ------
     ValueError
-        If ``t_max <= 1e-2``.
+        If ``t_max`` is not above :math:`10^{-2}`.
     """
     times = np.concatenate([[0.0], np.geomspace(1e-2, t_max, points)])
     return training.flow(
@@ -741,14 +768,14 @@ def flow(loss_and_gradient, theta0, t_max, points=120, rtol=1e-8):
 
 
 class Rates(NamedTuple):
-    """Local rates along a trajectory, read off the gradient at each record.
+    r"""Local rates along a trajectory, read off the gradient at each record.
 
     Parameters
     ----------
     db_dlog_t : ndarray
-        ``db / dlog t`` along the flow, ``-t dL/db``.
+        :math:`db / d\log t` along the flow, :math:`-t\, \partial L/\partial b`.
     loss_exponent : ndarray
-        ``-dlog L / dlog t``, ``t |grad L|^2 / L``.
+        :math:`-d\log L / d\log t`, :math:`t |\nabla L|^2 / L`.
     """
 
     db_dlog_t: np.ndarray
@@ -766,12 +793,16 @@ def _from_zero(values):
     trajectory=validation.Trajectory(),
 )
 def rates(loss_and_gradient, trajectory):
-    """``db/dlog t = -t dL/db`` and ``dlog L/dlog t = -t |grad L|^2 / L`` per record.
+    r"""The rates :math:`db/d\log t` and :math:`d\log L/d\log t` at each record.
+
+    :math:`db/d\log t = -t\, \partial L/\partial b` and
+    :math:`d\log L/d\log t = -t |\nabla L|^2 / L`.
 
     Parameters
     ----------
     loss_and_gradient : callable
-        ``(a, b) -> (L, dL/da, dL/db)``, the loss the trajectory follows.
+        :math:`(a, b) \mapsto (L, \partial L/\partial a, \partial L/\partial b)`, the
+        loss the trajectory follows.
     trajectory : training.Trajectory
         Records with ``t > 0`` (a record at ``t = 0`` gives zeros).
 

@@ -1,7 +1,7 @@
-"""Threshold priors, feature laws, batched context sampling and the mirror map.
+r"""Threshold priors, feature laws, batched context sampling and the mirror map.
 
 A task is a threshold ``s`` in [0, 1]; its context is ``N`` features ``x_i`` drawn
-from a feature law on [0, 1] with labels ``y_i = 1{x_i > s}``.
+from a feature law on [0, 1] with labels :math:`y_i = \mathbf{1}\{x_i > s\}`.
 """
 
 from dataclasses import dataclass
@@ -85,18 +85,18 @@ def _complement(values):
 
 @dataclass(frozen=True)
 class Uniform:
-    """Uniform law on ``[lo, hi]`` within [0, 1] (a threshold prior or a feature law).
+    r"""Uniform law on ``[lo, hi]`` within [0, 1] (a threshold prior or a feature law).
 
     Parameters
     ----------
     lo, hi : float
-        Bounds with ``0 <= lo < hi <= 1``.
+        Bounds with :math:`0 \le \mathrm{lo} < \mathrm{hi} \le 1`.
 
     Raises
     ------
     ValueError
-        If the bounds are not scalars with ``0 <= lo < hi <= 1``, or ``hi - lo`` is
-        below :data:`MIN_WIDTH`.
+        If the bounds are not scalars with :math:`0 \le \mathrm{lo} < \mathrm{hi} \le
+        1`, or ``hi - lo`` is below :data:`MIN_WIDTH`.
 
     Examples
     --------
@@ -448,7 +448,7 @@ def _batch_of_thresholds(values):
     _batch_of_thresholds, x=validation.UnitInterval(), s=validation.UnitInterval()
 )
 def labels(x, s):
-    """Labels ``y = 1{x > s}``.
+    r"""Labels :math:`y = \mathbf{1}\{x > s\}`.
 
     For features ``x`` of shape ``(..., N)`` and thresholds ``s`` of shape ``(...)``.
 
@@ -535,7 +535,7 @@ def _mirrored(values):
     s=validation.UnitInterval(optional=True),
 )
 def mirror(x, y, s=None):
-    """The mirror map ``x -> 1 - x``, ``y -> 1 - y`` (and ``s -> 1 - s`` if given).
+    r"""The mirror map :math:`x \mapsto 1 - x`, :math:`y \mapsto 1 - y` (and ``s`` too).
 
     Positives become negatives, so a head applied to the mirrored context and mapped
     back localizes the threshold from below.

@@ -1,11 +1,11 @@
-"""Constant-step gradient descent and gradient flow, recorded on a log grid.
+r"""Constant-step gradient descent and gradient flow, recorded on a log grid.
 
 :func:`descend` is the one descent loop of the package: every run (a fixed number of
 steps, a run to a scale, a run to the corpus's own noise level, the stable-step test)
 is :func:`descend` with its own *direction* rule, which returns the gradient to step
-along, or ``None`` where the run stops. Time is ``t = eta * k`` after ``k`` steps of
-size ``eta``; records are kept at log-spaced steps so that trajectories over many
-decades stay small.
+along, or ``None`` where the run stops. Time is :math:`t = \eta k` after :math:`k` steps
+of size :math:`\eta`; records are kept at log-spaced steps so that trajectories over
+many decades stay small.
 """
 
 from dataclasses import dataclass
@@ -46,7 +46,7 @@ class Trajectory:
 
     @property
     def offset(self):
-        """The relative score ``a - b``.
+        """The relative score :math:`a - b`.
 
         Examples
         --------
@@ -60,7 +60,7 @@ class Trajectory:
 
     @property
     def ratio(self):
-        """The calibrated threshold ``a / b``.
+        """The calibrated threshold :math:`a / b`.
 
         Examples
         --------
@@ -125,7 +125,9 @@ def _state(a, b, value=None, g_a=None, g_b=None):
     max_steps=validation.Integer(minimum=0),
 )
 def descend(direction, theta0, eta, max_steps, goal="the stop", label=None):
-    """Constant-step descent ``theta <- theta - eta * g`` until ``direction`` stops it.
+    r"""Constant-step descent :math:`\theta \leftarrow \theta - \eta g`, until stopped.
+
+    ``direction`` gives :math:`g` and stops the run.
 
     Parameters
     ----------
@@ -184,7 +186,7 @@ def descend(direction, theta0, eta, max_steps, goal="the stop", label=None):
 
 @validation.constrained(loss_and_gradient=validation.Function(), **_START, **_STEPS)
 def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="GD"):
-    """Constant-step gradient descent ``theta <- theta - eta * grad L(theta)``.
+    r"""Constant-step descent :math:`\theta \leftarrow \theta - \eta \nabla L(\theta)`.
 
     The run stops with ``FloatingPointError`` naming the step and the state when the
     loss, the gradient or the next state is not finite (or ``loss_and_gradient``
@@ -194,7 +196,7 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
     Parameters
     ----------
     loss_and_gradient : callable
-        ``(a, b) -> (L, dL/da, dL/db)``.
+        :math:`(a, b) \mapsto (L, \partial L/\partial a, \partial L/\partial b)`.
     theta0 : tuple of float
         Initial ``(a, b)``.
     eta : float
@@ -209,7 +211,7 @@ def gradient_descent(loss_and_gradient, theta0, eta, steps, points=200, label="G
     Returns
     -------
     Trajectory
-        Records at log-spaced steps, with ``t = eta * k``.
+        Records at log-spaced steps, with :math:`t = \eta k`.
 
     Raises
     ------
@@ -432,17 +434,17 @@ def _increasing_times(values):
     atol=validation.PositiveScalar(),
 )
 def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False):
-    """Gradient flow ``dtheta/dt = -grad L(theta)``, recorded at ``times``.
+    r"""Gradient flow :math:`d\theta/dt = -\nabla L(\theta)`, recorded at ``times``.
 
     Integrated with ``scipy.integrate.solve_ivp`` (LSODA, which switches to a stiff
     method during a fast calibration phase). With ``log_time`` the flow is integrated in
-    ``tau = log(1 + t)``, ``dtheta/dtau = -(1 + t) grad L``: evenly paced over many
-    decades of time.
+    :math:`\tau = \log(1 + t)`, :math:`d\theta/d\tau = -(1 + t) \nabla L`: evenly paced
+    over many decades of time.
 
     Parameters
     ----------
     loss_and_gradient : callable
-        ``(a, b) -> (L, dL/da, dL/db)``.
+        :math:`(a, b) \mapsto (L, \partial L/\partial a, \partial L/\partial b)`.
     theta0 : tuple of float
         Initial ``(a, b)`` at ``t = 0``.
     times : array_like
@@ -450,7 +452,7 @@ def flow(loss_and_gradient, theta0, times, rtol=1e-9, atol=1e-12, log_time=False
     rtol, atol : float
         Tolerances of the solver (``0 < rtol < 1``, ``atol > 0``).
     log_time : bool
-        Integrate in ``log(1 + t)`` instead of ``t``.
+        Integrate in :math:`\log(1 + t)` instead of :math:`t`.
 
     Returns
     -------

@@ -9,10 +9,10 @@ setting (thresholds :math:`s\sim U[0.1, 0.9]`, features :math:`x\sim U[0, 1]`):
 3. population flow, calibration: the slow-curve offset :math:`a-p\,b` settles on the
    slow curve, just below the valley :math:`a^*(b)`;
 4. population flow, growth: the scale then grows like :math:`t^{1/4}`;
-5. a finite corpus: descent frozen by the corpus's own rule at a scale ``b_T``
-   proportional to ``m ∧ n`` (the committed full-scale runs);
-6. the frozen head's error on fresh contexts: the kernel bias ``≈ 1/b_T`` at large
-   ``N``, the nearest-positive error :math:`\approx 1/N` at small ``N``.
+5. a finite corpus: descent frozen by the corpus's own rule at a scale :math:`b_T`
+   proportional to :math:`m \wedge n` (the committed full-scale runs);
+6. the frozen head's error on fresh contexts: the kernel bias :math:`\approx 1/b_T` at
+   large :math:`N`, the nearest-positive error :math:`\approx 1/N` at small :math:`N`.
 
 :func:`argument_figure` draws it; the book's Sphinx extension
 ``book/_ext/argument_figure.py`` calls it when the results page is read.

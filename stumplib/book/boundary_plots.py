@@ -12,9 +12,10 @@ from . import plotting
 
 
 def edge_band(s, n, scaled_risk):
-    """Heat map of ``log10(N² risk)`` over the distance ``1 - s`` to the edge and ``N``.
+    r"""Heat map of :math:`\log_{10}(N^2 \cdot \mathrm{risk})`, edge distance and size.
 
-    Both axes are logarithmic, so the band ``1 - s < 1/N`` lies left of a diagonal.
+    The axes are the distance :math:`1 - s` to the edge and :math:`N`, both logarithmic,
+    so the band :math:`1 - s < 1/N` lies left of a diagonal.
 
     Parameters
     ----------
@@ -23,7 +24,7 @@ def edge_band(s, n, scaled_risk):
     n : array_like, shape (j,)
         Context sizes, positive.
     scaled_risk : array_like, shape (j, k)
-        ``N²`` times the risk, positive.
+        :math:`N^2` times the risk, positive.
 
     Returns
     -------
@@ -76,14 +77,15 @@ def collapse(s, estimates, ratios, hi):
 
 
 def pointwise_risks(s, scaled_risks):
-    """``N²`` times pointwise risks against ``s``, one curve per rule (log scale).
+    """:math:`N^2` times pointwise risks against :math:`s`, one curve per rule (log y).
 
     Parameters
     ----------
     s : array_like
         Thresholds.
     scaled_risks : dict of str to array_like
-        ``rule -> N² risk``; a rule named ``"midpoint"`` (the Bayes rule) is dashed.
+        a map from each rule to :math:`N^2` times its risk; a rule named ``"midpoint"``
+        (the Bayes rule) is dashed.
 
     Returns
     -------

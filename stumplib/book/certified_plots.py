@@ -8,7 +8,7 @@ from . import plotting
 
 
 def law_figure(data, predicted, valley_constant):
-    """Each corpus's ``b_cert`` against ``m = n``, the medians, the predicted ends.
+    r"""Each corpus's ``b_cert`` against ``m = n``, the medians, the predicted ends.
 
     Parameters
     ----------
@@ -17,7 +17,8 @@ def law_figure(data, predicted, valley_constant):
     predicted : stumplib.certified_law.PredictedEnds
         The predicted ends on a grid of sizes (a line).
     valley_constant : float
-        ``K_sigma``: the dotted line ``m / (4 K_sigma^2)`` of the valley's constant.
+        :math:`K_\sigma`: the dotted line :math:`m / (4 K_\sigma^2)` of the valley's
+        constant.
 
     Returns
     -------
@@ -76,26 +77,27 @@ def law_figure(data, predicted, valley_constant):
 
 
 def signal_noise_figure(runs, flow, size, predicted_end):
-    """The key picture: signal and noise along a run, and ``rho`` rising to one half.
+    r"""The key picture: signal and noise along a run, :math:`\rho` rising to one half.
 
-    Top: along ``runs[0]``, the signal ``|grad L|`` (black), its noise
-    ``|grad L_{m,n} - grad L|`` (blue), half the signal (grey, dotted: the interval
-    ends where the noise crosses it), the predicted noise ``K(b) sqrt(b/m) |grad L|``
-    (red, dashed; ``K(b)`` along the population flow) and the guide ``2/b^3``.
-    Bottom: ``rho`` along every run (the first thick), the predicted
-    ``K(b) sqrt(b/m)``, the level ``1/2``, each run's end (a dot; a triangle at the
-    stop of a run that never failed) and the predicted end (a vertical line).
+    Top: along ``runs[0]``, the signal :math:`|\nabla L|` (black), its noise
+    :math:`|\nabla L_{m,n} - \nabla L|` (blue), half the signal (grey, dotted: the
+    interval ends where the noise crosses it), the predicted noise
+    :math:`K(b) \sqrt{b/m}\, |\nabla L|` (red, dashed; :math:`K(b)` along the
+    population flow) and the guide :math:`2/b^3`. Bottom: :math:`\rho` along every run
+    (the first thick), the predicted :math:`K(b) \sqrt{b/m}`, the level :math:`1/2`,
+    each run's end (a dot; a triangle at the stop of a run that never failed) and the
+    predicted end (a vertical line).
 
     Parameters
     ----------
     runs : sequence of stumplib.certified_runs.CertifiedRun
         Runs of corpora of one size.
     flow : stumplib.certified_law.FlowConstant
-        ``K(b)`` along the population flow, over at least the runs' scales.
+        :math:`K(b)` along the population flow, over at least the runs' scales.
     size : int
-        ``m = n``.
+        :math:`m = n`.
     predicted_end : float
-        The predicted end ``b = m / (4 K(b)^2)``.
+        The predicted end :math:`b = m / (4 K(b)^2)`.
 
     Returns
     -------
@@ -169,18 +171,18 @@ def signal_noise_figure(runs, flow, size, predicted_end):
 
 
 def portrait_figure(portrait, flow, runs, vmax=4.0):
-    """Corpus runs on the population's landscape, with the flow's streamlines.
+    r"""Corpus runs on the population's landscape, with the flow's streamlines.
 
-    The colour is the scaled excess loss ``b (b^2 L - 1)`` (clipped at ``vmax``), the
-    grey lines are streamlines of the population flow in the plotted coordinates (the
-    offset ``a - p b`` and ``log10 b``), which show the flow rushing across to the
-    trough and turning up along it.
+    The colour is the scaled excess loss :math:`b (b^2 L - 1)` (clipped at ``vmax``),
+    the grey lines are streamlines of the population flow in the plotted coordinates
+    (the slow-curve offset :math:`a - p b` and :math:`\log_{10} b`), which show the flow
+    rushing across to the trough and turning up along it.
 
     Parameters
     ----------
     portrait : stumplib.dynamics.Portrait
         The population landscape and flow field (sheared by ``portrait.p``), on a grid
-        even in the offset and in ``log b``.
+        even in the offset and in :math:`\log b`.
     flow : stumplib.certified_law.FlowConstant
         The population flow from the runs' start (dashed).
     runs : sequence of stumplib.certified_runs.CertifiedRun
@@ -233,21 +235,21 @@ def portrait_figure(portrait, flow, runs, vmax=4.0):
 
 
 def task_sampling_figure(b, constant, valley_constant, b_mc, sizes, mean_sq):
-    """The task-sampling constant on the valley: quadrature, limit and Monte Carlo.
+    r"""The task-sampling constant on the valley: quadrature, limit and Monte Carlo.
 
     Parameters
     ----------
     b, constant : array_like
-        Scales and the quadrature ``sigma_inf(b) / sqrt(b)`` there (a line).
+        Scales and the quadrature :math:`\sigma_\infty(b) / \sqrt{b}` there (a line).
     valley_constant : float
-        The derived limit ``K_sigma`` (dashed).
+        The derived limit :math:`K_\sigma` (dashed).
     b_mc : array_like
         Scales of the Monte Carlo.
     sizes : array_like of int
         Tasks ``m`` of the Monte Carlo corpora, one row of ``mean_sq`` each.
     mean_sq : array_like
         Mean squared task-sampling error, shape ``(len(sizes), len(b_mc))``; drawn as
-        ``sqrt(mean_sq m / b)`` (points).
+        :math:`\sqrt{\bar e\, m / b}`, :math:`\bar e` the ``mean_sq`` (points).
 
     Returns
     -------

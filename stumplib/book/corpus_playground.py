@@ -4,14 +4,14 @@ An :class:`~stumplib.book.interactive.Interactive` figure (shown by
 :func:`stumplib.book.interactive.show`). The browser draws a corpus of ``m`` tasks with
 ``n`` examples each (thresholds from U[0.1, 0.9], features uniform on a 4-decimal
 grid) with a small integer generator, :func:`draw`, which this module reproduces
-bit for bit; the reader sets ``m``, ``n``, the rule's level ``ℓ`` and the step (a
+bit for bit; the reader sets ``m``, ``n``, the rule's level :math:`\ell` and the step (a
 fraction of the descent lemma's step at the start), and the browser runs the
 constant-step descent from the valley at the size-tied start
 (:func:`stumplib.corpus_rule.size_start`) until the corpus's own noise ratio
-(:func:`stumplib.corpus.noise_ratio`) reaches ``ℓ`` (the rule of
+(:func:`stumplib.corpus.noise_ratio`) reaches :math:`\ell` (the rule of
 :func:`stumplib.pretraining.train_until_noisy`). Along the run it draws ``b``, the
 noise ratio :math:`\mathcal N` against :math:`\ell` and the corpus gradient's
-relative error ``ρ`` against the population gradient (the population gradient by
+relative error :math:`\rho` against the population gradient (the population gradient by
 Gauss-Legendre quadrature over the thresholds of the closed-form infinite-context
 head), and at the freeze the frozen head's mean squared error on fresh contexts.
 
@@ -45,7 +45,8 @@ STEP_CAP = 2000
 EXPECTED_DIGITS = 12
 #: The threshold prior.
 PRIOR = tasks.Uniform(0.1, 0.9)
-#: Gauss-Legendre nodes per panel and panels over the prior (the browser's rho).
+#: Gauss-Legendre nodes per panel and panels over the prior (the browser's
+#: :math:`\rho`).
 NODES, PANELS = 12, 16
 B_COLOR, NOISE, RHO = COLORS[0], COLORS[1], COLORS[2]
 
@@ -67,7 +68,7 @@ def _stream(seed):
 
 
 def _grid(draw):
-    """A uint32 draw as a point of the 4-decimal grid ``(k + 1/2) / 10^4``."""
+    """A uint32 draw as a point of the 4-decimal grid :math:`(k + 1/2) / 10^4`."""
     return (draw % 10000 + 0.5) / 10000
 
 
@@ -164,7 +165,7 @@ def run(seed, m, n, level, fraction):
     m, n : int
         Corpus size.
     level : float
-        The rule's level ``ℓ``.
+        The rule's level :math:`\ell`.
     fraction : float
         Step as a fraction of the lemma's step at the start.
 
@@ -387,11 +388,11 @@ def _settings(values):
 def corpus_playground(seed, m=200, n=200, level=0.5, fraction=0.35):
     r"""The corpus playground: a finite corpus and the corpus rule's descent, live.
 
-    Sliders set ``m`` and ``n`` (20 to 200), the level ``ℓ`` (0.1 to 2) and the step
-    (0.05 to 1.5 times the lemma's step at the start); the browser draws the corpus
+    Sliders set ``m`` and ``n`` (20 to 200), the level :math:`\ell` (0.1 to 2) and the
+    step (0.05 to 1.5 times the lemma's step at the start); the browser draws the corpus
     (:func:`draw`), runs the descent, and draws :math:`b`, :math:`\mathcal N` and
-    :math:`\rho` against the steps, with the freeze and the frozen head's error on
-    fresh tasks.
+    :math:`\rho` against the steps, with the freeze and the frozen head's error on fresh
+    tasks.
 
     Parameters
     ----------

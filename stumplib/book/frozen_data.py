@@ -226,7 +226,7 @@ def by_level(runs, kind, sizes=None):
 
 
 class LawRow(NamedTuple):
-    """The frozen scale at one size against its prediction (infinite contexts).
+    r"""The frozen scale at one size against its prediction (infinite contexts).
 
     Parameters
     ----------
@@ -237,10 +237,11 @@ class LawRow(NamedTuple):
     predicted : float
         ``b_T / m`` of :func:`stumplib.infinite_corpus.predicted_freeze`.
     gap : float
-        Mean of ``log(b_T / predicted)`` over corpora.
+        Mean of :math:`\log(b_T / b_{\mathrm{pred}})` over corpora,
+        :math:`b_{\mathrm{pred}}` the predicted scale.
     gap_se : float
-        Its standard error: the spread between corpora, pooled over the sizes, over
-        ``√corpora``.
+        Its standard error: the spread between corpora, pooled over the sizes, over the
+        square root of the number of corpora.
     """
 
     m: int

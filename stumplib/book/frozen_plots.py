@@ -22,12 +22,12 @@ def size_colours(count):
 
 
 def ladder_figure(ladders, constant, floor=0.95):
-    """Two certified ladders side by side: the share inside and error times ``m ∧ n``.
+    r"""Two certified ladders: the share inside, and the error times :math:`m \wedge n`.
 
     Left, each size's share of corpora inside the certificate with its 95%
-    Clopper–Pearson interval, against the declared floor; right, the mean of
-    ``error · (m ∧ n)`` (± 2 standard errors) and its largest value (crosses), with each
-    level's long-context constant ``(K / l)²`` dashed.
+    Clopper–Pearson interval, against the declared floor; right, the mean of the error
+    times :math:`m \wedge n` (:math:`\pm 2` standard errors) and its largest value
+    (crosses), with each level's long-context constant :math:`(K / \ell)^2` dashed.
 
     Parameters
     ----------
@@ -79,7 +79,7 @@ def ladder_figure(ladders, constant, floor=0.95):
 
 
 def fresh_figure(sizes, errors, sizes_trained, b_frozen, floor):
-    """RMS error of each frozen head on fresh contexts of size ``N``, at one threshold.
+    r"""RMS error of each frozen head on fresh contexts of size ``N``, at one threshold.
 
     Parameters
     ----------
@@ -89,7 +89,7 @@ def fresh_figure(sizes, errors, sizes_trained, b_frozen, floor):
         The heads' errors, shape ``(k, p)``, and the reference rules' (nearest positive,
         gap midpoint).
     sizes_trained : sequence of int, length k
-        Each head's ``m ∧ n`` (for the legend).
+        Each head's :math:`m \wedge n` (for the legend).
     b_frozen : ndarray, shape (k,)
         Each head's frozen scale ``b_T``.
     floor : ndarray, shape (k,)
@@ -137,7 +137,7 @@ def ratio_figure(sizes, ratios, limits, sizes_trained, b_frozen):
     limits : dict of float to float
         For each ``s``, the limit :math:`\Gamma(s)` (dashed line).
     sizes_trained : sequence of int, length k
-        Each head's ``m ∧ n`` (for the legend).
+        Each head's :math:`m \wedge n` (for the legend).
     b_frozen : ndarray, shape (k,)
         Each head's frozen scale ``b_T``.
 

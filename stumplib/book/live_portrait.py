@@ -42,10 +42,11 @@ from .interactive import COLORS, Interactive, book_axes, note_div, on_ready
 DIGITS = 5
 #: The priors of the phase portrait, by label, as (lo, hi).
 PORTRAIT_PRIORS = {"U[0.1, 0.9]": (0.1, 0.9), "U[0, 1]": (0.0, 1.0)}
-#: Starting scales b0 (the figure opens at the second, the book's 20) and steps
-#: (multiples of 1/lambda_max at the start: short, near the quadratic stability limit
-#: 2/lambda_max, and three times that limit, which overshoots the slow curve once and
-#: still decreases the loss at every step from each start offered).
+#: Starting scales :math:`b_0` (the figure opens at the second, the book's 20) and
+#: steps (multiples of :math:`1/\lambda_{\max}` at the start: short, near the
+#: quadratic stability limit :math:`2/\lambda_{\max}`, and three times that limit,
+#: which overshoots the slow curve once and still decreases the loss at every step from
+#: each start offered).
 PORTRAIT_STARTS = (10.0, 20.0, 40.0)
 PORTRAIT_STEPS = (0.5, 1.8, 6.0)
 HEADS = ("head", "average")
@@ -117,12 +118,12 @@ def _slope(hi):
 
 
 def _portrait_item(item):
-    """One precomputed piece of the phase portrait (run by :func:`stumplib.sweep.run`).
+    r"""One precomputed piece of the phase portrait (run by :func:`stumplib.sweep.run`).
 
     ``("flow", lo, hi, b0, rule, t_max, points)``: the gradient flow in log time;
     ``("descent", lo, hi, b0, rule, factor, steps)``: constant-step descent with step
-    ``factor / lambda_max`` at the start; ``("curves", lo, hi, b_grid)``: the valley
-    ``a*(b)`` (interior priors) and the slow curve derived by
+    ``factor`` over :math:`\lambda_{\max}` at the start; ``("curves", lo, hi,
+    b_grid)``: the valley :math:`a^*(b)` (interior priors) and the slow curve derived by
     :mod:`stumplib.symbolic.dynamics`.
     """
     kind, lo, hi, *rest = item
@@ -210,16 +211,17 @@ def phase_portrait(
     gd_steps=30,
     n_workers=1,
 ):
-    """The (a, b) phase portrait: flows and descents precomputed for every setting.
+    r"""The (a, b) phase portrait: flows and descents precomputed for every setting.
 
-    For each prior of :data:`PORTRAIT_PRIORS`, start ``b0`` in ``starts`` (with
-    ``a0 = p b0`` on the valley's slope, ``p = hi``) and head (the one head, or the
-    mirror average): the population gradient flow to ``t_max`` (in log time,
-    ``points`` records) and, for each step factor ``c`` in ``steps``, ``gd_steps``
-    steps of constant-step gradient descent with ``eta = c / lambda_max`` (the largest
-    Hessian eigenvalue at the start). Also the valley ``a*(b)`` (interior priors) and
-    the one head's derived slow curve. Left panel: the offset ``a - p b`` against
-    ``b``; right panel: ``b`` against ``t`` with the growth law as a guide.
+    For each prior of :data:`PORTRAIT_PRIORS`, start :math:`b_0` in ``starts`` (with
+    :math:`a_0 = p b_0` on the valley's slope, :math:`p = \mathrm{hi}`) and head (the
+    one head, or the mirror average): the population gradient flow to ``t_max`` (in log
+    time, ``points`` records) and, for each step factor :math:`c` in ``steps``,
+    ``gd_steps`` steps of constant-step gradient descent with :math:`\eta = c /
+    \lambda_{\max}` (the largest Hessian eigenvalue at the start). Also the valley
+    :math:`a^*(b)` (interior priors) and the one head's derived slow curve. Left panel:
+    the slow-curve offset :math:`a - p b` against :math:`b`; right panel: :math:`b`
+    against :math:`t` with the growth law as a guide.
 
     Parameters
     ----------

@@ -169,7 +169,9 @@ def _one_dimensional(values):
     anchor=validation.PositiveScalar(),
 )
 def reference_slope(ax, x, slope, anchor, label=None, **kwargs):
-    """Draw ``y = anchor * (x / x[0])**slope`` on log-log axes as a dashed guide.
+    r"""Draw :math:`y = y_0 (x / x_0)^{\mathrm{slope}}` on log-log axes, a dashed guide.
+
+    :math:`y_0` is the ``anchor`` and :math:`x_0` the first ``x``.
 
     ``x`` is a non-empty 1-D array of positive abscissae, ``slope`` a finite number and
     ``anchor > 0`` the guide's value at ``x[0]``.
@@ -320,13 +322,14 @@ def flow_directions(portrait):
     vmax=validation.PositiveScalar(),
 )
 def phase_portrait(ax, portrait, slow_curve=None, valley=None, path=None, vmax=4.0):
-    """Draw a :class:`stumplib.dynamics.Portrait` on ``ax``.
+    r"""Draw a :class:`stumplib.dynamics.Portrait` on ``ax``.
 
-    The colour is the scaled excess loss ``b (b² L - 1)`` on a diverging scale centred
-    at 0 and clipped at ``±vmax`` (so that a valley at ``-2/(hi - lo)`` shows as a
-    trough), with its integer contours; arrows give the direction of the gradient flow
-    in the plotted coordinates (of uniform length: the speed varies by orders of
-    magnitude). The vertical axis is ``log10 b``, labelled in ``b``.
+    The colour is the scaled excess loss :math:`b (b^2 L - 1)` on a diverging scale
+    centred at 0 and clipped at ``±vmax`` (so that a valley at
+    :math:`-2/(\mathrm{hi} - \mathrm{lo})` shows as a trough), with its integer
+    contours; arrows give the direction of the gradient flow in the plotted coordinates
+    (of uniform length: the speed varies by orders of magnitude). The vertical axis is
+    ``log10 b``, labelled in ``b``.
 
     Parameters
     ----------

@@ -3,28 +3,32 @@ r"""Exact risks with an empty side: the edge failure and reflected symmetrizatio
 SymPy.
 
 :mod:`stumplib.symbolic.risks` derives the risks of the nearest-positive and midpoint
-rules under the conventions ``R = 1`` (no positive) and ``L = 0`` (no negative). The
-softmax head and its symmetrizations behave differently exactly on those events, so
+rules under the conventions :math:`R = 1` (no positive) and :math:`L = 0` (no negative).
+The softmax head and its symmetrizations behave differently exactly on those events, so
 their risks are the risks of :mod:`~stumplib.symbolic.risks` with the two *edge terms*
 replaced.
 
-**No positive.** With ``N`` uniform features and threshold ``s``, every feature lies in
-``[0, s]`` with probability :math:`s^N`. On that event write ``C = s - max_i x_i`` and
-``D = min_i x_i``. The event ``{C > u, D > v, no positive}`` says that every feature
-lies in ``(v, s - u]``, so
+**No positive.** With :math:`N` uniform features and threshold :math:`s`, every feature
+lies in :math:`[0, s]` with probability :math:`s^N`. On that event write the two gaps as
+the SymPy symbols ``C`` :math:`= s - \max_i x_i` and ``D`` :math:`= \min_i x_i`. The
+event that ``C`` exceeds :math:`u`, ``D`` exceeds :math:`v` and no feature is positive
+says that every feature lies in :math:`(v, s - u]`, so its probability is
 
-:math:`P(C > u, D > v, \text{no positive}) = (s - u - v)^N`  for ``u, v >= 0``, ``u +
-v < s``,
+.. math::
 
-the gap law of :mod:`~stumplib.symbolic.risks` with the unit interval replaced by ``[0,
-s]``; all moments restricted to the event follow as in :mod:`~stumplib.symbolic.risks`.
+    (s - u - v)^N \quad \text{for } u, v \ge 0,\ u + v < s,
 
-**No negative.** The mirror ``x -> 1 - x``, ``s -> 1 - s`` maps it onto the first
-event: there ``C' = min_i x_i - s`` (the gap to the nearest positive) and
-``D' = 1 - max_i x_i``, and its moments are those above with ``s -> 1 - s``.
+the gap law of :mod:`~stumplib.symbolic.risks` with the unit interval replaced by
+:math:`[0, s]`; all moments restricted to the event follow as in
+:mod:`~stumplib.symbolic.risks`.
+
+**No negative.** The mirror :math:`x \mapsto 1 - x`, :math:`s \mapsto 1 - s` maps it
+onto the first event: there ``C'`` :math:`= \min_i x_i - s` (the gap to the nearest
+positive) and ``D'`` :math:`= 1 - \max_i x_i`, and its moments are those above with
+:math:`s \mapsto 1 - s`.
 
 A rule's error on each event is a polynomial in ``C``, ``D`` (or ``C'``, ``D'``) and
-``s``; its risk is the :mod:`~stumplib.symbolic.risks` risk of the convention rule,
+:math:`s`; its risk is the :mod:`~stumplib.symbolic.risks` risk of the convention rule,
 minus the convention's edge terms, plus the rule's own.
 """
 
@@ -56,11 +60,11 @@ def empty_side_moments():
     Returns
     -------
     dict
-        Keys ``1, C, D, C**2, D**2, C*D``; values are ``E[key; no positive]`` as
-        functions of ``s`` and ``N``, each obtained by integrating the survival
-        function (:math:`\mathbb E[X] = \int P(X > u) du`, :math:`\mathbb E[X^2] = \int
-        2u P(X > u) du`,
-        :math:`\mathbb E[XY] = \int \int P(X > u, Y > v) du dv`).
+        Keys ``1, C, D, C**2, D**2, C*D``; values are the key's expectations
+        restricted to the event, as functions of :math:`s` and :math:`N`, each
+        obtained by integrating the survival function (:math:`\mathbb E[X] = \int P(X >
+        u) du`, :math:`\mathbb E[X^2] = \int 2u P(X > u) du`, :math:`\mathbb E[XY] =
+        \int \int P(X > u, Y > v) du dv`).
     """
     surv = empty_side_survival()
     moments = {
@@ -75,7 +79,9 @@ def empty_side_moments():
 
 
 def edge_term(error):
-    r"""``E[error^2; no positive]`` for an error polynomial in ``C``, ``D`` and ``s``.
+    r"""The edge term :math:`\mathbb E[e^2;\ \text{no positive}]`, :math:`e` the error.
+
+    For an error polynomial in ``C``, ``D`` and :math:`s`.
 
     Parameters
     ----------
@@ -103,7 +109,7 @@ def edge_term(error):
 
 
 def mirrored(expr):
-    """``expr`` with ``s -> 1 - s`` (the same quantity on the mirrored event).
+    r"""``expr`` with :math:`s \mapsto 1 - s` (the same quantity on the mirrored event).
 
     Parameters
     ----------
@@ -182,17 +188,20 @@ def risk(rule):
 
 
 def integrated_leading(expr):
-    r"""``(p, c)`` with ``∫_0^1 expr ds ~ c / N^p`` as ``N -> inf`` (``p`` in 1, 2, 3).
+    r"""The leading order :math:`(p, c)` of the integrated risk.
+
+    :math:`\int_0^1 r\, ds \sim c / N^p` as :math:`N \to \infty`, :math:`r` the
+    ``expr`` (:math:`p` in 1, 2, 3).
 
     Parameters
     ----------
     expr : sympy.Expr
-        A risk in ``s`` and ``N``.
+        A risk in :math:`s` and :math:`N`.
 
     Returns
     -------
     p : int
-        The leading power of ``1/N``.
+        The leading power of :math:`1/N`.
     c : sympy.Expr
         Its constant.
 

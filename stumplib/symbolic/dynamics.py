@@ -1,6 +1,6 @@
-r"""SymPy reduction of the population gradient flow to one equation for the scale ``b``.
+r"""SymPy reduction of the population gradient flow to one equation for the scale.
 
-For large ``b`` the population loss of uniform features has a two-scale
+For large :math:`b` the population loss of uniform features has a two-scale
 form near the calibrated offset,
 
 .. math::
@@ -8,22 +8,22 @@ form near the calibrated offset,
     L(a,b)=\frac1{b^2}+\frac{\Phi(\xi)}{b^3}+\frac{\Psi(\xi)}{b^4}+\dots,\qquad
     \xi=b^m e^{-(a-p\,b)},
 
-where the *valley coordinate* ``ξ`` measures the leakage of negatives: under an
-interior prior ``U[lo, hi]`` the valley has slope ``p = hi`` and ``m = 1``
-(:math:`\xi = b e^{-(a - \mathrm{hi} b)}`); under the full prior ``U[0, 1]`` it has ``p
-= 1`` and
-``m = 2`` (:math:`\xi = b^2 e^{-(a - b)}`, the weight of the inner layer at ``s = 1``).
-:func:`interior_expansion` and :func:`full_expansion` read ``Φ`` and ``Ψ`` off the
-derivations in :mod:`stumplib.symbolic.population` (a change of variables to
-``ξ``; the series and integrals are derived there).
+where the *valley coordinate* :math:`\xi` measures the leakage of negatives: under an
+interior prior :math:`U[\mathrm{lo}, \mathrm{hi}]` the valley has slope
+:math:`p = \mathrm{hi}` and :math:`m = 1` (:math:`\xi = b e^{-(a - \mathrm{hi} b)}`);
+under the full prior :math:`U[0, 1]` it has :math:`p = 1` and :math:`m = 2`
+(:math:`\xi = b^2 e^{-(a - b)}`, the weight of the inner layer at :math:`s = 1`).
+:func:`interior_expansion` and :func:`full_expansion` read :math:`\Phi` and
+:math:`\Psi` off the derivations in :mod:`stumplib.symbolic.population` (a change of
+variables to :math:`\xi`; the series and integrals are derived there).
 
-:func:`reduce_flow` then finds the invariant slow curve ``a = h(b)`` of the flow
-``(ȧ, ḃ) = -∇L``, i.e. ``∂L/∂a = h'(b) ∂L/∂b`` order by order in ``1/b``, and the
-one-dimensional equation :math:`\dot b = (\kappa /4) b^{-3} (1 + e/b + O(b^{-2}))` that
-the flow
-obeys on it. Hence ``b⁴/t → κ = 8/(1 + p²)`` with the ``1/b`` correction
-``b⁴/t ≈ κ (1 + 4e/(3b))``, and the RMS threshold error ``√L`` times :math:`t^{1/4}`
-tends to :math:`\kappa ^{-1/4}`.
+:func:`reduce_flow` then finds the invariant slow curve :math:`a = h(b)` of the flow
+:math:`(\dot a, \dot b) = -\nabla L`, i.e. :math:`\partial L/\partial a = h'(b)\,
+\partial L/\partial b` order by order in :math:`1/b`, and the one-dimensional equation
+:math:`\dot b = (\kappa /4) b^{-3} (1 + e/b + O(b^{-2}))` that the flow obeys on it.
+Hence :math:`b^4/t \to \kappa = 8/(1 + p^2)` with the :math:`1/b` correction
+:math:`b^4/t \approx \kappa (1 + 4e/(3b))`, and the RMS threshold error
+:math:`\sqrt{L}` times :math:`t^{1/4}` tends to :math:`\kappa ^{-1/4}`.
 """
 
 from dataclasses import dataclass
@@ -41,16 +41,19 @@ xi = sp.Symbol("xi", positive=True)
 
 @dataclass(frozen=True)
 class LossExpansion:
-    r"""``L = 1/b² + Φ(ξ)/b³ + Ψ(ξ)/b⁴`` with :math:`\xi = b^m e^{-(a - p b)}`.
+    r"""The expansion :math:`L = 1/b^2 + \Phi(\xi)/b^3 + \Psi(\xi)/b^4`.
+
+    With :math:`\xi = b^m e^{-(a - p b)}`.
 
     Attributes
     ----------
     name : str
         Which prior.
     p, m : sympy.Expr
-        Valley slope and power of ``b`` in the valley coordinate.
+        Valley slope :math:`p` and power :math:`m` of :math:`b` in the valley
+        coordinate.
     phi, psi : sympy.Expr
-        ``Φ(ξ)`` and ``Ψ(ξ)`` (functions of ``xi``).
+        :math:`\Phi(\xi)` and :math:`\Psi(\xi)` (functions of the symbol ``xi``).
     steps : dict
         Intermediate results of the derivation (for display), name -> expression.
     """
@@ -87,7 +90,7 @@ class LossExpansion:
         return xi_
 
     def numeric_loss(self):
-        """A NumPy function ``(a, b) -> L`` evaluating the two-term expansion."""
+        """A NumPy function of ``(a, b)`` evaluating the two-term expansion of L."""
         f = sp.lambdify((xi, b), sp.N(self.loss()), modules="numpy")
         return lambda a, b_: f(self.coordinate(a, b_), b_)
 
@@ -129,19 +132,23 @@ _TENTH, _NINE_TENTHS = sp.Rational(1, 10), sp.Rational(9, 10)
 
 @validation.constrained(_ordered, lo=_BOUND, hi=_BOUND)
 def interior_expansion(lo=_TENTH, hi=_NINE_TENTHS):
-    """``Φ`` and ``Ψ`` for the interior prior ``U[lo, hi]`` (uniform features).
+    r""":math:`\Phi` and :math:`\Psi` for the interior prior (uniform features).
 
+    The prior is :math:`U[\mathrm{lo}, \mathrm{hi}]`.
     :func:`stumplib.symbolic.population.interior_valley` derives, with
-    ``a = hi·b + log b - log g`` and exactly up to terms exponentially small in ``b``,
-    ``(hi - lo)·b²·L = (hi - lo) + F(g, 1/b)/b``, where ``F`` integrates the leakage
-    over the layer ``s = hi - v/b`` below the top of the prior. Its valley coordinate
-    ``g`` is this module's ``ξ`` (``m = 1``), so ``Φ`` and ``Ψ`` are the first two
-    coefficients of ``F`` in ``1/b``, divided by ``hi - lo``.
+    :math:`a = \mathrm{hi}\, b + \log b - \log g` and exactly up to terms exponentially
+    small in :math:`b`, :math:`(\mathrm{hi} - \mathrm{lo})\, b^2 L = (\mathrm{hi} -
+    \mathrm{lo}) + F(g, 1/b)/b`, where :math:`F` integrates the leakage over the layer
+    :math:`s = \mathrm{hi} - v/b` below the top of the prior. Its valley coordinate
+    :math:`g` is this module's :math:`\xi` (:math:`m = 1`), so :math:`\Phi` and
+    :math:`\Psi` are the first two coefficients of :math:`F` in :math:`1/b`, divided by
+    :math:`\mathrm{hi} - \mathrm{lo}`.
 
     Parameters
     ----------
     lo, hi : number
-        Prior bounds, ``0 < lo < hi < 1`` (kept exact as rationals).
+        Prior bounds, :math:`0 < \mathrm{lo} < \mathrm{hi} < 1` (kept exact as
+        rationals).
 
     Returns
     -------
@@ -150,7 +157,8 @@ def interior_expansion(lo=_TENTH, hi=_NINE_TENTHS):
     Raises
     ------
     ValueError, TypeError
-        If ``lo`` or ``hi`` is not a real number, or not ``0 < lo < hi < 1``.
+        If ``lo`` or ``hi`` is not a real number, or not
+        :math:`0 < \mathrm{lo} < \mathrm{hi} < 1`.
     """
     lo, hi = sp.nsimplify(lo), sp.nsimplify(hi)  # exact, from inside the library too
     valley = population.interior_valley(order=1)
@@ -162,14 +170,16 @@ def interior_expansion(lo=_TENTH, hi=_NINE_TENTHS):
 
 
 def full_expansion():
-    """``Φ`` and ``Ψ`` for the full prior ``U[0, 1]`` (uniform features).
+    r"""The functions :math:`\Phi`, :math:`\Psi` for the full prior :math:`U[0, 1]`.
 
     :func:`stumplib.symbolic.population.full_prior` derives
-    ``b²·L(∞, b) = 1 - 2ζ(3)/b`` (up to :math:`e^{-b}`) and, to first order in
-    :math:`r = e^{-(a - b)}`, the excess ``L(a, b) - L(∞, b) = (r/b)·G(b)`` with
-    ``G = 1 - (π²/3)/b + ...`` from the inner layer at ``s = 1``. With ``r = ξ/b²``
-    (``m = 2``) the terms of order ``r²`` are ``O(log b / b⁵)``, so
-    ``Φ = ξ - 2ζ(3)`` and ``Ψ = -(π²/3) ξ``.
+    :math:`b^2 L(\infty, b) = 1 - 2\zeta(3)/b` (up to :math:`e^{-b}`) and, to first
+    order in :math:`\nu = e^{-(a - b)}`, the excess
+    :math:`L(a, b) - L(\infty, b) = (\nu/b)\, G(b)` with
+    :math:`G = 1 - (\pi^2/3)/b + \ldots` from the inner layer at :math:`s = 1`. With
+    :math:`\nu = \xi/b^2` (:math:`m = 2`) the terms of order :math:`\nu^2` are
+    :math:`O(\log b / b^5)`, so :math:`\Phi = \xi - 2\zeta(3)` and
+    :math:`\Psi = -(\pi^2/3)\, \xi`.
 
     Returns
     -------
@@ -190,22 +200,23 @@ def full_expansion():
 
 @dataclass(frozen=True)
 class Reduction:
-    r"""The slow curve and the one-dimensional equation for ``b``.
+    r"""The slow curve and the one-dimensional equation for :math:`b`.
 
     Attributes
     ----------
     xi0, xi1 : sympy.Expr
-        The slow curve :math:`\xi (b) = \xi_0 + \xi_1/b + O(b^{-2})` (``a = p b + m log
-        b - log ξ``).
+        The slow curve :math:`\xi (b) = \xi_0 + \xi_1/b + O(b^{-2})`
+        (:math:`a = p b + m \log b - \log \xi`).
     xi_valley : sympy.Expr or None
-        The valley ``∂L/∂a = 0`` at leading order (``None`` if the loss decreases in
-        ``a``, as under the full prior).
+        The valley :math:`\partial L/\partial a = 0` at leading order (``None`` if the
+        loss decreases in :math:`a`, as under the full prior).
     kappa : sympy.Expr
-        ``b⁴/t → κ``.
+        :math:`\kappa = \lim b^4/t`.
     e : sympy.Expr
         :math:`\dot b = (\kappa /4) b^{-3} (1 + e/b + ...)`.
     phi0 : sympy.Expr
-        ``Φ(ξ0)``: the loss along the slow curve is ``(1 + Φ0/b)/b²``.
+        :math:`\Phi_0 = \Phi(\xi_0)`: the loss along the slow curve is
+        :math:`(1 + \Phi_0/b)/b^2`.
     invariance : dict
         The invariance equations at orders :math:`b^{-3}` and :math:`b^{-4}`.
     """
@@ -220,7 +231,7 @@ class Reduction:
 
     @property
     def ratio_correction(self):
-        r"""``d`` in :math:`b^4/t = \kappa (1 + d/b + O(b^{-2}))`, i.e. ``4e/3``."""
+        r"""The :math:`d` of :math:`b^4/t = \kappa (1 + d/b + \ldots)`: :math:`4e/3`."""
         return sp.Rational(4, 3) * self.e
 
     @property
@@ -235,7 +246,10 @@ class Reduction:
 
     @property
     def lag(self):
-        """Offset of the slow curve from the valley in ``a``: ``-log(ξ0/ξ_valley)``."""
+        r"""Lag of the slow curve behind the valley, :math:`-\log(\xi_0/\xi_v)` in a.
+
+        :math:`\xi_v` is the valley's coordinate ``xi_valley``.
+        """
         return None if self.xi_valley is None else -sp.log(self.xi0 / self.xi_valley)
 
 
@@ -244,9 +258,11 @@ _EXPANSION = validation.Instance(LossExpansion)
 
 @validation.constrained(expansion=_EXPANSION)
 def partials(expansion):
-    r"""``(∂L/∂a, ∂L/∂b)`` of the expansion as functions of ``ξ`` and ``ε = 1/b``.
+    r"""The partials of the expansion as functions of :math:`\xi` and :math:`1/b`.
 
-    With :math:`\xi = b^m e^{-(a - p b)}`: ``∂ξ/∂a = -ξ`` and ``∂ξ/∂b = ξ (p + m/b)``.
+    :math:`(\partial L/\partial a, \partial L/\partial b)`, with
+    :math:`\xi = b^m e^{-(a - p b)}`: :math:`\partial \xi/\partial a = -\xi` and
+    :math:`\partial \xi/\partial b = \xi (p + m/b)`.
 
     Parameters
     ----------
@@ -267,14 +283,16 @@ def partials(expansion):
 
 @validation.constrained(expansion=_EXPANSION)
 def reduce_flow(expansion):
-    r"""Reduce the gradient flow to ``ḃ = (κ/4) b^{-3} (1 + e/b)`` on its slow curve.
+    r"""Reduce the gradient flow on its slow curve to one equation for :math:`b`.
 
-    The slow curve ``a = h(b) = p b + m log b - log ξ(b)`` is invariant when the
-    flow is tangent to it: ``-∂L/∂a = h'(b) (-∂L/∂b)``, with
-    :math:`h' = p + m/b + O(b^{-2})`. Writing ``ξ = ξ0 + ξ1/b`` and expanding in
-    ``1/b``,
-    order :math:`b^{-3}` fixes ``ξ0`` and order :math:`b^{-4}` fixes ``ξ1``; then
-    ``ḃ = -∂L/∂b`` on the curve.
+    That is, :math:`\dot b = (\kappa/4) b^{-3} (1 + e/b)`.
+
+    The slow curve :math:`a = h(b) = p b + m \log b - \log \xi(b)` is invariant when
+    the flow is tangent to it: :math:`-\partial L/\partial a = h'(b)
+    (-\partial L/\partial b)`, with :math:`h' = p + m/b + O(b^{-2})`. Writing
+    :math:`\xi = \xi_0 + \xi_1/b` and expanding in :math:`1/b`, order :math:`b^{-3}`
+    fixes :math:`\xi_0` and order :math:`b^{-4}` fixes :math:`\xi_1`; then
+    :math:`\dot b = -\partial L/\partial b` on the curve.
 
     Parameters
     ----------
@@ -322,14 +340,16 @@ def reduce_flow(expansion):
 
 
 def shared_descent_kappa(p, c=1):
-    """The shared-descent formula ``κ = 8C/(1 + p²)`` (``L ≈ C/b²`` along slope ``p``).
+    r"""The shared-descent formula :math:`\kappa = 8c/(1 + p^2)`.
+
+    For a loss :math:`L \approx c/b^2` along slope :math:`p`.
 
     Parameters
     ----------
     p : number or sympy.Expr
-        Slope of the valley ``a ≈ p b``.
+        Slope of the valley :math:`a \approx p b`.
     c : number or sympy.Expr
-        The constant ``C`` of the loss along the valley.
+        The constant :math:`c` of the loss along the valley.
 
     Returns
     -------

@@ -87,7 +87,7 @@ def _summer(size):
 
 
 def score_weight(xi, yi):
-    """The unnormalized attention weight ``exp(a y_i - b x_i)``.
+    """The unnormalized attention weight :math:`e^{a y_i - b x_i}`.
 
     Parameters
     ----------
@@ -116,7 +116,9 @@ def estimate(size=None):
 
 @validation.constrained(size=_SIZE_OR_SYMBOLIC)
 def weighted_moments(size=None):
-    r"""``Cov_w(x, y)`` and ``-Var_w(x)`` under the softmax weights, in SymPy.
+    r"""The gradient's two weighted moments under the softmax weights, in SymPy.
+
+    :math:`\operatorname{Cov}_w(x, y)` and :math:`-\operatorname{Var}_w(x)`.
 
     Parameters
     ----------
@@ -168,7 +170,9 @@ def derive(size=None):
 
 @validation.constrained(size=_SIZE)
 def gradient_function(size):
-    """A NumPy function ``(a, b, x, y) -> (d/da, d/db)`` lambdified from the derivative.
+    r"""A NumPy function of ``(a, b, x, y)`` lambdified from the derivative.
+
+    It returns :math:`(\partial \hat s/\partial a, \partial \hat s/\partial b)`.
 
     Used to test :func:`stumplib.head.gradient` against the symbolic derivative
     (at moderate scales; the lambdified quotient is not overflow-safe).

@@ -1,7 +1,9 @@
 r"""SymPy derivations for the population limit.
 
-With uniform features on [0, 1] and threshold ``s`` (``q = 1 - s``, elsewhere written
-:math:`\upsilon`), the infinite-context head is a ratio of four elementary integrals,
+With uniform features on [0, 1] and threshold :math:`s` (:math:`\upsilon = 1 - s`,
+the SymPy symbol ``q`` of the expressions returned, whose edge factor
+:math:`\varepsilon_\upsilon` is ``epsilon_q``), the infinite-context head is a ratio of
+four elementary integrals,
 
 .. math::
 
@@ -11,24 +13,23 @@ With uniform features on [0, 1] and threshold ``s`` (``q = 1 - s``, elsewhere wr
 This module derives, step by step:
 
 * :func:`closed_form` — the integrals, and the exact *structured* form
-  :math:`\hat s - s = (d_+ + \rho d_-)/(1 + \rho )` (class biases ``d_±``, odds ``ρ`` of
-  a
-  negative against a positive), proved equal to the raw ratio;
+  :math:`\hat s - s = (d_+ + \rho d_-)/(1 + \rho )` (class biases :math:`d_\pm`, odds
+  :math:`\rho` of a negative against a positive), proved equal to the raw ratio;
 * :func:`gradient_identities` — :math:`\partial \hat s/\partial a =
   \operatorname{Cov}_w(x, y)` and :math:`\partial \hat s/\partial b =
   -\operatorname{Var}_w(x)` for
   the integral weights (the population gradient is :math:`2 \mathbb E[(\hat s - s)
   \nabla \hat s]`);
-* :func:`interior_series` — the large-``b`` expansion at fixed interior ``s`` in the
-  leakage :math:`\lambda = e^{-(a - bs)}` and the edge factors :math:`e^{-bq}`,
-  :math:`e^{-bs}`;
-* :func:`inner_layer` — the layer :math:`q = e^{-(a-b)} w / b` near ``s = 1``;
+* :func:`interior_series` — the large-:math:`b` expansion at fixed interior :math:`s`
+  in the leakage :math:`\lambda = e^{-(a - bs)}` and the edge factors
+  :math:`e^{-b\upsilon}`, :math:`e^{-bs}`;
+* :func:`inner_layer` — the layer :math:`\upsilon = e^{-(a-b)} w / b` near
+  :math:`s = 1`;
 * :func:`interior_valley` — :math:`a^*(b) = \mathrm{hi} \cdot b + \log b + c + c_1/b +
-  c_2/b^2` and
-  ``b²·min_a L`` under ``U[lo, hi]``;
-* :func:`full_prior` — ``b²·L(∞, b) = 1 - 2ζ(3)/b`` and the excess
-  ``L(a, b) - L(∞, b)`` under ``U[0, 1]``, with the constants identified as values
-  of :math:`\zeta`.
+  c_2/b^2` and :math:`b^2 \min_a L` under :math:`U[\mathrm{lo}, \mathrm{hi}]`;
+* :func:`full_prior` — :math:`b^2 L(\infty, b) = 1 - 2\zeta(3)/b` and the excess
+  :math:`L(a, b) - L(\infty, b)` under :math:`U[0, 1]`, with the constants identified
+  as values of :math:`\zeta`.
 """
 
 from dataclasses import dataclass
@@ -64,7 +65,7 @@ _U, _A, _B = sp.symbols("U A B", positive=True)  # e^{-bs}, e^{a}, e^{-b}
 
 
 def _algebraic(expr):
-    r"""Rewrite ``expr`` with ``e^{-bs} -> U``, ``e^{a} -> A``, ``e^{-b} -> B``.
+    r"""Rewrite ``expr`` with :math:`e^{-bs}`, :math:`e^{a}`, :math:`e^{-b}` as U, A, B.
 
     Q = 1 - s.
     """
@@ -103,13 +104,15 @@ class ClosedForm:
     estimate : sympy.Expr
         :math:`\hat s` as the ratio of the evaluated integrals.
     bias_pos, bias_neg, odds : sympy.Expr
-        :math:`d_+(q) = 1/b - q/(e^{bq} - 1)` (mean offset of the positives),
-        :math:`d_-(s) = 1/b - s/(1 - e^{-bs})` (mean offset of the negatives) and
-        :math:`\rho = e^{-(a - bs)} (1 - e^{-bs}) / (1 - e^{-bq})` (their mass ratio).
+        :math:`d_+(\upsilon) = 1/b - \upsilon/(e^{b\upsilon} - 1)` (mean offset of the
+        positives from :math:`s`), :math:`d_-(s) = 1/b - s/(1 - e^{-bs})` (that of the
+        negatives) and :math:`\rho = e^{-(a - bs)} (1 - e^{-bs}) / (1 - e^{-b\upsilon})`
+        (their mass ratio).
     structured : sympy.Expr
-        ``(d_+ + ρ d_-)/(1 + ρ)`` in ``a, b, s, q``.
+        :math:`(d_+ + \rho d_-)/(1 + \rho)` in ``a, b, s, q``.
     proved : bool
-        ``True`` if ``estimate - s - structured`` simplifies to 0 (``q = 1 - s``).
+        ``True`` if ``estimate - s - structured`` simplifies to 0 (with
+        :math:`\upsilon = 1 - s`).
     """
 
     integrals: dict
@@ -162,7 +165,9 @@ def closed_form():
     a_=validation.Scalar(), b_=validation.Scalar(), s_=_THRESHOLD, dps=_DIGITS
 )
 def residual_high_precision(a_, b_, s_, dps=50):
-    r"""``s_hat - s`` from the raw closed form, evaluated by mpmath at ``dps`` digits.
+    r"""The residual :math:`\hat s - s` from the raw closed form, by mpmath.
+
+    At ``dps`` digits.
 
     An independent reference for :func:`stumplib.population.residual` (valid while
     :math:`e^{|a|+|b|}` fits mpmath's exponent range, i.e. any practical value). At
@@ -185,7 +190,7 @@ def residual_high_precision(a_, b_, s_, dps=50):
     Raises
     ------
     ValueError
-        If an argument is not a scalar, ``s_`` leaves [0, 1] or ``dps < 1``.
+        If an argument is not a scalar, ``s_`` leaves [0, 1] or ``dps`` is below 1.
     """
     a_, b_, s_ = (mpmath.mpf(val) for val in (a_, b_, s_))
     if b_ == 0:  # the limit b -> 0: each class weighs its features uniformly
@@ -222,7 +227,10 @@ def _lost_digits(b_, s_):
 
 @dataclass(frozen=True)
 class GradientIdentities:
-    r"""``∂ŝ/∂a - Cov_w(x, y)`` and ``∂ŝ/∂b + Var_w(x)`` for the integral weights.
+    r"""The gradient identities' two differences, for the integral weights.
+
+    :math:`\partial \hat s/\partial a - \operatorname{Cov}_w(x, y)` and
+    :math:`\partial \hat s/\partial b + \operatorname{Var}_w(x)`.
 
     Attributes
     ----------
@@ -230,8 +238,7 @@ class GradientIdentities:
         Derivatives of the closed form.
     cov, neg_var : sympy.Expr
         :math:`\operatorname{Cov}_w(x, y)` and :math:`-\operatorname{Var}_w(x)` from
-        integrals of ``x y``, ``y``, ``x²``
-        against the weights.
+        integrals of :math:`x y`, :math:`y`, :math:`x^2` against the weights.
     proved : bool
         ``True`` if both differences simplify to 0.
     """
@@ -278,17 +285,19 @@ def gradient_identities(form=None):
 def interior_series(order=4):
     r"""Terms :math:`T_0, ..., T_{\mathrm{order}-1}` of :math:`\hat s - s`.
 
-    In :math:`\lambda = e^{-(a-bs)}`, :math:`\varepsilon _q = e^{-bq}`,
-    :math:`\varepsilon _s = e^{-bs}`.
+    In :math:`\lambda = e^{-(a-bs)}`, :math:`\varepsilon_\upsilon = e^{-b\upsilon}`,
+    :math:`\varepsilon_s = e^{-bs}`.
 
-    ``T_k`` collects the products of ``k`` of the three small factors (a bookkeeping
-    parameter ``τ`` multiplies each); all three are exponentially small in ``b`` at
-    fixed interior ``s`` once ``a - bs → ∞``.
+    :math:`T_k` collects the products of :math:`k` of the three small factors (a
+    bookkeeping parameter :math:`\tau` multiplies each); all three are exponentially
+    small in :math:`b` at fixed interior :math:`s` once :math:`a - bs \to \infty`.
 
     Returns
     -------
     list of sympy.Expr
-        ``T_0 = 1/b``, ``T_1 = -sλ - q ε_q``, ``T_2 = (λ - ε_q)(sλ + q ε_q)``, ...
+        :math:`T_0 = 1/b`, :math:`T_1 = -s\lambda - \upsilon \varepsilon_\upsilon`,
+        :math:`T_2 = (\lambda - \varepsilon_\upsilon)(s\lambda + \upsilon
+        \varepsilon_\upsilon)`, ...
     """
     d_pos = 1 / b - q * eps_q / (1 - eps_q)
     d_neg = 1 / b - s / (1 - eps_s)
@@ -302,7 +311,7 @@ def interior_series(order=4):
 
 @validation.constrained(order=_ORDER)
 def interior_terms_function(order=4):
-    r"""NumPy ``(a, b, s) -> [T_0, ..., T_{order-1}]`` of :func:`interior_series`.
+    r"""NumPy function, the terms :math:`T_k` of :func:`interior_series`.
 
     Parameters
     ----------
@@ -326,14 +335,17 @@ def interior_terms_function(order=4):
 
 
 def logistic_form():
-    r""":math:`\hat s - s` with ``ε_q = ε_s = 0`` exactly.
+    r"""The residual :math:`\hat s - s` with both edge factors exactly 0.
 
-    ``1/b - s λ/(1 + λ) = 1/b - s σ(bs - a)``.
+    That is, :math:`\varepsilon_\upsilon = \varepsilon_s = 0`.
+
+    :math:`1/b - s \lambda/(1 + \lambda) = 1/b - s\, \sigma(bs - a)`, :math:`\sigma` the
+    logistic function.
 
     Returns
     -------
     sympy.Expr
-        In ``b``, ``s`` and ``λ``.
+        In :math:`b`, :math:`s` and :math:`\lambda`.
     """
     d_pos, d_neg, rho = 1 / b, 1 / b - s, lam
     return sp.simplify((d_pos + rho * d_neg) / (1 + rho))
@@ -345,28 +357,27 @@ def logistic_form():
 
 @dataclass(frozen=True)
 class InnerLayer:
-    r"""Layer near ``s = 1`` at large ``a - b = δ``, in ``q = η w / b``, ``η = e^{-δ}``.
+    r"""Layer near :math:`s = 1` at large :math:`\delta = a - b`.
 
-    In these variables ``bq = η w`` and the odds of a negative against a positive are
-    :math:`\rho = \eta e^{-\eta w} / (1 - e^{-\eta w})`; terms of relative size
-    :math:`e^{-b}` (the factor
-    :math:`1 - e^{-bs}`) are dropped.
+    In :math:`\upsilon = \nu w / b`, :math:`\nu = e^{-\delta}`. In these variables
+    :math:`b\upsilon = \nu w` and the odds of a negative against a positive are
+    :math:`\rho = \nu e^{-\nu w} / (1 - e^{-\nu w})`; terms of relative size
+    :math:`e^{-b}` (the factor :math:`1 - e^{-bs}`) are dropped.
 
     Attributes
     ----------
     residual : sympy.Expr
-        :math:`\hat s - s` in ``w, η, b``.
+        :math:`\hat s - s` in :math:`w`, :math:`\nu`, :math:`b`.
     orders : list of sympy.Expr
-        Coefficients of :math:`\eta ^0, \eta ^1, \eta ^2` at fixed ``w``: the leading
-        inner solution
-        ``-(1 - 1/b)/(1 + w)`` and its corrections.
+        Coefficients of :math:`\nu^0, \nu^1, \nu^2` at fixed :math:`w`: the leading
+        inner solution :math:`-(1 - 1/b)/(1 + w)` and its corrections.
     contribution : sympy.Expr
-        :math:`\int _0^{\infty} \mathrm{orders}[0]^2 dq = \eta (1 - 1/b)^2/b`: the
-        layer's share of the loss.
+        :math:`\int_0^{\infty} \mathrm{orders}[0]^2\, d\upsilon = \nu (1 - 1/b)^2/b`:
+        the layer's share of the loss.
     squared_exact : sympy.Expr
-        :math:`\int _0^{\infty} [\eta /(e^t - 1 + \eta )]^2 dt` (in ``t = bq``): the
-        leakage squared through the
-        layer to all orders in ``η``, ``η/(1-η) - η² log(1/η)/(1-η)²``.
+        :math:`\int_0^{\infty} [\nu/(e^t - 1 + \nu)]^2\, dt` (in :math:`t =
+        b\upsilon`): the leakage squared through the layer to all orders in :math:`\nu`,
+        :math:`\nu/(1-\nu) - \nu^2 \log(1/\nu)/(1-\nu)^2`.
     """
 
     residual: sp.Expr
@@ -403,26 +414,30 @@ def inner_layer():
 
 @dataclass(frozen=True)
 class Valley:
-    r"""Asymptotics of the population loss under ``U[lo, hi]`` (``hi < 1``).
+    r"""Asymptotics of the population loss under an interior uniform prior.
 
-    With ``a = hi·b + log b - log g`` and ``h = 1/b``, exactly up to terms exponentially
-    small in ``b``, ``(hi - lo)·b²·L = (hi - lo) + h·F(g, h)`` where
-    :math:`F = \int _0^{\infty} [(1 - X)^2 - 1] dv`, :math:`X = (\mathrm{hi} - h v) g
-    e^{-v}/(1 + h g e^{-v})`
-    (``s = hi - v/b``).
+    The prior is :math:`U[\mathrm{lo}, \mathrm{hi}]`, :math:`\mathrm{hi} < 1`.
+
+    With :math:`a = \mathrm{hi}\, b + \log b - \log g` and :math:`h = 1/b`, exactly up
+    to terms exponentially small in :math:`b`,
+    :math:`(\mathrm{hi} - \mathrm{lo})\, b^2 L = (\mathrm{hi} - \mathrm{lo}) + h F(g,
+    h)` where :math:`F = \int_0^{\infty} [(1 - X)^2 - 1]\, dv`, :math:`X = (\mathrm{hi}
+    - h v) g e^{-v}/(1 + h g e^{-v})` (:math:`s = \mathrm{hi} - v/b`).
 
     Attributes
     ----------
     layer_integrand : sympy.Expr
-        ``(1 - X)² - 1``.
+        :math:`(1 - X)^2 - 1`.
     F : sympy.Expr
-        Its integral, expanded to ``h**order``.
+        Its integral, expanded to order :math:`h^{\mathrm{order}}`.
     g_star : list
-        Coefficients of the minimizer ``g*(h) = g_0 + g_1 h + ...``.
+        Coefficients of the minimizer :math:`g^*(h) = g_0 + g_1 h + \ldots`.
     offset : list
-        ``[c, c_1, c_2]``: ``a* = hi·b + log b + c + c_1/b + c_2/b²``.
+        :math:`[c, c_1, c_2]`: :math:`a^* = \mathrm{hi}\, b + \log b + c + c_1/b +
+        c_2/b^2`.
     min_F : list
-        ``[F_0, F_1, ...]``: ``b²·min_a L = 1 + (F_0 + F_1/b + ...)/((hi - lo) b)``.
+        :math:`[F_0, F_1, \ldots]`: :math:`b^2 \min_a L = 1 + (F_0 + F_1/b + \ldots)/
+        ((\mathrm{hi} - \mathrm{lo}) b)`.
     """
 
     layer_integrand: sp.Expr
@@ -434,12 +449,14 @@ class Valley:
 
 @validation.constrained(order=_ORDER)
 def interior_valley(order=3):
-    """Derive ``a*(b)`` and ``min_a L`` under ``U[lo, hi]`` to ``order`` in ``1/b``.
+    r"""Derive :math:`a^*(b)` and :math:`\min_a L` to ``order`` in :math:`1/b`.
+
+    Under :math:`U[\mathrm{lo}, \mathrm{hi}]`.
 
     Parameters
     ----------
     order : int
-        Order of the expansion in ``h = 1/b``, at least 1.
+        Order of the expansion in :math:`h = 1/b`, at least 1.
 
     Returns
     -------
@@ -481,22 +498,24 @@ def interior_valley(order=3):
 
 @dataclass(frozen=True)
 class FullPrior:
-    r"""Constants of the population loss under ``U[0, 1]`` (``φ(t) = t/(e^t - 1)``).
+    r"""Constants of the population loss under :math:`U[0, 1]`.
+
+    With :math:`\varphi(t) = t/(e^t - 1)`.
 
     Attributes
     ----------
     bias_integral : sympy.Expr
-        :math:`\int _0^{\infty} [(1 - \varphi )^2 - 1] dt = -2\zeta (3)`: ``b²·L(∞, b) =
-        1 + bias_integral/b``.
+        :math:`\int _0^{\infty} [(1 - \varphi )^2 - 1] dt = -2\zeta (3)`:
+        :math:`b^2 L(\infty, b) = 1 + I/b`, :math:`I` this integral.
     zeta_sums : dict
         The termwise steps: :math:`\int t/(e^t-1) = \sum 1/n^2` and
         :math:`\int t^2/(e^t-1)^2 = \sum 2(n-1)/n^3`.
     J, K : sympy.Expr
         :math:`J = \int _0^{\infty} (1 - \varphi )/(e^t - 1) dt = \zeta (2) - 1` and
-        :math:`K = \int _0^{\infty} (1 - \varphi ) t e^t/(e^t - 1)^2 dt = \zeta (2) -
-        1/2`.
+        :math:`J_2 = \int _0^{\infty} (1 - \varphi ) t e^t/(e^t - 1)^2 dt = \zeta (2) -
+        1/2` (the attribute ``K``).
     excess : sympy.Expr
-        ``G(b) = (1 - 1/b)² - 2J/b + 2K/b²``:
+        :math:`G(b) = (1 - 1/b)^2 - 2J/b + 2J_2/b^2`:
         :math:`L(a, b) - L(\infty , b) = (e^{-(a-b)}/b) \cdot G(b)` to first order in
         :math:`e^{-(a-b)}`
         (and up to :math:`e^{-b}`).

@@ -1,22 +1,24 @@
 r"""SymPy derivation of the loss of a head trained alone and symmetrized afterwards.
 
 The one-head population flow follows its slow curve, on which the valley coordinate
-:math:`\xi = b^m e^{-(a - p b)}` tends to ``ξ0``
-(:func:`stumplib.symbolic.dynamics.reduce_flow`).
-Averaging that head with its mirror at the trained ``(a, b)`` cancels the kernel
-bias ``1/b`` that holds the one-head loss at ``1/b²``; what is left is set by the
-leakage the one-head calibration leaves, and it is of order ``1/b³``:
+:math:`\xi = b^m e^{-(a - p b)}` tends to :math:`\xi_0`
+(:func:`stumplib.symbolic.dynamics.reduce_flow`). Averaging that head with its mirror
+at the trained :math:`(a, b)` cancels the kernel bias :math:`1/b` that holds the
+one-head loss at :math:`1/b^2`; what is left is set by the leakage the one-head
+calibration leaves, and it is of order :math:`1/b^3`:
 
-- **Full prior** ``U[0, 1]`` (``p = 1``, ``m = 2``, :math:`\nu = e^{-(a - b)} = \xi
-  /b^2`). The
-  symmetrized loss is ``L̄ = Z/b³ + Λ ν/b + ...`` (:mod:`stumplib.symbolic.symmetrized`:
-  ``Z = ζ(2) - ζ(3)`` from the truncation of the kernels at both edges, ``Λ`` the cost
-  of the inner layer), so ``b³ L̄ = Z + Λ ξ → Z + Λ ξ0``.
-- **Interior prior** ``U[l, 1 - l]`` (``p = hi = 1 - l``, ``m = 1``). The two-layer loss
-  ``L̄ = v² F(u/v, b)`` with the leakage :math:`u = \mathrm{hi} e^{-(a - b \mathrm{hi}
-  )} = \mathrm{hi} \xi /b` and the
-  truncation :math:`v = l e^{-b l}`; on the one-head curve ``v`` is exponentially small
-  against ``u``, and ``v → 0`` leaves ``b³ L̄ → (hi ξ0)²/(4 (hi - lo))``.
+- **Full prior** :math:`U[0, 1]` (:math:`p = 1`, :math:`m = 2`,
+  :math:`\nu = e^{-(a - b)} = \xi /b^2`). The symmetrized loss is
+  :math:`\bar L = Z/b^3 + \Lambda \nu/b + \ldots` (:mod:`stumplib.symbolic.symmetrized`:
+  :math:`Z = \zeta(2) - \zeta(3)` from the truncation of the kernels at both edges,
+  :math:`\Lambda` the cost of the inner layer), so
+  :math:`b^3 \bar L = Z + \Lambda \xi \to Z + \Lambda \xi_0`.
+- **Interior prior** :math:`U[l, 1 - l]` (:math:`p = \mathrm{hi} = 1 - l`,
+  :math:`m = 1`). The two-layer loss :math:`\bar L = v^2 F(u/v, b)` with the leakage
+  :math:`u = \mathrm{hi}\, e^{-(a - b \mathrm{hi})} = \mathrm{hi}\, \xi /b` and the
+  truncation :math:`v = l e^{-b l}`; on the one-head curve :math:`v` is exponentially
+  small against :math:`u`, and :math:`v \to 0` leaves
+  :math:`b^3 \bar L \to (\mathrm{hi}\, \xi_0)^2/(4 (\mathrm{hi} - \mathrm{lo}))`.
 """
 
 from dataclasses import dataclass
@@ -31,22 +33,25 @@ u = sp.Symbol("u", positive=True)  # the leakage hi e^{-(a - b hi)}
 
 @dataclass(frozen=True)
 class PosthocLimits:
-    r"""Limits of ``b³ L̄`` at the one-head parameters, and their ingredients.
+    r"""Limits of :math:`b^3 \bar L` at the one-head parameters, and their ingredients.
 
     Attributes
     ----------
     full : sympy.Expr
-        ``lim b³ L̄`` under ``U[0, 1]``, derived: ``Z + Λ ξ0``.
+        :math:`\lim b^3 \bar L` under :math:`U[0, 1]`, derived:
+        :math:`Z + \Lambda \xi_0`.
     full_closed : sympy.Expr
-        The closed form it is compared with, ``ζ(2) - ζ(3) + 1/2``.
+        The closed form it is compared with, :math:`\zeta(2) - \zeta(3) + 1/2`.
     interior : sympy.Expr
-        ``lim b³ L̄`` under ``U[l, 1 - l]``, from the two-layer loss as ``v → 0``.
+        :math:`\lim b^3 \bar L` under :math:`U[l, 1 - l]`, from the two-layer loss as
+        :math:`v \to 0`.
     interior_closed : sympy.Expr
-        The closed form it is compared with, ``(hi ξ0)²/(4 (hi - lo))``.
+        The closed form it is compared with,
+        :math:`(\mathrm{hi}\, \xi_0)^2/(4 (\mathrm{hi} - \mathrm{lo}))`.
     Z, Lambda : sympy.Expr
         Truncation constant and inner-layer cost of the symmetrized loss.
     xi0_full, xi0_interior : sympy.Expr
-        ``ξ0`` of the one-head slow curve under each prior.
+        :math:`\xi_0` of the one-head slow curve under each prior.
     xi1_full, xi1_interior : sympy.Expr
         Its ``1/b`` coefficient: :math:`\xi = \xi_0 + \xi_1/b + O(b^{-2})`.
     edge : sympy.Expr
@@ -80,7 +85,9 @@ class PosthocLimits:
 
 
 def limits(edge=(1, 10), rule="average"):
-    """Derive ``lim b³ L̄`` on the one-head slow curve, ``U[0, 1]`` and ``U[l, 1 - l]``.
+    r"""Derive :math:`\lim b^3 \bar L` on the one-head slow curve, two priors.
+
+    Under :math:`U[0, 1]` and :math:`U[l, 1 - l]`.
 
     Parameters
     ----------

@@ -1,15 +1,19 @@
 r"""Exact finite-N risks of threshold rules under uniform features (SymPy).
 
-With ``N`` uniform features and a threshold ``s``, write ``G_- = s - L`` and
-``G_+ = R - s`` for the distances from ``s`` to the largest negative ``L`` (0 if none)
-and to the smallest positive ``R`` (1 if none). The only event that matters is
-"no feature in a window around ``s``", so their joint survival function is
+With :math:`N` uniform features and a threshold :math:`s`, write :math:`G_- = s - L`
+and :math:`G_+ = R - s` for the distances from :math:`s` to the largest negative
+:math:`L` (0 if none) and to the smallest positive :math:`R` (1 if none). The only event
+that matters is "no feature in a window around :math:`s`", so their joint survival
+function is
 
-:math:`P(G_- > u, G_+ > v) = (1 - u - v)^N`  for ``0 <= u < s``, ``0 <= v < 1 - s``,
+.. math::
 
-and every moment follows from :math:`\mathbb E[X Y] = \int \int P(X > u, Y > v) du dv`
-and
-:math:`\mathbb E[X^2] = \int 2u P(X > u) du`.
+    P(G_- > u, G_+ > v) = (1 - u - v)^N \quad \text{for } 0 \le u < s,\
+    0 \le v < 1 - s,
+
+and every moment follows from
+:math:`\mathbb E[X Y] = \int \int P(X > u, Y > v)\, du\, dv` and
+:math:`\mathbb E[X^2] = \int 2u P(X > u)\, du`.
 """
 
 import sympy as sp
@@ -19,7 +23,7 @@ N = sp.symbols("N", positive=True, integer=True)
 
 
 def survival():
-    """Joint survival function ``P(G_- > u, G_+ > v)`` of the two gaps.
+    r"""Joint survival function :math:`P(G_- > u, G_+ > v)` of the two gaps.
 
     Returns
     -------
@@ -30,12 +34,14 @@ def survival():
 
 
 def gap_moments():
-    r"""``E[G_+^2]``, ``E[G_-^2]`` and ``E[G_+ G_-]`` at a fixed threshold ``s``.
+    r"""Moments :math:`\mathbb E[G_+^2]`, :math:`\mathbb E[G_-^2]`, a cross term.
+
+    The cross term is :math:`\mathbb E[G_+ G_-]`; at a fixed threshold :math:`s`.
 
     Returns
     -------
     upper, lower, cross : sympy.Expr
-        The three moments, factored, in ``s`` and ``N``.
+        The three moments, factored, in :math:`s` and :math:`N`.
     """
     upper = sp.factor(sp.integrate(2 * v * survival().subs(u, 0), (v, 0, 1 - s)))
     lower = sp.factor(sp.integrate(2 * u * survival().subs(v, 0), (u, 0, s)))
@@ -44,7 +50,7 @@ def gap_moments():
 
 
 def risks():
-    r"""Exact risks at a fixed ``s``: nearest positive ``R``, gap midpoint, Bayes ratio.
+    r"""Exact risks at a fixed :math:`s`: nearest positive, gap midpoint, Bayes ratio.
 
     Returns
     -------
@@ -63,12 +69,12 @@ def risks():
 
 
 def integrated(expr):
-    """Average of ``expr`` over ``s ~ U[0, 1]``.
+    r"""Average of ``expr`` over :math:`s \sim U[0, 1]`.
 
     Parameters
     ----------
     expr : sympy.Expr
-        An expression in ``s`` (and ``N``).
+        An expression in :math:`s` (and :math:`N`).
 
     Returns
     -------
@@ -80,13 +86,13 @@ def integrated(expr):
 def interior(expr):
     """``expr`` with the edge terms :math:`s^{N+k}`, :math:`(1-s)^{N+k}` dropped.
 
-    For a fixed interior threshold these decay geometrically in ``N``; what is left
-    is the interior risk, a rational function of ``N``.
+    For a fixed interior threshold these decay geometrically in :math:`N`; what is
+    left is the interior risk, a rational function of :math:`N`.
 
     Parameters
     ----------
     expr : sympy.Expr
-        A risk in ``s`` and ``N``.
+        A risk in :math:`s` and :math:`N`.
 
     Returns
     -------
@@ -99,14 +105,16 @@ def interior(expr):
 
 
 def leading_constant(expr, power=2):
-    r"""``lim_{N -> inf} N^power * expr`` (for an expression free of ``s``).
+    r"""The limit :math:`\lim_{N \to \infty} N^p e`, :math:`e` the ``expr``.
+
+    For an expression free of :math:`s`; :math:`p` is the ``power``.
 
     Parameters
     ----------
     expr : sympy.Expr
-        An expression in ``N``.
+        An expression in :math:`N`.
     power : int
-        The power of ``N``.
+        The power :math:`p` of :math:`N`.
 
     Returns
     -------
@@ -121,7 +129,7 @@ def numeric(expr):
     Parameters
     ----------
     expr : sympy.Expr
-        A risk in ``s`` and ``N``.
+        A risk in :math:`s` and :math:`N`.
 
     Returns
     -------
@@ -143,7 +151,7 @@ def readable(expr):
     Parameters
     ----------
     expr : sympy.Expr
-        A risk in ``s`` and ``N``.
+        A risk in :math:`s` and :math:`N`.
 
     Returns
     -------

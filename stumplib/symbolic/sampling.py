@@ -1,40 +1,48 @@
-r"""SymPy derivation of the task-sampling constant ``C_σ`` (asymptotic).
+r"""SymPy derivation of the valley's task-sampling constant :math:`K_\sigma`.
 
-On the valley of ``U[lo, hi]`` (``0 < lo < hi < 1``) at large ``b`` the infinite-context
-residual of a task is ``r = 1/b - s/(1 + R)``, :math:`R = e^{a - bs}` the odds of a
-positive
-against a negative (the structured form of :mod:`stumplib.symbolic.population` at
-leading order). Write ``ρ = s b / R``. In the bulk ``ρ`` is exponentially small and
-``r = 1/b``; in the layer ``s = hi - u/b`` below the top of the prior :math:`\rho = \rho
-_0 e^{-u}`
-is of order one, with, at leading order in ``1/b``,
+On the valley of :math:`U[\mathrm{lo}, \mathrm{hi}]` (:math:`0 < \mathrm{lo} <
+\mathrm{hi} < 1`) at large :math:`b` the infinite-context residual of a task is
+:math:`r = 1/b - s/(1 + R)`, :math:`R = e^{a - bs}` the odds of a positive against a
+negative (the structured form of :mod:`stumplib.symbolic.population` at leading order).
+Write :math:`\rho = s b / R`. In the bulk :math:`\rho` is exponentially small and
+:math:`r = 1/b`; in the layer :math:`s = \mathrm{hi} - u/b` below the top of the prior
+:math:`\rho = \rho_0 e^{-u}` is of order one, with, at leading order in :math:`1/b`,
 
-    r = (1 - ρ) / b,        ∇r = (∂_a r, ∂_b r) = (ρ / b) (1, -hi),
+.. math::
 
-so the per-task gradient ``G = 2 r ∇r`` has ``|G|² = 4 (1 - ρ)² ρ² (1 + hi²) / b⁴``
-there, against :math:`|G| = O(b^{-3})` in the bulk. Along the layer ``ds = du / b`` and
-``du = -dρ / ρ``. Then:
+    r = \frac{1 - \rho}{b}, \qquad
+    \nabla r = (\partial_a r, \partial_b r) = \frac{\rho}{b} (1, -\mathrm{hi}),
 
-* the valley condition :math:`\partial _a L \propto \int r \partial _a r ds = 0` is
-  :math:`\int _0^{\rho _0} (1 - \rho ) d\rho = 0`:
-  ``ρ_0 = 2``;
-* the population gradient is the bulk's ``v = (0, -2/b³)`` (the layer's ``b`` part is
-  the same integral, zero on the valley): ``|v| = 2/b³``;
+so the per-task gradient :math:`G = 2 r \nabla r` has
+:math:`|G|^2 = 4 (1 - \rho)^2 \rho^2 (1 + \mathrm{hi}^2) / b^4` there, against
+:math:`|G| = O(b^{-3})` in the bulk. Along the layer :math:`ds = du / b` and
+:math:`du = -d\rho / \rho`. Then:
+
+* the valley condition :math:`\partial _a L \propto \int r \partial _a r\, ds = 0` is
+  :math:`\int _0^{\rho _0} (1 - \rho )\, d\rho = 0`: :math:`\rho_0 = 2`;
+* the population gradient is the bulk's :math:`v = (0, -2/b^3)` (the layer's :math:`b`
+  part is the same integral, zero on the valley): :math:`\lVert v \rVert = 2/b^3`;
 * :math:`\mathbb E|G|^2 = (\mathrm{hi} - \mathrm{lo} )^{-1} 4 (1 + \mathrm{hi} ^2)
-  b^{-5} \int _0^{2} (1 - \rho )^2 \rho d\rho` and
-  ``σ_∞² = tr Cov G / |v|² → E|G|² / |v|²``, so
+  b^{-5} \int _0^{2} (1 - \rho )^2 \rho\, d\rho` and
+  :math:`\sigma_\infty^2 = \operatorname{tr} \operatorname{Cov} G / \lVert v \rVert^2
+  \to \mathbb E|G|^2 / \lVert v \rVert^2`, so
 
-      σ_∞(b) / √b → C_σ = √(2 (1 + hi²) / (3 (hi - lo))),
+  .. math::
 
-  1.2281 for ``U[0.1, 0.9]``. :func:`layer_constant` carries out these steps;
+      \frac{\sigma_\infty(b)}{\sqrt{b}} \to K_\sigma
+      = \sqrt{\frac{2 (1 + \mathrm{hi}^2)}{3 (\mathrm{hi} - \mathrm{lo})}},
+
+  1.2281 for :math:`U[0.1, 0.9]`. :func:`layer_constant` carries out these steps;
   :func:`stumplib.calibration.sampling_constant` evaluates the result, and its tests
-  compare it with the quadrature ``sampling_coefficient(a*(b), b) / √b`` at large ``b``.
+  compare it with the quadrature ``sampling_coefficient(a*(b), b)`` over
+  :math:`\sqrt{b}` at large :math:`b`.
 
 :func:`layer_correction` derives the next orders,
-``σ_∞/√b = C_σ (1 + c_1/b + c_2/b² + O(b⁻³))`` with
-``c_1 = 3/(hi - lo) - (19 hi² + 39)/(30 hi (1 + hi²))`` (2.637 for ``U[0.1, 0.9]``, and
-``c_2 = 7.842``): the largest parts of ``c_1`` are the valley's offset and the layer's
-share of the population gradient, which the leading order drops.
+:math:`\sigma_\infty/\sqrt{b} = K_\sigma (1 + d_1/b + d_2/b^2 + O(b^{-3}))` with
+:math:`d_1 = 3/(\mathrm{hi} - \mathrm{lo}) - (19\, \mathrm{hi}^2 + 39)/(30\, \mathrm{hi}
+(1 + \mathrm{hi}^2))` (2.637 for :math:`U[0.1, 0.9]`, and :math:`d_2 = 7.842`): the
+largest parts of :math:`d_1` are the valley's offset and the layer's share of the
+population gradient, which the leading order drops.
 """
 
 from dataclasses import dataclass
@@ -51,11 +59,12 @@ class LayerConstant:
     Parameters
     ----------
     rho0 : sympy.Expr
-        ``ρ`` at the top of the prior, from the valley condition (2).
+        :math:`\rho_0`, :math:`\rho` at the top of the prior, from the valley
+        condition (2).
     second_moment : sympy.Expr
-        :math:`\int _0^{\rho _0} (1 - \rho )^2 \rho d\rho` (2/3).
+        :math:`\int _0^{\rho _0} (1 - \rho )^2 \rho\, d\rho` (2/3).
     c_sigma : sympy.Expr
-        ``C_σ`` in ``lo``, ``hi``.
+        :math:`K_\sigma` in ``lo``, ``hi``.
     """
 
     rho0: sp.Expr
@@ -64,7 +73,9 @@ class LayerConstant:
 
 
 def layer_constant():
-    """Derive ``C_σ = lim σ_∞(b) / √b`` on the valley of ``U[lo, hi]`` (see the module).
+    r"""Derive :math:`K_\sigma = \lim \sigma_\infty(b) / \sqrt{b}` on the valley.
+
+    Of :math:`U[\mathrm{lo}, \mathrm{hi}]` (see the module notes).
 
     Returns
     -------
@@ -92,17 +103,19 @@ def layer_constant():
 
 @dataclass(frozen=True)
 class SlowLayerConstant:
-    """The steps of :func:`slow_layer_constant`.
+    r"""The steps of :func:`slow_layer_constant`.
 
     Parameters
     ----------
     rho0 : sympy.Expr
-        ``ρ`` at the top of the prior on the slow curve, from the tangency condition.
+        :math:`\rho_0`, :math:`\rho` at the top of the prior on the slow curve, from
+        the tangency condition.
     lag : sympy.Expr
-        ``-log(ρ_0 / 2)``: the offset of the slow curve from the valley in ``a``
-        (negative: below it; ``ρ_0 = 2`` on the valley).
+        :math:`-\log(\rho_0 / 2)`: the distance of the slow curve from the valley in
+        :math:`a` (negative: below it; :math:`\rho_0 = 2` on the valley).
     c_slow : sympy.Expr
-        ``lim σ_∞(b) / √b`` along the slow curve, in ``lo``, ``hi``.
+        The slow curve's :math:`K = \lim \sigma_\infty(b) / \sqrt{b}`, in ``lo``,
+        ``hi``.
     """
 
     rho0: sp.Expr
@@ -111,17 +124,19 @@ class SlowLayerConstant:
 
 
 def slow_layer_constant():
-    r"""Derive ``lim σ_∞(b) / √b`` along the slow curve of gradient flow (asymptotic).
+    r"""Derive :math:`K = \lim \sigma_\infty(b) / \sqrt{b}` along the slow curve.
 
-    Off the valley the layer's own gradient no longer vanishes: with ``ρ_0`` at the top
-    of the prior, the population gradient is the bulk's ``(0, -2/b³)`` plus the layer's
-    ``(2/b³) J (1, -hi) / (hi - lo)``, :math:`J = \int _0^{\rho _0} (1 - \rho ) d\rho`.
-    Gradient flow
-    settles on the curve whose tangent it follows, slope ``hi`` at leading order, so
-    ``g_a = hi g_b`` fixes ``ρ_0``; then ``σ_∞² / b = E|G|² / (b |g|²)`` as in
-    :func:`layer_constant`. For ``U[0.1, 0.9]``: ``ρ_0 = 2.340``, a lag of 0.157 below
-    the valley (the slow curve of :func:`stumplib.symbolic.dynamics.reduce_flow`) and
-    ``C = 2.632``, more than twice the valley's ``C_σ``.
+    Asymptotic. Off the valley the layer's own gradient no longer vanishes: with
+    :math:`\rho_0` at the top of the prior, the population gradient is the bulk's
+    :math:`(0, -2/b^3)` plus the layer's :math:`(2/b^3) J (1, -\mathrm{hi}) /
+    (\mathrm{hi} - \mathrm{lo})`, :math:`J = \int _0^{\rho _0} (1 - \rho )\, d\rho`.
+    Gradient flow settles on the curve whose tangent it follows, slope
+    :math:`\mathrm{hi}` at leading order, so :math:`g_a = \mathrm{hi}\, g_b` fixes
+    :math:`\rho_0`; then :math:`\sigma_\infty^2 / b = \mathbb E|G|^2 / (b |g|^2)` as in
+    :func:`layer_constant`. For :math:`U[0.1, 0.9]`: :math:`\rho_0 = 2.340`, a lag of
+    0.157 below the valley (the slow curve of
+    :func:`stumplib.symbolic.dynamics.reduce_flow`) and :math:`K = 2.632`, more than
+    twice the valley's :math:`K_\sigma`.
 
     Returns
     -------
@@ -175,8 +190,8 @@ _G = sp.symbols("g_0:3", positive=True)
 _D = sp.symbols("D_0:3")
 _B = sp.symbols("B_1:3")
 
-#: The sources of the ``1/b`` correction, each a bookkeeping factor on one ``1/b`` term
-#: of the exact per-task gradient (see :func:`layer_correction`).
+#: The sources of the :math:`1/b` correction, each a bookkeeping factor on one
+#: :math:`1/b` term of the exact per-task gradient (see :func:`layer_correction`).
 SOURCES = (
     "threshold across the layer",
     "odds denominator",
@@ -194,21 +209,24 @@ class LayerCorrection:
     Parameters
     ----------
     valley : tuple of sympy.Expr
-        ``(g_0, g_1, g_2)``: ``a*(b) = hi·b + log b - log(g_0 + g_1/b + g_2/b²)`` up to
-        ``O(b⁻³)``, from the valley condition :math:`\int G_a du = 0` order by order.
+        :math:`(g_0, g_1, g_2)`: :math:`a^*(b) = \mathrm{hi}\, b + \log b - \log(g_0 +
+        g_1/b + g_2/b^2)` up to :math:`O(b^{-3})`, from the valley condition
+        :math:`\int G_a\, du = 0` order by order.
     moments : tuple of sympy.Expr
-        ``(M_0, M_1, M_2)``: ``E|G|² = 4/b⁶ + (4/((hi - lo) b⁵))(M_0 + M_1/b + M_2/b²)``
-        up to ``O(b⁻⁸)``, the layer's second moment beside the bulk's ``4/b⁶``.
+        :math:`(M_0, M_1, M_2)`: :math:`\mathbb E|G|^2 = 4/b^6 + (4/(w b^5))(M_0 +
+        M_1/b + M_2/b^2)` up to :math:`O(b^{-8})`, :math:`w = \mathrm{hi} -
+        \mathrm{lo}`, the layer's second moment beside the bulk's :math:`4/b^6`.
     gradient : tuple of sympy.Expr
-        ``(K_1, K_2)``: the population gradient is ``(0, -(2/b³)(1 - (K_1/b +
-        K_2/b²)/(hi - lo)))`` up to ``O(b⁻⁶)``; :math:`K_1 = \int (\rho + u \rho (1 -
-        \rho )) du = 3` is
-        the layer's share, which the leading order drops.
+        :math:`(P_1, P_2)`: the population gradient is :math:`(0, -(2/b^3)(1 - (P_1/b +
+        P_2/b^2)/w))` up to :math:`O(b^{-6})`; :math:`P_1 = \int (\rho + u \rho (1 -
+        \rho ))\, du = 3` is the layer's share, which the leading order drops.
     sources : dict
-        The contribution of each source to ``c_1``, keyed by :data:`SOURCES` and
-        ``"population gradient"`` (``K_1 / (hi - lo)``); they add up to ``c_1``.
+        The contribution of each source to :math:`d_1`, keyed by :data:`SOURCES` and
+        ``"population gradient"`` (:math:`P_1 / w`); they add up to :math:`d_1`.
     c1, c2 : sympy.Expr
-        ``σ_∞(b)/√b = C_σ (1 + c_1/b + c_2/b² + O(b⁻³))``, in ``lo``, ``hi``.
+        The sampling coefficients :math:`d_1`, :math:`d_2` of
+        :math:`\sigma_\infty(b)/\sqrt{b} = K_\sigma (1 + d_1/b + d_2/b^2 +
+        O(b^{-3}))`, in ``lo``, ``hi``.
     """
 
     valley: tuple
@@ -220,34 +238,42 @@ class LayerCorrection:
 
 
 def layer_correction():
-    r"""Derive the corrections ``c_1``, ``c_2`` to ``σ_∞(b)/√b`` on the valley.
+    r"""Derive the corrections :math:`d_1`, :math:`d_2` of the valley's constant.
 
-    Asymptotic (formal) in ``1/b``. Up to terms exponentially small in ``b``
-    (:math:`e^{-b(1 - \mathrm{hi} )}`, :math:`e^{-b(\mathrm{hi} - \mathrm{lo} )}`) the
-    structured residual of
-    :mod:`stumplib.symbolic.population` is, in ``s = hi - u/b`` and :math:`\mathbb E =
-    e^{-u}`,
-    with ``a = hi·b + log b - log g``,
+    Of :math:`\sigma_\infty(b)/\sqrt{b}` on the valley; asymptotic (formal) in
+    :math:`1/b`. Up to terms exponentially small in :math:`b` (:math:`e^{-b(1 -
+    \mathrm{hi} )}`, :math:`e^{-b(\mathrm{hi} - \mathrm{lo})}`) the structured residual
+    of :mod:`stumplib.symbolic.population` is, in :math:`s = \mathrm{hi} - u/b` and
+    :math:`\mathcal E = e^{-u}`, with :math:`a = \mathrm{hi}\, b + \log b - \log g`,
 
-        r = (1 - X)/b,  ∂_a r = X (1 - Y/b)/b,  ∂_b r = -1/b² - s X (1 - Y/b)/b,
+    .. math::
 
-    ``X = s g E / (1 + g E/b)`` and ``Y = g E / (1 + g E/b)``, exactly. Leading order
-    (:func:`layer_constant`) is ``X = ρ = hi g E``. For ``c_1`` each ``1/b`` carries a
-    mark: the threshold ``s = hi - u/b`` across the layer, the odds' denominator
-    ``1 + g E/b``, the saturation ``1 - Y/b`` of :math:`\partial \hat s`, the bulk's
-    ``∂_b r = -1/b²``
-    (the cross term of the bulk with the layer in ``|G|²``) and the valley's offset
-    ``g_1``. With ``W = hi - lo`` the prior's width and the bulk's ``|G| = 2/b³``:
+        r = \frac{1 - X}{b}, \quad \partial_a r = \frac{X (1 - Y/b)}{b}, \quad
+        \partial_b r = -\frac{1}{b^2} - \frac{s X (1 - Y/b)}{b},
 
-    * the valley condition :math:`\int X (1 - X)(1 - Y/b) du = 0` gives ``g = 2/hi +
-      4/(hi² b) + ...``;
-    * ``E|G|² = 4/b⁶ + (4/(W b⁵))(M_0 + M_1/b + ...)``, ``M_0 = 2(1 + hi²)/3``;
-    * the population gradient is ``(0, -(2/b³)(1 - K_1/(W b) - ...))``: the layer's
-      part of ``∂_b L`` does not vanish at next order, ``K_1 = 3``;
-    * ``tr Cov G = E|G|² - |g|²``: the bulk's ``4/b⁶`` cancels ``|g|²`` to
-      ``O(b⁻⁷)``, so ``σ_∞²/b = (M_0 + M_1/b)(1 + 2K_1/(W b))/W + O(b⁻²)`` and
-      ``c_1 = M_1/(2 M_0) + K_1/W``; ``c_2`` follows from the same expansion one order
-      further (there ``|g|²`` no longer cancels the bulk's ``4/b⁶``).
+    :math:`X = s g \mathcal E / (1 + g \mathcal E/b)` and
+    :math:`Y = g \mathcal E / (1 + g \mathcal E/b)`, exactly. Leading order
+    (:func:`layer_constant`) is :math:`X = \rho = \mathrm{hi}\, g \mathcal E`. For
+    :math:`d_1` each :math:`1/b` carries a mark: the threshold
+    :math:`s = \mathrm{hi} - u/b` across the layer, the odds' denominator
+    :math:`1 + g \mathcal E/b`, the saturation :math:`1 - Y/b` of
+    :math:`\partial \hat s`, the bulk's :math:`\partial_b r = -1/b^2` (the cross term of
+    the bulk with the layer in :math:`|G|^2`) and the valley's offset :math:`g_1`. With
+    :math:`w = \mathrm{hi} - \mathrm{lo}` the prior's width and the bulk's
+    :math:`|G| = 2/b^3`:
+
+    * the valley condition :math:`\int X (1 - X)(1 - Y/b)\, du = 0` gives
+      :math:`g = 2/\mathrm{hi} + 4/(\mathrm{hi}^2 b) + \ldots`;
+    * :math:`\mathbb E|G|^2 = 4/b^6 + (4/(w b^5))(M_0 + M_1/b + \ldots)`,
+      :math:`M_0 = 2(1 + \mathrm{hi}^2)/3`;
+    * the population gradient is :math:`(0, -(2/b^3)(1 - P_1/(w b) - \ldots))`: the
+      layer's part of :math:`\partial_b L` does not vanish at next order,
+      :math:`P_1 = 3`;
+    * :math:`\operatorname{tr} \operatorname{Cov} G = \mathbb E|G|^2 - |g|^2`: the
+      bulk's :math:`4/b^6` cancels :math:`|g|^2` to :math:`O(b^{-7})`, so
+      :math:`\sigma_\infty^2/b = (M_0 + M_1/b)(1 + 2P_1/(w b))/w + O(b^{-2})` and
+      :math:`d_1 = M_1/(2 M_0) + P_1/w`; :math:`d_2` follows from the same expansion one
+      order further (there :math:`|g|^2` no longer cancels the bulk's :math:`4/b^6`).
 
     Returns
     -------

@@ -1,36 +1,36 @@
 r"""SymPy derivation of the population dynamics of the symmetrized heads.
 
-Both heads share ``(a, b)``; uniform features; :math:`c = e^{a - b}`.
+Both heads share :math:`(a, b)`; uniform features; :math:`c = e^{a - b}`.
 
-**Interior prior** ``U[l, 1 - l]`` (symmetric, so the offset ``a - (hi + lo) b`` is
-``a - b``). The mirror average's residual is ``(eps(1 - s) - eps(s))/2`` and, inside
-the prior, only two layers of width ``1/b`` survive. At ``s = hi - sigma`` the head
+**Interior prior** :math:`U[l, 1 - l]` (symmetric, so the offset
+:math:`a - (\mathrm{hi} + \mathrm{lo}) b` is :math:`a - b`). The mirror average's
+residual is :math:`(\varepsilon(1 - s) - \varepsilon(s))/2` and, inside the prior, only
+two layers of width :math:`1/b` survive. At :math:`s = \mathrm{hi} - \sigma` the head
 leaks onto its negatives,
-:math:`(\mathrm{hi} - \sigma) e^{-(a - b s)} = u (1 - \sigma/\mathrm{hi} ) e^{-b
-\sigma}` with
-:math:`u = \mathrm{hi} e^{-(a - b \mathrm{hi} )}`, and its positive kernel is truncated
-at 1,
-:math:`(l + \sigma) e^{-b(1 - s)} = v (1 + \sigma/l) e^{-b \sigma}` with :math:`v = l
-e^{-b l}`;
-the bottom layer is the mirror image. Up to terms exponentially smaller::
+:math:`(\mathrm{hi} - \sigma) e^{-(a - b s)} = u (1 - \sigma/\mathrm{hi}) e^{-b \sigma}`
+with :math:`u = \mathrm{hi}\, e^{-(a - b \mathrm{hi})}`, and its positive kernel is
+truncated at 1, :math:`(l + \sigma) e^{-b(1 - s)} = v (1 + \sigma/l) e^{-b \sigma}` with
+:math:`v = l e^{-b l}`; the bottom layer is the mirror image. Up to terms exponentially
+smaller,
 
-    L = v^2 F(rho, b),   F = [A^2 + A B/b + B^2/(2 b^2)] / (4 (hi - lo) b),
+.. math::
 
-with :math:`\rho = u/v = (\mathrm{hi} /l) e^{-(a - b)}`, ``A = 1 + rho``, ``B = 1/l -
-rho/hi``: the
-``B`` terms are the relative corrections of order ``1/(b l)``.
-:func:`interior_laws` reduces the flow on its slow manifold (offset constant to this
-order) and expands the laws to first order in ``1/b``.
+    L = v^2 F(\rho, b), \qquad
+    F = \frac{A^2 + A B/b + B^2/(2 b^2)}{4 (\mathrm{hi} - \mathrm{lo}) b},
 
-**Full prior** ``U[0, 1]``. The edges never leave the prior. Near ``s = 1`` with
-``x = b (1 - s)`` the average's residual is ``-eps/2`` with
-:math:`\varepsilon = (1 + (c - 1) x/b) / (1 + c (e^x - 1))` (both edges alike); as ``c
--> inf``
-it is the truncation :math:`x / (b (e^x - 1))`, so :math:`b^3 L \to Z = \int x^2/(e^x -
-1)^2 dx / 2`
-:func:`zeta_constant`. At finite ``c`` an inner layer ``x ~ 1/c`` adds
-``lambda/(b c)`` to the loss (:func:`leakage_coefficient`), and the balance of the two
-gives :func:`full_laws`.
+with :math:`\rho = u/v = (\mathrm{hi}/l) e^{-(a - b)}`, :math:`A = 1 + \rho`,
+:math:`B = 1/l - \rho/\mathrm{hi}`: the :math:`B` terms are the relative corrections of
+order :math:`1/(b l)`. :func:`interior_laws` reduces the flow on its slow manifold
+(offset constant to this order) and expands the laws to first order in :math:`1/b`.
+
+**Full prior** :math:`U[0, 1]`. The edges never leave the prior. Near :math:`s = 1`
+with :math:`x = b (1 - s)` the average's residual is :math:`-\varepsilon/2` with
+:math:`\varepsilon = (1 + (c - 1) x/b) / (1 + c (e^x - 1))` (both edges alike); as
+:math:`c \to \infty` it is the truncation :math:`x / (b (e^x - 1))`, so
+:math:`b^3 L \to Z = \frac{1}{2} \int_0^\infty x^2/(e^x - 1)^2\, dx`
+(:func:`zeta_constant`). At finite :math:`c` an inner layer :math:`x \sim 1/c` adds
+:math:`\lambda/(b c)` to the loss (:func:`leakage_coefficient`), and the balance of the
+two gives :func:`full_laws`.
 """
 
 from dataclasses import dataclass
@@ -49,7 +49,9 @@ n = sp.Symbol("n", integer=True, positive=True)
 
 
 def interior_loss(l=lo):
-    """``F(rho, b)`` with :math:`L = v^2 F` for the prior ``U[l, 1 - l]`` (see module).
+    r""":math:`F(\rho, b)` with :math:`L = v^2 F` for the prior :math:`U[l, 1 - l]`.
+
+    See the module notes.
 
     Parameters
     ----------
@@ -68,10 +70,10 @@ def interior_loss(l=lo):
 def layer_loss(l=lo):
     r"""The two-layer loss derived from the layer profile, before simplification.
 
-    :math:`(1/(2 (\mathrm{hi} - \mathrm{lo} ))) \int _0^{\infty} e^{-2 b \sigma} (A + B
-    \sigma)^2 d \sigma` with ``A``, ``B``
-    from the leakage ``u (1 - sigma/hi)`` and truncation ``v (1 + sigma/l)`` (in units
-    of ``v``); equal to :func:`interior_loss`.
+    :math:`\frac{1}{2 (\mathrm{hi} - \mathrm{lo})} \int_0^{\infty} e^{-2 b \sigma}
+    (A + B \sigma)^2\, d\sigma` with :math:`A`, :math:`B` from the leakage
+    :math:`u (1 - \sigma/\mathrm{hi})` and truncation :math:`v (1 + \sigma/l)` (in units
+    of :math:`v`); equal to :func:`interior_loss`.
 
     Parameters
     ----------
@@ -93,14 +95,14 @@ def layer_loss(l=lo):
 
 @dataclass(frozen=True)
 class Law:
-    r"""A quantity along the flow: ``limit + correction/b + O(b^-2)``.
+    r"""A quantity along the flow: limit :math:`+` correction :math:`/b + O(b^{-2})`.
 
     Parameters
     ----------
     limit : sympy.Expr
-        The limit, in ``l``.
+        The limit, in :math:`l`.
     correction : sympy.Expr
-        The ``1/b`` coefficient, in ``l``.
+        The :math:`1/b` coefficient, in :math:`l`.
     """
 
     limit: sp.Expr
@@ -110,11 +112,11 @@ class Law:
         l=validation.Scalar(), b_=validation.Positive(optional=True)
     )
     def at(self, l, b_=None):
-        """Value of the limit (``b_`` omitted) or of both terms at ``b_ > 0`` (array).
+        r"""Value of the limit (``b_`` omitted) or of both terms at ``b_ > 0`` (array).
 
-        ``l`` is one real number, the ``l`` of the prior ``U[l, 1 - l]``. Where
-        ``correction / b_`` exceeds the largest float (``b_`` near 0) the value is
-        ``±inf``.
+        ``l`` is one real number, the :math:`l` of the prior :math:`U[l, 1 - l]`. Where
+        :math:`c / b` (``correction / b_``) exceeds the largest float (``b_`` near 0)
+        the value is :math:`\pm\infty`.
         """
         limit = float(sp.N(sp.sympify(self.limit).subs(lo, l)))
         if b_ is None:
@@ -132,21 +134,20 @@ def _series(expr, order=2):
 
 
 def interior_laws(l=lo):
-    r"""Laws of the averaged head's flow on ``U[l, 1 - l]``, to first order in ``1/b``.
+    r"""Laws of the averaged head's flow on :math:`U[l, 1 - l]`, to order :math:`1/b`.
 
-    On the slow manifold ``a' = b'`` (the offset is constant to this order), i.e.
-    ``2 rho F_rho - 2 l F + F_b = 0``, solved as ``rho = rho0 + rho1/b``. There
-    :math:`b' = v^2 H` with ``H = rho F_rho``, and :math:`t = \int db/(v^2 H)` expanded
-    by parts
-    (:math:`v^2 = l^2 e^{-2 l b}`) gives :math:`db/d\log t = 1/(2l) + H'/(4 l^2
-    H)`,
+    On the slow manifold :math:`a' = b'` (the offset is constant to this order), i.e.
+    :math:`2 \rho F_\rho - 2 l F + F_b = 0`, solved as :math:`\rho = \rho_0 +
+    \rho_1/b`. There :math:`b' = v^2 H` with :math:`H = \rho F_\rho`, and
+    :math:`t = \int db/(v^2 H)` expanded by parts (:math:`v^2 = l^2 e^{-2 l b}`) gives
+    :math:`db/d\log t = 1/(2l) + H'/(4 l^2 H)`,
     :math:`L t = F/(2 l H) + F H'/(4 l^2 H^2)` and the loss exponent
-    ``dlog L/dlog t = -(db/dlog t) 2H/F``.
+    :math:`d\log L/d\log t = -(db/d\log t)\, 2H/F`.
 
     Returns
     -------
     dict
-        ``rho``, ``offset`` (``a - b``), ``db_dlog_t``, ``loss_times_t``,
+        ``rho``, ``offset`` (:math:`a - b`), ``db_dlog_t``, ``loss_times_t``,
         ``loss_exponent``: each a :class:`Law` in ``l``.
     """
     F = interior_loss(l)
@@ -177,16 +178,17 @@ def interior_laws(l=lo):
 
 
 def zeta_constant():
-    r"""``Z = (1/2) ∫_0^∞ x^2/(e^x - 1)^2 dx`` summed exactly, and an mpmath quadrature.
+    r"""The constant :math:`Z`, summed exactly, and an mpmath quadrature.
 
-    :math:`1/(e^x - 1)^2 = \sum _{n \ge 2} (n - 1) e^{-n x}` and :math:`\int x^2 e^{-n
-    x} dx = 2/n^3`, so
-    :math:`Z = \sum _{n \ge 2} (n - 1)/n^3 = \zeta (2) - \zeta (3)`.
+    :math:`Z = \frac{1}{2} \int_0^\infty x^2/(e^x - 1)^2\, dx`. As
+    :math:`1/(e^x - 1)^2 = \sum_{n \ge 2} (n - 1) e^{-n x}` and
+    :math:`\int x^2 e^{-n x}\, dx = 2/n^3`,
+    :math:`Z = \sum_{n \ge 2} (n - 1)/n^3 = \zeta(2) - \zeta(3)`.
 
     Returns
     -------
     exact : sympy.Expr
-        ``ζ(2) - ζ(3)`` as SymPy sums it.
+        :math:`\zeta(2) - \zeta(3)` as SymPy sums it.
     quadrature : sympy.Float
         The integral evaluated by mpmath (30 digits), for comparison.
     """
@@ -200,23 +202,29 @@ def zeta_constant():
 
 
 def inner_profiles():
-    """Residual profiles in the inner layer ``y = c x`` at each edge, as ``c -> inf``.
+    r"""Residual profiles in the inner layer :math:`y = c x` at each edge.
 
-    Average: ``-1/(2 (1 + y))`` (the head's positive mass is ``p = y/(1 + y)`` and it
-    errs by ``1 - p`` toward its negatives; the mirror is exact there). Evidence:
-    ``-p (1 - p)/(1 + p) = -y/((1 + y)(1 + 2y))`` (the head's weight ``p/(p + 1)``).
+    As :math:`c \to \infty`.
+
+    Average: :math:`-1/(2 (1 + y))` (the head's positive mass is :math:`p = y/(1 + y)`
+    and it errs by :math:`1 - p` toward its negatives; the mirror is exact there).
+    Evidence: :math:`-p (1 - p)/(1 + p) = -y/((1 + y)(1 + 2y))` (the head's weight
+    :math:`p/(p + 1)`).
 
     Returns
     -------
     dict of str to sympy.Expr
-        The profiles ``"average"`` and ``"evidence"``, in ``y``.
+        The profiles ``"average"`` and ``"evidence"``, in :math:`y`.
     """
     p = y / (1 + y)
     return {"average": -(1 - p) / 2, "evidence": sp.simplify(-p * (1 - p) / (1 + p))}
 
 
 def leakage_coefficient(rule):
-    r"""``lambda`` in ``L = Z/b^3 + lambda/(b c) + ...``: ``2 ∫_0^∞ profile(y)^2 dy``.
+    r"""The coefficient :math:`\lambda` in :math:`L = Z/b^3 + \lambda/(b c) + \ldots`.
+
+    :math:`\lambda = 2 \int_0^\infty r(y)^2\, dy`, :math:`r` the rule's profile
+    (:func:`inner_profiles`).
 
     The two edges each contribute :math:`\int r^2 d(1 - s) = \int r^2 dy / (b c)`.
 
@@ -242,20 +250,18 @@ def leakage_coefficient(rule):
 
 
 def full_laws(rule="average"):
-    r"""Leading-order laws of the flow under ``U[0, 1]`` for a symmetrized head.
+    r"""Leading-order laws of the flow under :math:`U[0, 1]` for a symmetrized head.
 
-    With :math:`L = Z/b^3 + \lambda/(b c)`, :math:`c = e^{a - b}`: ``a' = lambda/(b
-    c)``,
-    :math:`b' = 3Z/b^4 - \lambda/(b c)`. The offset settles when ``a' = b'`` at this
-    order,
-    :math:`c = 2 \lambda b^3/(3 Z)`; then :math:`b' = 3Z/(2 b^4)`, so :math:`b^5/t \to
-    15Z/2`,
-    :math:`b^3 L \to Z` and :math:`L \propto t^{-3/5}`.
+    With :math:`L = Z/b^3 + \lambda/(b c)`, :math:`c = e^{a - b}`:
+    :math:`a' = \lambda/(b c)`, :math:`b' = 3Z/b^4 - \lambda/(b c)`. The offset settles
+    when :math:`a' = b'` at this order, :math:`c = 2 \lambda b^3/(3 Z)`; then
+    :math:`b' = 3Z/(2 b^4)`, so :math:`b^5/t \to 15Z/2`, :math:`b^3 L \to Z` and
+    :math:`L \propto t^{-3/5}`.
 
     Returns
     -------
     dict
-        ``Z``, ``lambda``, ``offset_constant`` (limit of ``a - b - 3 log b``),
+        ``Z``, ``lambda``, ``offset_constant`` (limit of :math:`a - b - 3 \log b`),
         ``growth`` (limit of :math:`b^5/t`), ``loss_exponent``, ``loss_prefactor``
         (limit of :math:`L t^{3/5}`), as SymPy numbers.
     """

@@ -169,7 +169,7 @@ def law(value, name, methods):
 
 
 def density_law(value, name):
-    """Check a law to integrate against: its support, density, log-density and bulk.
+    r"""Check a law to integrate against: its support, density, log-density and bulk.
 
     Parameters
     ----------
@@ -189,7 +189,7 @@ def density_law(value, name):
         If an attribute is missing, ``support`` is not a pair of real numbers, or
         ``density`` or ``log_density`` is not callable.
     ValueError
-        If ``support`` is not ``0 <= lo < hi <= 1``.
+        If ``support`` is not :math:`0 \le \mathrm{lo} < \mathrm{hi} \le 1`.
     """
     law(value, name, ("support", "density", "log_density", "bulk"))
     try:

@@ -711,19 +711,7 @@ def inspected(browser):
 
 
 #: Checks known to fail on a page, with the reason (xfail, not strict: flip when fixed).
-KNOWN = {
-    ("book/api.html", "pseudo-maths"): (
-        "the API prose has no ASCII pseudo-maths left, but formulas of the science "
-        "modules' docstrings that other helpers were editing are still inline literals "
-        "(``s_hat``, ``e^{a - b x}``, ``Cov_w(x, y)``): 169 formula markers on a "
-        "Sphinx build of the page, from 442 (issue 51, item 6)"
-    ),
-    ("book/machinery.html", "pseudo-maths"): (
-        "0 on this branch, but stumplib.book.certified_plots and .live_portrait were "
-        "rewritten by other helpers at the same time (``2/b^3``, ``1/lambda_max`` in "
-        "their docstrings): write those as :math: after merging"
-    ),
-}
+KNOWN = {}
 
 
 def _cases():
