@@ -252,18 +252,14 @@ def _level(alpha, name):
     return alpha
 
 
-@validation.constrained(
-    comparisons=validation.Integer(maximum=None),
-    alpha=validation.Constraint(
-        _level,
-        (
-            (0.0, ValueError),
-            (1.0, ValueError),
-            (np.nan, ValueError),
-            ("0.1", TypeError),
-        ),
-    ),
+#: A false-failure probability: one number in (0, 1).
+PROBABILITY = validation.Constraint(
+    _level,
+    ((0.0, ValueError), (1.0, ValueError), (np.nan, ValueError), ("0.1", TypeError)),
 )
+
+
+@validation.constrained(comparisons=validation.Integer(maximum=None), alpha=PROBABILITY)
 def z_threshold(comparisons, alpha):
     r"""Bonferroni threshold of :math:`\max |z|` over :math:`J` scores, level ``alpha``.
 

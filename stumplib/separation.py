@@ -62,20 +62,11 @@ def _errors(values):
             raise ValueError(f"floors[{s}] must hold one error a head {shape[:1]}")
 
 
-def _probability(alpha, name):
-    alpha = validation.scalar(alpha, name)
-    if not 0 < alpha < 1:
-        raise ValueError(f"{name} must lie in (0, 1) (got {alpha:g})")
-    return alpha
-
-
 @validation.constrained(
     _errors,
     sizes=validation.Integers(),
     b=validation.Exceeding(1.0, scalar=False),
-    alpha=validation.Constraint(
-        _probability, ((0.0, ValueError), (1.0, ValueError), ("0.1", TypeError))
-    ),
+    alpha=risk_checks.PROBABILITY,
     edge=validation.PositiveScalar(),
 )
 def separation(errors, floors, sizes, b, alpha, edge=1e-3):
