@@ -1,11 +1,6 @@
 r"""A fixed pretraining corpus: :math:`m` tasks with :math:`n` labelled examples each.
 
-The empirical loss is
-
-.. math::
-
-    L_{m,n}(a, b) = \frac{1}{m} \sum_j \bigl(\hat s(C_j) - s_j\bigr)^2,
-
+The empirical loss is :math:`L_{m,n}(a, b) = \frac{1}{m} \sum_j (\hat s(C_j) - s_j)^2`,
 :math:`C_j` the context of task :math:`j`; its gradient is
 :math:`\frac{2}{m} \sum_j (\hat s_j - s_j) \bigl(\operatorname{Cov}_w(x, y),
 -\operatorname{Var}_w(x)\bigr)_j`.
@@ -78,8 +73,7 @@ def _stackable(corpora, name):
     return corpora
 
 
-#: Corpora to stack (:meth:`Corpus.stack`): a non-empty sequence of corpora of one kind
-#: with one ``n``.
+#: Corpora to stack (:meth:`Corpus.stack`): non-empty, of one kind and one ``n``.
 STACKABLE = validation.Constraint(
     _stackable,
     ((None, TypeError), ([], ValueError), ([None], TypeError), (0.5, TypeError)),
@@ -87,16 +81,13 @@ STACKABLE = validation.Constraint(
 
 
 class _Empirical:
-    """The empirical loss and its gradient, from the per-task summaries and thresholds
-    ``s``.
+    """The empirical loss and its gradient, from per-task summaries and thresholds s.
 
     Subclasses define ``_points`` (validation) and ``_summaries`` (on validated points).
     """
 
     def summaries(self, a, b):
-        """Estimate and its derivatives in :math:`a` and :math:`b`, for every task.
-
-        Each of shape ``(m,)``.
+        """Estimate and its derivatives in :math:`a`, :math:`b`, every task: ``(m,)``.
 
         ``a`` and ``b`` are one point or one point per task (shape ``(m,)``).
 
@@ -579,27 +570,21 @@ class Follower(_Empirical):
     r"""A corpus's summaries along a run that moves a little per step (descent).
 
     Around an anchor scale :math:`b_0` each class's moment sums are series in
-    :math:`\delta = b - b_0`:
-
-    .. math::
-
-        \sum_i e^{-b d_i} d_i^k = \sum_j \frac{(-\delta)^j}{j!} S_{k+j},
-        \qquad S_p = \sum_i e^{-b_0 d_i} d_i^p,
-
-    :math:`d_i` an example's distance from its class leader. With :math:`T` =
-    ``TERMS``, the anchor holds :math:`S_0, \ldots, S_{T+1}` over windows that keep
-    every example carrying weight anywhere in :math:`|\delta| \le R`, with
-    :math:`R = \max(b_0 / (c + 1), 1)`, :math:`c` the cutoff, so that
-    :math:`|\delta| d \le 1` on them (the radius grows with the scale: a run that moves
-    up from :math:`b` to :math:`2 b` needs about :math:`0.36 (c + 1)` anchors whatever
-    :math:`b`, 18 at :math:`n = 10^4`): :math:`T` terms then leave a relative error
-    below :math:`e^2 / T! < 4 \cdot 10^{-18}`, and the values are those of
-    ``Corpus.summaries`` to rounding. One anchor costs about as much as three
-    evaluations of the corpus; an evaluation within its radius costs :math:`O(m T)`. The
-    anchor moves (for every task) as soon as one task leaves its radius, ahead of the
-    run where it moves up; at :math:`b \le 0` and past :math:`10^{15}` (its terms'
-    :math:`R^{19} / 19!` overflow at :math:`R \approx 10^{17}`) the corpus evaluates
-    directly.
+    :math:`\delta = b - b_0`, :math:`\sum_i e^{-b d_i} d_i^k = \sum_j (-\delta)^j
+    S_{k+j} / j!` with :math:`S_p = \sum_i e^{-b_0 d_i} d_i^p`, :math:`d_i` an example's
+    distance from its class leader. With :math:`T` = ``TERMS``, the anchor holds
+    :math:`S_0, \ldots, S_{T+1}` over windows that keep every example carrying weight
+    anywhere in :math:`|\delta| \le R`, with :math:`R = \max(b_0 / (c + 1), 1)`,
+    :math:`c` the cutoff, so that :math:`|\delta| d \le 1` on them (the radius grows
+    with the scale: a run that moves up from :math:`b` to :math:`2 b` needs about
+    :math:`0.36 (c + 1)` anchors whatever :math:`b`, 18 at :math:`n = 10^4`): :math:`T`
+    terms then leave a relative error below :math:`e^2 / T! < 4 \cdot 10^{-18}`, and the
+    values are those of ``Corpus.summaries`` to rounding. One anchor costs about as much
+    as three evaluations of the corpus; an evaluation within its radius costs :math:`O(m
+    T)`. The anchor moves (for every task) as soon as one task leaves its radius, ahead
+    of the run where it moves up; at :math:`b \le 0` and past :math:`10^{15}` (its
+    terms' :math:`R^{19} / 19!` overflow at :math:`R \approx 10^{17}`) the corpus
+    evaluates directly.
 
     Parameters
     ----------
@@ -698,16 +683,14 @@ def window_cutoff(n):
 
 @validation.constrained(b=validation.Finite(), cutoff=validation.PositiveScalar())
 def expansion_radius(b, cutoff):
-    r"""The radius :math:`R(b) = \max(b / (c + 1), 1)` of a :class:`Follower`.
-
-    The radius of its expansion; :math:`c` is the ``cutoff``.
+    r"""The radius :math:`R(b) = \max(b / (c + 1), 1)` of a :class:`Follower`'s series.
 
     Parameters
     ----------
     b : float or ndarray
         Scale of the anchor.
     cutoff : float
-        The corpus's window cutoff (:func:`window_cutoff`).
+        The corpus's window cutoff :math:`c` (:func:`window_cutoff`).
 
     Returns
     -------
@@ -735,8 +718,7 @@ def task_gradients(corpus, a, b):
     r"""Per-task gradients :math:`G_j = 2 (\hat s_j - s_j) \nabla \hat s_j`, ``(m, 2)``.
 
     :math:`\nabla` in :math:`(a, b)`. Their mean over tasks is the corpus gradient
-    :math:`\nabla L_{m,n}(a, b)`. ``corpus`` may
-    be a :class:`Follower` of the corpus (along a run).
+    :math:`\nabla L_{m,n}(a, b)`. ``corpus`` may be a :class:`Follower` (along a run).
 
     Parameters
     ----------
@@ -751,11 +733,9 @@ def task_gradients(corpus, a, b):
 
     Raises
     ------
-    TypeError
-        If ``corpus`` is not a :class:`Corpus` or
-        :class:`Follower`.
-    ValueError
-        If ``a`` or ``b`` is not a finite scalar.
+    TypeError, ValueError
+        If ``corpus`` is not a :class:`Corpus` or :class:`Follower`, or ``a`` or ``b``
+        is not a finite scalar.
 
     Examples
     --------
@@ -780,17 +760,15 @@ def noise_ratio(gradients):
     r"""The corpus's own estimate of its relative task-sampling error.
 
     :math:`\sqrt{\operatorname{tr} \operatorname{Cov}_j(G_j) / m} \,/\,
-    |\operatorname{mean}_j G_j|` for per-task gradients :math:`G_j` (rows of
-    ``gradients``, shape ``(m, 2)``, :math:`m \ge 2`; see :func:`task_gradients`): the
-    standard error of the corpus gradient relative to its norm. It needs no population
-    quantity; its expectation is about :math:`\sigma_n / \sqrt{m}` relative to
-    :math:`|g|`, the sampling part of the relative gradient error, and it does not see
-    the finite-context bias :math:`\beta_n`.
+    |\operatorname{mean}_j G_j|` for per-task gradients :math:`G_j`: the standard error
+    of the corpus gradient relative to its norm, with no population quantity. Its
+    expectation is about :math:`\sigma_n / \sqrt{m}` relative to :math:`|g|`, the
+    sampling part of the relative gradient error (blind to the bias :math:`\beta_n`).
 
     Parameters
     ----------
     gradients : array_like, shape (m, 2)
-        Per-task gradients, :math:`m \ge 2`.
+        Per-task gradients (:func:`task_gradients`), :math:`m \ge 2`.
 
     Returns
     -------

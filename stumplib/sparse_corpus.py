@@ -49,8 +49,7 @@ from . import corpus as corpus_module
 from . import head, tasks, validation
 from .corpus import Corpus
 
-#: Headroom of block 0 over the expected need :math:`\mu`: block 0 holds
-#: :math:`\mu + \mathrm{SPREAD} \sqrt{\mu} + \mathrm{SLACK}` members.
+#: Block 0 holds the expected need, plus SPREAD square roots of it, plus SLACK members.
 SPREAD = 4.0
 SLACK = 16
 #: Share of room kept spare while a class's flat array is filled (for further blocks).

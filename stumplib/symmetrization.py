@@ -1,44 +1,34 @@
 r"""Reflected symmetrization of the one-head model: heads, population losses, flow.
 
-The mirror map :math:`x \mapsto 1 - x`, :math:`y \mapsto 1 - y`
-(:func:`stumplib.tasks.mirror`) turns positives into negatives. The *mirrored head*
-applies the same head :math:`(a, b)` to the mirrored context and maps its estimate back,
-:math:`1 - \hat s(1 - x, 1 - y)`: it weighs negatives near the threshold and localizes
-:math:`s` from below. Combinations:
+The mirror map :math:`(x, y) \mapsto (1 - x, 1 - y)` (:func:`stumplib.tasks.mirror`)
+turns positives into negatives. The *mirrored head* maps the head's estimate on the
+mirrored context back, :math:`1 - \hat s(1 - x, 1 - y)`: it localizes :math:`s` from
+below. Combinations:
 
 - :func:`average_estimate`: the plain average of head and mirror;
-- :func:`evidence_estimate`: head and mirror weighted by the attention mass each
-  puts on its own positives (zero for a head whose side of the threshold is empty);
-- :func:`joint_estimate`: one softmax over both heads' scores (the two heads
-  weighted by their softmax normalizers).
+- :func:`evidence_estimate`: weighted by the attention mass each puts on its positives;
+- :func:`joint_estimate`: one softmax over both heads' scores.
 
 Each has a hard-attention limit (:math:`b \to \infty`, :math:`a - b \to \infty`).
 
 **Population.** For uniform features the head's population residual has the exact
 decomposition :math:`\hat s^\infty(s) - s = 1/b - \varepsilon(s)` with the edge terms
-
-.. math::
-
-    \varepsilon(s) = \pi_- \bigl(s + T(s)\bigr) + \pi_+ T(1 - s), \qquad
-    T(u) = \frac{u}{e^{b u} - 1}
-
-(:func:`edge_terms`). The mirror-averaged head has residual
+:math:`\varepsilon(s) = \pi_- (s + T(s)) + \pi_+ T(1 - s)`,
+:math:`T(u) = u/(e^{b u} - 1)` (:func:`edge_terms`). The mirror average has residual
 :math:`(\varepsilon(1 - s) - \varepsilon(s))/2`: the shared :math:`1/b` cancels, and
 computing the difference from the edge terms (not from the two residuals) keeps full
 relative precision when the loss is far below :math:`1/b^2` (it reaches
 :math:`10^{-40}` in long runs). The evidence-aware head weighs head and mirror by their
 positive masses :math:`P = \pi_+(s)` and :math:`P' = \pi_+(1 - s)`; its residual is
 :math:`\tanh(D/2)/b - w\, \varepsilon(s) + (1 - w)\, \varepsilon(1 - s)` with
-:math:`w = P/(P + P')` and :math:`D = \log P - \log P'`. Both come with exact
-gradients in :math:`(a, b)`, and :func:`loss_and_gradient` integrates them over a
-prior.
+:math:`w = P/(P + P')`, :math:`D = \log P - \log P'`. Both come with exact gradients in
+:math:`(a, b)`, and :func:`loss_and_gradient` integrates them over a prior.
 
 **Flow.** :func:`flow` follows :math:`d\theta/dt = -\nabla L` in the log-time variable
-:math:`\tau = \log(1 + t)` with a stiff-capable solver, so that tens of decades of
-:math:`t` cost a few hundred gradient evaluations, and :func:`rates` reads the local
-growth rate :math:`db/d\log t = t\, b'` and the loss exponent
-:math:`d\log L/d\log t = -t |\nabla L|^2 / L` off the gradient at each record (no
-differencing of the trajectory).
+:math:`\tau = \log(1 + t)` with a stiff-capable solver (tens of decades of :math:`t` for
+a few hundred gradient evaluations); :func:`rates` reads the growth rate
+:math:`db/d\log t = t\, b'` and the loss exponent :math:`d\log L/d\log t` off the
+gradient at each record (no differencing of the trajectory).
 """
 
 from typing import NamedTuple
@@ -103,9 +93,7 @@ def mirrored_estimate(a, b, x, y):
 
 @validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def average_estimate_and_gradient(a, b, x, y):
-    r"""The average :math:`\bar s` of head and mirror, and its gradient.
-
-    The gradient is in :math:`(a, b)`.
+    r"""The average :math:`\bar s` of head and mirror, its gradient in :math:`(a, b)`.
 
     The mirrored head's gradient is minus the head's gradient on the mirrored
     context, so :math:`\partial \bar s/\partial a = (\operatorname{Cov}_w(x, y) -
@@ -134,9 +122,7 @@ def average_estimate_and_gradient(a, b, x, y):
 
 @validation.constrained(validation.batched_context, **_POINTS, **_CONTEXT)
 def average_estimate(a, b, x, y):
-    r"""The average of head and mirror, :math:`(\hat s + \hat s') / 2`, shape ``(...)``.
-
-    :math:`\hat s'` is the mirrored head's estimate.
+    r"""The average :math:`(\hat s + \hat s') / 2` of head and mirror, shape ``(...)``.
 
     Parameters
     ----------
@@ -252,9 +238,8 @@ def joint_estimate(a, b, x, y):
 
     The :math:`2N` scores :math:`a y_i - b x_i` and :math:`a (1 - y_i) - b (1 - x_i)`
     share one softmax and both carry the value :math:`x_i`; equivalently, head and
-    mirror are averaged with weights proportional to their softmax normalizers. The
-    softmax is taken relative to the largest score (no overflow or underflow of the
-    total).
+    mirror are averaged with weights proportional to their softmax normalizers, taken
+    relative to the largest score (no overflow or underflow of the total).
 
     Parameters
     ----------
@@ -282,9 +267,7 @@ def joint_estimate(a, b, x, y):
 
 @validation.constrained(validation.one_context, **_CONTEXT)
 def mirrored_hard_limit(x, y):
-    """Hard limit of the mirrored head: the largest negative.
-
-    With none, the largest :math:`x`.
+    """Hard limit of the mirrored head: the largest negative (with none, the largest x).
 
     Parameters
     ----------
@@ -509,18 +492,11 @@ def edge_terms(a, b, s):
     In the exact decomposition :math:`\hat s^\infty(s) - s = 1/b - \varepsilon(s)`.
     For uniform features the negatives form a kernel :math:`e^{-bx}` on :math:`[0, s]`
     with mean :math:`1/b - s/(e^{bs} - 1)` and the positives one on :math:`[s, 1]` with
-    mean :math:`s + 1/b - (1-s)/(e^{b(1-s)} - 1)`; mixing them with the class
-    probabilities :math:`\pi_-`, :math:`\pi_+` gives
-
-    .. math::
-
-        \varepsilon = \pi_- \left(s + \frac{s}{e^{bs}-1}\right)
-        + \pi_+ \frac{1-s}{e^{b(1-s)}-1}:
-
+    mean :math:`s + 1/b - (1-s)/(e^{b(1-s)} - 1)`; mixed with the class probabilities,
+    :math:`\varepsilon = \pi_- (s + s/(e^{bs}-1)) + \pi_+ (1-s)/(e^{b(1-s)}-1)`:
     leakage onto the negatives plus truncation of the positive kernel at 1. The head and
     its mirror share the :math:`1/b`, so the average's residual is
-    :math:`(\varepsilon(1 - s) - \varepsilon(s)) / 2`
-    (:func:`average_residual`).
+    :math:`(\varepsilon(1 - s) - \varepsilon(s)) / 2` (:func:`average_residual`).
 
     Parameters
     ----------
@@ -541,9 +517,9 @@ def edge_terms(a, b, s):
 
 @validation.constrained(_complements, **_SIDE)
 def average_residual(a, b, s, q=None):
-    r"""Residual of the mirror average, and its gradient.
+    r"""Residual :math:`(\varepsilon(1 - s) - \varepsilon(s))/2` of the mirror average.
 
-    The residual is :math:`(\varepsilon(1 - s) - \varepsilon(s))/2`.
+    With its gradient.
 
     Parameters
     ----------
