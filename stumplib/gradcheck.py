@@ -34,7 +34,7 @@ class Comparison(NamedTuple):
     noise: float  #: max ``|difference - gradient| / phi`` where ``|gradient| < phi``
     compared: int  #: number of gradient entries
     resolved: int  #: number of entries with ``|gradient| >= RESOLVED * phi``
-    b_max: float  #: largest b at which some entry is resolved (-inf: none is)
+    b_max: float  #: largest b at which some entry is resolved (-inf if none is)
 
 
 @validation.constrained(

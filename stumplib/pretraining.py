@@ -44,10 +44,11 @@ from .corpus import STACKABLE, Corpus, noise_ratio
 UNIFORM = validation.Instance(tasks.Uniform)
 #: The ratio :math:`b_T / b_0` of a run's target to its start.
 START_RATIO = 1.5
-#: The largest scale at which a float resolves the population valley: ``a* - p b``
-#: grows like ``log b`` (about 33 at ``b = 10^15`` under ``U[0.1, 0.9]``) while the
-#: spacing of floats near ``a* ≈ p b`` grows like ``b`` (1/8 there); past about
-#: ``10^16`` the valley's minimizer and its curvature are rounding.
+#: The largest scale at which a float resolves the population valley. The slow-curve
+#: offset :math:`a^* - p b` grows like :math:`\log b` (about 33 at :math:`b = 10^{15}`
+#: under :math:`U[0.1, 0.9]`) while the spacing of floats near :math:`a^* \approx p b`
+#: grows like :math:`b` (1/8 there); past about :math:`10^{16}` the valley's minimizer
+#: and its curvature are rounding.
 VALLEY_RESOLVED = 1e15
 #: Steps allowed to a run frozen by the corpus rule, a guard against a run that never
 #: freezes (not a tolerance). At :math:`m = n = 3200` the rule freezes within 3000 to

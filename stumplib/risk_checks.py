@@ -252,7 +252,7 @@ def _level(alpha, name):
     return alpha
 
 
-#: A false-failure probability: one number in (0, 1).
+#: A false-failure probability, one number in (0, 1).
 PROBABILITY = validation.Constraint(
     _level,
     ((0.0, ValueError), (1.0, ValueError), (np.nan, ValueError), ("0.1", TypeError)),
