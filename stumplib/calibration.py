@@ -567,7 +567,7 @@ def slow_layer(prior):
 
 @validation.constrained(top=validation.Scalar())
 def layer_moment(top):
-    """``∫_0^top r (1 - r)² dr = top²/2 - 2 top³/3 + top⁴/4``.
+    r"""The layer's moment :math:`\int_0^t r (1 - r)^2 \, dr`, :math:`t` = ``top``.
 
     The squared spread of the per-task gradients in the layer below ``hi``, up to
     the leakage ``r = top`` of the negatives, in units that cancel in a ratio (see
@@ -581,7 +581,7 @@ def layer_moment(top):
     Returns
     -------
     float
-        The integral.
+        The integral, :math:`t^2/2 - 2 t^3/3 + t^4/4`.
 
     Raises
     ------

@@ -518,9 +518,9 @@ def extrapolate(b, y, degree=2, log=False, log_from=2, truncation="next"):
     Parameters
     ----------
     b, y : array_like
-        Scales and values (see :func:`inverse_expansion`), ``|y| < 2^1023`` (half the
-        largest float: the fitted limit, within rounding of the data, and the
-        tolerance built from two fits need that room).
+        Scales and values (see :func:`inverse_expansion`), :math:`|y| < 2^{1023}`
+        (half the largest float: the fitted limit, within rounding of the data, and
+        the tolerance built from two fits need that room).
     degree : int
         Degree of the fit (at least 1; at least 2 with ``truncation="last"``).
     log : bool
@@ -539,8 +539,9 @@ def extrapolate(b, y, degree=2, log=False, log_from=2, truncation="next"):
     Raises
     ------
     ValueError
-        If ``degree`` or ``truncation`` is invalid, a ``|y|`` reaches ``2^1023``, or
-        the data cannot carry both fits (see :func:`inverse_expansion`).
+        If ``degree`` or ``truncation`` is invalid, a :math:`|y|` reaches
+        :math:`2^{1023}`, or the data cannot carry both fits (see
+        :func:`inverse_expansion`).
 
     Examples
     --------

@@ -520,7 +520,7 @@ def valley_errors(shape, prior, corpora, seed, index, factors, thresholds=THRESH
     Raises
     ------
     ValueError, TypeError
-        If an argument is invalid, or a scale exceeds ``10^15``.
+        If an argument is invalid, or a scale exceeds :math:`10^{15}`.
 
     Examples
     --------

@@ -114,8 +114,8 @@ def _one_shape(values):
         raise ValueError(f"a and b must have one shape (got {a.shape} and {b.shape})")
 
 
-#: The largest ``b`` of :func:`cubed_loss`: ``b³`` stays a float (at most ``10^300``)
-#: and a loss of order ``b⁻³`` (near the valley) a normal one.
+#: The largest :math:`b` of :func:`cubed_loss`: :math:`b^3` stays a float (at most
+#: :math:`10^{300}`) and a loss of order :math:`b^{-3}` (near the valley) a normal one.
 LARGEST_SCALE = 1e100
 
 

@@ -89,9 +89,9 @@ def start(b_target, prior, ratio=START_RATIO):
     Parameters
     ----------
     b_target : float
-        Scale the run is to reach, positive, with ``b_0 = b_target / ratio`` at most
-        :data:`VALLEY_RESOLVED` (``10^15``: beyond, a float no longer resolves the
-        valley's ``a* - p b``).
+        Scale the run is to reach, positive, with :math:`b_0` = ``b_target / ratio`` at
+        most :data:`VALLEY_RESOLVED` (:math:`10^{15}`: beyond, a float no longer
+        resolves the valley's :math:`a^* - p b`).
     prior : tasks.Uniform
         Threshold prior (uniform on an interior interval).
     ratio : float
